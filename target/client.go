@@ -1,0 +1,271 @@
+package target
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"sort"
+	"strings"
+	"time"
+)
+
+// DefaultRequestTimeout bounds every request rlspec sends.
+const DefaultRequestTimeout = 5 * time.Second
+
+// maxResponseBody caps how much of a response body is kept.
+const maxResponseBody = 1 << 20
+
+// NewClientAddr returns a fresh client address for mode: a random address in
+// 127.0.0.0/8 other than 127.0.0.1 for bind, a random 2001:db8::/32
+// documentation address for xff.
+func NewClientAddr(mode ClientIPMode) netip.Addr {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	if mode == ClientIPsXFF {
+		b[0], b[1], b[2], b[3] = 0x20, 0x01, 0x0d, 0xb8
+		return netip.AddrFrom16(b)
+	}
+	for {
+		a := netip.AddrFrom4([4]byte{127, b[0], b[1], b[2]})
+		if b[2] != 0 && b[2] != 255 && a != netip.MustParseAddr("127.0.0.1") {
+			return a
+		}
+		_, _ = rand.Read(b[:3])
+	}
+}
+
+// Request is one request to the endpoint. Zero fields take defaults: POST,
+// application/json, no Idempotency-Key.
+type Request struct {
+	Method         string
+	Body           []byte
+	ContentType    string // "-" sends no Content-Type
+	IdempotencyKey string
+	Header         http.Header // extra headers for this request
+	// At is the intended send time; zero means now. The client does not wait
+	// for it: pacing is the caller's job, At is only recorded.
+	At time.Time
+}
+
+// Exchange is one request and what came back, with timestamps. Err is set
+// when no complete response arrived (refused, reset, deadline).
+type Exchange struct {
+	Method     string
+	URL        string
+	Header     http.Header // request headers as sent
+	Body       []byte
+	ClientAddr netip.Addr
+
+	Status     int
+	RespHeader http.Header
+	RespBody   []byte
+
+	Intended, Sent, Received time.Time
+	Err                      error
+}
+
+// RateLimit parses the response's rate-limit headers.
+func (e *Exchange) RateLimit() (RateLimit, error) {
+	if e.Err != nil {
+		return RateLimit{}, e.Err
+	}
+	return ParseRateLimit(e.RespHeader)
+}
+
+// Latency is the time from the intended send to the response.
+func (e *Exchange) Latency() time.Duration { return e.Received.Sub(e.Intended) }
+
+// Curl renders the request as a shell command an implementer can paste.
+func (e *Exchange) Curl() string {
+	var b strings.Builder
+	b.WriteString("curl -sS -i -X ")
+	b.WriteString(e.Method)
+	if e.ClientAddr.Is4() && e.ClientAddr.IsLoopback() {
+		b.WriteString(" --interface " + e.ClientAddr.String())
+	}
+	keys := make([]string, 0, len(e.Header))
+	for k := range e.Header {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, v := range e.Header[k] {
+			b.WriteString(" -H " + shellQuote(k+": "+v))
+		}
+	}
+	if len(e.Body) > 0 {
+		if len(e.Body) > 4096 {
+			fmt.Fprintf(&b, " --data-binary @<(head -c %d /dev/zero)", len(e.Body))
+		} else {
+			b.WriteString(" --data-binary " + shellQuote(string(e.Body)))
+		}
+	}
+	b.WriteString(" " + shellQuote(e.URL))
+	return b.String()
+}
+
+// Summary is a one-line account of the response.
+func (e *Exchange) Summary() string {
+	if e.Err != nil {
+		return "no response: " + e.Err.Error()
+	}
+	var hs []string
+	for _, k := range []string{HeaderLimit, HeaderRemaining, HeaderReset, HeaderRetryAfter} {
+		if v := e.RespHeader.Values(k); len(v) > 0 {
+			hs = append(hs, k+": "+strings.Join(v, ","))
+		}
+	}
+	body := string(e.RespBody)
+	if len(body) > 200 {
+		body = body[:200] + "…"
+	}
+	return fmt.Sprintf("HTTP %d [%s] %s", e.Status, strings.Join(hs, "; "), body)
+}
+
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Client sends requests to one target endpoint from one client address. It is
+// safe for concurrent use; Close releases its connections.
+type Client struct {
+	endpoint string
+	addr     netip.Addr
+	mode     ClientIPMode
+	headers  http.Header
+	timeout  time.Duration
+	http     *http.Client
+	now      func() time.Time
+}
+
+// ClientOption configures a Client.
+type ClientOption func(*Client)
+
+// WithTimeout sets the per-request deadline (default DefaultRequestTimeout).
+func WithTimeout(d time.Duration) ClientOption { return func(c *Client) { c.timeout = d } }
+
+// WithClock sets the clock used for timestamps (default time.Now).
+func WithClock(now func() time.Time) ClientOption { return func(c *Client) { c.now = now } }
+
+// WithAddr sets the client address instead of a fresh random one.
+func WithAddr(a netip.Addr) ClientOption { return func(c *Client) { c.addr = a } }
+
+// NewClient returns a client of cfg's endpoint on base (a base URL), from a
+// fresh client address per cfg.ClientIPs.
+func NewClient(cfg Config, base string, opts ...ClientOption) *Client {
+	c := &Client{
+		endpoint: cfg.Endpoint(base),
+		mode:     cfg.ClientIPs,
+		headers:  cfg.Headers,
+		timeout:  DefaultRequestTimeout,
+		now:      time.Now,
+	}
+	if c.mode == "" {
+		c.mode = ClientIPsBind
+	}
+	for _, o := range opts {
+		o(c)
+	}
+	if !c.addr.IsValid() {
+		c.addr = NewClientAddr(c.mode)
+	}
+	dialer := &net.Dialer{Timeout: c.timeout, KeepAlive: 30 * time.Second}
+	if c.mode == ClientIPsBind {
+		dialer.LocalAddr = &net.TCPAddr{IP: c.addr.AsSlice()}
+	}
+	tr := &http.Transport{
+		DialContext:           dialer.DialContext,
+		MaxIdleConns:          1024,
+		MaxIdleConnsPerHost:   1024,
+		IdleConnTimeout:       30 * time.Second,
+		ResponseHeaderTimeout: c.timeout,
+		DisableCompression:    true,
+	}
+	c.http = &http.Client{
+		Transport:     tr,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	return c
+}
+
+// Addr is the client address this client sends from (or claims via XFF).
+func (c *Client) Addr() netip.Addr { return c.addr }
+
+// Close releases idle connections.
+func (c *Client) Close() { c.http.CloseIdleConnections() }
+
+// Do sends r and records the exchange. It never returns nil and never
+// panics; transport failures are in Exchange.Err.
+func (c *Client) Do(ctx context.Context, r Request) *Exchange {
+	method := r.Method
+	if method == "" {
+		method = http.MethodPost
+	}
+	ex := &Exchange{Method: method, URL: c.endpoint, Body: r.Body, ClientAddr: c.addr, Header: http.Header{}}
+	for k, vs := range c.headers {
+		ex.Header[k] = append([]string(nil), vs...)
+	}
+	for k, vs := range r.Header {
+		ex.Header[k] = append([]string(nil), vs...)
+	}
+	switch r.ContentType {
+	case "":
+		ex.Header.Set("Content-Type", "application/json")
+	case "-":
+	default:
+		ex.Header.Set("Content-Type", r.ContentType)
+	}
+	if r.IdempotencyKey != "" {
+		ex.Header.Set(HeaderIdemKey, r.IdempotencyKey)
+	}
+	if c.mode == ClientIPsXFF {
+		ex.Header.Set("X-Forwarded-For", c.addr.String())
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, c.endpoint, bytes.NewReader(r.Body))
+	if err != nil {
+		ex.Err = fmt.Errorf("build request: %w", err)
+		return ex
+	}
+	req.Header = ex.Header.Clone()
+	ex.Intended = r.At
+	ex.Sent = c.now()
+	if ex.Intended.IsZero() {
+		ex.Intended = ex.Sent
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		ex.Received = c.now()
+		ex.Err = describeTransportError(err, c.timeout)
+		return ex
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody))
+	ex.Received = c.now()
+	ex.Status = resp.StatusCode
+	ex.RespHeader = resp.Header
+	ex.RespBody = body
+	if err != nil {
+		ex.Err = fmt.Errorf("read response body: %w", describeTransportError(err, c.timeout))
+	}
+	return ex
+}
+
+// describeTransportError turns a transport failure into a short sentence.
+func describeTransportError(err error, timeout time.Duration) error {
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
+		return fmt.Errorf("no response within %s: %w", timeout, err)
+	case errors.Is(err, context.Canceled):
+		return fmt.Errorf("cancelled: %w", err)
+	}
+	return err
+}

@@ -1,0 +1,206 @@
+package target
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ClientIPMode says how the harness gives each scenario its own client address.
+type ClientIPMode string
+
+const (
+	// ClientIPsBind binds each client's source address in 127.0.0.0/8.
+	ClientIPsBind ClientIPMode = "bind"
+	// ClientIPsXFF sends a distinct documentation-range address in
+	// X-Forwarded-For; the implementation must trust the harness as a proxy.
+	ClientIPsXFF ClientIPMode = "xff"
+)
+
+// DBSchema names the layout of the rate_limit_buckets table behind TARGET_DB.
+type DBSchema string
+
+const (
+	// SchemaPRD is FR-1: quota_remaining INTEGER, reset_utc INTEGER (unix seconds).
+	SchemaPRD DBSchema = "prd"
+	// SchemaTokens is spec/000: tokens INTEGER, last_refill TEXT (ISO-8601 UTC).
+	SchemaTokens DBSchema = "tokens"
+)
+
+// Defaults of the target contract.
+const (
+	DefaultPath      = "/v1/ride_summary"
+	DefaultLimit     = 500
+	DefaultWindow    = time.Hour
+	DefaultSentinel  = 999
+	DefaultMaxWait   = 15 * time.Second
+	DefaultReportDir = "reports"
+)
+
+// Config holds the target settings shared by every rlspec command. It is
+// filled once at the CLI edge (flags over environment over defaults) and
+// passed down by value.
+type Config struct {
+	URL          string        // TARGET_URL; empty: an embedded reference is started
+	DisabledURL  string        // TARGET_URL_DISABLED: flag-off twin for AC8
+	Image        string        // TARGET_IMAGE: start the target with testcontainers-go
+	Path         string        // TARGET_PATH
+	Headers      http.Header   // TARGET_HEADERS
+	BodyTemplate string        // BODY_TEMPLATE: path of a text/template JSON file
+	Limit        int           // RL_LIMIT
+	Window       time.Duration // RL_WINDOW
+	Sentinel     int           // RL_SENTINEL
+	DB           string        // TARGET_DB: sqlite:/abs/path.db
+	Schema       DBSchema      // DB_SCHEMA
+	MaxWait      time.Duration // MAX_WAIT
+	ClientIPs    ClientIPMode  // CLIENT_IPS
+	Tags         string        // TAGS
+	Strict       bool          // STRICT
+	ReportDir    string        // REPORT_DIR
+}
+
+// DefaultConfig returns the contract's defaults.
+func DefaultConfig() Config {
+	return Config{
+		Path:      DefaultPath,
+		Headers:   http.Header{},
+		Limit:     DefaultLimit,
+		Window:    DefaultWindow,
+		Sentinel:  DefaultSentinel,
+		Schema:    SchemaPRD,
+		MaxWait:   DefaultMaxWait,
+		ClientIPs: ClientIPsBind,
+		ReportDir: DefaultReportDir,
+	}
+}
+
+// Getenv looks a variable up; os.LookupEnv in production, a map in tests.
+type Getenv func(key string) (string, bool)
+
+// RegisterFlags binds the contract's settings to fs. Each flag's default is
+// the environment variable of the same meaning when set (via getenv),
+// otherwise the contract default; call Validate after fs.Parse.
+//
+// Flag names are the variable names in lower case with '-' for '_', e.g.
+// -target-url, -rl-limit.
+func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
+	if getenv == nil {
+		getenv = os.LookupEnv
+	}
+	str := func(p *string, name, env, usage string) {
+		if v, ok := getenv(env); ok {
+			*p = v
+		}
+		fs.StringVar(p, name, *p, usage+" ("+env+")")
+	}
+	str(&c.URL, "target-url", "TARGET_URL", "base URL of a running implementation; empty starts an embedded reference")
+	str(&c.DisabledURL, "target-url-disabled", "TARGET_URL_DISABLED", "base URL of a second instance with BMTC_RATE_LIMIT_ENABLED=false")
+	str(&c.Image, "target-image", "TARGET_IMAGE", "container image to start instead of TARGET_URL")
+	str(&c.Path, "target-path", "TARGET_PATH", "path of the endpoint")
+	str(&c.BodyTemplate, "body-template", "BODY_TEMPLATE", "JSON text/template file for request bodies")
+	str(&c.DB, "target-db", "TARGET_DB", "optional state access, sqlite:/abs/path.db")
+	str(&c.Tags, "tags", "TAGS", "godog tag expression selecting scenarios")
+	str(&c.ReportDir, "report-dir", "REPORT_DIR", "where reports are written")
+	fs.Var(envValue(getenv, "TARGET_HEADERS", (*headerFlag)(&c.Headers)), "target-headers", "extra request headers, ';'-separated (TARGET_HEADERS)")
+	fs.Var(envValue(getenv, "RL_LIMIT", (*intFlag)(&c.Limit)), "rl-limit", "quota per window (RL_LIMIT)")
+	fs.Var(envValue(getenv, "RL_WINDOW", (*durationFlag)(&c.Window)), "rl-window", "window length, Go duration or seconds (RL_WINDOW)")
+	fs.Var(envValue(getenv, "RL_SENTINEL", (*intFlag)(&c.Sentinel)), "rl-sentinel", "X-RateLimit-Remaining when the flag is off (RL_SENTINEL)")
+	fs.Var(envValue(getenv, "DB_SCHEMA", (*schemaFlag)(&c.Schema)), "db-schema", "prd or tokens (DB_SCHEMA)")
+	fs.Var(envValue(getenv, "MAX_WAIT", (*durationFlag)(&c.MaxWait)), "max-wait", "longest wait for a window to pass (MAX_WAIT)")
+	fs.Var(envValue(getenv, "CLIENT_IPS", (*clientIPsFlag)(&c.ClientIPs)), "client-ips", "bind or xff (CLIENT_IPS)")
+	fs.Var(envValue(getenv, "STRICT", (*boolFlag)(&c.Strict)), "strict", "1: a skipped scenario fails the run (STRICT)")
+}
+
+// Validate reports the first setting that cannot work, as one sentence.
+func (c Config) Validate() error {
+	var errs []error
+	for name, u := range map[string]string{"TARGET_URL": c.URL, "TARGET_URL_DISABLED": c.DisabledURL} {
+		if u == "" {
+			continue
+		}
+		p, err := url.Parse(u)
+		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			errs = append(errs, fmt.Errorf("%s=%q is not an http(s) base URL", name, u))
+		}
+	}
+	if c.URL != "" && c.Image != "" {
+		errs = append(errs, errors.New("TARGET_URL and TARGET_IMAGE are exclusive: set one"))
+	}
+	if !strings.HasPrefix(c.Path, "/") {
+		errs = append(errs, fmt.Errorf("TARGET_PATH=%q must start with /", c.Path))
+	}
+	if c.Limit < 1 {
+		errs = append(errs, fmt.Errorf("RL_LIMIT=%d must be at least 1", c.Limit))
+	}
+	if c.Window < time.Second {
+		errs = append(errs, fmt.Errorf("RL_WINDOW=%s must be at least 1s", c.Window))
+	}
+	if c.MaxWait < 0 {
+		errs = append(errs, fmt.Errorf("MAX_WAIT=%s must not be negative", c.MaxWait))
+	}
+	if c.DB != "" {
+		if _, err := c.DBPath(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if c.BodyTemplate != "" {
+		if _, err := LoadBody(c.BodyTemplate); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// DBPath returns the file path of TARGET_DB ("sqlite:/abs/path.db").
+func (c Config) DBPath() (string, error) {
+	p, ok := strings.CutPrefix(c.DB, "sqlite:")
+	if !ok || !strings.HasPrefix(p, "/") {
+		return "", fmt.Errorf("TARGET_DB=%q must be sqlite:/absolute/path.db", c.DB)
+	}
+	return p, nil
+}
+
+// Endpoint is the full URL of the endpoint on base.
+func (c Config) Endpoint(base string) string {
+	return strings.TrimRight(base, "/") + c.Path
+}
+
+// ParseHeaders parses TARGET_HEADERS: "Name: value;Other: value".
+func ParseHeaders(s string) (http.Header, error) {
+	h := http.Header{}
+	for _, part := range strings.Split(s, ";") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		name, value, ok := strings.Cut(part, ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+			return nil, fmt.Errorf("TARGET_HEADERS entry %q is not 'Name: value'", part)
+		}
+		h.Add(name, strings.TrimSpace(value))
+	}
+	return h, nil
+}
+
+// ParseWindow reads a Go duration ("3s", "1h") or a number of seconds ("3600").
+func ParseWindow(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if n < 0 || n > int64(1<<62/time.Second) {
+			return 0, fmt.Errorf("duration %q out of range", s)
+		}
+		return time.Duration(n) * time.Second, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is neither a Go duration nor seconds", s)
+	}
+	return d, nil
+}
