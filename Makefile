@@ -1,0 +1,64 @@
+# rlspec — spec verification for HTTP rate limiters.
+#
+# The two commands a fresh machine needs:
+#   make acceptance   the whole suite against the embedded reference (or TARGET_URL=…)
+#   make test         the project's own tests
+#
+# Settings are the target contract's variables (see README.md); make passes
+# variables given on its command line to the commands as environment.
+
+GO        ?= go
+REPORT_DIR ?= reports
+export REPORT_DIR
+# testcontainers-go: no registry here, so no Ryuk sidecar.
+export TESTCONTAINERS_RYUK_DISABLED ?= true
+
+MOCKERY_VERSION := v2.53.3
+
+.PHONY: all test acceptance race load selftest image mocks mocks-check fuzz bench vet clean
+
+all: test
+
+## test: the project's own tests (what CI runs)
+test: vet mocks-check
+	$(GO) test -race -count=1 -timeout 9m ./...
+
+vet:
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "not gofmt-formatted:"; echo "$$out"; exit 1; fi
+
+## acceptance: Gherkin suite against TARGET_URL / TARGET_IMAGE, or the embedded reference
+acceptance:
+	$(GO) run ./cmd/rlspec acceptance
+
+## race: property-based race hunting (SEED, CHECKS, REPEAT, REPLICAS)
+race:
+	$(GO) run ./cmd/rlspec race
+
+## load: open-loop load with thresholds (RATE, DURATION, WARMUP, CONNECTIONS, BUCKETS, THRESHOLDS)
+load:
+	$(GO) run ./cmd/loadgen run
+
+## selftest: the suite against the reference and every fakeserver fault
+selftest:
+	$(GO) run ./cmd/rlspec selftest
+
+## image: the reference server's container image rlspec-reference:latest (FROM scratch)
+image:
+	$(GO) run ./cmd/rlspec image
+
+## mocks: regenerate mockery mocks
+mocks:
+	$(GO) run github.com/vektra/mockery/v2@$(MOCKERY_VERSION)
+
+mocks-check:
+	@echo "mocks-check: pending"
+
+fuzz:
+	@echo "fuzz: pending"
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf $(REPORT_DIR)
