@@ -3,6 +3,7 @@
 //	rlspec acceptance [flags]   run the Gherkin acceptance suite (make acceptance)
 //	rlspec race [flags]         hunt races with property-based workloads (make race)
 //	rlspec selftest [flags]     run the suite against the reference and every fault
+//	rlspec image                build the reference image rlspec-reference:latest
 //
 // Every setting is a flag and an environment variable of the target contract;
 // run a subcommand with -h for the list. Exit status: 0 pass, 1 fail, 2 could
@@ -27,6 +28,7 @@ func commands() map[string]command {
 		"acceptance": runAcceptance,
 		"race":       runRace,
 		"selftest":   runSelftest,
+		"image":      runImage,
 	}
 }
 
