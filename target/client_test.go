@@ -1,0 +1,130 @@
+package target
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestClientBindsSourceAddress(t *testing.T) {
+	seen := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen <- r.RemoteAddr + "|" + r.Header.Get("X-Forwarded-For") + "|" + r.Header.Get("Content-Type") + "|" + r.Header.Get("Authorization") + "|" + r.Header.Get(HeaderIdemKey)
+		w.Header().Set(HeaderLimit, "5")
+		w.WriteHeader(http.StatusTeapot)
+		_, _ = w.Write([]byte(`{"ok":true}`))
+	}))
+	defer srv.Close()
+	cfg := DefaultConfig()
+	cfg.Headers = http.Header{"Authorization": {"Bearer abc"}}
+	c := NewClient(cfg, srv.URL)
+	defer c.Close()
+	ex := c.Do(context.Background(), Request{Body: []byte(`{}`), IdempotencyKey: "k1"})
+	if ex.Err != nil {
+		t.Fatal(ex.Err)
+	}
+	got := <-seen
+	host, _, _ := net.SplitHostPort(strings.Split(got, "|")[0])
+	if host != c.Addr().String() || !c.Addr().IsLoopback() || c.Addr() == netip.MustParseAddr("127.0.0.1") {
+		t.Fatalf("server saw %q, client addr %s", got, c.Addr())
+	}
+	if want := "||application/json|Bearer abc|k1"; !strings.HasSuffix(got, want) {
+		t.Fatalf("server saw %q, want suffix %q", got, want)
+	}
+	if ex.Status != http.StatusTeapot || string(ex.RespBody) != `{"ok":true}` || ex.RespHeader.Get(HeaderLimit) != "5" {
+		t.Fatalf("exchange %+v", ex)
+	}
+	if ex.Sent.Before(ex.Intended) || ex.Received.Before(ex.Sent) {
+		t.Fatalf("timestamps out of order: %v %v %v", ex.Intended, ex.Sent, ex.Received)
+	}
+	curl := ex.Curl()
+	for _, want := range []string{"--interface " + c.Addr().String(), "'Idempotency-Key: k1'", "--data-binary '{}'", srv.URL + "/v1/ride_summary"} {
+		if !strings.Contains(curl, want) {
+			t.Errorf("curl %q lacks %q", curl, want)
+		}
+	}
+	if s := ex.Summary(); !strings.Contains(s, "HTTP 418") {
+		t.Errorf("summary %q", s)
+	}
+}
+
+func TestClientXFFMode(t *testing.T) {
+	seen := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen <- r.Header.Get("X-Forwarded-For")
+	}))
+	defer srv.Close()
+	cfg := DefaultConfig()
+	cfg.ClientIPs = ClientIPsXFF
+	c := NewClient(cfg, srv.URL)
+	defer c.Close()
+	if ex := c.Do(context.Background(), Request{Body: []byte(`{}`)}); ex.Err != nil {
+		t.Fatal(ex.Err)
+	}
+	xff := netip.MustParseAddr(<-seen)
+	if xff != c.Addr() || !netip.MustParsePrefix("2001:db8::/32").Contains(xff) {
+		t.Fatalf("X-Forwarded-For %s, client %s", xff, c.Addr())
+	}
+}
+
+func TestClientDeadlineOnSilentServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	held := make(chan net.Conn, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err == nil {
+			held <- c // accept and never answer
+		}
+	}()
+	c := NewClient(DefaultConfig(), "http://"+ln.Addr().String(), WithTimeout(200*time.Millisecond))
+	defer c.Close()
+	start := time.Now()
+	ex := c.Do(context.Background(), Request{Body: []byte(`{}`)})
+	if ex.Err == nil || !strings.Contains(ex.Err.Error(), "no response within") {
+		t.Fatalf("err = %v", ex.Err)
+	}
+	if el := time.Since(start); el > 3*time.Second {
+		t.Fatalf("took %v", el)
+	}
+	if _, err := ex.RateLimit(); err == nil {
+		t.Fatal("RateLimit of a failed exchange succeeded")
+	}
+	(<-held).Close()
+}
+
+func TestClientRefused(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	c := NewClient(DefaultConfig(), "http://"+addr)
+	defer c.Close()
+	ex := c.Do(context.Background(), Request{})
+	var op *net.OpError
+	if !errors.As(ex.Err, &op) {
+		t.Fatalf("err = %v", ex.Err)
+	}
+}
+
+func TestNewClientAddr(t *testing.T) {
+	for i := 0; i < 200; i++ {
+		if a := NewClientAddr(ClientIPsBind); !a.Is4() || !a.IsLoopback() || a == netip.MustParseAddr("127.0.0.1") {
+			t.Fatalf("bind addr %s", a)
+		}
+		if a := NewClientAddr(ClientIPsXFF); !netip.MustParsePrefix("2001:db8::/32").Contains(a) {
+			t.Fatalf("xff addr %s", a)
+		}
+	}
+}

@@ -1,0 +1,119 @@
+package target
+
+import (
+	"flag"
+	"strings"
+	"testing"
+	"time"
+)
+
+func envMap(m map[string]string) Getenv {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func parse(t *testing.T, env map[string]string, args ...string) (Config, error) {
+	t.Helper()
+	c := DefaultConfig()
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	c.RegisterFlags(fs, envMap(env))
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if err := EnvErrors(fs); err != nil {
+		return c, err
+	}
+	return c, c.Validate()
+}
+
+func TestConfigDefaults(t *testing.T) {
+	c, err := parse(t, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Path != "/v1/ride_summary" || c.Limit != 500 || c.Window != time.Hour || c.Sentinel != 999 ||
+		c.Schema != SchemaPRD || c.MaxWait != 15*time.Second || c.ClientIPs != ClientIPsBind || c.ReportDir != "reports" || c.Strict {
+		t.Fatalf("defaults differ from the contract: %+v", c)
+	}
+}
+
+func TestConfigEnvironmentAndFlags(t *testing.T) {
+	env := map[string]string{
+		"TARGET_URL":     "http://127.0.0.1:8080",
+		"RL_LIMIT":       "20",
+		"RL_WINDOW":      "3",
+		"TARGET_HEADERS": "Authorization: Bearer abc; X-Team: a:b",
+		"DB_SCHEMA":      "tokens",
+		"TARGET_DB":      "sqlite:/tmp/x.db",
+		"STRICT":         "1",
+		"CLIENT_IPS":     "xff",
+	}
+	c, err := parse(t, env, "-rl-window", "5s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.URL != "http://127.0.0.1:8080" || c.Limit != 20 || c.Window != 5*time.Second || !c.Strict ||
+		c.Schema != SchemaTokens || c.ClientIPs != ClientIPsXFF {
+		t.Fatalf("got %+v", c)
+	}
+	if got := c.Headers.Get("Authorization"); got != "Bearer abc" {
+		t.Fatalf("Authorization = %q", got)
+	}
+	if got := c.Headers.Get("X-Team"); got != "a:b" {
+		t.Fatalf("X-Team = %q", got)
+	}
+	if p, _ := c.DBPath(); p != "/tmp/x.db" {
+		t.Fatalf("DBPath = %q", p)
+	}
+	if got := c.Endpoint("http://h:1/"); got != "http://h:1/v1/ride_summary" {
+		t.Fatalf("Endpoint = %q", got)
+	}
+}
+
+func TestConfigRejectsBadSettings(t *testing.T) {
+	for name, tc := range map[string]struct {
+		env  map[string]string
+		want string
+	}{
+		"limit":     {map[string]string{"RL_LIMIT": "many"}, "RL_LIMIT"},
+		"zero":      {map[string]string{"RL_LIMIT": "0"}, "RL_LIMIT"},
+		"window":    {map[string]string{"RL_WINDOW": "soon"}, "RL_WINDOW"},
+		"url":       {map[string]string{"TARGET_URL": "localhost:8080"}, "TARGET_URL"},
+		"db":        {map[string]string{"TARGET_DB": "postgres://x"}, "TARGET_DB"},
+		"relative":  {map[string]string{"TARGET_DB": "sqlite:rel.db"}, "TARGET_DB"},
+		"schema":    {map[string]string{"DB_SCHEMA": "mysql"}, "DB_SCHEMA"},
+		"clientips": {map[string]string{"CLIENT_IPS": "dhcp"}, "CLIENT_IPS"},
+		"headers":   {map[string]string{"TARGET_HEADERS": "no colon here"}, "TARGET_HEADERS"},
+		"strict":    {map[string]string{"STRICT": "maybe"}, "STRICT"},
+		"path":      {map[string]string{"TARGET_PATH": "v1"}, "TARGET_PATH"},
+		"both":      {map[string]string{"TARGET_URL": "http://a", "TARGET_IMAGE": "img"}, "TARGET_IMAGE"},
+		"template":  {map[string]string{"BODY_TEMPLATE": "/nonexistent/body.json"}, "BODY_TEMPLATE"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := parse(t, tc.env)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want mention of %s", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestFlagOverridesBadEnvironment(t *testing.T) {
+	c, err := parse(t, map[string]string{"RL_LIMIT": "many"}, "-rl-limit", "7")
+	if err != nil || c.Limit != 7 {
+		t.Fatalf("c.Limit=%d err=%v", c.Limit, err)
+	}
+}
+
+func TestParseWindow(t *testing.T) {
+	for in, want := range map[string]time.Duration{"3600": time.Hour, "3s": 3 * time.Second, " 90 ": 90 * time.Second, "1h30m": 90 * time.Minute} {
+		got, err := ParseWindow(in)
+		if err != nil || got != want {
+			t.Errorf("ParseWindow(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "-", "1x", "99999999999999999999"} {
+		if _, err := ParseWindow(in); err == nil {
+			t.Errorf("ParseWindow(%q) accepted", in)
+		}
+	}
+}
