@@ -1,0 +1,20 @@
+Feature: Bad input (extended)
+
+  @extended @id:RL-EXT-BAD-01
+  Scenario Outline: RL-EXT-BAD-01 [extended] bad input gets a 4xx JSON error and changes no quota: <kind>
+    "Bad input: malformed or empty JSON, a non-object body, an oversized body,
+    get a 4xx with a JSON error (rate-limit headers optional), never a 5xx, and
+    never add or restore quota."
+    When I send a ride without device_bucket
+    And I send a bad body: <kind>
+    Then the response is a 4xx with a JSON error body
+    And the next ride without device_bucket gets Remaining at most the limit minus 2
+
+    Examples:
+      | kind           |
+      | malformed JSON |
+      | empty body     |
+      | JSON array     |
+      | JSON string    |
+      | JSON null      |
+      | oversized body |

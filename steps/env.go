@@ -1,0 +1,55 @@
+package steps
+
+import (
+	"time"
+
+	"github.com/rlspec/rlspec/target"
+)
+
+// Env is what every scenario shares: the settings, the target's base URLs
+// and the means to reach it. It is read-only once the suite runs.
+type Env struct {
+	Config      target.Config // limits, window, sentinel, MAX_WAIT, CLIENT_IPS
+	URL         string        // base URL of the enabled target
+	DisabledURL string        // base URL of the flag-off twin; "" skips AC8
+	Body        *target.Body
+	Seeder      StateSeeder // nil without TARGET_DB
+	NewClient   ClientFactory
+	Recorder    Recorder // may be nil
+	Now         func() time.Time
+	// ScenarioTimeout bounds every scenario (default MAX_WAIT + 60s).
+	ScenarioTimeout time.Duration
+}
+
+// NewEnv returns an Env for cfg against url (and disabled, may be empty)
+// with target.Client clients and the default body or BODY_TEMPLATE.
+func NewEnv(cfg target.Config, url, disabled string) (*Env, error) {
+	body, err := target.LoadBody(cfg.BodyTemplate)
+	if err != nil {
+		return nil, err
+	}
+	return &Env{
+		Config:      cfg,
+		URL:         url,
+		DisabledURL: disabled,
+		Body:        body,
+		NewClient: func(base string) Client {
+			return target.NewClient(cfg, base)
+		},
+		Now: time.Now,
+	}, nil
+}
+
+func (e *Env) now() time.Time {
+	if e.Now == nil {
+		return time.Now()
+	}
+	return e.Now()
+}
+
+func (e *Env) scenarioTimeout() time.Duration {
+	if e.ScenarioTimeout > 0 {
+		return e.ScenarioTimeout
+	}
+	return e.Config.MaxWait + 60*time.Second
+}

@@ -1,0 +1,46 @@
+package steps
+
+import (
+	"context"
+	"net/netip"
+
+	"github.com/rlspec/rlspec/target"
+)
+
+// Sender sends one request to the target and records the exchange. It never
+// returns nil; transport failures are in Exchange.Err.
+type Sender interface {
+	Do(ctx context.Context, r target.Request) *target.Exchange
+}
+
+// Client is a Sender bound to one client address.
+type Client interface {
+	Sender
+	Addr() netip.Addr
+	Close()
+}
+
+var (
+	_ Sender = (*target.Client)(nil)
+	_ Client = (*target.Client)(nil)
+)
+
+// ClientFactory returns a client of the endpoint on base with a fresh client
+// address.
+type ClientFactory func(base string) Client
+
+// StateSeeder changes a bucket's stored state (TARGET_DB). It only updates
+// rows that the bucket's first request created; a bucket without a row is
+// an error that says how bucket ids must be stored.
+type StateSeeder interface {
+	// SetRemaining sets the bucket's remaining quota to n.
+	SetRemaining(ctx context.Context, bucketID string, n int) error
+	// ExpireWindow moves the bucket's window into the past.
+	ExpireWindow(ctx context.Context, bucketID string) error
+}
+
+// Recorder receives the verdict of every scenario as it ends. It must be
+// safe for concurrent use.
+type Recorder interface {
+	Record(ScenarioResult)
+}
