@@ -1,0 +1,146 @@
+// Command fakeserver runs rlspec's reference rate-limited server (the image
+// contract: TARGET_PORT, BMTC_RATE_LIMIT_ENABLED, BMTC_RATE_LIMIT_PER_HOUR,
+// BMTC_RATE_LIMIT_WINDOW_SECONDS), plus FAULT, DB_PATH, TRUSTED_PROXIES,
+// LISTEN_ADDR, RL_SENTINEL and CLEANUP_EVERY. Flags override the environment.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rlspec/rlspec/fakeserver"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	err := run(ctx, os.Args[1:], os.LookupEnv, os.Stderr)
+	stop()
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "fakeserver:", err)
+		os.Exit(2)
+	}
+}
+
+// settings is the command's whole configuration.
+type settings struct {
+	server   fakeserver.Config
+	listen   string
+	logLevel slog.Level
+}
+
+func parse(args []string, getenv func(string) (string, bool), stderr io.Writer) (settings, error) {
+	var st settings
+	cfg, err := fakeserver.ConfigFromEnv(getenv)
+	if err != nil {
+		return st, err
+	}
+	listen := ""
+	if v, ok := getenv("LISTEN_ADDR"); ok && strings.TrimSpace(v) != "" {
+		listen = strings.TrimSpace(v)
+	} else {
+		port := "8080"
+		if v, ok := getenv("TARGET_PORT"); ok && strings.TrimSpace(v) != "" {
+			port = strings.TrimSpace(v)
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+			return st, fmt.Errorf("TARGET_PORT: %q is not a port", port)
+		}
+		listen = net.JoinHostPort("127.0.0.1", port)
+	}
+	fs := flag.NewFlagSet("fakeserver", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&listen, "listen-addr", listen, "listen address (LISTEN_ADDR; default 127.0.0.1:$TARGET_PORT)")
+	fs.StringVar(&cfg.DBPath, "db-path", cfg.DBPath, "SQLite database file (DB_PATH; empty: a temporary file)")
+	enabled := fs.String("enabled", strconv.FormatBool(cfg.Enabled), "enforce the limit (BMTC_RATE_LIMIT_ENABLED)")
+	fs.IntVar(&cfg.Limit, "limit", cfg.Limit, "quota per window (BMTC_RATE_LIMIT_PER_HOUR)")
+	window := fs.Int64("window-seconds", int64(cfg.Window/time.Second), "window length in seconds (BMTC_RATE_LIMIT_WINDOW_SECONDS)")
+	fs.IntVar(&cfg.Sentinel, "sentinel", cfg.Sentinel, "X-RateLimit-Remaining when disabled (RL_SENTINEL)")
+	fault := fs.String("fault", string(cfg.Fault), "deliberate defect for self-tests (FAULT); see -list-faults")
+	proxies := fs.String("trusted-proxies", "", "comma-separated CIDRs whose X-Forwarded-For is honoured (TRUSTED_PROXIES)")
+	fs.DurationVar(&cfg.CleanupEvery, "cleanup-every", cfg.CleanupEvery, "retention cleanup period (CLEANUP_EVERY)")
+	list := fs.Bool("list-faults", false, "print the faults and exit")
+	debug := fs.Bool("debug", false, "log at DEBUG level")
+	if err := fs.Parse(args); err != nil {
+		return st, err
+	}
+	if *list {
+		for _, f := range fakeserver.Faults() {
+			fmt.Fprintf(stderr, "%-22s %-10s %s\n", f.Fault, f.Clause, f.Description)
+		}
+		return st, flag.ErrHelp
+	}
+	if fs.NArg() > 0 {
+		return st, fmt.Errorf("unexpected arguments: %q", fs.Args())
+	}
+	if cfg.Enabled, err = fakeserver.ParseBool(*enabled); err != nil {
+		return st, fmt.Errorf("-enabled: %w", err)
+	}
+	if *window < 1 {
+		return st, fmt.Errorf("-window-seconds: %d is not positive", *window)
+	}
+	cfg.Window = time.Duration(*window) * time.Second
+	if cfg.Fault, err = fakeserver.ParseFault(*fault); err != nil {
+		return st, fmt.Errorf("-fault: %w", err)
+	}
+	if *proxies != "" {
+		if cfg.TrustedProxies, err = fakeserver.ParsePrefixes(*proxies); err != nil {
+			return st, fmt.Errorf("-trusted-proxies: %w", err)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return st, err
+	}
+	st.server, st.listen = cfg, listen
+	if *debug {
+		st.logLevel = slog.LevelDebug
+	}
+	return st, nil
+}
+
+func run(ctx context.Context, args []string, getenv func(string) (string, bool), stderr io.Writer) error {
+	st, err := parse(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: st.logLevel}))
+	st.server.Logger = log
+	r, err := fakeserver.Start(st.server, st.listen)
+	if err != nil {
+		return err
+	}
+	// PRD §6 / §9: log the flag state at startup; no bucket ids, no client
+	// addresses.
+	c := st.server
+	log.Info("fakeserver listening",
+		"addr", r.Addr,
+		"rate_limit_enabled", c.Enabled,
+		"limit", c.Limit,
+		"window_seconds", int64(c.Window/time.Second),
+		"sentinel", c.Sentinel,
+		"fault", c.Fault.String(),
+		"db", r.DBPath,
+		"trusted_proxies", len(c.TrustedProxies),
+		"cleanup_every", c.CleanupEvery.String(),
+	)
+	<-ctx.Done()
+	log.Info("shutting down")
+	if err := r.Close(); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	log.Info("stopped")
+	return nil
+}

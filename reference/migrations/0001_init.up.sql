@@ -1,0 +1,30 @@
+-- 0001: the rate limiter's state (PRD FR-1), idempotency records (FR-6) and
+-- the ingest table standing in for segment_stats (FR-3/FR-4).
+CREATE TABLE rate_limit_buckets (
+    bucket_id       TEXT PRIMARY KEY,
+    quota_remaining INTEGER NOT NULL,
+    reset_utc       INTEGER NOT NULL
+) STRICT;
+
+CREATE INDEX rate_limit_buckets_reset ON rate_limit_buckets (reset_utc);
+
+CREATE TABLE idempotency_keys (
+    idem_key    TEXT PRIMARY KEY,
+    body_sha256 BLOB NOT NULL,
+    status      INTEGER NOT NULL,
+    response    BLOB NOT NULL,
+    created_utc INTEGER NOT NULL
+) STRICT;
+
+CREATE INDEX idempotency_keys_created ON idempotency_keys (created_utc);
+
+-- ride_ingest holds no bucket id and no address (PRD §6: no linkage).
+CREATE TABLE ride_ingest (
+    id           INTEGER PRIMARY KEY,
+    ride_id      TEXT NOT NULL UNIQUE,
+    body_sha256  BLOB NOT NULL,
+    body_bytes   INTEGER NOT NULL,
+    received_utc INTEGER NOT NULL
+) STRICT;
+
+CREATE INDEX ride_ingest_received ON ride_ingest (received_utc);
