@@ -1,0 +1,312 @@
+package racehunt
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Class names a kind of violation. Classes are stable strings: rapid
+// compares failure messages when it shrinks, so a failure is reported by its
+// class and the details go to the Violation.
+type Class string
+
+// Violation classes, most specific first.
+const (
+	ClassOversell       Class = "oversell"            // more 200s in a window than the limit
+	ClassDuplicate      Class = "duplicate-remaining" // two spends report the same Remaining
+	ClassOrder          Class = "remaining-order"     // Remaining not decreasing in real-time order
+	ClassUndersell      Class = "undersell"           // 429 while units were left
+	ClassStatus         Class = "bad-status"          // 5xx or another unexpected status
+	ClassHeaders        Class = "bad-headers"         // rate-limit headers missing or out of range
+	ClassLimited        Class = "bad-429"             // a 429 without error=rate_limited or Remaining=0
+	ClassCachedConflict Class = "conflict-got-cache"  // same key, different body, cached response
+	ClassLinearizable   Class = "not-linearizable"    // porcupine found no sequential explanation
+)
+
+var classOrder = []Class{ClassOversell, ClassDuplicate, ClassUndersell, ClassOrder, ClassCachedConflict, ClassLimited, ClassStatus, ClassHeaders, ClassLinearizable}
+
+// Violation is one broken property with the ops that show it.
+type Violation struct {
+	Class  Class
+	Bucket string
+	Detail string
+	Ops    []int // indexes into History.Ops
+}
+
+func (v Violation) String() string {
+	s := string(v.Class)
+	if v.Bucket != "" {
+		s += " on " + shortBucket(v.Bucket)
+	}
+	return s + ": " + v.Detail
+}
+
+// Primary is the class that names a set of violations: the first of a fixed
+// order, so that reruns of a shrunk workload fail with the same message.
+func Primary(vs []Violation) Class {
+	for _, c := range classOrder {
+		for _, v := range vs {
+			if v.Class == c {
+				return c
+			}
+		}
+	}
+	if len(vs) > 0 {
+		return vs[0].Class
+	}
+	return ""
+}
+
+// Check inspects a history without porcupine: statuses and headers of every
+// response, and per bucket and window (responses grouped by Reset) the
+// count, distinctness and order of the successes' Remaining values, and
+// 429s while units were left.
+func Check(h *History) []Violation {
+	var vs []Violation
+	for i := range h.Ops {
+		vs = append(vs, checkResponse(h, &h.Ops[i])...)
+	}
+	for bucket, ops := range byBucket(h) {
+		vs = append(vs, checkBucket(h, bucket, ops)...)
+	}
+	sort.SliceStable(vs, func(i, j int) bool {
+		if vs[i].Bucket != vs[j].Bucket {
+			return vs[i].Bucket < vs[j].Bucket
+		}
+		return vs[i].Class < vs[j].Class
+	})
+	return vs
+}
+
+func byBucket(h *History) map[string][]*Op {
+	m := map[string][]*Op{}
+	for i := range h.Ops {
+		o := &h.Ops[i]
+		m[o.Bucket] = append(m[o.Bucket], o)
+	}
+	return m
+}
+
+func checkResponse(h *History, o *Op) []Violation {
+	if o.Unknown() {
+		return nil
+	}
+	bad := func(c Class, format string, args ...any) []Violation {
+		return []Violation{{Class: c, Bucket: o.Bucket, Detail: fmt.Sprintf("op #%d: ", o.Index) + fmt.Sprintf(format, args...), Ops: []int{o.Index}}}
+	}
+	st := o.Ex.Status
+	switch {
+	case st == http.StatusOK || st == http.StatusTooManyRequests:
+	case (st == http.StatusConflict || st == http.StatusUnprocessableEntity) && (o.Req.Kind == Conflict || o.Req.Kind == Keyed):
+		if hasRateLimitHeaders(o.Ex.RespHeader) {
+			return checkHeaders(h, o, bad)
+		}
+		return nil
+	default:
+		return bad(ClassStatus, "HTTP %d for a well-formed %s request", st, o.Req.Kind)
+	}
+	if vs := checkHeaders(h, o, bad); vs != nil {
+		return vs
+	}
+	if st == http.StatusTooManyRequests {
+		rl, _ := rateLimitOf(o)
+		var body struct {
+			Error string `json:"error"`
+		}
+		if err := json.Unmarshal(o.Ex.RespBody, &body); err != nil || body.Error != "rate_limited" {
+			return bad(ClassLimited, "429 body %.80q lacks \"error\":\"rate_limited\"", o.Ex.RespBody)
+		}
+		if rl.Remaining != 0 {
+			return bad(ClassLimited, "429 with Remaining=%d", rl.Remaining)
+		}
+	}
+	return nil
+}
+
+func checkHeaders(h *History, o *Op, bad func(Class, string, ...any) []Violation) []Violation {
+	rl, err := rateLimitOf(o)
+	if err != nil {
+		return bad(ClassHeaders, "%v", err)
+	}
+	if int(rl.Limit) != h.Limit {
+		return bad(ClassHeaders, "Limit=%d, want %d", rl.Limit, h.Limit)
+	}
+	if rl.Remaining > rl.Limit {
+		return bad(ClassHeaders, "Remaining=%d above Limit=%d", rl.Remaining, rl.Limit)
+	}
+	lo := o.ServerFrom.Add(-h.Tolerance - time.Second).Unix()
+	hi := o.ServerTo.Add(h.Window + h.Tolerance + time.Second).Unix()
+	if rl.Reset < lo || rl.Reset > hi {
+		return bad(ClassHeaders, "Reset=%d outside [now, now+window] = [%d, %d]", rl.Reset, lo, hi)
+	}
+	return nil
+}
+
+// spend is one unit a bucket's history shows spent: a fresh 200, or an
+// idempotency group's 200s counted once.
+type spend struct {
+	op        *Op
+	remaining int64
+	reset     int64
+}
+
+func checkBucket(h *History, bucket string, ops []*Op) []Violation {
+	var vs []Violation
+	// Group responses with valid headers by window (Reset within ±1 s).
+	type resp struct {
+		op *Op
+		rl struct{ rem, reset int64 }
+	}
+	var rs []resp
+	unknown := 0
+	for _, o := range ops {
+		if o.Unknown() {
+			unknown++
+			continue
+		}
+		if o.Ex.Status != http.StatusOK && o.Ex.Status != http.StatusTooManyRequests {
+			continue
+		}
+		rl, err := rateLimitOf(o)
+		if err != nil {
+			continue
+		}
+		r := resp{op: o}
+		r.rl.rem, r.rl.reset = rl.Remaining, rl.Reset
+		rs = append(rs, r)
+	}
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].rl.reset < rs[j].rl.reset })
+	var windows [][]resp
+	for i, r := range rs {
+		if i == 0 || r.rl.reset-rs[i-1].rl.reset > 1 {
+			windows = append(windows, nil)
+		}
+		windows[len(windows)-1] = append(windows[len(windows)-1], r)
+	}
+	// An idempotency group spends in the first window it got a 200 in;
+	// later 200s of the group are replays.
+	groupWindow := map[string]int{}
+	for wi, win := range windows {
+		for _, r := range win {
+			if r.op.Req.Kind == Keyed && r.op.Ex.Status == http.StatusOK {
+				k := r.op.IdemKey + "\x00" + r.op.BodyHash
+				if _, ok := groupWindow[k]; !ok {
+					groupWindow[k] = wi
+				}
+			}
+		}
+	}
+	for wi, win := range windows {
+		reset := win[0].rl.reset
+		// Successes, one per idempotency key: a key's first response is
+		// the one with the highest Remaining (replays report later state).
+		var spends []spend
+		byKey := map[string]int{}
+		for _, r := range win {
+			if r.op.Ex.Status != http.StatusOK {
+				continue
+			}
+			if r.op.Req.Kind == Keyed {
+				k := r.op.IdemKey + "\x00" + r.op.BodyHash
+				if groupWindow[k] != wi {
+					continue
+				}
+				if i, ok := byKey[k]; ok {
+					if r.rl.rem > spends[i].remaining {
+						spends[i] = spend{r.op, r.rl.rem, r.rl.reset}
+					}
+					continue
+				}
+				byKey[k] = len(spends)
+			}
+			spends = append(spends, spend{r.op, r.rl.rem, r.rl.reset})
+		}
+		if len(spends) > h.Limit {
+			vs = append(vs, Violation{Class: ClassOversell, Bucket: bucket, Ops: spendOps(spends),
+				Detail: fmt.Sprintf("%d successes in the window ending %d, limit %d", len(spends), reset, h.Limit)})
+		}
+		seen := map[int64]*Op{}
+		for _, s := range spends {
+			if prev, ok := seen[s.remaining]; ok {
+				vs = append(vs, Violation{Class: ClassDuplicate, Bucket: bucket, Ops: []int{prev.Index, s.op.Index},
+					Detail: fmt.Sprintf("ops #%d and #%d both got 200 with Remaining=%d in the window ending %d", prev.Index, s.op.Index, s.remaining, reset)})
+				continue
+			}
+			seen[s.remaining] = s.op
+		}
+		for _, a := range spends {
+			for _, b := range spends {
+				if a.op.Ex.Received.Before(b.op.Ex.Sent) && a.remaining <= b.remaining {
+					vs = append(vs, Violation{Class: ClassOrder, Bucket: bucket, Ops: []int{a.op.Index, b.op.Index},
+						Detail: fmt.Sprintf("op #%d (Remaining=%d) completed before op #%d was sent, which got Remaining=%d", a.op.Index, a.remaining, b.op.Index, b.remaining)})
+				}
+			}
+		}
+		// A 429 needs limit spends in its window that could precede it:
+		// sent before it was received (unknown ops may have spent too).
+		for _, r := range win {
+			if r.op.Ex.Status != http.StatusTooManyRequests {
+				continue
+			}
+			before := unknown
+			for _, s := range spends {
+				if s.op.Ex.Sent.Before(r.op.Ex.Received) {
+					before++
+				}
+			}
+			if before < h.Limit {
+				vs = append(vs, Violation{Class: ClassUndersell, Bucket: bucket, Ops: []int{r.op.Index},
+					Detail: fmt.Sprintf("op #%d got 429 after at most %d successes in the window ending %d, limit %d", r.op.Index, before, reset, h.Limit)})
+			}
+		}
+	}
+	vs = append(vs, checkConflicts(bucket, ops)...)
+	return vs
+}
+
+// checkConflicts: a request reusing a key with a different body must not get
+// the key's cached 200 body. Only meaningful when the target's 200 bodies
+// differ (e.g. carry an id); the porcupine model covers the rest.
+func checkConflicts(bucket string, ops []*Op) []Violation {
+	var vs []Violation
+	first := map[string]*Op{} // key → a 200 of the key's group body
+	for _, o := range ops {
+		if o.Req.Kind == Keyed && !o.Unknown() && o.Ex.Status == http.StatusOK {
+			if _, ok := first[o.IdemKey]; !ok {
+				first[o.IdemKey] = o
+			}
+		}
+	}
+	// Bodies only tell responses apart when they differ at all.
+	bodies := map[string]bool{}
+	for _, o := range ops {
+		if !o.Unknown() && o.Ex.Status == http.StatusOK {
+			bodies[string(o.Ex.RespBody)] = true
+		}
+	}
+	if len(bodies) < 2 {
+		return nil
+	}
+	for _, o := range ops {
+		if o.Req.Kind != Conflict || o.Unknown() || o.Ex.Status != http.StatusOK {
+			continue
+		}
+		if f, ok := first[o.IdemKey]; ok && f.BodyHash != o.BodyHash && string(f.Ex.RespBody) == string(o.Ex.RespBody) && strings.TrimSpace(string(f.Ex.RespBody)) != "" {
+			vs = append(vs, Violation{Class: ClassCachedConflict, Bucket: bucket, Ops: []int{f.Index, o.Index},
+				Detail: fmt.Sprintf("op #%d reused op #%d's key with a different body and got its cached response", o.Index, f.Index)})
+		}
+	}
+	return vs
+}
+
+func spendOps(ss []spend) []int {
+	out := make([]int, len(ss))
+	for i, s := range ss {
+		out[i] = s.op.Index
+	}
+	return out
+}

@@ -1,0 +1,108 @@
+package racehunt
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/rlspec/rlspec/target"
+)
+
+// Op is one recorded request of a workload run.
+type Op struct {
+	Index int // position in the history
+	Burst int
+	Req   Req
+	// Bucket is the key the target should count the request against:
+	// "dev:<device_bucket>" or "ip:<client address>".
+	Bucket   string
+	IdemKey  string
+	BodyHash string // SHA-256 of the request body, hex
+	Ex       *target.Exchange
+	// ServerFrom and ServerTo bound the target's clock while the request was
+	// in flight: the fake clock's reading against the embedded reference,
+	// the wall clock at send and receive otherwise.
+	ServerFrom, ServerTo time.Time
+}
+
+// Unknown reports whether the outcome of the op is unknown (no complete
+// response): it may or may not have taken effect.
+func (o *Op) Unknown() bool { return o.Ex == nil || o.Ex.Err != nil }
+
+// String is a one-line account of the op.
+func (o *Op) String() string {
+	s := fmt.Sprintf("#%d burst %d %s bucket %s", o.Index, o.Burst, o.Req, shortBucket(o.Bucket))
+	if o.IdemKey != "" {
+		s += " key " + shortKey(o.IdemKey)
+	}
+	if o.Ex == nil {
+		return s + ": not sent"
+	}
+	return s + ": " + o.Ex.Summary()
+}
+
+func shortBucket(b string) string {
+	if strings.HasPrefix(b, "dev:") && len(b) > 12 {
+		return b[:12] + "…"
+	}
+	return b
+}
+
+func shortKey(k string) string {
+	if len(k) > 8 {
+		return k[:8]
+	}
+	return k
+}
+
+// History is what one run of a workload recorded.
+type History struct {
+	Limit  int
+	Window time.Duration
+	// Tolerance is the allowed skew between the recorded server time and
+	// the target's clock (0 against the embedded reference's fake clock).
+	Tolerance time.Duration
+	Ops       []Op
+	// Notes say what the runner could not do (e.g. a boundary wait longer
+	// than MaxWait was skipped).
+	Notes []string
+}
+
+// Unknown counts ops without a complete response.
+func (h *History) Unknown() int {
+	n := 0
+	for i := range h.Ops {
+		if h.Ops[i].Unknown() {
+			n++
+		}
+	}
+	return n
+}
+
+func hashBytes(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:16])
+}
+
+// statusOf is the op's HTTP status, 0 when unknown.
+func statusOf(o *Op) int {
+	if o.Unknown() {
+		return 0
+	}
+	return o.Ex.Status
+}
+
+// rateLimitOf parses the op's rate-limit headers.
+func rateLimitOf(o *Op) (target.RateLimit, error) {
+	if o.Unknown() {
+		return target.RateLimit{}, fmt.Errorf("no response")
+	}
+	return target.ParseRateLimit(o.Ex.RespHeader)
+}
+
+func hasRateLimitHeaders(h http.Header) bool {
+	return len(h.Values(target.HeaderLimit)) > 0 || len(h.Values(target.HeaderRemaining)) > 0 || len(h.Values(target.HeaderReset)) > 0
+}

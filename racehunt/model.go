@@ -1,0 +1,384 @@
+package racehunt
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+)
+
+// bucketState is the sequential model's state of one bucket. It is
+// comparable: the idempotency cache is a sorted, encoded string.
+type bucketState struct {
+	Rem int
+	// ResetLo..ResetHi is the window's Reset (unix seconds); 0/0 means no
+	// window yet. Lo < Hi while an unanswered request opened the window.
+	ResetLo, ResetHi int64
+	Cache            string // lines "key\tbody\tstatus\tresp", sorted
+}
+
+type cached struct {
+	body   string
+	status int // -1: unknown
+	resp   string
+}
+
+func (s bucketState) lookup(key string) (cached, bool) {
+	for _, line := range strings.Split(s.Cache, "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) == 4 && f[0] == key {
+			st, _ := strconv.Atoi(f[2])
+			return cached{body: f[1], status: st, resp: f[3]}, true
+		}
+	}
+	return cached{}, false
+}
+
+func (s bucketState) store(key string, c cached) bucketState {
+	var lines []string
+	for _, line := range strings.Split(s.Cache, "\n") {
+		if line != "" && !strings.HasPrefix(line, key+"\t") {
+			lines = append(lines, line)
+		}
+	}
+	lines = append(lines, key+"\t"+c.body+"\t"+strconv.Itoa(c.status)+"\t"+c.resp)
+	sort.Strings(lines)
+	s.Cache = strings.Join(lines, "\n")
+	return s
+}
+
+// opInput is a porcupine operation's input.
+type opInput struct {
+	Index    int
+	Kind     Kind
+	Key      string
+	Body     string
+	From, To int64 // server time bounds, unix nanoseconds
+}
+
+// opOutput is a porcupine operation's output.
+type opOutput struct {
+	Unknown    bool // no complete response, or a status that says nothing
+	Status     int
+	HasHeaders bool
+	Rem        int
+	Reset      int64
+	Resp       string
+}
+
+// bucketModel is the sequential specification of one bucket: a fixed window
+// of limit units starting at the bucket's first request, refilled by the
+// first request at or after Reset; 429 changes nothing; an identical replay
+// returns the recorded status and body and spends nothing; the same key with
+// another body is refused (409/422) or processed as new.
+type bucketModel struct {
+	limit  int
+	window int64 // seconds
+	tol    int64 // nanoseconds
+}
+
+func (m bucketModel) init() []any { return []any{bucketState{}} }
+
+// branches are the states the bucket can be in when op in takes effect:
+// the current window, or a fresh one when the window may have expired.
+func (m bucketModel) branches(s bucketState, in opInput) (cur []bucketState, fresh bool) {
+	if s.ResetLo == 0 {
+		return nil, true
+	}
+	if in.From-m.tol < (s.ResetHi+1)*1e9 {
+		cur = append(cur, s)
+	}
+	fresh = in.To+m.tol >= (s.ResetLo-1)*1e9
+	return cur, fresh
+}
+
+func (m bucketModel) opened(s bucketState, in opInput) bucketState {
+	tolS := m.tol/1e9 + 1
+	return bucketState{Rem: m.limit, ResetLo: in.From/1e9 + m.window - tolS, ResetHi: (in.To+1e9-1)/1e9 + m.window + tolS, Cache: s.Cache}
+}
+
+// matchReset pins the window to the response's Reset when it fits.
+func matchReset(s bucketState, out opOutput) (bucketState, bool) {
+	if !out.HasHeaders {
+		return s, true
+	}
+	if out.Reset < s.ResetLo-1 || out.Reset > s.ResetHi+1 {
+		return s, false
+	}
+	if s.ResetLo != s.ResetHi {
+		s.ResetLo, s.ResetHi = out.Reset, out.Reset
+	}
+	return s, true
+}
+
+func (m bucketModel) step(state, input, output any) []any {
+	s, in, out := state.(bucketState), input.(opInput), output.(opOutput)
+	cur, fresh := m.branches(s, in)
+	var cands []bucketState
+	cands = append(cands, cur...)
+	if fresh {
+		cands = append(cands, m.opened(s, in))
+	}
+	var next []any
+	add := func(st bucketState) { next = append(next, st) }
+	if in.Key != "" {
+		if c, ok := s.lookup(in.Key); ok && c.body == in.Body {
+			// Replay: nothing spent; the window may or may not be touched.
+			if out.Unknown || out.Status == http.StatusConflict || out.Status == http.StatusTooEarly {
+				add(s)
+				return next
+			}
+			if c.status >= 0 && (out.Status != c.status || (c.resp != "" && out.Resp != c.resp)) {
+				return nil
+			}
+			for _, e := range cands {
+				if !out.HasHeaders || out.Rem == e.Rem {
+					if st, ok := matchReset(e, out); ok {
+						add(st)
+					}
+				}
+			}
+			if len(next) == 0 && out.HasHeaders && s.ResetLo != 0 && out.Rem == s.Rem {
+				// A server that does not refresh an expired window on a
+				// replay reports the stale state; the header check flags
+				// a Reset in the past, the model accepts it.
+				if st, ok := matchReset(s, out); ok {
+					add(st)
+				}
+			}
+			return next
+		} else if ok {
+			// Same key, another body: refused, or processed as new (the
+			// record kept or replaced).
+			if out.Status == http.StatusConflict || out.Status == http.StatusUnprocessableEntity {
+				add(s)
+				return next
+			}
+			for _, e := range cands {
+				for _, st := range m.spend(e, out) {
+					next = append(next, st)
+					if !out.Unknown && out.Status == http.StatusOK {
+						next = append(next, st.store(in.Key, cached{in.Body, out.Status, out.Resp}))
+					}
+				}
+			}
+			if out.Unknown {
+				add(s)
+			}
+			return next
+		}
+	}
+	if out.Unknown {
+		add(s) // never took effect
+	}
+	for _, e := range cands {
+		for _, st := range m.spend(e, out) {
+			if in.Key == "" {
+				add(st)
+				continue
+			}
+			switch {
+			case out.Unknown:
+				add(st.store(in.Key, cached{in.Body, -1, ""}))
+			case out.Status == http.StatusOK:
+				add(st.store(in.Key, cached{in.Body, out.Status, out.Resp}))
+			default: // 429: recorded or not
+				add(st)
+				add(st.store(in.Key, cached{in.Body, out.Status, out.Resp}))
+			}
+		}
+	}
+	return next
+}
+
+// spend applies a fresh request to window state e.
+func (m bucketModel) spend(e bucketState, out opOutput) []bucketState {
+	switch {
+	case out.Unknown:
+		if e.Rem > 0 {
+			e.Rem--
+			return []bucketState{e}
+		}
+		return []bucketState{e}
+	case out.Status == http.StatusOK:
+		if e.Rem <= 0 || (out.HasHeaders && out.Rem != e.Rem-1) {
+			return nil
+		}
+		e.Rem--
+	case out.Status == http.StatusTooManyRequests:
+		if e.Rem != 0 || (out.HasHeaders && out.Rem != 0) {
+			return nil
+		}
+	default:
+		return nil
+	}
+	st, ok := matchReset(e, out)
+	if !ok {
+		return nil
+	}
+	return []bucketState{st}
+}
+
+func hashState(s any) uint64 {
+	st := s.(bucketState)
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d|%d|%d|%s", st.Rem, st.ResetLo, st.ResetHi, st.Cache)
+	return h.Sum64()
+}
+
+// Model returns the porcupine model of a bucket for h's limit, window and
+// tolerance. Operations are partitioned by bucket (Metadata carries it).
+func Model(h *History) porcupine.Model {
+	m := bucketModel{limit: h.Limit, window: int64(h.Window / time.Second), tol: int64(h.Tolerance)}
+	nm := porcupine.NondeterministicModel{
+		Partition: partitionByBucket,
+		Init:      m.init,
+		Step:      m.step,
+		Equal:     func(a, b any) bool { return a.(bucketState) == b.(bucketState) },
+		Hash:      hashState,
+		DescribeOperation: func(input, output any) string {
+			in, out := input.(opInput), output.(opOutput)
+			if out.Unknown {
+				return fmt.Sprintf("#%d %s → unknown", in.Index, in.Kind)
+			}
+			if !out.HasHeaders {
+				return fmt.Sprintf("#%d %s → %d", in.Index, in.Kind, out.Status)
+			}
+			return fmt.Sprintf("#%d %s → %d rem=%d reset=%d", in.Index, in.Kind, out.Status, out.Rem, out.Reset)
+		},
+		DescribeState: func(state any) string {
+			st := state.(bucketState)
+			if st.ResetLo == 0 {
+				return "no window"
+			}
+			keys := 0
+			if st.Cache != "" {
+				keys = strings.Count(st.Cache, "\n") + 1
+			}
+			return fmt.Sprintf("rem=%d reset=%d..%d keys=%d", st.Rem, st.ResetLo, st.ResetHi, keys)
+		},
+		DescribeOperationMetadata: func(info any) string { return shortBucket(info.(string)) },
+	}
+	return nm.ToModel()
+}
+
+func partitionByBucket(ops []porcupine.Operation) [][]porcupine.Operation {
+	idx := map[string]int{}
+	var parts [][]porcupine.Operation
+	for _, op := range ops {
+		b := op.Metadata.(string)
+		i, ok := idx[b]
+		if !ok {
+			i = len(parts)
+			idx[b] = i
+			parts = append(parts, nil)
+		}
+		parts[i] = append(parts[i], op)
+	}
+	return parts
+}
+
+// Operations converts a history to porcupine operations: call and return
+// are the monotonic send and receive times; an op without a response
+// returns "never" (after everything) with an unknown output.
+func Operations(h *History) []porcupine.Operation {
+	if len(h.Ops) == 0 {
+		return nil
+	}
+	base := h.Ops[0].Ex.Sent
+	for i := range h.Ops {
+		if h.Ops[i].Ex.Sent.Before(base) {
+			base = h.Ops[i].Ex.Sent
+		}
+	}
+	ops := make([]porcupine.Operation, 0, len(h.Ops))
+	lanes := map[string][]int64{} // bucket → last return per lane
+	order := make([]int, len(h.Ops))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return h.Ops[order[a]].Ex.Sent.Before(h.Ops[order[b]].Ex.Sent) })
+	for _, i := range order {
+		o := &h.Ops[i]
+		in := opInput{Index: o.Index, Kind: o.Req.Kind, Key: o.IdemKey, Body: o.BodyHash, From: o.ServerFrom.UnixNano(), To: o.ServerTo.UnixNano()}
+		out := outputOf(o)
+		call := int64(o.Ex.Sent.Sub(base))
+		ret := int64(math.MaxInt64 / 2)
+		if !o.Unknown() {
+			ret = int64(o.Ex.Received.Sub(base))
+			if ret <= call {
+				ret = call + 1
+			}
+		}
+		// Visualisation lanes: the first lane of the bucket free at call.
+		ls := lanes[o.Bucket]
+		lane := -1
+		for j, last := range ls {
+			if last < call {
+				lane = j
+				break
+			}
+		}
+		if lane < 0 {
+			lane = len(ls)
+			ls = append(ls, 0)
+		}
+		ls[lane] = ret
+		lanes[o.Bucket] = ls
+		ops = append(ops, porcupine.Operation{ClientId: lane, Input: in, Call: call, Output: out, Return: ret, Metadata: o.Bucket})
+	}
+	return ops
+}
+
+func outputOf(o *Op) opOutput {
+	if o.Unknown() {
+		return opOutput{Unknown: true}
+	}
+	out := opOutput{Status: o.Ex.Status, Resp: hashBytes(o.Ex.RespBody)}
+	switch o.Ex.Status {
+	case http.StatusOK, http.StatusTooManyRequests, http.StatusConflict, http.StatusUnprocessableEntity, http.StatusTooEarly:
+	default:
+		// 5xx and the like: the op may or may not have taken effect
+		// (the direct checks report the status itself).
+		return opOutput{Unknown: true}
+	}
+	if rl, err := rateLimitOf(o); err == nil {
+		out.HasHeaders, out.Rem, out.Reset = true, int(rl.Remaining), rl.Reset
+	}
+	return out
+}
+
+// LinearResult is porcupine's verdict on a history.
+type LinearResult struct {
+	Result porcupine.CheckResult
+	Info   porcupine.LinearizationInfo
+	Model  porcupine.Model
+}
+
+// Linearizable checks every bucket's history against the sequential model.
+// A timeout gives porcupine.Unknown (not a violation).
+func Linearizable(h *History, timeout time.Duration) LinearResult {
+	model := Model(h)
+	res, info := porcupine.CheckOperationsVerbose(model, Operations(h), timeout)
+	return LinearResult{Result: res, Info: info, Model: model}
+}
+
+// Visualize writes porcupine's HTML visualisation of r into dir as name.
+func (r LinearResult) Visualize(dir, name string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("report dir: %w", err)
+	}
+	p := filepath.Join(dir, name)
+	if err := porcupine.VisualizePath(r.Model, r.Info, p); err != nil {
+		return "", fmt.Errorf("visualise: %w", err)
+	}
+	return p, nil
+}

@@ -1,0 +1,177 @@
+package racehunt
+
+import (
+	"fmt"
+	"strings"
+
+	"pgregory.net/rapid"
+)
+
+// Kind is what one request of a workload does.
+type Kind int
+
+// Kinds of requests.
+const (
+	// Fresh is a request on a device bucket with a new Idempotency-Key (or
+	// none): it spends a unit when one is left.
+	Fresh Kind = iota
+	// Keyed sends idempotency group Group's key with the group's body: the
+	// first of a group spends, every later (or concurrent) one is a replay.
+	Keyed
+	// Conflict sends group Group's key with a different body: never answered
+	// with the cached response.
+	Conflict
+	// NoBucket omits device_bucket: keyed by the client address.
+	NoBucket
+	// BadBucket sends an invalid device_bucket: keyed by the client address.
+	BadBucket
+)
+
+var kindNames = [...]string{"fresh", "keyed", "conflict", "no-bucket", "bad-bucket"}
+
+func (k Kind) String() string {
+	if k < 0 || int(k) >= len(kindNames) {
+		return fmt.Sprintf("kind(%d)", int(k))
+	}
+	return kindNames[k]
+}
+
+// Advance says how time moves before a burst.
+type Advance int
+
+// Advances. Against the embedded reference the fake clock is moved; against
+// a live target the runner waits (bounded by MaxWait) or skips the move.
+const (
+	Stay Advance = iota
+	// ToBoundary moves to the Reset of the burst's first bucket (the window
+	// ends exactly when the burst arrives).
+	ToBoundary
+	// JustBefore moves to one second before that Reset.
+	JustBefore
+)
+
+var advanceNames = [...]string{"stay", "to-boundary", "just-before"}
+
+func (a Advance) String() string {
+	if a < 0 || int(a) >= len(advanceNames) {
+		return fmt.Sprintf("advance(%d)", int(a))
+	}
+	return advanceNames[a]
+}
+
+// Req is one request of a burst.
+type Req struct {
+	Kind   Kind
+	Client int // index of the client address (and base URL, round-robin)
+	Bucket int // index of the device bucket (Fresh, Keyed, Conflict)
+	Group  int // idempotency group (Keyed, Conflict)
+}
+
+// Burst is a set of requests released together.
+type Burst struct {
+	Advance Advance
+	Reqs    []Req
+}
+
+// Workload is one generated concurrent workload.
+type Workload struct {
+	Limit   int // quota per window the target enforces
+	Clients int
+	Buckets int
+	Groups  int
+	Bursts  []Burst
+}
+
+// Size is the number of requests.
+func (w Workload) Size() int {
+	n := 0
+	for _, b := range w.Bursts {
+		n += len(b.Reqs)
+	}
+	return n
+}
+
+// String renders the workload compactly, one burst per line.
+func (w Workload) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "limit=%d clients=%d buckets=%d groups=%d requests=%d\n", w.Limit, w.Clients, w.Buckets, w.Groups, w.Size())
+	for i, burst := range w.Bursts {
+		fmt.Fprintf(&b, "  burst %d (%s):", i, burst.Advance)
+		for _, r := range burst.Reqs {
+			b.WriteString(" " + r.String())
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func (r Req) String() string {
+	switch r.Kind {
+	case Fresh:
+		return fmt.Sprintf("fresh(c%d,b%d)", r.Client, r.Bucket)
+	case Keyed, Conflict:
+		return fmt.Sprintf("%s(c%d,g%d)", r.Kind, r.Client, r.Group)
+	default:
+		return fmt.Sprintf("%s(c%d)", r.Kind, r.Client)
+	}
+}
+
+// GroupBucket is the device bucket of idempotency group g.
+func (w Workload) GroupBucket(g int) int { return g % w.Buckets }
+
+// GenOptions bound generated workloads.
+type GenOptions struct {
+	// Limits are the quotas the generator may pick from (each needs a target
+	// enforcing it). One value: that quota.
+	Limits []int
+	// MaxBursts and MaxBurst bound the number of bursts and their size.
+	MaxBursts, MaxBurst int
+	// Boundaries allows bursts aimed at a window boundary.
+	Boundaries bool
+}
+
+// Workloads returns a rapid generator of workloads. Values shrink towards
+// fewer, smaller bursts of fresh requests on one bucket from one client.
+func Workloads(o GenOptions) *rapid.Generator[Workload] {
+	if len(o.Limits) == 0 {
+		o.Limits = []int{3}
+	}
+	if o.MaxBursts < 1 {
+		o.MaxBursts = 4
+	}
+	if o.MaxBurst < 1 {
+		o.MaxBurst = 16
+	}
+	return rapid.Custom(func(t *rapid.T) Workload {
+		w := Workload{Limit: o.Limits[0]}
+		if len(o.Limits) > 1 {
+			w.Limit = rapid.SampledFrom(o.Limits).Draw(t, "limit")
+		}
+		w.Buckets = rapid.IntRange(1, 3).Draw(t, "buckets")
+		w.Clients = rapid.IntRange(1, 3).Draw(t, "clients")
+		w.Groups = rapid.IntRange(1, 3).Draw(t, "groups")
+		maxBurst := min(2*w.Limit+3, o.MaxBurst)
+		nb := rapid.IntRange(1, o.MaxBursts).Draw(t, "bursts")
+		for i := 0; i < nb; i++ {
+			var burst Burst
+			if i > 0 && o.Boundaries {
+				burst.Advance = Advance(rapid.IntRange(0, 2).Draw(t, "advance"))
+			}
+			n := rapid.IntRange(1, maxBurst).Draw(t, "size")
+			for j := 0; j < n; j++ {
+				r := Req{Kind: Kind(rapid.IntRange(0, int(BadBucket)).Draw(t, "kind"))}
+				r.Client = rapid.IntRange(0, w.Clients-1).Draw(t, "client")
+				switch r.Kind {
+				case Fresh:
+					r.Bucket = rapid.IntRange(0, w.Buckets-1).Draw(t, "bucket")
+				case Keyed, Conflict:
+					r.Group = rapid.IntRange(0, w.Groups-1).Draw(t, "group")
+					r.Bucket = w.GroupBucket(r.Group)
+				}
+				burst.Reqs = append(burst.Reqs, r)
+			}
+			w.Bursts = append(w.Bursts, burst)
+		}
+		return w
+	})
+}
