@@ -1,7 +1,7 @@
 Feature: Bad input (extended)
 
   @extended @id:RL-EXT-BAD-01
-  Scenario Outline: RL-EXT-BAD-01 [extended] bad input gets a 4xx JSON error and changes no quota: <kind>
+  Scenario Outline: <id> [extended] bad input gets a 4xx JSON error and changes no quota: <kind>
     "Bad input: malformed or empty JSON, a non-object body, an oversized body,
     get a 4xx with a JSON error (rate-limit headers optional), never a 5xx, and
     never add or restore quota."
@@ -11,10 +11,10 @@ Feature: Bad input (extended)
     And the next ride without device_bucket gets Remaining at most the limit minus 2
 
     Examples:
-      | kind           |
-      | malformed JSON |
-      | empty body     |
-      | JSON array     |
-      | JSON string    |
-      | JSON null      |
-      | oversized body |
+      | id              | kind           |
+      | RL-EXT-BAD-01.1 | malformed JSON |
+      | RL-EXT-BAD-01.2 | empty body     |
+      | RL-EXT-BAD-01.3 | JSON array     |
+      | RL-EXT-BAD-01.4 | JSON string    |
+      | RL-EXT-BAD-01.5 | JSON null      |
+      | RL-EXT-BAD-01.6 | oversized body |

@@ -30,7 +30,7 @@ Feature: Keying by client address when device_bucket is missing or invalid (AC5,
     And Remaining is the limit minus 1
 
   @AC9 @FR-2 @id:RL-AC9-01
-  Scenario Outline: RL-AC9-01 [AC9] an invalid device_bucket falls back to the address: <kind>
+  Scenario Outline: <id> [AC9] an invalid device_bucket falls back to the address: <kind>
     "AC9 / FR-2: a device_bucket that is not exactly 64 hex characters is keyed
     by the client address: such requests from one address share one quota."
     When I send a ride without device_bucket
@@ -39,13 +39,13 @@ Feature: Keying by client address when device_bucket is missing or invalid (AC5,
     And Remaining is the limit minus 2
 
     Examples:
-      | kind          |
-      | not-a-hash    |
-      | 63 hex        |
-      | 65 hex        |
-      | 64 non-hex    |
-      | empty         |
-      | number        |
+      | id              | kind           |
+      | RL-AC9-01.1     | not-a-hash     |
+      | RL-AC9-01.2     | 63 hex         |
+      | RL-AC9-01.3     | 65 hex         |
+      | RL-AC9-01.4     | 64 non-hex     |
+      | RL-AC9-01.5     | empty          |
+      | RL-AC9-01.6     | number         |
 
   @AC9 @FR-2 @id:RL-AC9-02
   Scenario: RL-AC9-02 [AC9] different invalid values share one quota

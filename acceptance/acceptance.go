@@ -1,0 +1,212 @@
+package acceptance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/features"
+	"github.com/rlspec/rlspec/steps"
+	"github.com/rlspec/rlspec/target"
+)
+
+// Config is what Run needs. Target carries the contract's settings; its URL
+// and DisabledURL are the targets (the CLI edge starts TARGET_IMAGE
+// containers and fills them in). An empty Target.URL starts the embedded
+// reference, with Fault for both of its instances.
+type Config struct {
+	Target target.Config
+	Fault  fakeserver.Fault
+}
+
+// CouldNotRun is an error that means the suite could not run (exit 2).
+type CouldNotRun struct{ Reason string }
+
+func (e *CouldNotRun) Error() string { return e.Reason }
+
+func couldNotRun(format string, args ...any) error {
+	return &CouldNotRun{Reason: fmt.Sprintf(format, args...)}
+}
+
+// Option sets a library default of Run.
+type Option func(*runner)
+
+type runner struct {
+	out             io.Writer
+	concurrency     int
+	probeTimeout    time.Duration
+	scenarioTimeout time.Duration
+	reports         bool
+	newClient       func(cfg target.Config, base string) steps.Client
+}
+
+// WithOutput sets where progress and the verdict table go (default io.Discard).
+func WithOutput(w io.Writer) Option { return func(r *runner) { r.out = w } }
+
+// WithConcurrency sets how many scenarios run at once (default 8).
+func WithConcurrency(n int) Option { return func(r *runner) { r.concurrency = n } }
+
+// WithProbeTimeout bounds the preflight probe of each target (default 10s).
+func WithProbeTimeout(d time.Duration) Option { return func(r *runner) { r.probeTimeout = d } }
+
+// WithScenarioTimeout bounds every scenario (default MAX_WAIT + 60s).
+func WithScenarioTimeout(d time.Duration) Option { return func(r *runner) { r.scenarioTimeout = d } }
+
+// WithoutReports skips writing REPORT_DIR (used by the self-test matrix).
+func WithoutReports() Option { return func(r *runner) { r.reports = false } }
+
+// Report is the outcome of one run.
+type Report struct {
+	Results []steps.ScenarioResult // sorted by ID
+	Strict  bool
+	Target  string
+	Elapsed time.Duration
+}
+
+// Count returns how many results have status st.
+func (r *Report) Count(st steps.Status) int {
+	n := 0
+	for _, res := range r.Results {
+		if res.Status == st {
+			n++
+		}
+	}
+	return n
+}
+
+// ExitCode is 0 when every scenario that ran passed, 1 when one failed (or,
+// strict, was skipped).
+func (r *Report) ExitCode() int {
+	if r.Count(steps.Failed) > 0 || (r.Strict && r.Count(steps.Skipped) > 0) {
+		return 1
+	}
+	return 0
+}
+
+// Run runs the suite. A *CouldNotRun error means exit status 2; otherwise
+// Report.ExitCode is the verdict.
+func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
+	r := &runner{out: io.Discard, concurrency: 8, probeTimeout: 10 * time.Second, reports: true}
+	for _, o := range opts {
+		o(r)
+	}
+	tc := cfg.Target
+	if err := tc.Validate(); err != nil {
+		return nil, couldNotRun("bad settings: %v", err)
+	}
+	if tc.URL == "" && tc.Image != "" {
+		return nil, couldNotRun("TARGET_IMAGE=%s must be started by the caller before acceptance.Run (no URL given)", tc.Image)
+	}
+	start := time.Now()
+	name := tc.URL
+	if tc.URL == "" {
+		emb, err := StartEmbedded(tc, cfg.Fault)
+		if err != nil {
+			return nil, couldNotRun("start the embedded reference: %v", err)
+		}
+		defer emb.Close()
+		tc = emb.Config
+		name = "embedded reference (fault " + cfg.Fault.String() + ")"
+	}
+	if err := Probe(ctx, tc, r.probeTimeout); err != nil {
+		return nil, couldNotRun("%v", err)
+	}
+	env, closeEnv, err := NewEnv(tc)
+	if err != nil {
+		return nil, couldNotRun("%v", err)
+	}
+	defer closeEnv()
+	if r.newClient != nil {
+		env.NewClient = func(base string) steps.Client { return r.newClient(tc, base) }
+	}
+	env.ScenarioTimeout = r.scenarioTimeout
+	col := newCollector(r.out)
+	env.Recorder = col
+
+	format := "progress"
+	var cucumberPath string
+	if r.reports {
+		if err := os.MkdirAll(tc.ReportDir, 0o755); err != nil {
+			return nil, couldNotRun("REPORT_DIR: %v", err)
+		}
+		cucumberPath = filepath.Join(tc.ReportDir, "cucumber.json")
+		format = "cucumber:" + cucumberPath
+	}
+	fmt.Fprintf(r.out, "rlspec acceptance: %s%s, limit %d, window %s\n", name, tc.Endpoint(""), tc.Limit, tc.Window)
+	status := godog.TestSuite{
+		Name:                "rlspec",
+		ScenarioInitializer: steps.Initializer(env),
+		Options: &godog.Options{
+			Format:         format,
+			Output:         io.Discard,
+			FS:             features.FS,
+			Paths:          []string{"."},
+			Strict:         true,
+			Concurrency:    max(1, r.concurrency),
+			Tags:           tc.Tags,
+			DefaultContext: ctx,
+			NoColors:       true,
+		},
+	}.Run()
+	if ctx.Err() != nil {
+		return nil, couldNotRun("interrupted: %v", ctx.Err())
+	}
+	rep := &Report{Results: col.results(), Strict: tc.Strict, Target: name, Elapsed: time.Since(start)}
+	switch {
+	case status == 2 && len(rep.Results) == 0:
+		return nil, couldNotRun("godog could not run the features (TAGS=%q may be malformed)", tc.Tags)
+	case len(rep.Results) == 0:
+		return nil, couldNotRun("TAGS=%q matched no scenario", tc.Tags)
+	case status != 0 && rep.ExitCode() == 0:
+		return nil, errors.New("godog reported a failure that no scenario recorded")
+	}
+	writeTable(r.out, rep)
+	if r.reports {
+		if err := writeReports(tc.ReportDir, rep); err != nil {
+			return rep, couldNotRun("write reports: %v", err)
+		}
+		fmt.Fprintf(r.out, "reports: %s, %s, %s\n", filepath.Join(tc.ReportDir, "junit.xml"), cucumberPath, filepath.Join(tc.ReportDir, "report.html"))
+	}
+	return rep, nil
+}
+
+// NewEnv returns the steps' environment for tc (URL set) and a function
+// closing what it opened (the TARGET_DB seeder).
+func NewEnv(tc target.Config) (*steps.Env, func(), error) {
+	env, err := steps.NewEnv(tc, tc.URL, tc.DisabledURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	closer := func() {}
+	if tc.DB != "" {
+		path, err := tc.DBPath()
+		if err != nil {
+			return nil, nil, err
+		}
+		seeder, err := steps.OpenSQLiteSeeder(path, tc.Schema, tc.Window, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		env.Seeder = seeder
+		closer = func() { _ = seeder.Close() }
+	}
+	return env, closer, nil
+}
+
+// sortResults orders results by ID, then name.
+func sortResults(rs []steps.ScenarioResult) {
+	sort.Slice(rs, func(i, j int) bool {
+		if rs[i].ID != rs[j].ID {
+			return rs[i].ID < rs[j].ID
+		}
+		return rs[i].Name < rs[j].Name
+	})
+}

@@ -1,0 +1,40 @@
+package acceptance
+
+import (
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/rlspec/rlspec/steps"
+)
+
+// collector records verdicts as scenarios end and prints one progress line
+// for each.
+type collector struct {
+	mu  sync.Mutex
+	out io.Writer
+	rs  []steps.ScenarioResult
+}
+
+var _ steps.Recorder = (*collector)(nil)
+
+func newCollector(out io.Writer) *collector { return &collector{out: out} }
+
+func (c *collector) Record(r steps.ScenarioResult) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rs = append(c.rs, r)
+	line := fmt.Sprintf("[%3d] %-7s %s (%s)", len(c.rs), r.Status, r.Name, r.Duration.Round(10_000_000))
+	if r.Status == steps.Skipped {
+		line += ": " + r.Reason
+	}
+	fmt.Fprintln(c.out, line)
+}
+
+func (c *collector) results() []steps.ScenarioResult {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := append([]steps.ScenarioResult(nil), c.rs...)
+	sortResults(out)
+	return out
+}

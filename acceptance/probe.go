@@ -1,0 +1,50 @@
+package acceptance
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/rlspec/rlspec/target"
+)
+
+// Probe checks that the target (and its flag-off twin, when given) answers
+// HTTP at all within timeout. Any HTTP status counts as an answer.
+func Probe(ctx context.Context, tc target.Config, timeout time.Duration) error {
+	for _, u := range []struct{ name, url string }{{"TARGET_URL", tc.URL}, {"TARGET_URL_DISABLED", tc.DisabledURL}} {
+		if u.url == "" {
+			continue
+		}
+		if err := probe(ctx, tc.Endpoint(u.url), timeout); err != nil {
+			return fmt.Errorf("the target at %s=%s cannot be reached: %w", u.name, u.url, err)
+		}
+	}
+	return nil
+}
+
+func probe(ctx context.Context, endpoint string, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	tr := &http.Transport{
+		DialContext:           (&net.Dialer{Timeout: timeout}).DialContext,
+		ResponseHeaderTimeout: timeout,
+		DisableKeepAlives:     true,
+	}
+	defer tr.CloseIdleConnections()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, endpoint, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := (&http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("no HTTP answer within %s", timeout)
+		}
+		return err
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+	return resp.Body.Close()
+}
