@@ -1,0 +1,83 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rlspec/rlspec/loadgen"
+	"github.com/rlspec/rlspec/target"
+)
+
+// config is everything `loadgen run` needs, filled once from flags over
+// environment over defaults.
+type config struct {
+	Target      target.Config
+	Rate        float64
+	Duration    time.Duration
+	Warmup      time.Duration
+	Connections int
+	Buckets     int
+	Thresholds  []loadgen.Threshold
+	Files       []string // merge: the interval logs
+}
+
+// parseConfig fills a config from args and getenv and validates it.
+func parseConfig(name string, args []string, getenv target.Getenv, output func(*flag.FlagSet)) (config, error) {
+	c := config{Target: target.DefaultConfig()}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	output(fs)
+	c.Target.RegisterFlags(fs, getenv)
+	var errs []error
+	env := func(key, def string) string {
+		if v, ok := getenv(key); ok {
+			return v
+		}
+		return def
+	}
+	rate := fs.String("rate", env("RATE", strconv.Itoa(loadgen.DefaultRate)), "requests per second, open loop; 0: closed loop on CONNECTIONS connections (RATE)")
+	duration := fs.String("duration", env("DURATION", loadgen.DefaultDuration.String()), "measured duration (DURATION)")
+	warmup := fs.String("warmup", env("WARMUP", loadgen.DefaultWarmup.String()), "warm-up before measuring, excluded from every figure (WARMUP)")
+	conns := fs.String("connections", env("CONNECTIONS", "0"), "closed loop: connections; open loop: connection pool size, 0 = 16 (CONNECTIONS)")
+	buckets := fs.String("buckets", env("BUCKETS", strconv.Itoa(loadgen.DefaultBuckets)), "distinct device buckets the load is spread over (BUCKETS)")
+	thresholds := fs.String("thresholds", env("THRESHOLDS", loadgen.DefaultThresholds), "';'-separated pass conditions, e.g. p95<3ms;p99<5ms;errors<0.1% (THRESHOLDS)")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 && name == "loadgen run" {
+		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if err := target.EnvErrors(fs); err != nil {
+		errs = append(errs, err)
+	}
+	var err error
+	if c.Rate, err = strconv.ParseFloat(strings.TrimSpace(*rate), 64); err != nil || c.Rate < 0 {
+		errs = append(errs, fmt.Errorf("RATE=%q is not a non-negative number of requests per second", *rate))
+	}
+	if c.Duration, err = target.ParseWindow(*duration); err != nil || c.Duration <= 0 {
+		errs = append(errs, fmt.Errorf("DURATION=%q is not a positive duration", *duration))
+	}
+	if c.Warmup, err = target.ParseWindow(*warmup); err != nil {
+		errs = append(errs, fmt.Errorf("WARMUP=%q is not a duration", *warmup))
+	}
+	if c.Connections, err = strconv.Atoi(strings.TrimSpace(*conns)); err != nil || c.Connections < 0 {
+		errs = append(errs, fmt.Errorf("CONNECTIONS=%q is not a non-negative integer", *conns))
+	}
+	if c.Buckets, err = strconv.Atoi(strings.TrimSpace(*buckets)); err != nil || c.Buckets < 1 {
+		errs = append(errs, fmt.Errorf("BUCKETS=%q is not a positive integer", *buckets))
+	}
+	if c.Rate == 0 && c.Connections == 0 {
+		errs = append(errs, errors.New("RATE=0 (closed loop) needs CONNECTIONS of at least 1"))
+	}
+	if c.Thresholds, err = loadgen.ParseThresholds(*thresholds); err != nil {
+		errs = append(errs, err)
+	}
+	if err := c.Target.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	c.Files = fs.Args()
+	return c, errors.Join(errs...)
+}

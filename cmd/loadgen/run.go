@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/loadgen"
+	"github.com/rlspec/rlspec/target"
+)
+
+// runLoad is `loadgen run`.
+func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer, getenv target.Getenv) int {
+	cfg, err := parseConfig("loadgen run", args, getenv, func(fs *flag.FlagSet) { fs.SetOutput(stderr) })
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "loadgen: cannot run: %v\n", err)
+		return 2
+	}
+	rep, err := load(ctx, cfg, stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "loadgen: cannot run: %v\n", err)
+		return 2
+	}
+	return verdict(rep, cfg.Target.ReportDir, stdout, stderr)
+}
+
+// verdict prints the report and maps it to the exit status.
+func verdict(rep *loadgen.Report, dir string, stdout, stderr io.Writer) int {
+	fmt.Fprint(stdout, rep.Summary())
+	fmt.Fprintf(stdout, "report: %s\n", filepath.Join(dir, "load.json"))
+	switch {
+	case rep.Interrupted:
+		fmt.Fprintln(stderr, "loadgen: interrupted before the end; figures are partial")
+		return 2
+	case rep.Requests == 0:
+		fmt.Fprintln(stderr, "loadgen: cannot run: no request was measured")
+		return 2
+	case len(rep.Breached()) > 0:
+		for _, v := range rep.Breached() {
+			fmt.Fprintf(stderr, "loadgen: threshold %s breached: actual %g %s\n", v.Expr, v.Actual, v.Unit)
+		}
+		return 1
+	}
+	return 0
+}
+
+// load starts the embedded reference when no target is given, runs the
+// attack and writes the reports.
+func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, error) {
+	if cfg.Target.Image != "" {
+		return nil, errors.New("TARGET_IMAGE is not supported by loadgen: start the image and give its address as TARGET_URL")
+	}
+	base := cfg.Target.URL
+	if base == "" {
+		fc := fakeserver.DefaultConfig()
+		fc.Limit, fc.Window, fc.Sentinel = cfg.Target.Limit, cfg.Target.Window, cfg.Target.Sentinel
+		srv, err := fakeserver.Start(fc, "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("start embedded reference: %w", err)
+		}
+		defer srv.Close()
+		base = srv.URL
+		fmt.Fprintf(stdout, "target: embedded reference at %s\n", base)
+	}
+	reqs, err := loadgen.NewRequests(cfg.Target, base, cfg.Buckets)
+	if err != nil {
+		return nil, err
+	}
+	dialer, err := loadgen.NewHTTPDialer(base, loadgen.DefaultTimeout)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(cfg.Target.ReportDir, 0o755); err != nil {
+		return nil, fmt.Errorf("report dir: %w", err)
+	}
+	hlog, err := os.Create(filepath.Join(cfg.Target.ReportDir, "load.hlog"))
+	if err != nil {
+		return nil, fmt.Errorf("create load.hlog: %w", err)
+	}
+	defer hlog.Close()
+	att, err := loadgen.NewAttacker(dialer, reqs.Render,
+		loadgen.WithRate(cfg.Rate),
+		loadgen.WithConnections(cfg.Connections),
+		loadgen.WithDuration(cfg.Duration),
+		loadgen.WithWarmup(cfg.Warmup),
+		loadgen.WithHlog(hlog),
+		loadgen.WithMeta(loadgen.Meta{Target: cfg.Target.Endpoint(base), Buckets: cfg.Buckets}),
+		loadgen.WithProgress(func(p loadgen.Progress) {
+			if p.Warmup {
+				fmt.Fprintf(stdout, "[%5.1fs] warming up\n", p.Elapsed.Seconds())
+				return
+			}
+			fmt.Fprintf(stdout, "[%5.1fs] %8.1f req/s  p95 %.3f ms  errors %d/%d\n", p.Elapsed.Seconds(), p.Rate, p.P95, p.Errors, p.Requests)
+		}),
+	)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stdout, "load: %s for %s after %s warm-up\n", describe(cfg), cfg.Duration, cfg.Warmup)
+	res, err := att.Attack(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := hlog.Close(); err != nil {
+		return nil, fmt.Errorf("write load.hlog: %w", err)
+	}
+	rep := loadgen.NewReport(res, cfg.Thresholds)
+	if err := rep.WriteFiles(cfg.Target.ReportDir); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+func describe(cfg config) string {
+	if cfg.Rate == 0 {
+		return fmt.Sprintf("closed loop on %d connections", cfg.Connections)
+	}
+	return fmt.Sprintf("open loop at %g req/s", cfg.Rate)
+}
+
+// runMerge is `loadgen merge a.hlog b.hlog …`: one report of the combined
+// histograms, thresholds evaluated on it.
+func runMerge(args []string, stdout, stderr io.Writer, getenv target.Getenv) int {
+	cfg, err := parseConfig("loadgen merge", args, getenv, func(fs *flag.FlagSet) { fs.SetOutput(stderr) })
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "loadgen: cannot merge: %v\n", err)
+		return 2
+	}
+	res, err := loadgen.MergeFiles(cfg.Files, time.Second)
+	if err != nil {
+		fmt.Fprintf(stderr, "loadgen: cannot merge: %v\n", err)
+		return 2
+	}
+	rep := loadgen.NewReport(res, cfg.Thresholds)
+	rep.Sources = cfg.Files
+	if err := rep.WriteFiles(cfg.Target.ReportDir); err != nil {
+		fmt.Fprintf(stderr, "loadgen: cannot merge: %v\n", err)
+		return 2
+	}
+	if err := writeMergedHlog(filepath.Join(cfg.Target.ReportDir, "load.hlog"), res, cfg.Files); err != nil {
+		fmt.Fprintf(stderr, "loadgen: cannot merge: %v\n", err)
+		return 2
+	}
+	return verdict(rep, cfg.Target.ReportDir, stdout, stderr)
+}
+
+func writeMergedHlog(path string, res *loadgen.Result, sources []string) error {
+	for _, s := range sources {
+		if a, err1 := filepath.Abs(s); err1 == nil {
+			if b, err2 := filepath.Abs(path); err2 == nil && a == b {
+				return fmt.Errorf("merged log %s would overwrite an input; set REPORT_DIR elsewhere", path)
+			}
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	if err := loadgen.WriteHlog(f, res); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return f.Close()
+}

@@ -1,0 +1,269 @@
+package loadgen
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// Conn is one keep-alive connection to the target. RoundTrip writes a
+// complete, pre-rendered HTTP/1.1 request and reads the response through to
+// the end of its body, returning the status code. After an error the Conn is
+// unusable and the caller dials a new one.
+type Conn interface {
+	RoundTrip(req []byte) (status int, err error)
+	Close() error
+}
+
+// Dialer opens connections to the target; one per worker.
+type Dialer interface {
+	Dial(ctx context.Context) (Conn, error)
+}
+
+// HTTPDialer dials plain or TLS connections to one base URL and speaks lean
+// HTTP/1.1 on them: requests are pre-rendered bytes, responses are parsed
+// only as far as status, framing and Connection: close. It is the fast path
+// loadgen uses instead of net/http's client.
+type HTTPDialer struct {
+	network, addr string
+	tls           *tls.Config
+	timeout       time.Duration
+}
+
+var (
+	_ Dialer = (*HTTPDialer)(nil)
+	_ Conn   = (*httpConn)(nil)
+)
+
+// NewHTTPDialer returns a dialer for base (http:// or https://); timeout
+// bounds the dial and each round trip.
+func NewHTTPDialer(base string, timeout time.Duration) (*HTTPDialer, error) {
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("target %q is not a base URL", base)
+	}
+	d := &HTTPDialer{network: "tcp", addr: u.Host, timeout: timeout}
+	switch u.Scheme {
+	case "http":
+		if u.Port() == "" {
+			d.addr = net.JoinHostPort(u.Hostname(), "80")
+		}
+	case "https":
+		if u.Port() == "" {
+			d.addr = net.JoinHostPort(u.Hostname(), "443")
+		}
+		d.tls = &tls.Config{ServerName: u.Hostname(), NextProtos: []string{"http/1.1"}}
+	default:
+		return nil, fmt.Errorf("target %q: scheme must be http or https", base)
+	}
+	return d, nil
+}
+
+// Dial opens one connection.
+func (d *HTTPDialer) Dial(ctx context.Context) (Conn, error) {
+	nd := net.Dialer{Timeout: d.timeout, KeepAlive: 30 * time.Second}
+	c, err := nd.DialContext(ctx, d.network, d.addr)
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", d.addr, err)
+	}
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetNoDelay(true)
+	}
+	if d.tls != nil {
+		t := tls.Client(c, d.tls.Clone())
+		hctx, cancel := context.WithTimeout(ctx, d.timeout)
+		defer cancel()
+		if err := t.HandshakeContext(hctx); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("tls handshake %s: %w", d.addr, err)
+		}
+		c = t
+	}
+	return &httpConn{c: c, r: bufio.NewReaderSize(c, 16<<10), timeout: d.timeout}, nil
+}
+
+type httpConn struct {
+	c       net.Conn
+	r       *bufio.Reader
+	timeout time.Duration
+	broken  bool
+}
+
+var errConnBroken = errors.New("connection closed by the target")
+
+func (h *httpConn) Close() error { return h.c.Close() }
+
+func (h *httpConn) RoundTrip(req []byte) (int, error) {
+	if h.broken {
+		return 0, errConnBroken
+	}
+	if h.timeout > 0 {
+		if err := h.c.SetDeadline(time.Now().Add(h.timeout)); err != nil {
+			h.broken = true
+			return 0, err
+		}
+	}
+	if _, err := h.c.Write(req); err != nil {
+		h.broken = true
+		return 0, fmt.Errorf("write request: %w", err)
+	}
+	status, closeAfter, err := readResponse(h.r)
+	if err != nil {
+		h.broken = true
+		return status, err
+	}
+	if closeAfter {
+		h.broken = true // the next RoundTrip fails fast; the worker redials
+	}
+	return status, nil
+}
+
+// readResponse reads one HTTP/1.1 response (skipping 1xx), discarding its
+// body. It returns the status and whether the server closes the connection.
+func readResponse(r *bufio.Reader) (status int, closeAfter bool, err error) {
+	for {
+		line, err := readLine(r)
+		if err != nil {
+			return 0, true, fmt.Errorf("read status line: %w", err)
+		}
+		// "HTTP/1.1 200 OK"
+		if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) || line[8] != ' ' {
+			return 0, true, fmt.Errorf("malformed status line %.40q", line)
+		}
+		status, err = strconv.Atoi(string(line[9:12]))
+		if err != nil || status < 100 {
+			return 0, true, fmt.Errorf("malformed status line %.40q", line)
+		}
+		closeAfter = line[7] == '0' // HTTP/1.0 closes unless told otherwise
+		length, chunked := int64(-1), false
+		for {
+			hl, err := readLine(r)
+			if err != nil {
+				return status, true, fmt.Errorf("read headers: %w", err)
+			}
+			if len(hl) == 0 {
+				break
+			}
+			name, value, ok := bytes.Cut(hl, []byte(":"))
+			if !ok {
+				return status, true, fmt.Errorf("malformed header %.40q", hl)
+			}
+			value = bytes.TrimSpace(value)
+			switch {
+			case asciiEqualFold(name, "content-length"):
+				n, err := strconv.ParseInt(string(value), 10, 64)
+				if err != nil || n < 0 {
+					return status, true, fmt.Errorf("bad Content-Length %.20q", value)
+				}
+				length = n
+			case asciiEqualFold(name, "transfer-encoding"):
+				chunked = bytes.Contains(bytes.ToLower(value), []byte("chunked"))
+			case asciiEqualFold(name, "connection"):
+				v := bytes.ToLower(value)
+				if bytes.Contains(v, []byte("close")) {
+					closeAfter = true
+				} else if bytes.Contains(v, []byte("keep-alive")) {
+					closeAfter = false
+				}
+			}
+		}
+		if status >= 100 && status < 200 {
+			continue // interim response; the real one follows
+		}
+		switch {
+		case status == 204 || status == 304:
+		case chunked:
+			if err := discardChunked(r); err != nil {
+				return status, true, err
+			}
+		case length >= 0:
+			if _, err := r.Discard(int(length)); err != nil {
+				return status, true, fmt.Errorf("read body: %w", err)
+			}
+		default: // body until close
+			if _, err := io.Copy(io.Discard, r); err != nil {
+				return status, true, fmt.Errorf("read body: %w", err)
+			}
+			closeAfter = true
+		}
+		return status, closeAfter, nil
+	}
+}
+
+func discardChunked(r *bufio.Reader) error {
+	for {
+		line, err := readLine(r)
+		if err != nil {
+			return fmt.Errorf("read chunk size: %w", err)
+		}
+		if i := bytes.IndexByte(line, ';'); i >= 0 {
+			line = line[:i]
+		}
+		n, err := strconv.ParseInt(string(bytes.TrimSpace(line)), 16, 64)
+		if err != nil || n < 0 {
+			return fmt.Errorf("bad chunk size %.20q", line)
+		}
+		if n == 0 {
+			for { // trailers up to the empty line
+				tl, err := readLine(r)
+				if err != nil {
+					return fmt.Errorf("read trailer: %w", err)
+				}
+				if len(tl) == 0 {
+					return nil
+				}
+			}
+		}
+		if _, err := r.Discard(int(n)); err != nil {
+			return fmt.Errorf("read chunk: %w", err)
+		}
+		if _, err := readLine(r); err != nil {
+			return fmt.Errorf("read chunk end: %w", err)
+		}
+	}
+}
+
+// maxLine bounds a status or header line.
+const maxLine = 64 << 10
+
+func readLine(r *bufio.Reader) ([]byte, error) {
+	line, err := r.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		return nil, fmt.Errorf("line longer than %d bytes", r.Size())
+	}
+	if err != nil {
+		if err == io.EOF && len(line) == 0 {
+			return nil, errConnBroken
+		}
+		return nil, err
+	}
+	line = bytes.TrimRight(line, "\r\n")
+	if len(line) > maxLine {
+		return nil, fmt.Errorf("line longer than %d bytes", maxLine)
+	}
+	return line, nil
+}
+
+func asciiEqualFold(b []byte, lower string) bool {
+	if len(b) != len(lower) {
+		return false
+	}
+	for i := range b {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
