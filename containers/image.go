@@ -1,0 +1,195 @@
+package containers
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/moby/moby/client"
+	tc "github.com/testcontainers/testcontainers-go"
+)
+
+// Reference image defaults.
+const (
+	// ReferenceImage is the tag `make image` builds.
+	ReferenceImage = "rlspec-reference:latest"
+	// ReferencePackage is the reference server's main package.
+	ReferencePackage = "github.com/rlspec/rlspec/cmd/fakeserver"
+)
+
+// referenceDockerfile is the Dockerfile of every image BuildImage builds.
+//
+//go:embed reference.Dockerfile
+var referenceDockerfile []byte
+
+type buildConfig struct {
+	pkg    string
+	dir    string
+	goarch string
+	log    io.Writer
+}
+
+// BuildOption configures BuildImage.
+type BuildOption func(*buildConfig) error
+
+// WithPackage sets the main package compiled into the image (an import
+// path or a ./relative path, resolved in the build directory); default
+// ReferencePackage.
+func WithPackage(pkg string) BuildOption {
+	return func(c *buildConfig) error {
+		if pkg == "" {
+			return errors.New("empty package")
+		}
+		c.pkg = pkg
+		return nil
+	}
+}
+
+// WithBuildDir sets the directory `go build` runs in (inside the module);
+// default the current directory.
+func WithBuildDir(dir string) BuildOption {
+	return func(c *buildConfig) error { c.dir = dir; return nil }
+}
+
+// WithBuildLog sends the go and docker build output to w (default discarded).
+func WithBuildLog(w io.Writer) BuildOption {
+	return func(c *buildConfig) error {
+		if w == nil {
+			w = io.Discard
+		}
+		c.log = w
+		return nil
+	}
+}
+
+// BuildReferenceImage builds ReferenceImage from ReferencePackage.
+func BuildReferenceImage(ctx context.Context, opts ...BuildOption) error {
+	return BuildImage(ctx, ReferenceImage, opts...)
+}
+
+// BuildImage compiles a main package as a static Linux binary
+// (CGO_ENABLED=0 go build -trimpath -ldflags="-s -w") for the engine's
+// architecture and builds the FROM scratch image tag from it through the
+// Docker API: a writable /data (DB_PATH=/data/rl.db) and /tmp, user 65532,
+// LISTEN_ADDR=0.0.0.0:8080, port 8080. The image is kept.
+func BuildImage(ctx context.Context, tag string, opts ...BuildOption) error {
+	if tag == "" {
+		return errors.New("build image: empty tag")
+	}
+	repo, version, ok := strings.Cut(tag, ":")
+	if !ok {
+		version = "latest"
+	}
+	c := buildConfig{pkg: ReferencePackage, log: io.Discard}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return fmt.Errorf("build image: %w", err)
+		}
+	}
+	p, err := newProvider(ctx, c.log)
+	if err != nil {
+		return fmt.Errorf("build image: %w", err)
+	}
+	defer p.Close()
+	ver, err := p.Client().ServerVersion(ctx, client.ServerVersionOptions{})
+	if err != nil {
+		return fmt.Errorf("build image: docker version: %w", err)
+	}
+	if ver.Os != "" && ver.Os != "linux" {
+		return fmt.Errorf("build image: docker engine runs %s containers, need linux", ver.Os)
+	}
+	c.goarch = ver.Arch
+
+	bin, err := compile(ctx, c)
+	if err != nil {
+		return fmt.Errorf("build image: %w", err)
+	}
+	archive, err := buildContext(bin)
+	if err != nil {
+		return fmt.Errorf("build image: %w", err)
+	}
+	req := &tc.ContainerRequest{FromDockerfile: tc.FromDockerfile{
+		ContextArchive: bytes.NewReader(archive),
+		Repo:           repo,
+		Tag:            version,
+		BuildLogWriter: c.log,
+		KeepImage:      true,
+		BuildOptionsModifier: func(o *client.ImageBuildOptions) {
+			o.Remove, o.ForceRemove = true, true
+		},
+	}}
+	if _, err := p.BuildImage(ctx, req); err != nil {
+		return fmt.Errorf("build image %s: %w", tag, err)
+	}
+	return nil
+}
+
+// compile builds the static binary and returns its bytes.
+func compile(ctx context.Context, c buildConfig) ([]byte, error) {
+	dir, err := os.MkdirTemp("", "rlspec-image-")
+	if err != nil {
+		return nil, fmt.Errorf("temp dir: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	out := filepath.Join(dir, "server")
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, c.pkg)
+	cmd.Dir = c.dir
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux")
+	if c.goarch != "" {
+		cmd.Env = append(cmd.Env, "GOARCH="+c.goarch)
+	}
+	var stderr bytes.Buffer
+	cmd.Stdout = c.log
+	cmd.Stderr = io.MultiWriter(c.log, &stderr)
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("go build %s: %w: %s", c.pkg, err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	bin, err := os.ReadFile(out)
+	if err != nil {
+		return nil, fmt.Errorf("read binary: %w", err)
+	}
+	return bin, nil
+}
+
+// buildContext returns the tar build context: Dockerfile, server, data/, tmp/.
+func buildContext(bin []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	mod := time.Unix(0, 0)
+	files := []struct {
+		name string
+		mode int64
+		body []byte
+	}{
+		{"Dockerfile", 0o644, referenceDockerfile},
+		{"server", 0o755, bin},
+	}
+	for _, f := range files {
+		if err := tw.WriteHeader(&tar.Header{Name: f.name, Mode: f.mode, Size: int64(len(f.body)), ModTime: mod}); err != nil {
+			return nil, fmt.Errorf("tar %s: %w", f.name, err)
+		}
+		if _, err := tw.Write(f.body); err != nil {
+			return nil, fmt.Errorf("tar %s: %w", f.name, err)
+		}
+	}
+	for _, d := range []string{"data/", "tmp/"} {
+		if err := tw.WriteHeader(&tar.Header{Name: d, Typeflag: tar.TypeDir, Mode: 0o755, ModTime: mod}); err != nil {
+			return nil, fmt.Errorf("tar %s: %w", d, err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		return nil, fmt.Errorf("tar: %w", err)
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,173 @@
+package containers
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	cerrdefs "github.com/containerd/errdefs"
+	"github.com/moby/moby/client"
+)
+
+func TestMain(m *testing.M) {
+	// No registry here, so no Ryuk sidecar; every test cleans up itself.
+	os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
+	code := m.Run()
+	if testImage.tag != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		if err := removeImage(ctx, testImage.tag); err != nil {
+			fmt.Fprintln(os.Stderr, "remove test image:", err)
+		}
+		cancel()
+	}
+	os.Exit(code)
+}
+
+// requireDocker skips the test with a one-line reason when no Docker engine
+// answers.
+func requireDocker(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := Available(ctx); err != nil {
+		t.Skip("docker not available: " + firstLine(err.Error()))
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// testImage is the envserver image, built once per test binary.
+var testImage struct {
+	once sync.Once
+	tag  string
+	err  error
+}
+
+func envserverImage(t *testing.T) string {
+	t.Helper()
+	requireDocker(t)
+	testImage.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		tag := "rlspec-envserver-test:" + randomHex(6)
+		testImage.err = BuildImage(ctx, tag, WithPackage("./internal/envserver"))
+		if testImage.err == nil {
+			testImage.tag = tag
+		}
+	})
+	if testImage.err != nil {
+		t.Fatalf("build envserver image: %v", testImage.err)
+	}
+	return testImage.tag
+}
+
+func removeImage(ctx context.Context, tag string) error {
+	p, err := newProvider(ctx, io.Discard)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	_, err = p.Client().ImageRemove(ctx, tag, client.ImageRemoveOptions{Force: true, PruneChildren: true})
+	return err
+}
+
+// runLabel returns a label unique to the test and asserts, at cleanup, that
+// no container or volume carrying it is left.
+func runLabel(t *testing.T) Option {
+	t.Helper()
+	value := randomHex(8)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		ctrs, vols, err := leftovers(ctx, value)
+		if err != nil {
+			t.Errorf("list leftovers: %v", err)
+			return
+		}
+		if len(ctrs)+len(vols) > 0 {
+			t.Errorf("left behind: containers %v, volumes %v", ctrs, vols)
+		}
+	})
+	return WithLabel("org.rlspec.test", value)
+}
+
+func leftovers(ctx context.Context, value string) (ctrs, vols []string, err error) {
+	p, err := newProvider(ctx, io.Discard)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer p.Close()
+	f := client.Filters{}.Add("label", "org.rlspec.test="+value)
+	cl, err := p.Client().ContainerList(ctx, client.ContainerListOptions{All: true, Filters: f})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, c := range cl.Items {
+		ctrs = append(ctrs, shortID(c.ID))
+	}
+	vl, err := p.Client().VolumeList(ctx, client.VolumeListOptions{Filters: f})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, v := range vl.Items {
+		vols = append(vols, v.Name)
+	}
+	return ctrs, vols, nil
+}
+
+// start starts a target and registers its Terminate as cleanup.
+func start(t *testing.T, image string, opts ...Option) *Target {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	tg, err := StartTarget(ctx, image, append([]Option{WithLog(testWriter{t})}, opts...)...)
+	if err != nil {
+		t.Fatalf("StartTarget: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := tg.Terminate(context.Background()); err != nil {
+			t.Errorf("Terminate: %v", err)
+		}
+	})
+	return tg
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Helper()
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// get does one request and returns status and body.
+func get(t *testing.T, method, url string, body io.Reader) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s %s: read body: %v", method, url, err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+func isNotFound(err error) bool { return cerrdefs.IsNotFound(err) }

@@ -1,0 +1,82 @@
+package containers
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/moby/moby/api/types/container"
+	tc "github.com/testcontainers/testcontainers-go"
+)
+
+// pollInterval is the pause between readiness probes.
+const pollInterval = 100 * time.Millisecond
+
+// stateChecker is what waitReady needs from a container: its state, to
+// notice an early exit, and its logs for the error.
+type stateChecker interface {
+	State(ctx context.Context) (*container.State, error)
+	Logs(ctx context.Context) (io.ReadCloser, error)
+}
+
+var _ stateChecker = (tc.Container)(nil)
+
+// waitReady polls base until it answers HTTP with any status, the container
+// stops running, timeout passes or ctx ends.
+func waitReady(ctx context.Context, base string, timeout time.Duration, ctr stateChecker) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	hc := &http.Client{Timeout: time.Second}
+	tick := time.NewTicker(pollInterval)
+	defer tick.Stop()
+	var last error
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/", nil)
+		if err != nil {
+			return fmt.Errorf("readiness probe: %w", err)
+		}
+		resp, err := hc.Do(req)
+		if err == nil {
+			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+			resp.Body.Close()
+			return nil
+		}
+		last = err
+		if ctr != nil {
+			if st, err := ctr.State(ctx); err == nil && !st.Running && !st.Restarting {
+				return fmt.Errorf("container exited (status %d) before answering HTTP on %s%s", st.ExitCode, base, logTail(ctr))
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("not answering HTTP on %s after %s: %w%s", base, timeout, last, logTail(ctr))
+		case <-tick.C:
+		}
+	}
+}
+
+// logTail returns the last lines of the container's log, for errors.
+func logTail(ctr stateChecker) string {
+	if ctr == nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rc, err := ctr.Logs(ctx)
+	if err != nil {
+		return ""
+	}
+	defer rc.Close()
+	b, _ := io.ReadAll(io.LimitReader(rc, 1<<20))
+	b = bytes.TrimSpace(b)
+	if len(b) > 2000 {
+		b = b[len(b)-2000:]
+	}
+	if len(b) == 0 {
+		return " (container log empty)"
+	}
+	return "; container log:\n" + string(b)
+}

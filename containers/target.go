@@ -1,0 +1,379 @@
+package containers
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net/netip"
+	"strconv"
+	"time"
+
+	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/api/types/network"
+	"github.com/moby/moby/client"
+	tc "github.com/testcontainers/testcontainers-go"
+)
+
+// Environment variables of the image contract.
+const (
+	EnvEnabled = "BMTC_RATE_LIMIT_ENABLED"
+	EnvLimit   = "BMTC_RATE_LIMIT_PER_HOUR"
+	EnvWindow  = "BMTC_RATE_LIMIT_WINDOW_SECONDS"
+	EnvPort    = "TARGET_PORT"
+	// EnvListenAddr is read by the reference server (the image sets
+	// 0.0.0.0:8080); StartTarget sets it only when the port is not 8080.
+	EnvListenAddr = "LISTEN_ADDR"
+	// EnvFault selects a reference-server fault for self-tests.
+	EnvFault = "FAULT"
+)
+
+// DataDir is where the shared volume is mounted in each replica.
+const DataDir = "/data"
+
+// LabelManaged marks every container and volume this package creates.
+const LabelManaged = "org.rlspec.managed"
+
+// Defaults of StartTarget.
+const (
+	DefaultPort           = 8080
+	DefaultStartupTimeout = 60 * time.Second
+	DefaultStopTimeout    = 10 * time.Second
+)
+
+type config struct {
+	limit          int
+	window         time.Duration
+	port           int
+	env            map[string]string
+	labels         map[string]string
+	replicas       int
+	volume         string
+	keepVolume     bool
+	twin           bool
+	startupTimeout time.Duration
+	stopTimeout    time.Duration
+	log            io.Writer
+}
+
+// Option configures StartTarget.
+type Option func(*config) error
+
+// WithLimit sets BMTC_RATE_LIMIT_PER_HOUR (RL_LIMIT); unset, the image's
+// own default applies.
+func WithLimit(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("limit %d must be at least 1", n)
+		}
+		c.limit = n
+		return nil
+	}
+}
+
+// WithWindow sets BMTC_RATE_LIMIT_WINDOW_SECONDS (RL_WINDOW); the window must
+// be a whole number of seconds.
+func WithWindow(d time.Duration) Option {
+	return func(c *config) error {
+		if d < time.Second || d%time.Second != 0 {
+			return fmt.Errorf("window %s must be a whole number of seconds, at least 1s", d)
+		}
+		c.window = d
+		return nil
+	}
+}
+
+// WithPort sets the container port (TARGET_PORT); default 8080.
+func WithPort(p int) Option {
+	return func(c *config) error {
+		if p < 1 || p > 65535 {
+			return fmt.Errorf("port %d out of range", p)
+		}
+		c.port = p
+		return nil
+	}
+}
+
+// WithEnv adds an environment variable to every container started. The
+// contract's variables set by other options win over it.
+func WithEnv(key, value string) Option {
+	return func(c *config) error {
+		if key == "" {
+			return errors.New("empty environment variable name")
+		}
+		c.env[key] = value
+		return nil
+	}
+}
+
+// WithLabel adds a Docker label to every container and volume started,
+// e.g. a CI run id to find leftovers by.
+func WithLabel(key, value string) Option {
+	return func(c *config) error {
+		if key == "" {
+			return errors.New("empty label name")
+		}
+		c.labels[key] = value
+		return nil
+	}
+}
+
+// WithFault sets FAULT, the reference server's self-test fault.
+func WithFault(name string) Option { return WithEnv(EnvFault, name) }
+
+// WithReplicas starts n flag-on containers; with n > 1 they share one named
+// volume at /data (see WithVolume), created and removed by StartTarget and
+// Terminate unless named by WithVolume.
+func WithReplicas(n int) Option {
+	return func(c *config) error {
+		if n < 1 || n > 64 {
+			return fmt.Errorf("replicas %d must be between 1 and 64", n)
+		}
+		c.replicas = n
+		return nil
+	}
+}
+
+// WithVolume mounts the named Docker volume at /data in every flag-on
+// replica. A volume named here is created if missing and kept by
+// Terminate, so state persists across runs.
+func WithVolume(name string) Option {
+	return func(c *config) error {
+		if name == "" {
+			return errors.New("empty volume name")
+		}
+		c.volume, c.keepVolume = name, true
+		return nil
+	}
+}
+
+// WithDisabledTwin also starts one container with
+// BMTC_RATE_LIMIT_ENABLED=false (Target.DisabledURL), for AC8.
+func WithDisabledTwin() Option {
+	return func(c *config) error { c.twin = true; return nil }
+}
+
+// WithStartupTimeout bounds how long each container may take to answer HTTP.
+func WithStartupTimeout(d time.Duration) Option {
+	return func(c *config) error {
+		if d <= 0 {
+			return fmt.Errorf("startup timeout %s must be positive", d)
+		}
+		c.startupTimeout = d
+		return nil
+	}
+}
+
+// WithLog sends testcontainers' progress lines to w (default: discarded).
+func WithLog(w io.Writer) Option {
+	return func(c *config) error {
+		if w == nil {
+			w = io.Discard
+		}
+		c.log = w
+		return nil
+	}
+}
+
+// Target is a running implementation: one or more flag-on replicas and,
+// optionally, a flag-off twin.
+type Target struct {
+	// URL is the first flag-on replica's base URL, http://127.0.0.1:port.
+	URL string
+	// URLs are all flag-on replicas' base URLs (URLs[0] == URL).
+	URLs []string
+	// DisabledURL is the flag-off twin's base URL, empty without
+	// WithDisabledTwin.
+	DisabledURL string
+	// Volume is the named volume the replicas share, empty if none.
+	Volume string
+
+	containers []tc.Container
+	volume     string // removed by Terminate when set
+	provider   *tc.DockerProvider
+	stop       time.Duration
+}
+
+// StartTarget starts image per the image contract and waits, by polling,
+// until every container answers HTTP. On any error everything already
+// started is removed before it returns.
+func StartTarget(ctx context.Context, image string, opts ...Option) (_ *Target, err error) {
+	if image == "" {
+		return nil, errors.New("start target: empty image name")
+	}
+	c := config{
+		port:           DefaultPort,
+		env:            map[string]string{},
+		labels:         map[string]string{LabelManaged: "true"},
+		replicas:       1,
+		startupTimeout: DefaultStartupTimeout,
+		stopTimeout:    DefaultStopTimeout,
+		log:            io.Discard,
+	}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return nil, fmt.Errorf("start target: %w", err)
+		}
+	}
+	p, err := newProvider(ctx, c.log)
+	if err != nil {
+		return nil, fmt.Errorf("start target: %w", err)
+	}
+	t := &Target{provider: p, stop: c.stopTimeout}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, t.Terminate(ctx))
+		}
+	}()
+
+	if c.volume == "" && c.replicas > 1 {
+		c.volume = "rlspec-data-" + randomHex(6)
+	}
+	if c.volume != "" {
+		if _, err := p.Client().VolumeCreate(ctx, client.VolumeCreateOptions{
+			Name:   c.volume,
+			Labels: c.labels,
+		}); err != nil {
+			return nil, fmt.Errorf("start target: create volume %s: %w", c.volume, err)
+		}
+		if !c.keepVolume {
+			t.volume = c.volume
+		}
+		t.Volume = c.volume
+	}
+
+	env := contractEnv(c, true)
+	for i := 0; i < c.replicas; i++ {
+		u, err := t.start(ctx, image, c, env, c.volume)
+		if err != nil {
+			return nil, fmt.Errorf("start target %s replica %d: %w", image, i+1, err)
+		}
+		t.URLs = append(t.URLs, u)
+	}
+	t.URL = t.URLs[0]
+	if c.twin {
+		u, err := t.start(ctx, image, c, contractEnv(c, false), "")
+		if err != nil {
+			return nil, fmt.Errorf("start target %s flag-off twin: %w", image, err)
+		}
+		t.DisabledURL = u
+	}
+	return t, nil
+}
+
+// contractEnv is the environment of one container.
+func contractEnv(c config, enabled bool) map[string]string {
+	env := make(map[string]string, len(c.env)+5)
+	for k, v := range c.env {
+		env[k] = v
+	}
+	env[EnvEnabled] = strconv.FormatBool(enabled)
+	env[EnvPort] = strconv.Itoa(c.port)
+	if c.port != DefaultPort {
+		if _, set := c.env[EnvListenAddr]; !set {
+			env[EnvListenAddr] = "0.0.0.0:" + strconv.Itoa(c.port)
+		}
+	}
+	if c.limit > 0 {
+		env[EnvLimit] = strconv.Itoa(c.limit)
+	}
+	if c.window > 0 {
+		env[EnvWindow] = strconv.FormatInt(int64(c.window/time.Second), 10)
+	}
+	return env
+}
+
+// start creates and starts one container, publishes its port on loopback
+// and waits until it answers HTTP; it returns the base URL.
+func (t *Target) start(ctx context.Context, image string, c config, env map[string]string, volume string) (string, error) {
+	port := network.MustParsePort(strconv.Itoa(c.port) + "/tcp")
+	opts := []tc.ContainerCustomizer{
+		tc.WithLogger(printfLogger{c.log}),
+		tc.WithExposedPorts(port.String()),
+		tc.WithEnv(env),
+		tc.WithLabels(c.labels),
+		tc.WithHostConfigModifier(func(hc *container.HostConfig) {
+			hc.PortBindings = network.PortMap{port: {{HostIP: netip.MustParseAddr("127.0.0.1")}}}
+		}),
+	}
+	if volume != "" {
+		opts = append(opts, tc.WithMounts(tc.VolumeMount(volume, DataDir)))
+	}
+	ctr, err := tc.Run(ctx, image, opts...)
+	if ctr != nil {
+		// tc.Run returns the container also on a failed start: track it so
+		// Terminate removes it.
+		t.containers = append(t.containers, ctr)
+	}
+	if err != nil {
+		return "", fmt.Errorf("run: %w", err)
+	}
+	u, err := loopbackURL(ctx, ctr, port)
+	if err != nil {
+		return "", err
+	}
+	if err := waitReady(ctx, u, c.startupTimeout, ctr); err != nil {
+		return "", err
+	}
+	return u, nil
+}
+
+// loopbackURL reads the published port from the container's bindings rather
+// than from testcontainers' daemon host, which inside a container is a
+// gateway address the 127.0.0.1 binding does not answer on.
+func loopbackURL(ctx context.Context, ctr tc.Container, port network.Port) (string, error) {
+	info, err := ctr.Inspect(ctx)
+	if err != nil {
+		return "", fmt.Errorf("inspect: %w", err)
+	}
+	if info.NetworkSettings == nil {
+		return "", errors.New("inspect: no network settings")
+	}
+	for _, b := range info.NetworkSettings.Ports[port] {
+		if b.HostPort != "" && b.HostPort != "0" {
+			return "http://127.0.0.1:" + b.HostPort, nil
+		}
+	}
+	return "", fmt.Errorf("port %s is not published", port)
+}
+
+// Terminate stops and removes every container StartTarget started, and the
+// volume it created. It runs even when ctx is already cancelled (after
+// Ctrl-C), bounded by its own deadline. Safe to call more than once and on
+// a nil Target.
+func (t *Target) Terminate(ctx context.Context) error {
+	if t == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), t.stop+30*time.Second)
+	defer cancel()
+	var errs []error
+	for _, ctr := range t.containers {
+		if err := tc.TerminateContainer(ctr, tc.StopContext(ctx), tc.StopTimeout(t.stop)); err != nil {
+			errs = append(errs, fmt.Errorf("terminate %s: %w", shortID(ctr.GetContainerID()), err))
+		}
+	}
+	t.containers = nil
+	if t.volume != "" && t.provider != nil {
+		if _, err := t.provider.Client().VolumeRemove(ctx, t.volume, client.VolumeRemoveOptions{Force: true}); err != nil {
+			errs = append(errs, fmt.Errorf("remove volume %s: %w", t.volume, err))
+		}
+		t.volume = ""
+	}
+	return errors.Join(errs...)
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails on supported platforms
+	return hex.EncodeToString(b)
+}
+
+func shortID(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
