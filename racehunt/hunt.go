@@ -1,0 +1,413 @@
+package racehunt
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+	"pgregory.net/rapid"
+)
+
+// HuntOptions configure Hunt. Zero values take the defaults.
+type HuntOptions struct {
+	Checks int    // generated workloads (CHECKS; default 100, 1 with Seed)
+	Seed   uint64 // replay this workload (SEED); 0 = random
+	Repeat int    // replays of a found workload (REPEAT; default 20)
+	// ShrinkTime bounds rapid's minimisation (default 20 s).
+	ShrinkTime time.Duration
+	// ShrinkAttempts is how often a workload is run, once a failure was
+	// seen, before it counts as passing (default 3).
+	ShrinkAttempts int
+	// Name names rapid's fail files: testdata/rapid/<Name>/ under the
+	// working directory (default "RaceHunt"). Fail files found there are
+	// replayed first, so a found race stays a regression test.
+	Name string
+	// NoFailFile stops rapid writing fail files (always so with Seed).
+	NoFailFile bool
+	// ReportDir receives porcupine's visualisation of a failing history.
+	ReportDir string
+	Gen       GenOptions
+	// LinearTimeout bounds porcupine per history (default 10 s); a timeout
+	// is reported, not counted as a violation.
+	LinearTimeout time.Duration
+	// Log receives progress lines (nil: none).
+	Log func(format string, args ...any)
+}
+
+// Result is what a hunt found.
+type Result struct {
+	Checks   int // workloads run without violation before the failure (or in all)
+	Requests int // requests sent in all, shrinking included (not the replays)
+	Duration time.Duration
+	Found    bool
+	Class    Class
+	// Workload is the shrunk failing workload, History its failing run and
+	// Violations what the checks said about it.
+	Workload   Workload
+	History    *History
+	Violations []Violation
+	// Seed regenerates the original failing workload (0 when the failure
+	// came from a fail file); FailFile is rapid's record of the shrunk one.
+	Seed     uint64
+	FailFile string
+	// Reproduced of Repeat replays of the shrunk workload failed again.
+	Reproduced, Repeat int
+	// SeedReproduced of Repeat runs of the seed's workload failed (with
+	// HuntOptions.Seed only).
+	SeedReproduced int
+	// Visualization is porcupine's HTML file, when porcupine rejected it.
+	Visualization string
+	// LinearTimeouts counts histories porcupine could not decide in time.
+	LinearTimeouts int
+	// Flaky is set when rapid could not reproduce the failure to shrink it.
+	Flaky bool
+	// RapidReport is rapid's own failure message.
+	RapidReport string
+}
+
+// Verdict is a checked run of one workload.
+type Verdict struct {
+	History    *History
+	Violations []Violation
+	Linear     LinearResult
+}
+
+// Failed reports whether the run broke a property.
+func (v Verdict) Failed() bool { return len(v.Violations) > 0 }
+
+// Class names the run's violation.
+func (v Verdict) Class() Class { return Primary(v.Violations) }
+
+// RunAndCheck runs w once on t and checks the history.
+func RunAndCheck(ctx context.Context, t Target, w Workload, linearTimeout time.Duration) (Verdict, error) {
+	r, err := t.Runner(w.Limit)
+	if err != nil {
+		return Verdict{}, err
+	}
+	h, err := r.Run(ctx, w)
+	if err != nil {
+		return Verdict{}, err
+	}
+	if len(h.Ops) > 0 && h.Unknown() == len(h.Ops) {
+		return Verdict{}, fmt.Errorf("no request got a response (first: %v)", h.Ops[0].Ex.Err)
+	}
+	v := Verdict{History: h, Violations: Check(h)}
+	v.Linear = Linearizable(h, linearTimeout)
+	if v.Linear.Result == porcupine.Illegal {
+		v.Violations = append(v.Violations, Violation{Class: ClassLinearizable,
+			Detail: "no order of the requests explains the responses under the sequential bucket model (see the HTML visualisation)"})
+	}
+	return v, nil
+}
+
+// rapidMu serialises hunts: rapid's settings are process-wide flags.
+var rapidMu sync.Mutex
+
+// Hunt generates workloads with rapid, runs and checks each on t, and on a
+// violation lets rapid shrink the workload, then replays the shrunk one
+// Repeat times. An error means the hunt could not run.
+func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
+	if o.Repeat < 1 {
+		o.Repeat = 20
+	}
+	if o.Checks < 1 {
+		o.Checks = 100
+		if o.Seed != 0 {
+			o.Checks = 1
+		}
+	}
+	if o.ShrinkTime <= 0 {
+		o.ShrinkTime = 20 * time.Second
+	}
+	if o.ShrinkAttempts < 1 {
+		o.ShrinkAttempts = 3
+	}
+	if o.Name == "" {
+		o.Name = "RaceHunt"
+	}
+	if o.LinearTimeout <= 0 {
+		o.LinearTimeout = 10 * time.Second
+	}
+	logf := o.Log
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	if len(o.Gen.Limits) == 0 {
+		o.Gen.Limits = t.Limits()
+	}
+	gen := Workloads(o.Gen)
+
+	var (
+		mu       sync.Mutex
+		abort    error
+		last     *Verdict // the latest invocation's verdict
+		lastW    Workload
+		failing  *Verdict // the latest failing verdict
+		failingW Workload
+		calls    int
+		seedHits int
+		timeouts int
+		requests int
+	)
+	prop := func(rt *rapid.T) {
+		mu.Lock()
+		stop := abort
+		calls++
+		first := calls == 1
+		mu.Unlock()
+		if stop != nil || ctx.Err() != nil {
+			rt.Skip("hunt aborted")
+		}
+		w := gen.Draw(rt, "workload")
+		// Interleavings vary: once a failure is seen (rapid is then
+		// reproducing or shrinking it), a workload counts as failing when
+		// any of a few runs fails, so that shrinking survives flaky races.
+		runs := 1
+		mu.Lock()
+		if failing != nil {
+			runs = o.ShrinkAttempts
+		}
+		mu.Unlock()
+		if o.Seed != 0 && first {
+			runs = o.Repeat
+		}
+		var keep *Verdict
+		for i := 0; i < runs; i++ {
+			v, err := RunAndCheck(ctx, t, w, o.LinearTimeout)
+			if err != nil {
+				mu.Lock()
+				if abort == nil {
+					abort = err
+				}
+				mu.Unlock()
+				rt.Skip("could not run")
+			}
+			if v.Linear.Result == porcupine.Unknown {
+				mu.Lock()
+				timeouts++
+				mu.Unlock()
+			}
+			mu.Lock()
+			requests += len(v.History.Ops)
+			mu.Unlock()
+			if v.Failed() {
+				if o.Seed != 0 && first {
+					seedHits++
+				}
+				if keep == nil {
+					keep = &v
+				}
+				if !(o.Seed != 0 && first) {
+					break
+				}
+			} else if keep == nil && i == runs-1 {
+				keep = &v
+			}
+		}
+		mu.Lock()
+		last, lastW = keep, w
+		if keep.Failed() {
+			failing, failingW = keep, w
+		}
+		mu.Unlock()
+		if keep.Failed() {
+			rt.Logf("workload:\n%s", w)
+			for _, v := range keep.Violations {
+				rt.Logf("%s", v)
+			}
+			// One message for every class: rapid only accepts a shrink
+			// step that fails with the same message.
+			rt.Fatalf("race found (violations above)")
+		}
+	}
+
+	tb := &huntTB{name: o.Name}
+	start := time.Now()
+	restore, err := setRapidFlags(map[string]string{
+		"rapid.checks":     strconv.Itoa(o.Checks),
+		"rapid.seed":       strconv.FormatUint(o.Seed, 10),
+		"rapid.shrinktime": o.ShrinkTime.String(),
+		"rapid.nofailfile": strconv.FormatBool(o.Seed != 0 || o.NoFailFile),
+		"rapid.v":          "false",
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	logf("rapid: %d workload(s), seed %s, against %s", o.Checks, seedText(o.Seed), t.Describe())
+	rapid.Check(tb, prop)
+	restore()
+	res := Result{Duration: time.Since(start), Repeat: o.Repeat, LinearTimeouts: timeouts, Requests: requests}
+	if abort != nil {
+		return res, fmt.Errorf("race hunt could not run: %w", abort)
+	}
+	if err := ctx.Err(); err != nil {
+		return res, fmt.Errorf("race hunt interrupted: %w", err)
+	}
+	report := tb.report()
+	res.RapidReport = report
+	res.Checks = parsePassed(report, tb.logs())
+	if !tb.failed || failing == nil {
+		if tb.failed {
+			return res, fmt.Errorf("rapid failed without a violation: %s", report)
+		}
+		return res, nil
+	}
+	res.Found = true
+	res.Flaky = strings.Contains(report, "flaky test")
+	if m := seedRE.FindStringSubmatch(report); m != nil {
+		res.Seed, _ = strconv.ParseUint(m[1], 10, 64)
+	} else if o.Seed != 0 {
+		res.Seed = o.Seed
+	}
+	if m := failfileRE.FindStringSubmatch(report); m != nil {
+		res.FailFile = m[1]
+	}
+	// rapid's last call replays the shrunk workload; if that replay passed
+	// (interleavings vary), the latest failing run is reported instead.
+	v, w := failing, failingW
+	if last != nil && last.Failed() {
+		v, w = last, lastW
+	}
+	res.Workload, res.History, res.Violations, res.Class = w, v.History, v.Violations, v.Class()
+	res.SeedReproduced = seedHits
+	if v.Linear.Result == porcupine.Illegal && o.ReportDir != "" {
+		p, err := v.Linear.Visualize(o.ReportDir, "race-linearizability.html")
+		if err != nil {
+			logf("%v", err)
+		}
+		res.Visualization = p
+	}
+	logf("found %s; replaying the shrunk workload %d times", res.Class, o.Repeat)
+	for i := 0; i < o.Repeat; i++ {
+		rv, err := RunAndCheck(ctx, t, w, o.LinearTimeout)
+		if err != nil {
+			return res, fmt.Errorf("replay: %w", err)
+		}
+		if rv.Failed() {
+			res.Reproduced++
+		}
+	}
+	return res, nil
+}
+
+func seedText(s uint64) string {
+	if s == 0 {
+		return "random"
+	}
+	return strconv.FormatUint(s, 10)
+}
+
+var (
+	seedRE     = regexp.MustCompile(`-rapid\.seed=(\d+)`)
+	failfileRE = regexp.MustCompile(`-rapid\.failfile="([^"]+)"`)
+	passedRE   = regexp.MustCompile(`passed (\d+) tests|after (\d+) tests`)
+)
+
+func parsePassed(report string, logs []string) int {
+	for _, s := range append([]string{report}, logs...) {
+		if m := passedRE.FindStringSubmatch(s); m != nil {
+			n, _ := strconv.Atoi(m[1] + m[2])
+			return n
+		}
+	}
+	return 0
+}
+
+// setRapidFlags sets rapid's command-line settings (it reads them from the
+// process-wide flag set) and returns a function restoring them. It locks
+// rapidMu until restore is called. Outside `go test` it initialises the
+// testing flags rapid consults (testing.Short).
+func setRapidFlags(values map[string]string) (func(), error) {
+	rapidMu.Lock()
+	if flag.Lookup("test.short") == nil {
+		testing.Init()
+	}
+	if !flag.Parsed() {
+		if err := flag.CommandLine.Parse(nil); err != nil {
+			rapidMu.Unlock()
+			return nil, fmt.Errorf("init flags: %w", err)
+		}
+	}
+	old := map[string]string{}
+	for k, v := range values {
+		f := flag.Lookup(k)
+		if f == nil {
+			rapidMu.Unlock()
+			return nil, fmt.Errorf("rapid has no flag -%s", k)
+		}
+		old[k] = f.Value.String()
+		if err := flag.Set(k, v); err != nil {
+			rapidMu.Unlock()
+			return nil, fmt.Errorf("set -%s: %w", k, err)
+		}
+	}
+	return func() {
+		for k, v := range old {
+			_ = flag.Set(k, v)
+		}
+		rapidMu.Unlock()
+	}, nil
+}
+
+// huntTB is rapid's TB outside `go test`: it records what rapid says.
+// rapid calls FailNow only as its very last step, so returning is safe.
+type huntTB struct {
+	name   string
+	mu     sync.Mutex
+	failed bool
+	errs   []string
+	log    []string
+}
+
+var _ rapid.TB = (*huntTB)(nil)
+
+func (t *huntTB) Helper()      {}
+func (t *huntTB) Name() string { return t.name }
+func (t *huntTB) Logf(format string, args ...any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.log = append(t.log, fmt.Sprintf(format, args...))
+}
+func (t *huntTB) Log(args ...any)                  { t.Logf("%s", fmt.Sprint(args...)) }
+func (t *huntTB) Skipf(format string, args ...any) { t.Logf("skip: "+format, args...) }
+func (t *huntTB) Skip(args ...any)                 { t.Log(args...) }
+func (t *huntTB) SkipNow()                         {}
+func (t *huntTB) Errorf(format string, args ...any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.failed = true
+	t.errs = append(t.errs, fmt.Sprintf(format, args...))
+}
+func (t *huntTB) Error(args ...any)                 { t.Errorf("%s", fmt.Sprint(args...)) }
+func (t *huntTB) Fatalf(format string, args ...any) { t.Errorf(format, args...) }
+func (t *huntTB) Fatal(args ...any)                 { t.Error(args...) }
+func (t *huntTB) FailNow()                          { t.Fail() }
+func (t *huntTB) Fail() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.failed = true
+}
+func (t *huntTB) Failed() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.failed
+}
+
+func (t *huntTB) report() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.Join(t.errs, "\n")
+}
+
+func (t *huntTB) logs() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]string(nil), t.log...)
+}

@@ -1,0 +1,75 @@
+package racehunt
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/target"
+)
+
+func startEmbedded(t testing.TB, fault fakeserver.Fault, replicas int) *Embedded {
+	t.Helper()
+	cfg := target.DefaultConfig()
+	e, err := StartEmbedded(cfg, EmbeddedOptions{Fault: fault, Replicas: replicas})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := e.Close(); err != nil {
+			t.Errorf("close: %v", err)
+		}
+	})
+	return e
+}
+
+func huntOpts(t testing.TB, checks int, seed uint64) HuntOptions {
+	return HuntOptions{Checks: checks, Seed: seed, Repeat: 5, ShrinkTime: 5 * time.Second, Name: t.Name(), ReportDir: t.TempDir(),
+		Gen: GenOptions{Boundaries: true}, Log: t.Logf}
+}
+
+// TestRaceProperties runs generated workloads against the correct embedded
+// reference (no violation expected) and against each concurrency fault
+// (a violation expected within the budget).
+func TestRaceProperties(t *testing.T) {
+	ctx := context.Background()
+	t.Run("reference", func(t *testing.T) {
+		e := startEmbedded(t, fakeserver.FaultNone, 1)
+		res, err := Hunt(ctx, e, huntOpts(t, 40, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found {
+			t.Fatalf("violation on the reference: %s\n%s\n%v", res.Class, res.Workload, res.Violations)
+		}
+		if res.Checks != 40 {
+			t.Fatalf("ran %d workloads, want 40 (%s)", res.Checks, res.RapidReport)
+		}
+	})
+	for _, tc := range []struct {
+		fault    fakeserver.Fault
+		replicas int
+	}{
+		{fakeserver.FaultCheckThenAct, 1},
+		{fakeserver.FaultConcurrentReplays, 1},
+		{fakeserver.FaultResetRace, 1},
+		{fakeserver.FaultProcessCache, 2},
+	} {
+		t.Run(string(tc.fault), func(t *testing.T) {
+			e := startEmbedded(t, tc.fault, tc.replicas)
+			o := huntOpts(t, 100, 0)
+			// Detection must come from the generator, not from a stored
+			// fail file of an earlier run.
+			o.NoFailFile = true
+			res, err := Hunt(ctx, e, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Found {
+				t.Fatalf("fault %s not found in %d workloads", tc.fault, res.Checks)
+			}
+			t.Logf("found %s after %d workloads in %s; shrunk workload reproduced %d/%d\n%s", res.Class, res.Checks, res.Duration, res.Reproduced, res.Repeat, res.Workload)
+		})
+	}
+}

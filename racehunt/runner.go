@@ -1,0 +1,245 @@
+package racehunt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/rlspec/rlspec/target"
+)
+
+// Clock reads the target's clock. Against the embedded reference it is the
+// fake clock the server runs on; against a live target it is nil (wall clock).
+type Clock interface{ Now() time.Time }
+
+// Mover moves a fake target clock forward; the runner uses it for bursts
+// aimed at a window boundary.
+type Mover interface {
+	Clock
+	Set(t time.Time)
+}
+
+// Runner sends workloads to a target (one or more base URLs serving one
+// shared state) and records histories. A Runner is used by one goroutine.
+type Runner struct {
+	cfg       target.Config
+	bases     []string
+	limit     int
+	body      *target.Body
+	clock     Mover // nil: live target, wall clock
+	timeout   time.Duration
+	tolerance time.Duration
+}
+
+// RunnerOption configures a Runner.
+type RunnerOption func(*Runner)
+
+// WithFakeClock makes the runner read and move the target's fake clock
+// instead of waiting on the wall clock.
+func WithFakeClock(c Mover) RunnerOption { return func(r *Runner) { r.clock = c } }
+
+// WithRequestTimeout bounds each request (default target.DefaultRequestTimeout).
+func WithRequestTimeout(d time.Duration) RunnerOption { return func(r *Runner) { r.timeout = d } }
+
+// WithTolerance sets the allowed skew between the harness's and the target's
+// clocks (default 2 s against a live target, 0 with a fake clock).
+func WithTolerance(d time.Duration) RunnerOption { return func(r *Runner) { r.tolerance = d } }
+
+// NewRunner returns a runner of cfg's endpoint on bases; clients are spread
+// over the bases round-robin. limit is the quota the target enforces.
+func NewRunner(cfg target.Config, bases []string, limit int, opts ...RunnerOption) (*Runner, error) {
+	if len(bases) == 0 {
+		return nil, errors.New("runner: no base URL")
+	}
+	body, err := target.LoadBody(cfg.BodyTemplate)
+	if err != nil {
+		return nil, fmt.Errorf("runner: %w", err)
+	}
+	r := &Runner{cfg: cfg, bases: bases, limit: limit, body: body, timeout: target.DefaultRequestTimeout, tolerance: -1}
+	for _, o := range opts {
+		o(r)
+	}
+	if r.tolerance < 0 {
+		r.tolerance = 2 * time.Second
+		if r.clock != nil {
+			r.tolerance = 0
+		}
+	}
+	return r, nil
+}
+
+// Limit is the quota the runner's target enforces.
+func (r *Runner) Limit() int { return r.limit }
+
+// badBuckets are device_bucket values that are not 64 hex characters.
+var badBuckets = []string{"not-a-sha256", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde", "", "zz56789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123"}
+
+// prepared is one request ready to send.
+type prepared struct {
+	client *target.Client
+	req    target.Request
+	op     Op
+}
+
+// Run sends w burst by burst and returns its history. Errors are for runs
+// that could not happen (bad body template); a target that misbehaves gives
+// a history with the misbehaviour in it.
+func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
+	if w.Limit != r.limit {
+		return nil, fmt.Errorf("run: workload for limit %d on a target with limit %d", w.Limit, r.limit)
+	}
+	h := &History{Limit: r.limit, Window: r.cfg.Window, Tolerance: r.tolerance}
+	clients := make([]*target.Client, w.Clients)
+	for i := range clients {
+		opts := []target.ClientOption{target.WithTimeout(r.timeout)}
+		clients[i] = target.NewClient(r.cfg, r.bases[i%len(r.bases)], opts...)
+		defer clients[i].Close()
+	}
+	buckets := make([]string, w.Buckets)
+	for i := range buckets {
+		buckets[i] = target.NewDeviceBucket()
+	}
+	type group struct {
+		key  string
+		body []byte
+	}
+	groups := make([]group, w.Groups)
+	for g := range groups {
+		b, err := r.body.Render(target.Bucket(buckets[w.GroupBucket(g)]))
+		if err != nil {
+			return nil, fmt.Errorf("render group body: %w", err)
+		}
+		groups[g] = group{key: target.NewUUID(), body: b}
+	}
+	lastReset := map[string]int64{} // bucket key → latest Reset seen
+	for bi, burst := range w.Bursts {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("run: %w", err)
+		}
+		ps := make([]prepared, len(burst.Reqs))
+		for j, q := range burst.Reqs {
+			c := clients[q.Client]
+			p := prepared{client: c, op: Op{Burst: bi, Req: q}}
+			var field target.BucketField
+			switch q.Kind {
+			case Fresh:
+				field = target.Bucket(buckets[q.Bucket])
+				p.op.Bucket = "dev:" + buckets[q.Bucket]
+				p.req.IdempotencyKey = target.NewUUID()
+			case Keyed:
+				p.op.Bucket = "dev:" + buckets[q.Bucket]
+				p.req.IdempotencyKey, p.req.Body = groups[q.Group].key, groups[q.Group].body
+			case Conflict:
+				field = target.Bucket(buckets[q.Bucket])
+				p.op.Bucket = "dev:" + buckets[q.Bucket]
+				p.req.IdempotencyKey = groups[q.Group].key
+			case NoBucket:
+				field = target.Omit()
+				p.op.Bucket = "ip:" + clientKey(c.Addr())
+				p.req.IdempotencyKey = target.NewUUID()
+			case BadBucket:
+				field = target.Bucket(badBuckets[(bi+j)%len(badBuckets)])
+				p.op.Bucket = "ip:" + clientKey(c.Addr())
+				p.req.IdempotencyKey = target.NewUUID()
+			default:
+				return nil, fmt.Errorf("run: unknown request kind %d", q.Kind)
+			}
+			if p.req.Body == nil {
+				b, err := r.body.Render(field)
+				if err != nil {
+					return nil, fmt.Errorf("render body: %w", err)
+				}
+				p.req.Body = b
+			}
+			p.op.IdemKey = p.req.IdempotencyKey
+			p.op.BodyHash = hashBytes(p.req.Body)
+			ps[j] = p
+		}
+		if burst.Advance != Stay && len(ps) > 0 {
+			if reset, ok := lastReset[ps[0].op.Bucket]; ok {
+				to := time.Unix(reset, 0)
+				if burst.Advance == JustBefore {
+					to = to.Add(-time.Second)
+				}
+				if note, err := r.moveTo(ctx, to); err != nil {
+					return nil, err
+				} else if note != "" {
+					h.Notes = append(h.Notes, fmt.Sprintf("burst %d: %s", bi, note))
+				}
+			}
+		}
+		r.release(ctx, ps)
+		for j := range ps {
+			ps[j].op.Index = len(h.Ops)
+			h.Ops = append(h.Ops, ps[j].op)
+			if rl, err := rateLimitOf(&ps[j].op); err == nil {
+				if rl.Reset > lastReset[ps[j].op.Bucket] {
+					lastReset[ps[j].op.Bucket] = rl.Reset
+				}
+			}
+		}
+	}
+	return h, nil
+}
+
+func clientKey(a netip.Addr) string { return a.Unmap().String() }
+
+// moveTo brings the target's clock to t: sets the fake clock (never
+// backwards), or waits on the wall clock when that takes at most MaxWait.
+func (r *Runner) moveTo(ctx context.Context, t time.Time) (string, error) {
+	if r.clock != nil {
+		if t.After(r.clock.Now()) {
+			r.clock.Set(t)
+		}
+		return "", nil
+	}
+	d := time.Until(t)
+	if d <= 0 {
+		return "", nil
+	}
+	if d > r.cfg.MaxWait {
+		return fmt.Sprintf("boundary %s away, longer than MAX_WAIT=%s: not waited for", d.Round(time.Millisecond), r.cfg.MaxWait), nil
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return "", nil
+	case <-ctx.Done():
+		return "", fmt.Errorf("wait for window boundary: %w", ctx.Err())
+	}
+}
+
+// release sends a burst's requests together: every goroutine parks on a
+// barrier, which opens once all are ready.
+func (r *Runner) release(ctx context.Context, ps []prepared) {
+	var ready, done sync.WaitGroup
+	start := make(chan struct{})
+	ready.Add(len(ps))
+	done.Add(len(ps))
+	var from time.Time
+	if r.clock != nil {
+		from = r.clock.Now()
+	}
+	for i := range ps {
+		go func(p *prepared) {
+			defer done.Done()
+			ready.Done()
+			<-start
+			p.op.Ex = p.client.Do(ctx, p.req)
+		}(&ps[i])
+	}
+	ready.Wait()
+	close(start)
+	done.Wait()
+	for i := range ps {
+		if r.clock != nil {
+			ps[i].op.ServerFrom, ps[i].op.ServerTo = from, r.clock.Now()
+		} else {
+			ps[i].op.ServerFrom, ps[i].op.ServerTo = ps[i].op.Ex.Sent, ps[i].op.Ex.Received
+		}
+	}
+}
