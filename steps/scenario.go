@@ -34,7 +34,8 @@ type scenario struct {
 	batch   []*target.Exchange // exchanges of the last concurrent or bulk step
 	batchN  int
 	batchQ  int
-	seeded  bool // left was set through TARGET_DB
+	rounds  [][]*target.Exchange // batches of the boundary race
+	seeded  bool                 // left was set through TARGET_DB
 	left    int
 
 	mu  sync.Mutex
