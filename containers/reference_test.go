@@ -1,0 +1,94 @@
+package containers
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rlspec/rlspec/target"
+)
+
+// referenceImage builds ReferenceImage once per test binary.
+var referenceBuild struct {
+	once sync.Once
+	err  error
+}
+
+func buildReference(t *testing.T) string {
+	t.Helper()
+	requireDocker(t)
+	referenceBuild.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		referenceBuild.err = BuildReferenceImage(ctx)
+	})
+	if referenceBuild.err != nil {
+		t.Fatalf("build %s: %v", ReferenceImage, referenceBuild.err)
+	}
+	return ReferenceImage
+}
+
+// post sends one ride summary for bucket and returns status and headers.
+func post(t *testing.T, base, bucket string) (int, target.RateLimit) {
+	t.Helper()
+	body, err := target.LoadBody("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := body.Render(target.Bucket(bucket))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+target.DefaultPath, bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("POST %s: %v", base, err)
+	}
+	resp.Body.Close()
+	rl, err := target.ParseRateLimit(resp.Header)
+	if err != nil {
+		t.Fatalf("POST %s: status %d: %v", base, resp.StatusCode, err)
+	}
+	return resp.StatusCode, rl
+}
+
+// TestReferenceImageSmoke builds rlspec-reference:latest and runs it as two
+// replicas on one database volume plus the flag-off twin: the replicas
+// share one quota, the twin never limits.
+func TestReferenceImageSmoke(t *testing.T) {
+	img := buildReference(t)
+	tg := start(t, img, runLabel(t), WithReplicas(2), WithLimit(3), WithWindow(60*time.Second), WithDisabledTwin())
+
+	for _, u := range append([]string{tg.DisabledURL}, tg.URLs...) {
+		if code, body := get(t, http.MethodGet, u+"/healthz", nil); code != http.StatusOK {
+			t.Fatalf("%s/healthz: %d %s", u, code, body)
+		}
+	}
+	bucket := target.NewDeviceBucket()
+	for i, want := range []struct {
+		status    int
+		remaining int64
+	}{{200, 2}, {200, 1}, {200, 0}, {429, 0}, {429, 0}} {
+		base := tg.URLs[i%2] // alternate replicas: one quota in the shared database
+		code, rl := post(t, base, bucket)
+		if code != want.status || rl.Remaining != want.remaining || rl.Limit != 3 {
+			t.Fatalf("request %d via replica %d: %d limit %d remaining %d, want %d remaining %d",
+				i+1, i%2+1, code, rl.Limit, rl.Remaining, want.status, want.remaining)
+		}
+	}
+	for i := 0; i < 4; i++ {
+		code, rl := post(t, tg.DisabledURL, bucket)
+		if code != 200 || rl.Remaining != target.DefaultSentinel {
+			t.Fatalf("flag-off twin request %d: %d remaining %d, want 200 remaining %d", i+1, code, rl.Remaining, target.DefaultSentinel)
+		}
+	}
+}
