@@ -26,8 +26,8 @@ var _ stateChecker = (tc.Container)(nil)
 
 // waitReady polls base until it answers HTTP with any status, the container
 // stops running, timeout passes or ctx ends.
-func waitReady(ctx context.Context, base string, timeout time.Duration, ctr stateChecker) error {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+func waitReady(parent context.Context, base string, timeout time.Duration, ctr stateChecker) error {
+	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
 	hc := &http.Client{Timeout: time.Second}
 	tick := time.NewTicker(pollInterval)
@@ -52,6 +52,9 @@ func waitReady(ctx context.Context, base string, timeout time.Duration, ctr stat
 		}
 		select {
 		case <-ctx.Done():
+			if err := parent.Err(); err != nil {
+				return fmt.Errorf("waiting for %s to answer HTTP: %w", base, err)
+			}
 			return fmt.Errorf("not answering HTTP on %s after %s: %w%s", base, timeout, last, logTail(ctr))
 		case <-tick.C:
 		}
