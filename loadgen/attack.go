@@ -468,7 +468,7 @@ func (w *worker) open(jobs <-chan job) {
 		if w.ctx.Err() != nil {
 			continue // drain without sending
 		}
-		w.send(j.n, j.at)
+		w.send(j.n, j.at, w.a.clock.Now())
 	}
 }
 
@@ -479,16 +479,15 @@ func (w *worker) closed(counter *atomic.Uint64, end time.Time) {
 		if !now.Before(end) {
 			return
 		}
-		w.send(counter.Add(1)-1, now)
+		w.send(counter.Add(1)-1, now, now)
 	}
 }
 
-func (w *worker) send(n uint64, intended time.Time) {
+func (w *worker) send(n uint64, intended, sent time.Time) {
 	reqs := *w.pool.Load()
 	clock := w.a.clock
 	var status int
 	var err error
-	sent := clock.Now()
 	if w.conn == nil {
 		w.conn, err = w.a.dialer.Dial(w.ctx)
 	}

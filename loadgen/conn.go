@@ -91,11 +91,17 @@ func (d *HTTPDialer) Dial(ctx context.Context) (Conn, error) {
 }
 
 type httpConn struct {
-	c       net.Conn
-	r       *bufio.Reader
-	timeout time.Duration
-	broken  bool
+	c        net.Conn
+	r        *bufio.Reader
+	timeout  time.Duration
+	deadline time.Time // current I/O deadline
+	broken   bool
 }
+
+// deadlineSlack: the deadline is moved only when it is this much short of
+// now+timeout, so each round trip is bounded by between timeout-slack and
+// timeout without re-arming a runtime timer on every request.
+const deadlineSlack = time.Second
 
 var errConnBroken = errors.New("connection closed by the target")
 
@@ -106,9 +112,13 @@ func (h *httpConn) RoundTrip(req []byte) (int, error) {
 		return 0, errConnBroken
 	}
 	if h.timeout > 0 {
-		if err := h.c.SetDeadline(time.Now().Add(h.timeout)); err != nil {
-			h.broken = true
-			return 0, err
+		want := time.Now().Add(h.timeout)
+		if slack := min(deadlineSlack, h.timeout/5); want.Sub(h.deadline) > slack {
+			if err := h.c.SetDeadline(want); err != nil {
+				h.broken = true
+				return 0, err
+			}
+			h.deadline = want
 		}
 	}
 	if _, err := h.c.Write(req); err != nil {
@@ -138,8 +148,8 @@ func readResponse(r *bufio.Reader) (status int, closeAfter bool, err error) {
 		if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) || line[8] != ' ' {
 			return 0, true, fmt.Errorf("malformed status line %.40q", line)
 		}
-		status, err = strconv.Atoi(string(line[9:12]))
-		if err != nil || status < 100 {
+		status = parseStatus(line[9:12])
+		if status < 100 {
 			return 0, true, fmt.Errorf("malformed status line %.40q", line)
 		}
 		closeAfter = line[7] == '0' // HTTP/1.0 closes unless told otherwise
@@ -159,18 +169,17 @@ func readResponse(r *bufio.Reader) (status int, closeAfter bool, err error) {
 			value = bytes.TrimSpace(value)
 			switch {
 			case asciiEqualFold(name, "content-length"):
-				n, err := strconv.ParseInt(string(value), 10, 64)
-				if err != nil || n < 0 {
+				n := parseDecimal(value)
+				if n < 0 {
 					return status, true, fmt.Errorf("bad Content-Length %.20q", value)
 				}
 				length = n
 			case asciiEqualFold(name, "transfer-encoding"):
-				chunked = bytes.Contains(bytes.ToLower(value), []byte("chunked"))
+				chunked = containsFold(value, "chunked")
 			case asciiEqualFold(name, "connection"):
-				v := bytes.ToLower(value)
-				if bytes.Contains(v, []byte("close")) {
+				if containsFold(value, "close") {
 					closeAfter = true
-				} else if bytes.Contains(v, []byte("keep-alive")) {
+				} else if containsFold(value, "keep-alive") {
 					closeAfter = false
 				}
 			}
@@ -266,4 +275,42 @@ func asciiEqualFold(b []byte, lower string) bool {
 		}
 	}
 	return true
+}
+
+// parseStatus reads three digits, -1 when they are not.
+func parseStatus(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return -1
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// parseDecimal reads a non-negative decimal of up to 18 digits, -1 otherwise.
+func parseDecimal(b []byte) int64 {
+	if len(b) == 0 || len(b) > 18 {
+		return -1
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return -1
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n
+}
+
+// containsFold reports whether b contains the lower-case ASCII word lower,
+// ignoring case.
+func containsFold(b []byte, lower string) bool {
+	for i := 0; i+len(lower) <= len(b); i++ {
+		if asciiEqualFold(b[i:i+len(lower)], lower) {
+			return true
+		}
+	}
+	return false
 }
