@@ -132,6 +132,11 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 	if o.Name == "" {
 		o.Name = "RaceHunt"
 	}
+	if o.Seed != 0 {
+		// rapid replays the fail files of the name first: a seed replay
+		// must run the seed's workload, so it uses a name without any.
+		o.Name += "Seed"
+	}
 	if o.LinearTimeout <= 0 {
 		o.LinearTimeout = 10 * time.Second
 	}

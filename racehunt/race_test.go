@@ -25,7 +25,7 @@ func startEmbedded(t testing.TB, fault fakeserver.Fault, replicas int) *Embedded
 }
 
 func huntOpts(t testing.TB, checks int, seed uint64) HuntOptions {
-	return HuntOptions{Checks: checks, Seed: seed, Repeat: 5, ShrinkTime: 5 * time.Second, Name: t.Name(), ReportDir: t.TempDir(),
+	return HuntOptions{Checks: checks, Seed: seed, Repeat: 5, ShrinkTime: 2 * time.Second, Name: t.Name(), ReportDir: t.TempDir(),
 		Gen: GenOptions{Boundaries: true}, Log: t.Logf}
 }
 

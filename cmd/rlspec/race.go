@@ -2,12 +2,291 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rlspec/rlspec/containers"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/racehunt"
+	"github.com/rlspec/rlspec/target"
 )
 
-// runRace is not built yet.
+// raceConfig is everything `rlspec race` reads, filled once here.
+type raceConfig struct {
+	Target     target.Config
+	Seed       uint64
+	Checks     int
+	Repeat     int
+	Replicas   int
+	Fault      fakeserver.Fault
+	ShrinkTime time.Duration
+	Verbose    bool
+	set        map[string]string // variables given, for the replay command
+}
+
+// runRace hunts races with generated concurrent workloads (make race).
 func runRace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "rlspec race: not implemented yet")
-	return 2
+	cfg, err := raceSettings(args, os.LookupEnv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "rlspec race: %v\n", err)
+		return 2
+	}
+	tgt, err := startRaceTarget(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "rlspec race: could not run: %v\n", err)
+		return 2
+	}
+	defer func() {
+		if err := tgt.Close(); err != nil {
+			fmt.Fprintf(stderr, "rlspec race: stopping the target: %v\n", err)
+		}
+	}()
+	opts := racehunt.HuntOptions{
+		Checks:     cfg.Checks,
+		Seed:       cfg.Seed,
+		Repeat:     cfg.Repeat,
+		ShrinkTime: cfg.ShrinkTime,
+		ReportDir:  cfg.Target.ReportDir,
+		Gen:        racehunt.GenOptions{Boundaries: true},
+		Log:        func(format string, a ...any) { fmt.Fprintf(stderr, "rlspec race: "+format+"\n", a...) },
+	}
+	res, err := racehunt.Hunt(ctx, tgt, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "rlspec race: %v\n", err)
+		return 2
+	}
+	if !res.Found {
+		if cfg.Seed != 0 {
+			fmt.Fprintf(stdout, "rlspec race: seed %d did not reproduce: 0/%d runs violated a property (%s)\n", cfg.Seed, res.Repeat, res.Duration.Round(time.Millisecond))
+			return 0
+		}
+		fmt.Fprintf(stdout, "rlspec race: no violation in %d workloads (%d requests, %s) against %s\n", res.Checks, res.Requests, res.Duration.Round(time.Millisecond), tgt.Describe())
+		if res.LinearTimeouts > 0 {
+			fmt.Fprintf(stdout, "  note: porcupine timed out on %d histories (undecided, not counted as violations)\n", res.LinearTimeouts)
+		}
+		return 0
+	}
+	printRaceFailure(stdout, cfg, tgt, res)
+	return 1
+}
+
+func printRaceFailure(w io.Writer, cfg raceConfig, tgt racehunt.Target, res racehunt.Result) {
+	fmt.Fprintf(w, "rlspec race: VIOLATION %s after %d passing workload(s) (%s) against %s\n", res.Class, res.Checks, res.Duration.Round(time.Millisecond), tgt.Describe())
+	fmt.Fprintln(w, "violations:")
+	for _, v := range res.Violations {
+		fmt.Fprintf(w, "  - %s\n", v)
+	}
+	fmt.Fprintln(w, "shrunk workload:")
+	for _, line := range strings.Split(strings.TrimRight(res.Workload.String(), "\n"), "\n") {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
+	fmt.Fprintln(w, "failing run:")
+	for i := range res.History.Ops {
+		fmt.Fprintf(w, "  %s\n", res.History.Ops[i].String())
+	}
+	for _, n := range res.History.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	if res.Flaky {
+		fmt.Fprintln(w, "note: rapid could not reproduce the failure at once, so the workload may be only partly shrunk")
+	}
+	if cfg.Seed != 0 {
+		fmt.Fprintf(w, "seed %d: its workload violated a property in %d/%d runs\n", cfg.Seed, res.SeedReproduced, res.Repeat)
+	}
+	fmt.Fprintf(w, "shrunk workload reproduced %d/%d\n", res.Reproduced, res.Repeat)
+	if res.Visualization != "" {
+		fmt.Fprintf(w, "porcupine visualisation: %s\n", res.Visualization)
+	}
+	if res.FailFile != "" {
+		fmt.Fprintf(w, "rapid fail file: %s (replayed first by the next run; copy it under racehunt/testdata/rapid/ to keep it as a regression test)\n", res.FailFile)
+	}
+	if res.Seed != 0 {
+		fmt.Fprintf(w, "seed: %d\n", res.Seed)
+		fmt.Fprintf(w, "replay: %s\n", replayCommand(cfg, res.Seed))
+	} else {
+		fmt.Fprintln(w, "seed: none (the failure came from a stored rapid fail file; run make race again to replay it)")
+	}
+}
+
+// replayCommand is the one command that replays seed with the same settings.
+func replayCommand(cfg raceConfig, seed uint64) string {
+	vars := map[string]string{}
+	for k, v := range cfg.set {
+		vars[k] = v
+	}
+	delete(vars, "CHECKS")
+	vars["SEED"] = strconv.FormatUint(seed, 10)
+	vars["REPEAT"] = strconv.Itoa(cfg.Repeat)
+	keys := make([]string, 0, len(vars))
+	for k := range vars {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := []string{"make race"}
+	for _, k := range keys {
+		parts = append(parts, k+"="+shellWord(vars[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,@%+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// replayVars are the settings a replay command carries when given.
+var replayVars = map[string]string{
+	"target-url": "TARGET_URL", "target-image": "TARGET_IMAGE", "target-path": "TARGET_PATH",
+	"target-headers": "TARGET_HEADERS", "body-template": "BODY_TEMPLATE", "rl-limit": "RL_LIMIT",
+	"rl-window": "RL_WINDOW", "client-ips": "CLIENT_IPS", "max-wait": "MAX_WAIT",
+	"replicas": "REPLICAS", "fault": "FAULT", "checks": "CHECKS",
+}
+
+// raceSettings reads the target contract's variables plus SEED, CHECKS,
+// REPEAT, REPLICAS, FAULT (the embedded reference's fault, for self-tests)
+// and SHRINK_TIME; flags win over the environment.
+func raceSettings(args []string, getenv target.Getenv, stderr io.Writer) (raceConfig, error) {
+	cfg := raceConfig{Target: target.DefaultConfig(), Repeat: 20, Replicas: 1, ShrinkTime: 20 * time.Second, set: map[string]string{}}
+	fs := flag.NewFlagSet("race", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg.Target.RegisterFlags(fs, getenv)
+	var seed, checks, repeat, replicas, fault, shrink string
+	env := func(p *string, name, envName, usage string) {
+		if v, ok := getenv(envName); ok {
+			*p = v
+		}
+		fs.StringVar(p, name, *p, usage+" ("+envName+")")
+	}
+	env(&seed, "seed", "SEED", "replay the workload of this seed (0 or empty: random)")
+	env(&checks, "checks", "CHECKS", "generated workloads (default 100; 1 with SEED)")
+	env(&repeat, "repeat", "REPEAT", "replays of a found or seeded workload (default 20)")
+	env(&replicas, "replicas", "REPLICAS", "targets sharing one database: containers with TARGET_IMAGE, in-process servers otherwise (default 1)")
+	env(&fault, "fault", "FAULT", "fault of the embedded reference (self-tests; see fakeserver)")
+	env(&shrink, "shrink-time", "SHRINK_TIME", "longest time spent shrinking a failing workload (default 20s)")
+	fs.BoolVar(&cfg.Verbose, "v", false, "verbose")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if err := target.EnvErrors(fs); err != nil {
+		return cfg, err
+	}
+	if err := cfg.Target.Validate(); err != nil {
+		return cfg, err
+	}
+	var errs []error
+	uintVar := func(s, name string, min int, dst *int) {
+		if s == "" {
+			return
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < min {
+			errs = append(errs, fmt.Errorf("%s=%q must be an integer of at least %d", name, s, min))
+			return
+		}
+		*dst = n
+	}
+	if s := strings.TrimSpace(seed); s != "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("SEED=%q is not an unsigned integer", seed))
+		}
+		cfg.Seed = n
+	}
+	uintVar(checks, "CHECKS", 1, &cfg.Checks)
+	uintVar(repeat, "REPEAT", 1, &cfg.Repeat)
+	uintVar(replicas, "REPLICAS", 1, &cfg.Replicas)
+	if f, err := fakeserver.ParseFault(fault); err != nil {
+		errs = append(errs, fmt.Errorf("FAULT: %w", err))
+	} else {
+		cfg.Fault = f
+	}
+	if shrink != "" {
+		d, err := target.ParseWindow(shrink)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("SHRINK_TIME=%q is not a positive duration", shrink))
+		}
+		cfg.ShrinkTime = d
+	}
+	if cfg.Fault != fakeserver.FaultNone && (cfg.Target.URL != "" || cfg.Target.Image != "") {
+		errs = append(errs, errors.New("FAULT applies to the embedded reference only: unset TARGET_URL/TARGET_IMAGE"))
+	}
+	if cfg.Replicas > 1 && cfg.Target.URL != "" {
+		errs = append(errs, errors.New("REPLICAS needs TARGET_IMAGE or the embedded reference, not TARGET_URL"))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return cfg, err
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if v, ok := replayVars[f.Name]; ok {
+			cfg.set[v] = f.Value.String()
+		}
+	})
+	for _, v := range replayVars {
+		if s, ok := getenv(v); ok {
+			if _, given := cfg.set[v]; !given {
+				cfg.set[v] = s
+			}
+		}
+	}
+	return cfg, nil
+}
+
+// raceTarget is a racehunt.Target with a way to stop what was started.
+type raceTarget struct {
+	racehunt.Target
+	stop func() error
+}
+
+func (t raceTarget) Close() error {
+	err := t.Target.Close()
+	if t.stop != nil {
+		err = errors.Join(err, t.stop())
+	}
+	return err
+}
+
+// startRaceTarget starts what the settings ask for: the embedded reference
+// (REPLICAS in-process servers on one database file), TARGET_IMAGE's
+// containers, or TARGET_URL.
+func startRaceTarget(ctx context.Context, cfg raceConfig) (racehunt.Target, error) {
+	tc := cfg.Target
+	switch {
+	case tc.Image != "":
+		if err := containers.Available(ctx); err != nil {
+			return nil, err
+		}
+		ct, err := containers.StartTarget(ctx, tc.Image, containers.WithLimit(tc.Limit), containers.WithWindow(tc.Window), containers.WithReplicas(cfg.Replicas))
+		if err != nil {
+			return nil, fmt.Errorf("start %s: %w", tc.Image, err)
+		}
+		stop := func() error {
+			c, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			return ct.Terminate(c)
+		}
+		live, err := racehunt.NewLive(ctx, tc, ct.URLs)
+		if err != nil {
+			return nil, errors.Join(err, stop())
+		}
+		return raceTarget{Target: live, stop: stop}, nil
+	case tc.URL != "":
+		return racehunt.NewLive(ctx, tc, []string{tc.URL})
+	default:
+		return racehunt.StartEmbedded(tc, racehunt.EmbeddedOptions{Fault: cfg.Fault, Replicas: cfg.Replicas})
+	}
 }
