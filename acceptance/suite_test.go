@@ -8,8 +8,8 @@ import (
 
 	"github.com/cucumber/godog"
 
-	"github.com/rlspec/rlspec/features"
 	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/features"
 	"github.com/rlspec/rlspec/steps"
 	"github.com/rlspec/rlspec/target"
 )
@@ -80,4 +80,3 @@ func TestFeatures(t *testing.T) {
 		}
 	}
 }
-
