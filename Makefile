@@ -13,7 +13,8 @@ export REPORT_DIR
 # testcontainers-go: no registry here, so no Ryuk sidecar.
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
-MOCKERY_VERSION := v2.53.3
+# Newest mockery v2 the module proxy serves (go list -m -versions github.com/vektra/mockery/v2).
+MOCKERY_VERSION := v2.53.7
 
 .PHONY: all test acceptance race load selftest image mocks mocks-check fuzz bench vet clean
 
@@ -45,14 +46,23 @@ selftest:
 
 ## image: the reference server's container image rlspec-reference:latest (FROM scratch)
 image:
-	$(GO) run ./cmd/rlspec image
+	$(GO) run ./cmd/rlspec image $(IMAGE_FLAGS)
 
-## mocks: regenerate mockery mocks
+## mocks: regenerate mockery mocks (.mockery.yaml: mock_*_test.go next to each interface)
+MOCKERY = $(GO) run github.com/vektra/mockery/v2@$(MOCKERY_VERSION)
+MOCK_GLOB = ':(glob)**/mock_*_test.go'
 mocks:
-	$(GO) run github.com/vektra/mockery/v2@$(MOCKERY_VERSION)
+	$(MOCKERY) --log-level=warn
 
+## mocks-check: fail when the mocks in the tree differ from what mockery generates now
 mocks-check:
-	@echo "mocks-check: pending"
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	snap() { mkdir -p "$$tmp/$$1"; for f in $$(git ls-files -co --exclude-standard -- $(MOCK_GLOB)); do \
+		mkdir -p "$$tmp/$$1/$$(dirname $$f)"; cp "$$f" "$$tmp/$$1/$$f"; done; }; \
+	snap before; $(MOCKERY) --log-level=error; snap after; \
+	if ! diff -ruN "$$tmp/before" "$$tmp/after"; then \
+		echo "mocks-check: mocks were stale; regenerated them above (make mocks): review and commit"; exit 1; fi; \
+	echo "mocks-check: mocks are up to date"
 
 fuzz:
 	@echo "fuzz: pending"
