@@ -1,0 +1,263 @@
+package steps
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/rlspec/rlspec/target"
+)
+
+// fakeClient is a hand-rolled stand-in for the Client interface (replaceable
+// by a mockery mock): it answers from an in-memory limiter whose defects a
+// test can switch on.
+type fakeClient struct {
+	addr netip.Addr
+	lim  *fakeLimiter
+	mu   sync.Mutex
+	reqs []target.Request
+}
+
+var _ Client = (*fakeClient)(nil)
+
+func (c *fakeClient) Addr() netip.Addr { return c.addr }
+func (c *fakeClient) Close()           {}
+
+func (c *fakeClient) Do(_ context.Context, r target.Request) *target.Exchange {
+	c.mu.Lock()
+	c.reqs = append(c.reqs, r)
+	c.mu.Unlock()
+	ex := &target.Exchange{Method: r.Method, Body: r.Body, ClientAddr: c.addr, Sent: time.Now()}
+	if ex.Method == "" {
+		ex.Method = http.MethodPost
+	}
+	if ex.Method == http.MethodPost {
+		c.lim.answer(c.addr, r, ex)
+	} else {
+		ex.Status = http.StatusMethodNotAllowed
+	}
+	ex.Received = time.Now()
+	return ex
+}
+
+// fakeLimiter is a tiny limiter keyed by device_bucket or address.
+type fakeLimiter struct {
+	mu        sync.Mutex
+	limit     int
+	left      map[string]int
+	cache     map[string]*target.Exchange
+	oversell  bool // the bug: every request sees the quota before any spend
+	ignoreKey bool // the bug: the same key with any body gets the cache
+}
+
+func newFakeLimiter(limit int) *fakeLimiter {
+	return &fakeLimiter{limit: limit, left: map[string]int{}, cache: map[string]*target.Exchange{}}
+}
+
+func (l *fakeLimiter) answer(addr netip.Addr, r target.Request, ex *target.Exchange) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var body map[string]any
+	if json.Unmarshal(r.Body, &body) != nil {
+		ex.Status, ex.RespBody = 400, []byte(`{"error":"bad_request"}`)
+		return
+	}
+	key, _ := body["device_bucket"].(string)
+	if len(key) != 64 {
+		key = "ip:" + addr.String()
+	}
+	if c, ok := l.cache[r.IdempotencyKey]; ok && (l.ignoreKey || string(c.Body) == string(r.Body)) {
+		ex.Status, ex.RespHeader, ex.RespBody = c.Status, c.RespHeader, c.RespBody
+		return
+	}
+	left, ok := l.left[key]
+	if !ok {
+		left = l.limit
+	}
+	ex.RespHeader = http.Header{}
+	ex.RespHeader.Set(target.HeaderLimit, strconv.Itoa(l.limit))
+	ex.RespHeader.Set(target.HeaderReset, strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
+	if left <= 0 {
+		ex.Status, ex.RespBody = 429, []byte(`{"error":"rate_limited"}`)
+		ex.RespHeader.Set(target.HeaderRemaining, "0")
+		ex.RespHeader.Set(target.HeaderRetryAfter, "3600")
+		return
+	}
+	if !l.oversell {
+		l.left[key] = left - 1
+	}
+	ex.Status, ex.RespBody = 200, []byte(`{"status":"accepted"}`)
+	ex.RespHeader.Set(target.HeaderRemaining, strconv.Itoa(left-1))
+	if r.IdempotencyKey != "" {
+		l.cache[r.IdempotencyKey] = ex
+	}
+}
+
+// fakeSeeder records seeding calls.
+type fakeSeeder struct {
+	lim     *fakeLimiter
+	seeded  map[string]int
+	expired []string
+}
+
+var _ StateSeeder = (*fakeSeeder)(nil)
+
+func (f *fakeSeeder) SetRemaining(_ context.Context, id string, n int) error {
+	f.lim.mu.Lock()
+	defer f.lim.mu.Unlock()
+	if _, ok := f.lim.left[id]; !ok {
+		return errors.New("no row for " + id)
+	}
+	f.lim.left[id] = n
+	f.seeded[id] = n
+	return nil
+}
+
+func (f *fakeSeeder) ExpireWindow(_ context.Context, id string) error {
+	f.expired = append(f.expired, id)
+	return nil
+}
+
+func newTestScenario(t *testing.T, lim *fakeLimiter) *scenario {
+	t.Helper()
+	cfg := target.DefaultConfig()
+	cfg.Limit = lim.limit
+	body, err := target.LoadBody("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &Env{Config: cfg, URL: "http://fake", Body: body, Now: time.Now,
+		NewClient: func(string) Client {
+			return &fakeClient{addr: target.NewClientAddr(target.ClientIPsBind), lim: lim}
+		}}
+	return &scenario{env: env, base: env.URL, enabled: true, ctx: context.Background()}
+}
+
+func TestConcurrentStepPassesACorrectLimiter(t *testing.T) {
+	s := newTestScenario(t, newFakeLimiter(20))
+	if err := s.freshBucketWithLeft(5); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.concurrentDifferent(12); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.exactlyMinNQ(); err != nil {
+		t.Fatalf("correct limiter failed: %v", err)
+	}
+}
+
+func TestConcurrentStepCatchesOversell(t *testing.T) {
+	lim := newFakeLimiter(20)
+	s := newTestScenario(t, lim)
+	if err := s.freshBucketWithLeft(5); err != nil {
+		t.Fatal(err)
+	}
+	lim.oversell = true
+	if err := s.concurrentDifferent(12); err != nil {
+		t.Fatal(err)
+	}
+	err := s.exactlyMinNQ()
+	var v *Violation
+	if !errors.As(err, &v) || v.Clause != "AC7 / FR-4" || !strings.Contains(v.Actual, "12× 200") || len(v.Evidence) != 12 {
+		t.Fatalf("oversell not reported as an AC7 violation: %v", err)
+	}
+}
+
+func TestLeaveUnitsSeedsThroughTheSeeder(t *testing.T) {
+	lim := newFakeLimiter(500)
+	s := newTestScenario(t, lim)
+	seeder := &fakeSeeder{lim: lim, seeded: map[string]int{}}
+	s.env.Seeder = seeder
+	if err := s.freshBucketWithLeft(1); err != nil {
+		t.Fatal(err)
+	}
+	if seeder.seeded[s.bucket] != 1 {
+		t.Fatalf("seeded %v, want %s=1", seeder.seeded, s.bucket)
+	}
+	if err := s.addressBucketWithLeft(0); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := seeder.seeded[addrKey(s.client.Addr())]; !ok {
+		t.Fatalf("address bucket not seeded as ip:<addr>: %v", seeder.seeded)
+	}
+	if n := len(s.client.(*fakeClient).reqs); n != 2 {
+		t.Fatalf("%d requests sent, want 2 (one first request per bucket)", n)
+	}
+}
+
+func TestLeaveUnitsDrainsWithoutSeeder(t *testing.T) {
+	s := newTestScenario(t, newFakeLimiter(10))
+	if err := s.freshBucketWithLeft(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.sendRide(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.statusIs(429); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.bodyIsJSONError("rate_limited"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWindowWaitBeyondMaxWaitIsSkippedWithReason(t *testing.T) {
+	s := newTestScenario(t, newFakeLimiter(10))
+	if err := s.freshBucketFirstSent(); err != nil {
+		t.Fatal(err)
+	}
+	err := s.windowPassed()
+	if !errors.Is(err, godog.ErrSkip) || !strings.Contains(err.Error(), "MAX_WAIT=15s") {
+		t.Fatalf("err = %v, want a skip naming MAX_WAIT", err)
+	}
+}
+
+func TestDifferentBodyGetsCachedResponse(t *testing.T) {
+	for _, buggy := range []bool{false, true} {
+		lim := newFakeLimiter(10)
+		lim.ignoreKey = buggy
+		s := newTestScenario(t, lim)
+		if err := s.freshBucket(); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.sendRide(); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.sameKeyOtherBody(); err != nil {
+			t.Fatal(err)
+		}
+		err := s.notCached()
+		var v *Violation
+		if buggy != errors.As(err, &v) {
+			t.Fatalf("buggy=%v: err = %v", buggy, err)
+		}
+	}
+}
+
+func TestValidHeadersNamesTheBadHeader(t *testing.T) {
+	s := newTestScenario(t, newFakeLimiter(10))
+	now := time.Now()
+	for name, h := range map[string]http.Header{
+		"missing":  {target.HeaderLimit: {"10"}, target.HeaderReset: {"1"}},
+		"negative": {target.HeaderLimit: {"10"}, target.HeaderRemaining: {"-1"}, target.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
+		"word":     {target.HeaderLimit: {"ten"}, target.HeaderRemaining: {"1"}, target.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
+		"past":     {target.HeaderLimit: {"10"}, target.HeaderRemaining: {"1"}, target.HeaderReset: {"1"}},
+		"over":     {target.HeaderLimit: {"10"}, target.HeaderRemaining: {"11"}, target.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
+	} {
+		ex := &target.Exchange{Method: "POST", Status: 200, RespHeader: h, Sent: now, Received: now}
+		err := s.validHeaders(ex)
+		var v *Violation
+		if !errors.As(err, &v) || v.Clause != "FR-7" {
+			t.Errorf("%s: err = %v, want an FR-7 violation", name, err)
+		}
+	}
+}
