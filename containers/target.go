@@ -189,6 +189,12 @@ type Target struct {
 	DisabledURL string
 	// Volume is the named volume the replicas share, empty if none.
 	Volume string
+	// Gateway is the address the containers see every harness request come
+	// from (the Docker network's gateway: published ports are proxied), so
+	// per-client-address keying cannot tell scenarios apart by source
+	// address: use CLIENT_IPS=xff with the implementation trusting Gateway
+	// as a proxy. Invalid when unknown.
+	Gateway netip.Addr
 
 	containers []tc.Container
 	volume     string // removed by Terminate when set
@@ -310,9 +316,12 @@ func (t *Target) start(ctx context.Context, image string, c config, env map[stri
 	if err != nil {
 		return "", fmt.Errorf("run: %w", err)
 	}
-	u, err := loopbackURL(ctx, ctr, port)
+	u, gw, err := loopbackURL(ctx, ctr, port)
 	if err != nil {
 		return "", err
+	}
+	if !t.Gateway.IsValid() {
+		t.Gateway = gw
 	}
 	if err := waitReady(ctx, u, c.startupTimeout, ctr); err != nil {
 		return "", err
@@ -323,20 +332,28 @@ func (t *Target) start(ctx context.Context, image string, c config, env map[stri
 // loopbackURL reads the published port from the container's bindings rather
 // than from testcontainers' daemon host, which inside a container is a
 // gateway address the 127.0.0.1 binding does not answer on.
-func loopbackURL(ctx context.Context, ctr tc.Container, port network.Port) (string, error) {
+// It also returns the container's network gateway (invalid if none).
+func loopbackURL(ctx context.Context, ctr tc.Container, port network.Port) (string, netip.Addr, error) {
+	var gw netip.Addr
 	info, err := ctr.Inspect(ctx)
 	if err != nil {
-		return "", fmt.Errorf("inspect: %w", err)
+		return "", gw, fmt.Errorf("inspect: %w", err)
 	}
 	if info.NetworkSettings == nil {
-		return "", errors.New("inspect: no network settings")
+		return "", gw, errors.New("inspect: no network settings")
+	}
+	for _, n := range info.NetworkSettings.Networks {
+		if n != nil && n.Gateway.IsValid() {
+			gw = n.Gateway
+			break
+		}
 	}
 	for _, b := range info.NetworkSettings.Ports[port] {
 		if b.HostPort != "" && b.HostPort != "0" {
-			return "http://127.0.0.1:" + b.HostPort, nil
+			return "http://127.0.0.1:" + b.HostPort, gw, nil
 		}
 	}
-	return "", fmt.Errorf("port %s is not published", port)
+	return "", gw, fmt.Errorf("port %s is not published", port)
 }
 
 // Terminate stops and removes every container StartTarget started, and the

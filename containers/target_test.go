@@ -95,6 +95,15 @@ func TestStartTargetContractAndTwin(t *testing.T) {
 	}
 	assertLoopbackOnly(t, tg)
 
+	// Whatever loopback source address the harness binds, the container sees
+	// the gateway: Target.Gateway says which address that is.
+	if !tg.Gateway.IsValid() {
+		t.Fatal("Gateway unknown")
+	}
+	if code, peer := get(t, http.MethodGet, tg.URL+"/peer", nil); code != 200 || !strings.HasPrefix(peer, tg.Gateway.String()+":") {
+		t.Errorf("container saw the harness as %q (%d), Gateway %s", peer, code, tg.Gateway)
+	}
+
 	ids := containerIDs(tg)
 	if len(ids) != 2 {
 		t.Fatalf("%d containers tracked, want 2", len(ids))

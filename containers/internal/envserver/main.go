@@ -7,6 +7,7 @@
 //	GET  /env?name=X         the value of X ("unset" with 404 when unset)
 //	PUT  /file?name=F        write the body to $DATA_DIR/F (default /data)
 //	GET  /file?name=F        read it back
+//	GET  /peer               the client address the server sees
 //	GET  /                   200 "ok"
 //
 // With CRASH set it exits at once with status 3.
@@ -57,6 +58,9 @@ func run() error {
 			return
 		}
 		fmt.Fprint(w, v)
+	})
+	mux.HandleFunc("GET /peer", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, r.RemoteAddr)
 	})
 	mux.HandleFunc("/file", func(w http.ResponseWriter, r *http.Request) {
 		name := r.URL.Query().Get("name")
