@@ -16,7 +16,7 @@ export TESTCONTAINERS_RYUK_DISABLED ?= true
 # Newest mockery v2 the module proxy serves (go list -m -versions github.com/vektra/mockery/v2).
 MOCKERY_VERSION := v2.53.7
 
-.PHONY: all test acceptance race load selftest image mocks mocks-check fuzz bench vet clean
+.PHONY: all test acceptance race load selftest image mocks mocks-check fuzz bench bench-reference vet clean
 
 all: test
 
@@ -69,6 +69,10 @@ fuzz:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## bench-reference: durable (synchronous=FULL) check-and-spend, 1 and 10 callers, p95
+bench-reference:
+	$(GO) test -run '^$$' -bench Decide -benchtime 20000x -count 3 -timeout 600s ./reference
 
 clean:
 	rm -rf $(REPORT_DIR)
