@@ -45,7 +45,7 @@ type runner struct {
 	probeTimeout    time.Duration
 	scenarioTimeout time.Duration
 	reports         bool
-	newClient       func(cfg target.Config, base string) steps.Client
+	requestTimeout  time.Duration
 }
 
 // WithOutput sets where progress and the verdict table go (default io.Discard).
@@ -59,6 +59,10 @@ func WithProbeTimeout(d time.Duration) Option { return func(r *runner) { r.probe
 
 // WithScenarioTimeout bounds every scenario (default MAX_WAIT + 60s).
 func WithScenarioTimeout(d time.Duration) Option { return func(r *runner) { r.scenarioTimeout = d } }
+
+// WithRequestTimeout bounds every request of the suite (default
+// target.DefaultRequestTimeout).
+func WithRequestTimeout(d time.Duration) Option { return func(r *runner) { r.requestTimeout = d } }
 
 // WithoutReports skips writing REPORT_DIR (used by the self-test matrix).
 func WithoutReports() Option { return func(r *runner) { r.reports = false } }
@@ -124,8 +128,10 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		return nil, couldNotRun("%v", err)
 	}
 	defer closeEnv()
-	if r.newClient != nil {
-		env.NewClient = func(base string) steps.Client { return r.newClient(tc, base) }
+	if r.requestTimeout > 0 {
+		env.NewClient = func(base string) steps.Client {
+			return target.NewClient(tc, base, target.WithTimeout(r.requestTimeout))
+		}
 	}
 	env.ScenarioTimeout = r.scenarioTimeout
 	col := newCollector(r.out)

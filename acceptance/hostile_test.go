@@ -1,0 +1,200 @@
+package acceptance
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rlspec/rlspec/steps"
+	"github.com/rlspec/rlspec/target"
+)
+
+// hostile is a tiny limiter (keyed by device_bucket or peer address) whose
+// responses a test spoils on purpose.
+type hostile struct {
+	limit int
+	// spoil changes a response before it is written; it may hijack.
+	spoil func(w http.ResponseWriter, r *http.Request, status int, h http.Header, body []byte) bool
+	mu    sync.Mutex
+	left  map[string]int
+	reset map[string]int64
+}
+
+func (s *hostile) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.WriteHeader(http.StatusMethodNotAllowed)
+		return
+	}
+	var body map[string]any
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+		http.Error(w, `{"error":"bad_request"}`, http.StatusBadRequest)
+		return
+	}
+	key, _ := body["device_bucket"].(string)
+	if len(key) != 64 {
+		key = "ip:" + strings.Split(r.RemoteAddr, ":")[0]
+	}
+	s.mu.Lock()
+	left, ok := s.left[key]
+	if !ok {
+		left = s.limit
+		s.reset[key] = time.Now().Add(time.Hour).Unix()
+	}
+	status, out := http.StatusOK, []byte(`{"status":"accepted"}`)
+	if left == 0 {
+		status, out = http.StatusTooManyRequests, []byte(`{"error":"rate_limited"}`)
+	} else {
+		left--
+	}
+	s.left[key] = left
+	h := http.Header{}
+	h.Set(target.HeaderLimit, strconv.Itoa(s.limit))
+	h.Set(target.HeaderRemaining, strconv.Itoa(left))
+	h.Set(target.HeaderReset, strconv.FormatInt(s.reset[key], 10))
+	if status == http.StatusTooManyRequests {
+		h.Set(target.HeaderRetryAfter, "60")
+	}
+	h.Set("Content-Type", "application/json")
+	s.mu.Unlock()
+	if s.spoil != nil && s.spoil(w, r, status, h, out) {
+		return
+	}
+	for k, v := range h {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(out)
+}
+
+func startHostile(t *testing.T, spoil func(http.ResponseWriter, *http.Request, int, http.Header, []byte) bool) string {
+	t.Helper()
+	srv := httptest.NewServer(&hostile{limit: 3, spoil: spoil, left: map[string]int{}, reset: map[string]int64{}})
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// runHostile runs the scenarios of tags against url and returns the
+// results; the run must end within a minute and with exit 1.
+func runHostile(t *testing.T, url, tags string) []steps.ScenarioResult {
+	t.Helper()
+	tc := target.DefaultConfig()
+	tc.URL, tc.Limit, tc.Tags = url, 3, tags
+	rep, err := runWithin(t, time.Minute, Config{Target: tc}, WithoutReports(), WithRequestTimeout(500*time.Millisecond))
+	if err != nil {
+		t.Fatalf("could not run: %v", err)
+	}
+	if rep.ExitCode() != 1 {
+		t.Fatalf("exit %d, want 1: %+v", rep.ExitCode(), rep.Results)
+	}
+	return rep.Results
+}
+
+// wantViolation finds the result id and checks its violation names clause
+// and says what came back.
+func wantViolation(t *testing.T, rs []steps.ScenarioResult, id, clause, actual string) {
+	t.Helper()
+	for _, r := range rs {
+		if r.ID != id {
+			continue
+		}
+		if r.Status != steps.Failed || r.Violation == nil {
+			t.Fatalf("%s: %s %q, want a violation", id, r.Status, r.Reason)
+		}
+		if !strings.Contains(r.Violation.Clause, clause) || !strings.Contains(r.Violation.Actual, actual) {
+			t.Fatalf("%s: violation %q / %q, want clause %q and actual containing %q", id, r.Violation.Clause, r.Violation.Actual, clause, actual)
+		}
+		return
+	}
+	t.Fatalf("%s did not run", id)
+}
+
+// sanity: the hostile server without spoiling passes AC1.
+func TestHostileBaselinePasses(t *testing.T) {
+	tc := target.DefaultConfig()
+	tc.URL, tc.Limit, tc.Tags = startHostile(t, nil), 3, "@AC1"
+	rep, err := runWithin(t, time.Minute, Config{Target: tc}, WithoutReports())
+	if err != nil || rep.ExitCode() != 0 {
+		t.Fatalf("baseline: %v %+v", err, rep)
+	}
+}
+
+func TestHostileSlowServer(t *testing.T) {
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	url := startHostile(t, func(w http.ResponseWriter, r *http.Request, _ int, _ http.Header, _ []byte) bool {
+		select { // answer nothing until the client gives up
+		case <-r.Context().Done():
+		case <-release:
+		}
+		return true
+	})
+	rs := runHostile(t, url, "@id:RL-AC1-01")
+	wantViolation(t, rs, "RL-AC1-01", "FR-7", "no response within 500ms")
+}
+
+func TestHostileConnectionClosedMidResponse(t *testing.T) {
+	url := startHostile(t, func(w http.ResponseWriter, _ *http.Request, _ int, _ http.Header, _ []byte) bool {
+		conn, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			return false
+		}
+		_, _ = buf.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 100\r\nX-RateLimit-Limit: 3\r\n\r\n{\"sta")
+		_ = buf.Flush()
+		conn.Close()
+		return true
+	})
+	rs := runHostile(t, url, "@id:RL-AC1-01")
+	wantViolation(t, rs, "RL-AC1-01", "FR-7", "unexpected EOF")
+}
+
+func TestHostileGarbageHeaders(t *testing.T) {
+	for _, tc := range []struct {
+		name, header, value, actual string
+	}{
+		{"non-integer", target.HeaderRemaining, "two", `X-RateLimit-Remaining: "two" is not a non-negative integer`},
+		{"negative", target.HeaderRemaining, "-1", `X-RateLimit-Remaining: "-1" is not a non-negative integer`},
+		{"float reset", target.HeaderReset, "1.5e9", `X-RateLimit-Reset: "1.5e9" is not a non-negative integer`},
+		{"missing", target.HeaderLimit, "", "X-RateLimit-Limit is missing"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url := startHostile(t, func(w http.ResponseWriter, _ *http.Request, status int, h http.Header, body []byte) bool {
+				if tc.value == "" {
+					h.Del(tc.header)
+				} else {
+					h.Set(tc.header, tc.value)
+				}
+				for k, v := range h {
+					w.Header()[k] = v
+				}
+				w.WriteHeader(status)
+				_, _ = w.Write(body)
+				return true
+			})
+			rs := runHostile(t, url, "@FR-7,@AC1")
+			wantViolation(t, rs, "RL-FR7-02", "FR-7", tc.actual)
+			wantViolation(t, rs, "RL-AC1-01", "FR-7", tc.actual)
+		})
+	}
+}
+
+func TestHostileHTMLOn429(t *testing.T) {
+	url := startHostile(t, func(w http.ResponseWriter, _ *http.Request, status int, h http.Header, body []byte) bool {
+		if status == http.StatusTooManyRequests {
+			h.Set("Content-Type", "text/html")
+			body = []byte("<html><body><h1>Too Many Requests</h1></body></html>")
+		}
+		for k, v := range h {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(status)
+		_, _ = w.Write(body)
+		return true
+	})
+	rs := runHostile(t, url, "@id:RL-AC3-01")
+	wantViolation(t, rs, "RL-AC3-01", "AC3", "<html>")
+}
