@@ -127,8 +127,17 @@ func BuildImage(ctx context.Context, tag string, opts ...BuildOption) error {
 			o.Remove, o.ForceRemove = true, true
 		},
 	}}
+	var previous string
+	if img, err := p.Client().ImageInspect(ctx, tag); err == nil {
+		previous = img.ID
+	}
 	if _, err := p.BuildImage(ctx, req); err != nil {
 		return fmt.Errorf("build image %s: %w", tag, err)
+	}
+	// The rebuilt tag leaves its previous image dangling: remove it, unless
+	// something still uses it (then the engine refuses, which is fine).
+	if img, err := p.Client().ImageInspect(ctx, tag); err == nil && previous != "" && img.ID != previous {
+		_, _ = p.Client().ImageRemove(ctx, previous, client.ImageRemoveOptions{})
 	}
 	return nil
 }

@@ -45,10 +45,8 @@ func waitReady(parent context.Context, base string, timeout time.Duration, ctr s
 			return nil
 		}
 		last = err
-		if ctr != nil {
-			if st, err := ctr.State(ctx); err == nil && !st.Running && !st.Restarting {
-				return fmt.Errorf("container exited (status %d) before answering HTTP on %s%s", st.ExitCode, base, logTail(ctr))
-			}
+		if exited := exitedError(ctx, ctr, "answering HTTP on "+base); exited != nil {
+			return exited
 		}
 		select {
 		case <-ctx.Done():
@@ -59,6 +57,19 @@ func waitReady(parent context.Context, base string, timeout time.Duration, ctr s
 		case <-tick.C:
 		}
 	}
+}
+
+// exitedError returns an error with the container's log when it is no
+// longer running, nil while it runs or when its state cannot be read.
+func exitedError(ctx context.Context, ctr stateChecker, before string) error {
+	if ctr == nil {
+		return nil
+	}
+	st, err := ctr.State(ctx)
+	if err != nil || st.Running || st.Restarting {
+		return nil
+	}
+	return fmt.Errorf("container exited (status %d) before %s%s", st.ExitCode, before, logTail(ctr))
 }
 
 // logTail returns the last lines of the container's log, for errors.

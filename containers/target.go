@@ -318,6 +318,11 @@ func (t *Target) start(ctx context.Context, image string, c config, env map[stri
 	}
 	u, gw, err := loopbackURL(ctx, ctr, port)
 	if err != nil {
+		// A container that exits at once loses its port bindings before we
+		// read them: say that it exited, with its log.
+		if exited := exitedError(ctx, ctr, "publishing its port"); exited != nil {
+			return "", exited
+		}
 		return "", err
 	}
 	if !t.Gateway.IsValid() {
