@@ -19,7 +19,10 @@ import (
 type HuntOptions struct {
 	Checks int    // generated workloads (CHECKS; default 100, 1 with Seed)
 	Seed   uint64 // replay this workload (SEED); 0 = random
-	Repeat int    // replays of a found workload (REPEAT; default 20)
+	// SearchSeed fixes rapid's base seed for a normal search (not a
+	// replay): CHECKS workloads derived from it. 0 = random.
+	SearchSeed uint64
+	Repeat     int // replays of a found workload (REPEAT; default 20)
 	// ShrinkTime bounds rapid's minimisation (default 20 s).
 	ShrinkTime time.Duration
 	// ShrinkAttempts is how often a workload is run, once a failure was
@@ -43,7 +46,9 @@ type HuntOptions struct {
 
 // Result is what a hunt found.
 type Result struct {
-	Checks   int // workloads run without violation before the failure (or in all)
+	Checks int // workloads run without violation before the failure (or in all)
+	// Detected is the time from the start to the first failing run.
+	Detected time.Duration
 	Requests int // requests sent in all, shrinking included (not the replays)
 	Duration time.Duration
 	Found    bool
@@ -160,6 +165,8 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 		seedHits int
 		timeouts int
 		requests int
+		detected time.Duration
+		start    = time.Now()
 	)
 	prop := func(rt *rapid.T) {
 		mu.Lock()
@@ -219,6 +226,9 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 		mu.Lock()
 		last, lastW = keep, w
 		if keep.Failed() {
+			if failing == nil {
+				detected = time.Since(start)
+			}
 			failing, failingW = keep, w
 		}
 		mu.Unlock()
@@ -234,10 +244,13 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 	}
 
 	tb := &huntTB{name: o.Name}
-	start := time.Now()
+	base := o.SearchSeed
+	if o.Seed != 0 {
+		base = o.Seed
+	}
 	restore, err := setRapidFlags(map[string]string{
 		"rapid.checks":     strconv.Itoa(o.Checks),
-		"rapid.seed":       strconv.FormatUint(o.Seed, 10),
+		"rapid.seed":       strconv.FormatUint(base, 10),
 		"rapid.shrinktime": o.ShrinkTime.String(),
 		"rapid.nofailfile": strconv.FormatBool(o.Seed != 0 || o.NoFailFile),
 		"rapid.v":          "false",
@@ -265,6 +278,7 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 		return res, nil
 	}
 	res.Found = true
+	res.Detected = detected
 	res.Flaky = strings.Contains(report, "flaky test")
 	if m := seedRE.FindStringSubmatch(report); m != nil {
 		res.Seed, _ = strconv.ParseUint(m[1], 10, 64)

@@ -1,0 +1,87 @@
+package racehunt
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rlspec/rlspec/fakeserver"
+)
+
+var matrix = flag.Bool("racehunt.matrix", false, "run the 20-seed detection matrix against every concurrency fault (minutes)")
+
+// TestRaceMatrix: each concurrency fault must be found within the default
+// budget (CHECKS=100) in 20 of 20 runs with different seeds. It reports the
+// median time to detection and how often the printed replay command (SEED,
+// REPEAT=20) reproduced. Run with:
+//
+//	go test ./racehunt -run TestRaceMatrix -racehunt.matrix -timeout 30m -v
+func TestRaceMatrix(t *testing.T) {
+	if !*matrix {
+		t.Skip("the 20-seed matrix runs with -racehunt.matrix (TestRaceProperties covers each fault once)")
+	}
+	ctx := context.Background()
+	var table []string
+	for _, tc := range []struct {
+		fault    fakeserver.Fault
+		replicas int
+	}{
+		{fakeserver.FaultCheckThenAct, 1},
+		{fakeserver.FaultConcurrentReplays, 1},
+		{fakeserver.FaultResetRace, 1},
+		{fakeserver.FaultProcessCache, 2},
+	} {
+		t.Run(string(tc.fault), func(t *testing.T) {
+			e := startEmbedded(t, tc.fault, tc.replicas)
+			var detect []time.Duration
+			var workloads []int
+			var seedRepro, shrunkRepro []int
+			found := 0
+			for i := 0; i < 20; i++ {
+				seed := uint64(0x5eed0000 + 7919*i)
+				// A different base seed per run, as `make race` picks a
+				// random one; rapid derives each workload's seed from it.
+				res, err := Hunt(ctx, e, HuntOptions{Checks: 100, SearchSeed: seed, Repeat: 20, ShrinkTime: time.Second,
+					NoFailFile: true, ReportDir: t.TempDir(), Gen: GenOptions{Boundaries: true}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !res.Found {
+					t.Errorf("run %d (base seed %d): not found in %d workloads", i, seed, res.Checks)
+					continue
+				}
+				found++
+				detect = append(detect, res.Detected)
+				workloads = append(workloads, res.Checks+1)
+				shrunkRepro = append(shrunkRepro, res.Reproduced)
+				// The printed command: make race SEED=<seed> REPEAT=20.
+				rep, err := Hunt(ctx, e, HuntOptions{Seed: res.Seed, Repeat: 20, ShrinkTime: time.Second, ReportDir: t.TempDir(), Gen: GenOptions{Boundaries: true}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				seedRepro = append(seedRepro, rep.SeedReproduced)
+			}
+			slices.Sort(detect)
+			slices.Sort(workloads)
+			slices.Sort(seedRepro)
+			slices.Sort(shrunkRepro)
+			line := fmt.Sprintf("%-20s found %2d/20  median detection %8s (max %8s)  median workloads %d (max %d)  replay command reproduced median %d/20 (min %d/20)  shrunk workload median %d/20 (min %d/20)",
+				tc.fault, found, median(detect).Round(time.Millisecond), detect[len(detect)-1].Round(time.Millisecond),
+				workloads[len(workloads)/2], workloads[len(workloads)-1], seedRepro[len(seedRepro)/2], seedRepro[0], shrunkRepro[len(shrunkRepro)/2], shrunkRepro[0])
+			t.Log(line)
+			table = append(table, line)
+		})
+	}
+	t.Log("\n" + strings.Join(table, "\n"))
+}
+
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	return ds[len(ds)/2]
+}
