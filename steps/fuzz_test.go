@@ -1,0 +1,69 @@
+package steps
+
+import (
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/rlspec/rlspec/target"
+)
+
+// FuzzResponseChecks feeds arbitrary responses (status, rate-limit headers,
+// body) to the Then steps that read responses: none may panic, and every
+// complaint about a response is a *Violation naming a clause.
+func FuzzResponseChecks(f *testing.F) {
+	f.Add(200, "500", "499", "1767225600", "", []byte(`{"status":"accepted"}`))
+	f.Add(429, "500", "0", "1767225600", "60", []byte(`{"error":"rate_limited"}`))
+	f.Add(429, "500", "-1", "soon", "Wed, 21 Oct 2015 07:28:00 GMT", []byte(`<html>429</html>`))
+	f.Add(500, "", "", "", "", []byte{})
+	f.Add(400, "5.0", "1e3", "99999999999999999999", "-5", []byte(`{"error":`))
+	f.Fuzz(func(t *testing.T, status int, limit, remaining, reset, retry string, body []byte) {
+		lim := newFakeLimiter(500)
+		s := newTestScenario(t, lim)
+		now := time.Now()
+		h := http.Header{}
+		for k, v := range map[string]string{target.HeaderLimit: limit, target.HeaderRemaining: remaining, target.HeaderReset: reset, target.HeaderRetryAfter: retry} {
+			if v != "" {
+				h.Set(k, v)
+			}
+		}
+		first := &target.Exchange{Method: "POST", Status: 200, RespBody: []byte(`{}`), Sent: now, Received: now,
+			RespHeader: http.Header{target.HeaderLimit: {"500"}, target.HeaderRemaining: {"499"}, target.HeaderReset: {"1767225600"}}}
+		ex := &target.Exchange{Method: "POST", Status: status, RespHeader: h, RespBody: body, Sent: now, Received: now}
+		s.first, s.keyed, s.last = first, first, ex
+		s.batch, s.batchN, s.batchQ = []*target.Exchange{ex, first}, 2, 1
+		s.rounds = [][]*target.Exchange{{ex}}
+		checks := map[string]func() error{
+			"validHeaders":  func() error { return s.validHeaders(ex) },
+			"remainingIs":   func() error { return s.remainingIs(0, "") },
+			"limit":         s.limitIsConfigured,
+			"resetAbout":    s.resetAboutNowPlusWindow,
+			"resetSame":     s.resetSameAsFirst,
+			"jsonError":     func() error { return s.bodyIsJSONError("rate_limited") },
+			"retryAfter":    s.retryAfter,
+			"replayMatches": s.replayMatches,
+			"notCached":     s.notCached,
+			"no5xx":         s.no5xx,
+			"exactly":       s.exactlyMinNQ,
+			"boundary":      s.boundaryOnce,
+			"is4xxJSON":     s.is4xxJSON,
+		}
+		for name, check := range checks {
+			err := check()
+			var v *Violation
+			if err != nil && !errors.As(err, &v) {
+				t.Fatalf("%s: %T %v, want nil or *Violation", name, err, err)
+			}
+			if v != nil && (v.Clause == "" || v.Expected == "" || v.Actual == "") {
+				t.Fatalf("%s: incomplete violation %+v", name, v)
+			}
+		}
+		if s.validHeaders(ex) == nil {
+			rl, err := target.ParseRateLimit(h)
+			if err != nil || rl.Limit != 500 || rl.Remaining > rl.Limit {
+				t.Fatalf("validHeaders accepted %v (%+v, %v)", h, rl, err)
+			}
+		}
+	})
+}
