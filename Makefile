@@ -32,7 +32,7 @@ vet:
 acceptance:
 	$(GO) run ./cmd/rlspec acceptance
 
-## race: property-based race hunting (SEED, CHECKS, REPEAT, REPLICAS)
+## race: property-based race hunting (SEED, CHECKS, REPEAT, REPLICAS; FAULT, SHRINK_TIME for the embedded reference)
 race:
 	$(GO) run ./cmd/rlspec race
 

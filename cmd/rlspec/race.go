@@ -81,7 +81,7 @@ func runRace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func printRaceFailure(w io.Writer, cfg raceConfig, tgt racehunt.Target, res racehunt.Result) {
-	fmt.Fprintf(w, "rlspec race: VIOLATION %s after %d passing workload(s) (%s) against %s\n", res.Class, res.Checks, res.Duration.Round(time.Millisecond), tgt.Describe())
+	fmt.Fprintf(w, "rlspec race: VIOLATION %s after %d passing workload(s) against %s (detected in %s, %s with shrinking)\n", res.Class, res.Checks, tgt.Describe(), res.Detected.Round(time.Millisecond), res.Duration.Round(time.Millisecond))
 	fmt.Fprintln(w, "violations:")
 	for _, v := range res.Violations {
 		fmt.Fprintf(w, "  - %s\n", v)
@@ -151,7 +151,7 @@ var replayVars = map[string]string{
 	"target-url": "TARGET_URL", "target-image": "TARGET_IMAGE", "target-path": "TARGET_PATH",
 	"target-headers": "TARGET_HEADERS", "body-template": "BODY_TEMPLATE", "rl-limit": "RL_LIMIT",
 	"rl-window": "RL_WINDOW", "client-ips": "CLIENT_IPS", "max-wait": "MAX_WAIT",
-	"replicas": "REPLICAS", "fault": "FAULT", "checks": "CHECKS",
+	"replicas": "REPLICAS", "fault": "FAULT", "checks": "CHECKS", "shrink-time": "SHRINK_TIME",
 }
 
 // raceSettings reads the target contract's variables plus SEED, CHECKS,
@@ -287,6 +287,11 @@ func startRaceTarget(ctx context.Context, cfg raceConfig) (racehunt.Target, erro
 	case tc.URL != "":
 		return racehunt.NewLive(ctx, tc, []string{tc.URL})
 	default:
-		return racehunt.StartEmbedded(tc, racehunt.EmbeddedOptions{Fault: cfg.Fault, Replicas: cfg.Replicas})
+		// Quotas small enough to exhaust, unless RL_LIMIT was given.
+		var limits []int
+		if _, ok := cfg.set["RL_LIMIT"]; ok {
+			limits = []int{tc.Limit}
+		}
+		return racehunt.StartEmbedded(tc, racehunt.EmbeddedOptions{Fault: cfg.Fault, Replicas: cfg.Replicas, Limits: limits})
 	}
 }

@@ -1,0 +1,98 @@
+package racehunt
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/target"
+)
+
+// startWallClock starts a reference on the wall clock with a short window,
+// as a live target (TARGET_URL) would be.
+func startWallClock(t *testing.T, fault fakeserver.Fault) string {
+	t.Helper()
+	sc := fakeserver.DefaultConfig()
+	sc.Limit, sc.Window, sc.Fault = 3, 2*time.Second, fault
+	run, err := fakeserver.Start(sc, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = run.Close() })
+	return run.URL
+}
+
+func liveConfig() target.Config {
+	cfg := target.DefaultConfig()
+	cfg.Limit, cfg.Window, cfg.MaxWait = 3, 2*time.Second, 3*time.Second
+	return cfg
+}
+
+// TestLiveTarget drives a target on the wall clock (the TARGET_URL path):
+// boundary bursts wait for the real window to pass.
+func TestLiveTarget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for real windows")
+	}
+	ctx := context.Background()
+	t.Run("reference", func(t *testing.T) {
+		live, err := NewLive(ctx, liveConfig(), []string{startWallClock(t, fakeserver.FaultNone)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Hunt(ctx, live, HuntOptions{Checks: 8, Repeat: 2, NoFailFile: true, ReportDir: t.TempDir(),
+			Gen: GenOptions{Boundaries: true, MaxBursts: 3}, Log: t.Logf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found {
+			t.Fatalf("violation on the reference: %v\n%s", res.Violations, res.Workload)
+		}
+	})
+	t.Run("check-then-act", func(t *testing.T) {
+		live, err := NewLive(ctx, liveConfig(), []string{startWallClock(t, fakeserver.FaultCheckThenAct)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Hunt(ctx, live, HuntOptions{Checks: 50, Repeat: 3, NoFailFile: true, ShrinkTime: 2 * time.Second,
+			ReportDir: t.TempDir(), Gen: GenOptions{MaxBursts: 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Found {
+			t.Fatalf("check-then-act not found in %d workloads", res.Checks)
+		}
+	})
+}
+
+func TestUnreachableTargetCannotRun(t *testing.T) {
+	cfg := liveConfig()
+	_, err := NewLive(context.Background(), cfg, []string{"http://127.0.0.1:1"})
+	if err == nil || !strings.Contains(err.Error(), "does not answer") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestHuntStopsWhenTargetDies: a target that stops answering mid-hunt is
+// "could not run", not a pass.
+func TestHuntStopsWhenTargetDies(t *testing.T) {
+	sc := fakeserver.DefaultConfig()
+	sc.Limit = 3
+	run, err := fakeserver.Start(sc, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := NewLive(context.Background(), liveConfig(), []string{run.URL}, WithRequestTimeout(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Hunt(context.Background(), live, HuntOptions{Checks: 5, NoFailFile: true})
+	if err == nil || !strings.Contains(err.Error(), "could not run") {
+		t.Fatalf("err = %v", err)
+	}
+}
