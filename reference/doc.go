@@ -44,6 +44,8 @@
 //     are recorded; a 429 is not, so a key whose first attempt was limited is
 //     processed afresh. The same key with a different body gets KeyReused
 //     (HTTP 422, error "idempotency_key_reused") and changes nothing.
+//   - Idempotency keys are global (not per bucket): a key names one
+//     submission whoever sends it.
 //   - Replays and 422s carry the bucket's current headers (not the first
 //     response's): Remaining as stored now, Reset the current window's end, or
 //     a full quota and now+window when the bucket is absent or expired.

@@ -400,7 +400,10 @@ func (s *Store) runBatch(ctx context.Context, batch []*job) {
 		}
 		return nil
 	})
-	if err == nil || len(batch) == 1 {
+	// A busy database (BEGIN or COMMIT timed out on the lock) is not one
+	// job's fault: retrying each job would wait the busy timeout once per
+	// job, so every job gets ErrBusy at once.
+	if err == nil || len(batch) == 1 || errors.Is(err, ErrBusy) {
 		for _, j := range batch {
 			j.done <- err
 		}

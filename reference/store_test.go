@@ -338,6 +338,24 @@ func TestBusyIsNotAllow(t *testing.T) {
 	if !errors.Is(err, ErrBusy) || d.Outcome != 0 {
 		t.Fatalf("decide under a held write lock: %+v %v, want ErrBusy", d, err)
 	}
+	// A whole batch waiting on the lock fails together, none allowed.
+	start := time.Now()
+	errs := make(chan error, 20)
+	for i := 0; i < 20; i++ {
+		go func(i int) {
+			d, err := s.Decide(ctx, req(bucket(100+i)))
+			if err == nil {
+				err = errors.New("allowed while the database was locked: " + d.Outcome.String())
+			}
+			errs <- err
+		}(i)
+	}
+	for i := 0; i < 20; i++ {
+		if err := <-errs; !errors.Is(err, ErrBusy) {
+			t.Fatalf("concurrent decide under a held lock: %v", err)
+		}
+	}
+	t.Logf("20 concurrent decisions failed busy in %v", time.Since(start))
 	if _, err := conn.ExecContext(ctx, "ROLLBACK"); err != nil {
 		t.Fatal(err)
 	}
