@@ -12,6 +12,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"strconv"
@@ -37,9 +38,10 @@ func main() {
 
 // settings is the command's whole configuration.
 type settings struct {
-	server   fakeserver.Config
-	listen   string
-	logLevel slog.Level
+	server      fakeserver.Config
+	listen      string
+	logLevel    slog.Level
+	healthcheck bool
 }
 
 func parse(args []string, getenv func(string) (string, bool), stderr io.Writer) (settings, error) {
@@ -74,6 +76,7 @@ func parse(args []string, getenv func(string) (string, bool), stderr io.Writer) 
 	fs.DurationVar(&cfg.CleanupEvery, "cleanup-every", cfg.CleanupEvery, "retention cleanup period (CLEANUP_EVERY)")
 	list := fs.Bool("list-faults", false, "print the faults and exit")
 	debug := fs.Bool("debug", false, "log at DEBUG level")
+	fs.BoolVar(&st.healthcheck, "healthcheck", false, "GET /healthz of the configured listen address and exit 0 if it answers 200 (for images without curl)")
 	if err := fs.Parse(args); err != nil {
 		return st, err
 	}
@@ -116,6 +119,9 @@ func run(ctx context.Context, args []string, getenv func(string) (string, bool),
 	if err != nil {
 		return err
 	}
+	if st.healthcheck {
+		return healthcheck(ctx, st.listen)
+	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: st.logLevel}))
 	st.server.Logger = log
 	r, err := fakeserver.Start(st.server, st.listen)
@@ -142,5 +148,32 @@ func run(ctx context.Context, args []string, getenv func(string) (string, bool),
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	log.Info("stopped")
+	return nil
+}
+
+// healthcheck asks the server on listen (an unspecified host means this
+// machine's loopback) for /healthz.
+func healthcheck(ctx context.Context, listen string) error {
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return fmt.Errorf("healthcheck: %w", err)
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, port)+fakeserver.PathHealth, nil)
+	if err != nil {
+		return fmt.Errorf("healthcheck: %w", err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("healthcheck: %w", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("healthcheck: %s", resp.Status)
+	}
 	return nil
 }

@@ -102,6 +102,9 @@ func TestBinaryStartsAndStops(t *testing.T) {
 		}
 	}
 	t.Logf("binary answered /healthz %v after start", time.Since(start))
+	if err := healthcheck(t.Context(), m[1]); err != nil {
+		t.Fatalf("-healthcheck against the running binary: %v", err)
+	}
 	bucket := strings.Repeat("ab", 32)
 	resp, err := http.Post(base+fakeserver.PathRideSummary, "application/json", strings.NewReader(`{"device_bucket":"`+bucket+`"}`))
 	if err != nil {
@@ -117,6 +120,9 @@ func TestBinaryStartsAndStops(t *testing.T) {
 	rest, _ := io.ReadAll(logs)
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("exit after SIGTERM: %v\n%s", err, rest)
+	}
+	if err := healthcheck(t.Context(), m[1]); err == nil {
+		t.Fatal("-healthcheck passed after shutdown")
 	}
 	all := line + string(rest)
 	if !bytes.Contains(rest, []byte("msg=stopped")) || strings.Contains(all, bucket) {
