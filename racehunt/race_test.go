@@ -69,7 +69,18 @@ func TestRaceProperties(t *testing.T) {
 			if !res.Found {
 				t.Fatalf("fault %s not found in %d workloads", tc.fault, res.Checks)
 			}
-			t.Logf("found %s after %d workloads in %s; shrunk workload reproduced %d/%d\n%s", res.Class, res.Checks, res.Duration, res.Reproduced, res.Repeat, res.Workload)
+			t.Logf("found %s after %d workloads in %s; shrunk workload reproduced %d/%d\n%s", res.Class, res.Checks, res.Detected, res.Reproduced, res.Repeat, res.Workload)
+			if res.Seed == 0 || res.Reproduced == 0 {
+				t.Fatalf("seed %d, shrunk workload reproduced %d/%d", res.Seed, res.Reproduced, res.Repeat)
+			}
+			// The printed seed regenerates the failing workload.
+			rep, err := Hunt(ctx, e, HuntOptions{Seed: res.Seed, Repeat: 5, ShrinkTime: time.Second, Gen: GenOptions{Boundaries: true}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rep.Found || rep.SeedReproduced == 0 {
+				t.Fatalf("seed %d replay: found %v, reproduced %d/5", res.Seed, rep.Found, rep.SeedReproduced)
+			}
 		})
 	}
 }
