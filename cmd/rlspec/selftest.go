@@ -2,12 +2,118 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/selftest"
+	"github.com/rlspec/rlspec/target"
 )
 
-// runSelftest is not built yet.
+// selftestConfig is everything `rlspec selftest` reads, filled once here.
+type selftestConfig struct {
+	Runs      int
+	Checks    int
+	Faults    []fakeserver.Fault // nil: all
+	ReportDir string
+	Quiet     bool
+}
+
+// runSelftest runs the self-test matrix (make selftest): the acceptance
+// suite and the race properties against the reference (RUNS times) and
+// every fault; the matrix on stdout, progress on stderr. Exit 0 when the
+// reference passed every run and every fault was caught as expected, 1
+// otherwise, 2 when the matrix could not run.
 func runSelftest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "rlspec selftest: not implemented yet")
-	return 2
+	cfg, err := selftestSettings(args, os.LookupEnv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "rlspec selftest: %v\n", err)
+		return 2
+	}
+	opts := []selftest.Option{selftest.WithRuns(cfg.Runs), selftest.WithRaceChecks(cfg.Checks), selftest.WithReportDir(cfg.ReportDir)}
+	if cfg.Faults != nil {
+		opts = append(opts, selftest.WithFaults(cfg.Faults...))
+	}
+	if !cfg.Quiet {
+		opts = append(opts, selftest.WithProgress(stderr))
+	}
+	m, err := selftest.Run(ctx, opts...)
+	if err != nil {
+		fmt.Fprintf(stderr, "rlspec selftest: could not run: %s\n", oneLine(err.Error()))
+		return 2
+	}
+	m.Write(stdout)
+	if !m.OK() {
+		return 1
+	}
+	return 0
+}
+
+// selftestSettings reads RUNS, CHECKS, FAULTS and REPORT_DIR (flags win over
+// the environment).
+func selftestSettings(args []string, getenv target.Getenv, stderr io.Writer) (selftestConfig, error) {
+	cfg := selftestConfig{Runs: 1, Checks: selftest.DefaultRaceChecks, ReportDir: target.DefaultConfig().ReportDir}
+	fs := flag.NewFlagSet("selftest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var runs, checks, faults, reportDir string
+	env := func(p *string, name, envName, usage string) {
+		if v, ok := getenv(envName); ok {
+			*p = v
+		}
+		fs.StringVar(p, name, *p, usage+" ("+envName+")")
+	}
+	env(&runs, "runs", "RUNS", "runs against the correct reference, each a whole suite and a race hunt (default 1)")
+	env(&checks, "checks", "CHECKS", fmt.Sprintf("race workloads per hunt (default %d)", selftest.DefaultRaceChecks))
+	env(&faults, "faults", "FAULTS", "comma-separated faults to test (default all; 'none': the reference only)")
+	env(&reportDir, "report-dir", "REPORT_DIR", "where a failing race history's porcupine visualisation goes")
+	fs.BoolVar(&cfg.Quiet, "q", false, "no progress lines on stderr")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	var errs []error
+	intVar := func(s, name string, dst *int) {
+		if strings.TrimSpace(s) == "" {
+			return
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			errs = append(errs, fmt.Errorf("%s=%q must be an integer of at least 1", name, s))
+			return
+		}
+		*dst = n
+	}
+	intVar(runs, "RUNS", &cfg.Runs)
+	intVar(checks, "CHECKS", &cfg.Checks)
+	if s := strings.TrimSpace(faults); s != "" {
+		cfg.Faults = []fakeserver.Fault{}
+		if s != "none" {
+			for _, name := range strings.Split(s, ",") {
+				f, err := fakeserver.ParseFault(name)
+				if err != nil {
+					errs = append(errs, fmt.Errorf("FAULTS: %w", err))
+					continue
+				}
+				if f == fakeserver.FaultNone {
+					errs = append(errs, fmt.Errorf("FAULTS: %q is the reference, which always runs", name))
+					continue
+				}
+				cfg.Faults = append(cfg.Faults, f)
+			}
+		}
+	}
+	if s := strings.TrimSpace(reportDir); s != "" {
+		cfg.ReportDir = s
+	}
+	return cfg, errors.Join(errs...)
 }

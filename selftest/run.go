@@ -1,0 +1,375 @@
+package selftest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/rlspec/rlspec/acceptance"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/racehunt"
+	"github.com/rlspec/rlspec/steps"
+	"github.com/rlspec/rlspec/target"
+)
+
+// Defaults of Run.
+const (
+	DefaultRaceChecks = 100
+	// DefaultReferenceReplicas is the number of in-process servers on one
+	// database file the reference's race hunt targets, so that the
+	// process-cache comparison (caught with several, clean reference) is
+	// made on the same topology.
+	DefaultReferenceReplicas = 2
+)
+
+type config struct {
+	runs       int
+	raceChecks int
+	faults     []fakeserver.Fault
+	progress   io.Writer
+	reportDir  string
+}
+
+// Option configures Run.
+type Option func(*config) error
+
+// WithRuns runs the correct reference n times (default 1): each run is a
+// whole acceptance suite and a race hunt, all of which must pass.
+func WithRuns(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("runs %d must be at least 1", n)
+		}
+		c.runs = n
+		return nil
+	}
+}
+
+// WithRaceChecks sets the generated workloads per race hunt (default
+// DefaultRaceChecks): the budget within which a concurrency fault must be
+// found, and the number of clean workloads the reference must pass.
+func WithRaceChecks(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("race checks %d must be at least 1", n)
+		}
+		c.raceChecks = n
+		return nil
+	}
+}
+
+// WithFaults restricts the matrix to these faults (default: all). With
+// none given, only the reference runs.
+func WithFaults(fs ...fakeserver.Fault) Option {
+	return func(c *config) error {
+		for _, f := range fs {
+			if f == fakeserver.FaultNone {
+				return errors.New("the reference is not a fault: it always runs")
+			}
+		}
+		c.faults = slices.Clone(fs)
+		if c.faults == nil {
+			c.faults = []fakeserver.Fault{}
+		}
+		return nil
+	}
+}
+
+// WithProgress writes one line per finished run to w (default: none).
+func WithProgress(w io.Writer) Option {
+	return func(c *config) error {
+		if w == nil {
+			w = io.Discard
+		}
+		c.progress = w
+		return nil
+	}
+}
+
+// WithReportDir is where porcupine's visualisation of a failing race
+// history goes (default: not written).
+func WithReportDir(dir string) Option {
+	return func(c *config) error { c.reportDir = dir; return nil }
+}
+
+// AcceptanceResult is one acceptance run's outcome.
+type AcceptanceResult struct {
+	Passed, Failed, Skipped int
+	FailedIDs               []string // sorted
+	SkippedIDs              []string // sorted
+	Elapsed                 time.Duration
+}
+
+// RaceResult is one race hunt's outcome.
+type RaceResult struct {
+	Ran       bool
+	Replicas  int
+	Found     bool
+	Class     racehunt.Class
+	Checks    int           // workloads run without violation (before the failure, or in all)
+	Detected  time.Duration // start to first failing workload
+	Elapsed   time.Duration
+	Violation string // the first violation, when found
+}
+
+// Row is one fault's line of the matrix.
+type Row struct {
+	Expectation
+	Clause      string
+	Description string
+	Acceptance  AcceptanceResult
+	Race        RaceResult
+	// Missed are required scenarios that passed against the fault.
+	Missed []string
+}
+
+// Caught reports whether any detector caught the fault.
+func (r Row) Caught() bool { return r.Acceptance.Failed > 0 || r.Race.Found }
+
+// OK reports whether every demand of the expectation was met.
+func (r Row) OK() bool {
+	return r.Caught() && len(r.Missed) == 0 && (!r.Expectation.Race || r.Race.Found)
+}
+
+// ReferenceRun is one run against the correct reference.
+type ReferenceRun struct {
+	N          int
+	Acceptance AcceptanceResult
+	Race       RaceResult
+	raceChecks int
+}
+
+// OK reports whether the reference passed everything: no scenario failed or
+// was skipped, and every race workload ran clean.
+func (r ReferenceRun) OK() bool {
+	return r.Acceptance.Passed > 0 && r.Acceptance.Failed == 0 && r.Acceptance.Skipped == 0 &&
+		r.Race.Ran && !r.Race.Found && r.Race.Checks == r.raceChecks
+}
+
+// Matrix is the outcome of Run.
+type Matrix struct {
+	Reference  []ReferenceRun
+	Rows       []Row
+	RaceChecks int
+	Elapsed    time.Duration
+}
+
+// OK reports whether the reference passed every run and every fault was
+// caught as expected.
+func (m *Matrix) OK() bool {
+	for _, r := range m.Reference {
+		if !r.OK() {
+			return false
+		}
+	}
+	for _, r := range m.Rows {
+		if !r.OK() {
+			return false
+		}
+	}
+	return true
+}
+
+// Survivors are the faults no detector caught.
+func (m *Matrix) Survivors() []fakeserver.Fault {
+	var out []fakeserver.Fault
+	for _, r := range m.Rows {
+		if !r.Caught() {
+			out = append(out, r.Fault)
+		}
+	}
+	return out
+}
+
+// Run runs the matrix: the acceptance suite against the reference and each
+// fault (one at a time, the embedded reference with TARGET_DB seeding), and
+// the race hunt against the reference and each concurrency fault, in a
+// second lane alongside. An error means the matrix could not run (a suite
+// that could not start, an interrupt); a caught or missed fault is in the
+// Matrix, not an error.
+func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
+	c := config{runs: 1, raceChecks: DefaultRaceChecks, progress: io.Discard}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return nil, fmt.Errorf("selftest: %w", err)
+		}
+	}
+	all, err := Expectations()
+	if err != nil {
+		return nil, err
+	}
+	info := map[fakeserver.Fault]fakeserver.FaultInfo{}
+	for _, fi := range fakeserver.Faults() {
+		info[fi.Fault] = fi
+	}
+	exps := all
+	if c.faults != nil {
+		exps = nil
+		for _, f := range c.faults {
+			i := slices.IndexFunc(all, func(e Expectation) bool { return e.Fault == f })
+			if i < 0 {
+				return nil, fmt.Errorf("selftest: unknown fault %q", f)
+			}
+			exps = append(exps, all[i])
+		}
+	}
+
+	start := time.Now()
+	m := &Matrix{RaceChecks: c.raceChecks}
+	for i := range c.runs {
+		m.Reference = append(m.Reference, ReferenceRun{N: i + 1, raceChecks: c.raceChecks})
+	}
+	for _, e := range exps {
+		fi := info[e.Fault]
+		m.Rows = append(m.Rows, Row{Expectation: e, Clause: fi.Clause, Description: fi.Description})
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+		cancel()
+	}
+	say := func(format string, a ...any) {
+		mu.Lock()
+		fmt.Fprintf(c.progress, "selftest: "+format+"\n", a...)
+		mu.Unlock()
+	}
+
+	// Lane 1: acceptance runs.
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := range m.Reference {
+			r, err := runAcceptance(ctx, fakeserver.FaultNone)
+			if err != nil {
+				fail(fmt.Errorf("acceptance against the reference (run %d): %w", i+1, err))
+				return
+			}
+			m.Reference[i].Acceptance = r
+			say("reference run %d/%d: acceptance %d passed, %d failed, %d skipped (%s)", i+1, len(m.Reference), r.Passed, r.Failed, r.Skipped, r.Elapsed.Round(time.Millisecond))
+		}
+		for i := range m.Rows {
+			row := &m.Rows[i]
+			r, err := runAcceptance(ctx, row.Fault)
+			if err != nil {
+				fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
+				return
+			}
+			row.Acceptance = r
+			for _, id := range row.Scenarios {
+				if !slices.Contains(r.FailedIDs, id) {
+					row.Missed = append(row.Missed, id)
+				}
+			}
+			say("%s: acceptance %d scenario(s) failed (%s)", row.Fault, r.Failed, r.Elapsed.Round(time.Millisecond))
+		}
+	}()
+
+	// Lane 2: race hunts (racehunt serialises hunts anyway).
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := range m.Reference {
+			r, err := runRace(ctx, fakeserver.FaultNone, DefaultReferenceReplicas, c)
+			if err != nil {
+				fail(fmt.Errorf("race hunt against the reference (run %d): %w", i+1, err))
+				return
+			}
+			m.Reference[i].Race = r
+			say("reference run %d/%d: race %d/%d workloads clean (%s)", i+1, len(m.Reference), r.Checks, c.raceChecks, r.Elapsed.Round(time.Millisecond))
+		}
+		for i := range m.Rows {
+			row := &m.Rows[i]
+			if !row.Expectation.Race {
+				continue
+			}
+			r, err := runRace(ctx, row.Fault, row.Replicas, c)
+			if err != nil {
+				fail(fmt.Errorf("race hunt against fault %s: %w", row.Fault, err))
+				return
+			}
+			row.Race = r
+			if r.Found {
+				say("%s: race found %s after %d clean workload(s) (%s)", row.Fault, r.Class, r.Checks, r.Detected.Round(time.Millisecond))
+			} else {
+				say("%s: race found nothing in %d workloads", row.Fault, r.Checks)
+			}
+		}
+	}()
+	wg.Wait()
+	m.Elapsed = time.Since(start)
+	if firstErr != nil {
+		return m, fmt.Errorf("selftest: %w", firstErr)
+	}
+	return m, nil
+}
+
+// runAcceptance runs the whole suite against the embedded reference with
+// fault f, without writing reports.
+func runAcceptance(ctx context.Context, f fakeserver.Fault) (AcceptanceResult, error) {
+	rep, err := acceptance.Run(ctx, acceptance.Config{Target: target.DefaultConfig(), Fault: f}, acceptance.WithoutReports())
+	if err != nil {
+		return AcceptanceResult{}, err
+	}
+	r := AcceptanceResult{Elapsed: rep.Elapsed}
+	for _, res := range rep.Results {
+		switch res.Status {
+		case steps.Passed:
+			r.Passed++
+		case steps.Failed:
+			r.Failed++
+			r.FailedIDs = append(r.FailedIDs, res.ID)
+		case steps.Skipped:
+			r.Skipped++
+			r.SkippedIDs = append(r.SkippedIDs, res.ID)
+		}
+	}
+	slices.Sort(r.FailedIDs)
+	slices.Sort(r.SkippedIDs)
+	return r, nil
+}
+
+// runRace hunts races in the embedded reference with fault f on replicas
+// in-process servers sharing one database file.
+func runRace(ctx context.Context, f fakeserver.Fault, replicas int, c config) (RaceResult, error) {
+	e, err := racehunt.StartEmbedded(target.DefaultConfig(), racehunt.EmbeddedOptions{Fault: f, Replicas: replicas})
+	if err != nil {
+		return RaceResult{}, err
+	}
+	defer e.Close()
+	res, err := racehunt.Hunt(ctx, e, racehunt.HuntOptions{
+		Checks: c.raceChecks,
+		// The verdict needs the detection, not a polished reproduction:
+		// shrink briefly and replay once.
+		Repeat:     1,
+		ShrinkTime: time.Second,
+		// Detection must come from the generator, never from a fail file
+		// of an earlier run.
+		Name:       "selftest",
+		NoFailFile: true,
+		ReportDir:  c.reportDir,
+		Gen:        racehunt.GenOptions{Boundaries: true},
+	})
+	if err != nil {
+		return RaceResult{}, err
+	}
+	r := RaceResult{Ran: true, Replicas: replicas, Found: res.Found, Class: res.Class, Checks: res.Checks, Detected: res.Detected, Elapsed: res.Duration}
+	if res.Found && len(res.Violations) > 0 {
+		r.Violation = res.Violations[0].String()
+	}
+	return r, nil
+}
