@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -197,4 +199,45 @@ func TestHostileHTMLOn429(t *testing.T) {
 	})
 	rs := runHostile(t, url, "@id:RL-AC3-01")
 	wantViolation(t, rs, "RL-AC3-01", "AC3", "<html>")
+}
+
+// TARGET_HEADERS and BODY_TEMPLATE reach the target: a service with auth
+// and body validation passes with them and fails without.
+func TestHeadersAndBodyTemplateReachTheTarget(t *testing.T) {
+	url := startHostile(t, func(w http.ResponseWriter, r *http.Request, status int, h http.Header, body []byte) bool {
+		if r.Header.Get("Authorization") != "Bearer abc" {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = w.Write([]byte(`{"error":"unauthorized"}`))
+			return true
+		}
+		return false
+	})
+	tmpl := filepath.Join(t.TempDir(), "body.json")
+	if err := os.WriteFile(tmpl, []byte(`{"tenant":"t1","at":"{{now}}","nonce":"{{uuid}}"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, withAuth := range []bool{true, false} {
+		tc := target.DefaultConfig()
+		tc.URL, tc.Limit, tc.Tags, tc.BodyTemplate = url, 3, "@id:RL-AC1-01", tmpl
+		if withAuth {
+			tc.Headers = http.Header{"Authorization": {"Bearer abc"}}
+		}
+		rep, err := runWithin(t, time.Minute, Config{Target: tc}, WithoutReports())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 1
+		if withAuth {
+			want = 0
+		}
+		if rep.ExitCode() != want {
+			t.Fatalf("auth=%v: exit %d: %+v", withAuth, rep.ExitCode(), rep.Results)
+		}
+		for _, ex := range rep.Results[0].Exchanges {
+			if !strings.Contains(string(ex.Body), `"tenant":"t1"`) {
+				t.Fatalf("body not from BODY_TEMPLATE: %s", ex.Body)
+			}
+		}
+	}
 }

@@ -207,3 +207,27 @@ func TestReportsOfAFailingRun(t *testing.T) {
 		}
 	}
 }
+
+// Without TARGET_DB, windows are waited out (up to MAX_WAIT): against a
+// live 3 s window the AC4 scenarios and the 2 s-apart samples run and pass.
+func TestWindowWaitedOutWithoutDB(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for real 3 s windows")
+	}
+	tc := target.DefaultConfig()
+	tc.Limit, tc.Window = 20, 3*time.Second
+	emb, err := StartEmbedded(tc, fakeserver.FaultNone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = emb.Close() })
+	tc.URL, tc.DisabledURL = emb.Config.URL, emb.Config.DisabledURL
+	tc.Tags = "@AC4,@id:RL-EXT-RESET-01,@id:RL-AC3-03"
+	rep, err := runWithin(t, time.Minute, Config{Target: tc}, WithoutReports())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 4 || rep.Count(steps.Passed) != 4 {
+		t.Fatalf("%+v", rep.Results)
+	}
+}
