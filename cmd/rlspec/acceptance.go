@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -18,6 +19,10 @@ import (
 // before the suite is given the URLs.
 func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg, err := acceptanceConfig(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(stderr, "  -fault name\n    \tstart the embedded reference with this fault (self-tests); see go run ./cmd/fakeserver -list-faults")
+		return 0
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "rlspec acceptance: %v\n", err)
 		return 2
