@@ -170,7 +170,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	case status == 2 && len(rep.Results) == 0:
 		return nil, couldNotRun("godog could not run the features (TAGS=%q may be malformed)", tc.Tags)
 	case len(rep.Results) == 0:
-		return nil, couldNotRun("TAGS=%q matched no scenario", tc.Tags)
+		return nil, couldNotRun("TAGS=%q matched no scenario (or is not a valid tag expression)", tc.Tags)
 	case status != 0 && rep.ExitCode() == 0:
 		return nil, errors.New("godog reported a failure that no scenario recorded")
 	}
