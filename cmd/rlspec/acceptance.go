@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/rlspec/rlspec/acceptance"
@@ -28,11 +29,22 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return 2
 	}
 	if cfg.Target.Image != "" && cfg.Target.URL == "" {
-		// Hook for the containers package: start TARGET_IMAGE and its
-		// flag-off twin here, fill cfg.Target.URL / DisabledURL, and
-		// terminate them when the run ends.
-		fmt.Fprintf(stderr, "rlspec acceptance: TARGET_IMAGE is not supported by this build yet; start the image yourself and set TARGET_URL\n")
-		return 2
+		// Start TARGET_IMAGE and its flag-off twin, fill the URLs, and
+		// remove the containers on every path out (failure, Ctrl-C).
+		given := flagGiven(args, "client-ips")
+		if _, ok := os.LookupEnv("CLIENT_IPS"); ok {
+			given = true
+		}
+		stop, err := startImageTarget(ctx, &cfg.Target, imageOptions{twin: true, clientIPsGiven: given}, prefixed(stderr, "rlspec acceptance: "))
+		if err != nil {
+			fmt.Fprintf(stderr, "rlspec acceptance: could not run: %s\n", oneLine(err.Error()))
+			return 2
+		}
+		defer func() {
+			if err := stop(); err != nil {
+				fmt.Fprintf(stderr, "rlspec acceptance: removing the containers: %v\n", err)
+			}
+		}()
 	}
 	rep, err := acceptance.Run(ctx, cfg, acceptance.WithOutput(stdout))
 	if err != nil {
