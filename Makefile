@@ -23,6 +23,10 @@ all: test
 ## test: the project's own tests (what CI runs)
 test: vet mocks-check
 	$(GO) test -race -count=1 -timeout 9m ./...
+	$(MAKE) --no-print-directory fuzz FUZZTIME=$(TEST_FUZZTIME)
+
+# each fuzz target's budget inside make test
+TEST_FUZZTIME ?= 8s
 
 vet:
 	$(GO) vet ./...
