@@ -81,7 +81,6 @@ type junitSuites struct {
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
 	Errors   int          `xml:"errors,attr"`
-	Skipped  int          `xml:"skipped,attr"`
 	Time     string       `xml:"time,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 }
@@ -143,7 +142,8 @@ func writeJUnit(w io.Writer, rep *Report) error {
 		}
 		suite.Cases = append(suite.Cases, c)
 	}
-	doc := junitSuites{Name: "rlspec", Tests: suite.Tests, Failures: suite.Failures, Skipped: suite.Skipped, Time: suite.Time, Suites: []junitSuite{suite}}
+	// testsuites has no skipped attribute in the Jenkins junit-10.xsd schema.
+	doc := junitSuites{Name: "rlspec", Tests: suite.Tests, Failures: suite.Failures, Time: suite.Time, Suites: []junitSuite{suite}}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
@@ -169,10 +169,27 @@ func firstLine(s string) string {
 	return l
 }
 
+// maxEvidence caps the exchanges a report shows per failure: the last ones
+// are the ones that show it.
+const maxEvidence = 8
+
+// evidence returns the last maxEvidence exchanges of v and how many earlier
+// ones were left out.
+func evidence(v *steps.Violation) ([]*target.Exchange, int) {
+	if n := len(v.Evidence); n > maxEvidence {
+		return v.Evidence[n-maxEvidence:], n - maxEvidence
+	}
+	return v.Evidence, 0
+}
+
 func failureText(v *steps.Violation) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "clause:   %s\ncheck:    %s\nexpected: %s\nactual:   %s\n", v.Clause, v.Check, v.Expected, v.Actual)
-	for _, ex := range v.Evidence {
+	exs, omitted := evidence(v)
+	if omitted > 0 {
+		fmt.Fprintf(&b, "\n(%d earlier exchanges omitted)\n", omitted)
+	}
+	for _, ex := range exs {
 		fmt.Fprintf(&b, "\n$ %s\n%s\n", ex.Curl(), ex.Summary())
 	}
 	return b.String()
@@ -183,6 +200,10 @@ var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 	"clause": clauseOf,
 	"lower":  func(s steps.Status) string { return strings.ToLower(string(s)) },
 	"resp":   responseText,
+	"evidence": func(v *steps.Violation) map[string]any {
+		exs, omitted := evidence(v)
+		return map[string]any{"Exchanges": exs, "Omitted": omitted}
+	},
 }).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>rlspec acceptance report</title>
 <style>
@@ -201,10 +222,10 @@ h2{margin-top:2em}
 <h2 id="{{.ID}}">FAIL {{.Name}}</h2>
 {{with .Violation}}<p><b>Clause</b> {{.Clause}} — {{.Check}}<br><b>Expected</b> {{.Expected}}<br><b>Actual</b> {{.Actual}}</p>
 <h3>Requests and responses that show it</h3>
-{{range .Evidence}}<pre>$ {{.Curl}}
+{{with evidence .}}{{if .Omitted}}<p>({{.Omitted}} earlier exchanges omitted)</p>{{end}}{{range .Exchanges}}<pre>$ {{.Curl}}
 
 {{resp .}}</pre>
-{{end}}{{else}}<pre>{{.Reason}}</pre>{{end}}
+{{end}}{{end}}{{else}}<pre>{{.Reason}}</pre>{{end}}
 {{end}}{{end}}
 </body></html>
 `))
