@@ -3,7 +3,6 @@ package fakeserver
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"database/sql"
 	"flag"
 	"fmt"
@@ -13,8 +12,8 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,39 +38,7 @@ const (
 	loadLimit      = 100 // quota per window
 	loadWindowSecs = 2   // window length: a 30 s run crosses ~15 windows per bucket
 	loadMaxRSS     = 512 << 20
-	loadHelperEnv  = "RLSPEC_FAKESERVER_LOAD_DB"
-
-	loadHelperFaultEnv = "RLSPEC_FAKESERVER_LOAD_FAULT"
 )
-
-// TestLoadHelperServer is the server process of TestLoad: it serves the
-// database named by the environment with the load test's limit and window,
-// prints its URL, and shuts down gracefully on SIGTERM.
-func TestLoadHelperServer(t *testing.T) {
-	db := os.Getenv(loadHelperEnv)
-	if db == "" {
-		t.Skip("helper process only")
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
-	defer stop()
-	var err error
-	cfg := DefaultConfig()
-	cfg.DBPath = db
-	cfg.Limit = loadLimit
-	cfg.Window = loadWindowSecs * time.Second
-	if cfg.Fault, err = ParseFault(os.Getenv(loadHelperFaultEnv)); err != nil {
-		t.Fatalf("helper: %v", err)
-	}
-	r, err := Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("helper: %v", err)
-	}
-	fmt.Println(r.URL)
-	<-ctx.Done()
-	if err := r.Close(); err != nil {
-		t.Fatalf("helper shutdown: %v", err)
-	}
-}
 
 // loadClient is one of the 1,000 clients: its bucket (index into the
 // bucket table), its connection and the body it posts.
@@ -88,7 +55,8 @@ type loadResult struct {
 	reset     int64
 }
 
-// 1,000 concurrent clients against the reference server in its own process:
+// 1,000 concurrent clients against the reference server binary
+// (cmd/fakeserver, built by the test, in its own process):
 // hot device buckets shared by 50 clients each (quota exhausted every
 // window: 429s and contention on one row), 500 cold buckets, and IP-fallback
 // clients from 4 loopback addresses. Every response is a 200 or a 429 with
@@ -165,7 +133,7 @@ func (r *loadReport) problem(format string, args ...any) {
 	r.problems = append(r.problems, fmt.Sprintf(format, args...))
 }
 
-// runLoad runs the 1,000 clients against a helper server with fault for
+// runLoad runs the 1,000 clients against cmd/fakeserver with fault for
 // duration and tallies what came back.
 func runLoad(t *testing.T, fault Fault, duration time.Duration) *loadReport {
 	t.Helper()
@@ -331,42 +299,53 @@ func runLoad(t *testing.T, fault Fault, duration time.Duration) *loadReport {
 	return rep
 }
 
-// loadServer is the helper process.
+// loadServer is the cmd/fakeserver process under load.
 type loadServer struct {
 	cmd *exec.Cmd
 	out *bufio.Reader
 	url string
 }
 
+// startLoadHelper builds cmd/fakeserver (as the image does: CGO_ENABLED=0,
+// whatever flags the test binary has, so -race does not inflate its memory)
+// and starts it on a random loopback port with the load test's limit and
+// window and the given fault.
 func startLoadHelper(t *testing.T, db string, fault Fault) *loadServer {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestLoadHelperServer$", "-test.timeout=10m")
-	cmd.Env = append(os.Environ(), loadHelperEnv+"="+db, loadHelperFaultEnv+"="+string(fault))
-	cmd.Stderr = os.Stderr
+	bin := filepath.Join(t.TempDir(), "fakeserver")
+	build := exec.Command("go", "build", "-o", bin, "github.com/rlspec/rlspec/cmd/fakeserver")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build cmd/fakeserver: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "-listen-addr=127.0.0.1:0", "-db-path="+db,
+		"-limit="+strconv.Itoa(loadLimit), "-window-seconds="+strconv.Itoa(loadWindowSecs), "-fault="+string(fault))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	out, err := cmd.StdoutPipe()
+	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &loadServer{cmd: cmd, out: bufio.NewReader(out)}
+	s := &loadServer{cmd: cmd, out: bufio.NewReader(stderr)}
 	t.Cleanup(func() {
 		if cmd.ProcessState == nil {
 			_ = cmd.Process.Kill()
+			_, _ = io.Copy(io.Discard, s.out)
 			_ = cmd.Wait()
 		}
 	})
 	line, err := s.out.ReadString('\n')
-	if err != nil || !strings.HasPrefix(line, "http://") {
-		t.Fatalf("helper server did not start: %q %v", line, err)
+	m := regexp.MustCompile(`addr=(127\.0\.0\.1:\d+)`).FindStringSubmatch(line)
+	if err != nil || m == nil {
+		t.Fatalf("fakeserver did not start: %q %v", line, err)
 	}
-	s.url = strings.TrimSpace(line)
+	s.url = "http://" + m[1]
 	return s
 }
 
-// stop reads the helper's peak RSS (VmHWM), stops it with SIGTERM and
+// stop reads the server's peak RSS (VmHWM), stops it with SIGTERM and
 // returns the larger of VmHWM and the kernel's ru_maxrss after exit, in
 // bytes.
 func (s *loadServer) stop(t *testing.T) int64 {
@@ -378,9 +357,9 @@ func (s *loadServer) stop(t *testing.T) int64 {
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Errorf("SIGTERM: %v", err)
 	}
-	_, _ = io.Copy(io.Discard, s.out) // until the helper exits
+	_, _ = io.Copy(io.Discard, s.out) // its log, until it exits
 	if err := s.cmd.Wait(); err != nil {
-		t.Errorf("helper server exit: %v", err)
+		t.Errorf("fakeserver exit: %v", err)
 	}
 	if ru, ok := s.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		hwm = max(hwm, ru.Maxrss<<10) // KiB on Linux
@@ -407,7 +386,7 @@ func vmHWM(pid int) (int64, error) {
 }
 
 // raiseFileLimit raises the soft RLIMIT_NOFILE to at least n (up to the
-// hard limit); the helper process inherits it.
+// hard limit); the server process inherits it.
 func raiseFileLimit(t *testing.T, n uint64) {
 	t.Helper()
 	var rl syscall.Rlimit
