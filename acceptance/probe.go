@@ -2,6 +2,7 @@ package acceptance
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -29,9 +30,8 @@ func probe(ctx context.Context, endpoint string, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	tr := &http.Transport{
-		DialContext:           (&net.Dialer{Timeout: timeout}).DialContext,
-		ResponseHeaderTimeout: timeout,
-		DisableKeepAlives:     true,
+		DialContext:       (&net.Dialer{Timeout: timeout}).DialContext,
+		DisableKeepAlives: true,
 	}
 	defer tr.CloseIdleConnections()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, endpoint, nil)
@@ -40,7 +40,8 @@ func probe(ctx context.Context, endpoint string, timeout time.Duration) error {
 	}
 	resp, err := (&http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
 	if err != nil {
-		if ctx.Err() != nil {
+		var ne net.Error
+		if ctx.Err() != nil || (errors.As(err, &ne) && ne.Timeout()) {
 			return fmt.Errorf("no HTTP answer within %s", timeout)
 		}
 		return err
