@@ -29,7 +29,7 @@ func OpenSQLiteSeeder(path string, schema target.DBSchema, window time.Duration,
 	if now == nil {
 		now = time.Now
 	}
-	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_pragma=busy_timeout(10000)"
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?mode=rw&_pragma=busy_timeout(10000)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open TARGET_DB %s: %w", path, err)
