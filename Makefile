@@ -87,7 +87,7 @@ bench-reference:
 
 ## soak: 1,000 concurrent clients for 30 s against the reference binary (no 5xx, no oversell, peak RSS < 512 MiB)
 soak:
-	$(GO) test -run '^TestLoad$$' -soak -count=1 -v -timeout 10m ./fakeserver
+	$(GO) test -run '^TestLoad$$' -count=1 -v -timeout 10m ./fakeserver -soak
 
 clean:
 	rm -rf $(REPORT_DIR)
