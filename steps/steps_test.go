@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cucumber/godog"
+	messages "github.com/cucumber/messages/go/v21"
 
 	"github.com/rlspec/rlspec/target"
 )
@@ -260,4 +261,12 @@ func TestValidHeadersNamesTheBadHeader(t *testing.T) {
 			t.Errorf("%s: err = %v, want an FR-7 violation", name, err)
 		}
 	}
+}
+
+func fakeGodogScenario(name string, tags ...string) *godog.Scenario {
+	sc := &godog.Scenario{Name: name}
+	for _, tag := range tags {
+		sc.Tags = append(sc.Tags, &messages.PickleTag{Name: tag})
+	}
+	return sc
 }

@@ -1,0 +1,46 @@
+package steps
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/mock"
+)
+
+// The window step seeds through the StateSeeder (mockery mock): it expires
+// the bucket's window by its id and passes a seeding failure on verbatim.
+func TestWindowPassedUsesTheSeeder(t *testing.T) {
+	s := newTestScenario(t, newFakeLimiter(10))
+	seeder := newMockStateSeeder(t)
+	s.env.Seeder = seeder
+	if err := s.freshBucketFirstSent(); err != nil {
+		t.Fatal(err)
+	}
+	seeder.EXPECT().ExpireWindow(mock.Anything, s.bucket).Return(nil).Once()
+	if err := s.windowPassed(); err != nil {
+		t.Fatal(err)
+	}
+	noRow := errors.New("expire window: TARGET_DB has no rate_limit_buckets row")
+	seeder.EXPECT().ExpireWindow(mock.Anything, s.bucket).Return(noRow).Once()
+	if err := s.windowPassed(); !errors.Is(err, noRow) {
+		t.Fatalf("err = %v, want the seeder's error", err)
+	}
+}
+
+// Every scenario's verdict reaches the Recorder (mockery mock) with its id,
+// clauses and skip reason.
+func TestSkipReasonReachesTheRecorder(t *testing.T) {
+	s := newTestScenario(t, newFakeLimiter(10))
+	rec := newMockRecorder(t)
+	s.env.Recorder = rec
+	s.err = s.flagOff() // no TARGET_URL_DISABLED
+	rec.EXPECT().Record(mock.MatchedBy(func(r ScenarioResult) bool {
+		return r.Status == Skipped && r.ID == "RL-AC8-01" && len(r.Clauses) == 1 && r.Clauses[0] == "AC8" &&
+			strings.HasPrefix(r.Reason, "TARGET_URL_DISABLED is not set")
+	})).Once()
+	if _, err := s.after(context.Background(), fakeGodogScenario("RL-AC8-01 [AC8] x", "@AC8", "@id:RL-AC8-01"), nil); err != nil {
+		t.Fatal(err)
+	}
+}
