@@ -1,0 +1,128 @@
+package selftest
+
+import (
+	"context"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rlspec/rlspec/containers"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/racehunt"
+	"github.com/rlspec/rlspec/target"
+	tc "github.com/testcontainers/testcontainers-go"
+)
+
+// requireImage builds rlspec-reference:latest, or skips with a one-line
+// reason when no Docker engine answers.
+func requireImage(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and starts containers")
+	}
+	t.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if err := containers.Available(ctx); err != nil {
+		line, _, _ := strings.Cut(err.Error(), "\n")
+		t.Skip("docker not available: " + line)
+	}
+	if err := containers.BuildReferenceImage(ctx, containers.WithBuildDir("..")); err != nil {
+		t.Fatalf("build %s: %v", containers.ReferenceImage, err)
+	}
+	return containers.ReferenceImage
+}
+
+// bridgeGateway is the address containers see published-port requests
+// come from (see containers.Target.Gateway), needed before they start so
+// that they can trust it as a proxy.
+func bridgeGateway(t *testing.T) netip.Addr {
+	t.Helper()
+	p, err := tc.NewDockerProvider()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	nw, err := p.GetNetwork(context.Background(), tc.NetworkRequest{Name: tc.Bridge})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range nw.IPAM.Config {
+		if c.Gateway.IsValid() {
+			return c.Gateway
+		}
+		if c.Subnet.IsValid() && c.Subnet.Addr().Is4() {
+			return c.Subnet.Masked().Addr().Next()
+		}
+	}
+	t.Fatal("bridge network without gateway or subnet")
+	return netip.Addr{}
+}
+
+// TestProcessCacheAcrossReplicas: the process-cache fault (a per-process
+// quota cache) is invisible with one container and caught by the race
+// hunter with three containers sharing one database volume — the real
+// symptom the embedded matrix only approximates with in-process servers.
+func TestProcessCacheAcrossReplicas(t *testing.T) {
+	img := requireImage(t)
+	gw := bridgeGateway(t)
+	const limit = 3
+	hunt := func(t *testing.T, fault fakeserver.Fault, replicas int) racehunt.Result {
+		ctx := context.Background()
+		ct, err := containers.StartTarget(ctx, img,
+			containers.WithFault(string(fault)),
+			containers.WithReplicas(replicas),
+			containers.WithLimit(limit), containers.WithWindow(time.Minute),
+			containers.WithEnv("TRUSTED_PROXIES", gw.String()+"/32"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if err := ct.Terminate(context.Background()); err != nil {
+				t.Errorf("terminate: %v", err)
+			}
+		})
+		if ct.Gateway.IsValid() && ct.Gateway != gw {
+			t.Fatalf("containers see requests from %s, not %s", ct.Gateway, gw)
+		}
+		cfg := target.DefaultConfig()
+		// Every request reaches the containers from the gateway: client
+		// addresses travel in X-Forwarded-For.
+		cfg.Limit, cfg.Window, cfg.ClientIPs = limit, time.Minute, target.ClientIPsXFF
+		live, err := racehunt.NewLive(ctx, cfg, ct.URLs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := racehunt.Hunt(ctx, live, racehunt.HuntOptions{Checks: 40, Repeat: 1, ShrinkTime: time.Second,
+			Name: "selftest-image", NoFailFile: true, ReportDir: t.TempDir(), Log: t.Logf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	t.Run("one replica", func(t *testing.T) {
+		res := hunt(t, fakeserver.FaultProcessCache, 1)
+		if res.Found {
+			t.Fatalf("one replica: %s found, want none: %v\n%s", res.Class, res.Violations, res.Workload)
+		}
+		if res.Checks != 40 {
+			t.Fatalf("ran %d workloads, want 40", res.Checks)
+		}
+	})
+	// The control: the correct reference on the same three replicas is
+	// clean, so what the hunter finds below is the fault, not the setup.
+	t.Run("reference three replicas", func(t *testing.T) {
+		res := hunt(t, fakeserver.FaultNone, 3)
+		if res.Found || res.Checks != 40 {
+			t.Fatalf("reference, three replicas: found %v (%s) after %d workloads: %v", res.Found, res.Class, res.Checks, res.Violations)
+		}
+	})
+	t.Run("three replicas", func(t *testing.T) {
+		res := hunt(t, fakeserver.FaultProcessCache, 3)
+		if !res.Found {
+			t.Fatalf("three replicas: nothing found in %d workloads", res.Checks)
+		}
+		t.Logf("caught: %s after %d clean workload(s) in %s: %v", res.Class, res.Checks, res.Detected, res.Violations)
+	})
+}
