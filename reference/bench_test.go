@@ -2,8 +2,11 @@ package reference
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"sort"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -63,4 +66,30 @@ func BenchmarkDecide(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkFsyncFloor is the disk's own limit, run beside BenchmarkDecide so
+// the two read as a ratio in one run: one caller cannot make more durable
+// decisions per second than the disk makes fdatasyncs of a small append into
+// a file in the same directory (what SQLite's WAL commit costs at minimum).
+//
+//	go test -run '^$' -bench 'Decide|FsyncFloor' -benchtime 20000x ./reference
+func BenchmarkFsyncFloor(b *testing.B) {
+	f, err := os.Create(filepath.Join(b.TempDir(), "floor.wal"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	page := make([]byte, 4096+24) // one WAL frame: header + page
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		if _, err := f.Write(page); err != nil {
+			b.Fatal(err)
+		}
+		if err := syscall.Fdatasync(int(f.Fd())); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "syncs/s")
 }
