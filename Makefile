@@ -83,7 +83,7 @@ bench:
 
 ## bench-reference: durable (synchronous=FULL) check-and-spend, 1 and 10 callers, p95
 bench-reference:
-	$(GO) test -run '^$$' -bench Decide -benchtime 20000x -count 3 -timeout 600s ./reference
+	$(GO) test -run '^$$' -bench 'Decide|FsyncFloor' -benchtime 20000x -count 3 -timeout 600s ./reference
 
 ## soak: 1,000 concurrent clients for 30 s against the reference binary (no 5xx, no oversell, peak RSS < 512 MiB)
 soak:
