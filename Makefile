@@ -44,7 +44,7 @@ race:
 load:
 	$(GO) run ./cmd/loadgen run
 
-## selftest: the suite against the reference and every fakeserver fault
+## selftest: the suite and race properties against the reference (RUNS times) and every fault (CHECKS, FAULTS); prints the matrix
 selftest:
 	$(GO) run ./cmd/rlspec selftest
 
