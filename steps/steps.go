@@ -621,11 +621,7 @@ func (s *scenario) headersOf(ex *target.Exchange, clause string) (target.RateLim
 }
 
 func (s *scenario) remainingIs(want int, expr string) error {
-	ex, err := s.need()
-	if err != nil {
-		return err
-	}
-	rl, err := s.headersOf(ex, "FR-7")
+	ex, rl, err := s.lastWithHeaders("FR-7")
 	if err != nil {
 		return err
 	}
@@ -647,12 +643,19 @@ func (s *scenario) clauseForRemaining() string {
 	return "FR-7"
 }
 
-func (s *scenario) limitIsConfigured() error {
+// lastWithHeaders is the last response and its parsed rate-limit headers;
+// missing or malformed headers are a violation of clause.
+func (s *scenario) lastWithHeaders(clause string) (*target.Exchange, target.RateLimit, error) {
 	ex, err := s.need()
 	if err != nil {
-		return err
+		return nil, target.RateLimit{}, err
 	}
-	rl, err := s.headersOf(ex, "FR-7")
+	rl, err := s.headersOf(ex, clause)
+	return ex, rl, err
+}
+
+func (s *scenario) limitIsConfigured() error {
+	ex, rl, err := s.lastWithHeaders("FR-7")
 	if err != nil {
 		return err
 	}
@@ -664,11 +667,7 @@ func (s *scenario) limitIsConfigured() error {
 }
 
 func (s *scenario) resetAboutNowPlusWindow() error {
-	ex, err := s.need()
-	if err != nil {
-		return err
-	}
-	rl, err := s.headersOf(ex, "FR-7")
+	ex, rl, err := s.lastWithHeaders("FR-7")
 	if err != nil {
 		return err
 	}
@@ -720,11 +719,7 @@ func (s *scenario) bodyIsJSONError(want string) error {
 }
 
 func (s *scenario) retryAfter() error {
-	ex, err := s.need()
-	if err != nil {
-		return err
-	}
-	rl, err := s.headersOf(ex, "FR-7")
+	ex, rl, err := s.lastWithHeaders("FR-7")
 	if err != nil {
 		return err
 	}
