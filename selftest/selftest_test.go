@@ -1,0 +1,130 @@
+package selftest
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/rlspec/rlspec/fakeserver"
+)
+
+func TestExpectationsCoverEveryFault(t *testing.T) {
+	exps, err := Expectations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	faults := fakeserver.Faults()
+	if len(exps) != len(faults) {
+		t.Fatalf("%d expectations for %d faults", len(exps), len(faults))
+	}
+	for i, e := range exps {
+		if e.Fault != faults[i].Fault {
+			t.Errorf("row %d is %s, want %s (order of fakeserver.Faults)", i, e.Fault, faults[i].Fault)
+		}
+		if e.Race && e.Replicas < 1 {
+			t.Errorf("%s: race expectation without replicas", e.Fault)
+		}
+	}
+	// The concurrency faults are the race hunter's, the rest the suite's.
+	race := map[fakeserver.Fault]int{
+		fakeserver.FaultCheckThenAct: 1, fakeserver.FaultConcurrentReplays: 1,
+		fakeserver.FaultResetRace: 1, fakeserver.FaultProcessCache: 2,
+	}
+	for _, e := range exps {
+		want, isRace := race[e.Fault]
+		if e.Race != isRace {
+			t.Errorf("%s: Race = %v, want %v", e.Fault, e.Race, isRace)
+		}
+		if isRace && e.Replicas < want {
+			t.Errorf("%s: %d replicas, want at least %d", e.Fault, e.Replicas, want)
+		}
+		if !isRace && len(e.Scenarios) == 0 {
+			t.Errorf("%s: no acceptance scenario required", e.Fault)
+		}
+	}
+}
+
+// TestVerdicts: the matrix's own verdict logic fails when it must.
+func TestVerdicts(t *testing.T) {
+	okRef := ReferenceRun{N: 1, raceChecks: 10, Acceptance: AcceptanceResult{Passed: 35}, Race: RaceResult{Ran: true, Checks: 10}}
+	caught := Row{Expectation: Expectation{Fault: fakeserver.FaultOffByOne, Scenarios: []string{"RL-AC1-01"}},
+		Acceptance: AcceptanceResult{Failed: 1, FailedIDs: []string{"RL-AC1-01"}}}
+	for _, tc := range []struct {
+		name   string
+		m      Matrix
+		ok     bool
+		output string
+	}{
+		{"all good", Matrix{Reference: []ReferenceRun{okRef}, Rows: []Row{caught}}, true, "selftest PASS: 1/1 faults caught"},
+		{"reference skipped a scenario", Matrix{Reference: []ReferenceRun{func() ReferenceRun {
+			r := okRef
+			r.Acceptance.Skipped, r.Acceptance.SkippedIDs = 1, []string{"RL-AC4-01"}
+			return r
+		}()}, Rows: []Row{caught}}, false, "reference run 1: skipped RL-AC4-01"},
+		{"reference race ran short", Matrix{Reference: []ReferenceRun{func() ReferenceRun {
+			r := okRef
+			r.Race.Checks = 3
+			return r
+		}()}}, false, "selftest FAIL"},
+		{"race violation on the reference", Matrix{Reference: []ReferenceRun{func() ReferenceRun {
+			r := okRef
+			r.Race.Found, r.Race.Class = true, "oversell"
+			return r
+		}()}}, false, "race hunt found oversell"},
+		{"fault survives", Matrix{Reference: []ReferenceRun{okRef}, Rows: []Row{{Expectation: Expectation{Fault: fakeserver.FaultNoReset, Scenarios: []string{"RL-AC4-01"}}, Missed: []string{"RL-AC4-01"}}}}, false, "SURVIVED"},
+		{"race fault caught only by the suite", Matrix{Reference: []ReferenceRun{okRef}, Rows: []Row{{
+			Expectation: Expectation{Fault: fakeserver.FaultCheckThenAct, Race: true, Replicas: 1},
+			Acceptance:  AcceptanceResult{Failed: 2, FailedIDs: []string{"RL-AC7-01", "RL-AC7-02"}},
+			Race:        RaceResult{Ran: true, Replicas: 1, Checks: 10},
+		}}}, false, "the race hunt found nothing in 10 workloads"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.m.OK(); got != tc.ok {
+				t.Errorf("OK() = %v, want %v", got, tc.ok)
+			}
+			var buf bytes.Buffer
+			tc.m.Write(&buf)
+			if !strings.Contains(buf.String(), tc.output) {
+				t.Errorf("output lacks %q:\n%s", tc.output, buf.String())
+			}
+		})
+	}
+}
+
+func TestOptionsRejectBadValues(t *testing.T) {
+	for name, o := range map[string]Option{
+		"runs 0":          WithRuns(0),
+		"checks 0":        WithRaceChecks(0),
+		"reference fault": WithFaults(fakeserver.FaultNone),
+		"unknown fault":   WithFaults("no-such-fault"),
+	} {
+		if _, err := Run(context.Background(), o); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// TestFaultMatrix is the self-test of `make test`: the whole suite and the
+// race properties against the reference and every fault; the reference
+// passes everything, every fault is caught by its detector. (It replaces
+// acceptance's TestFaultMatrix, so the suite-per-fault runs once.)
+func TestFaultMatrix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the fault matrix runs the suite once per fault")
+	}
+	var progress bytes.Buffer
+	m, err := Run(context.Background(), WithProgress(&progress), WithReportDir(t.TempDir()))
+	if err != nil {
+		t.Fatalf("could not run: %v\n%s", err, progress.String())
+	}
+	var out bytes.Buffer
+	m.Write(&out)
+	t.Log("\n" + out.String())
+	if !m.OK() {
+		t.Fatalf("self-test failed (survivors: %v)", m.Survivors())
+	}
+	if len(m.Rows) != len(fakeserver.Faults()) {
+		t.Fatalf("%d rows for %d faults", len(m.Rows), len(fakeserver.Faults()))
+	}
+}
