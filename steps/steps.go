@@ -90,6 +90,11 @@ func (s *scenario) send(c Sender, r target.Request) (*target.Exchange, error) {
 
 // one sends a single request as the scenario's "last" request.
 func (s *scenario) one(c Sender, f target.BucketField) (*target.Exchange, error) {
+	if s.first == nil {
+		if err := s.alignWindowStart(); err != nil {
+			return nil, err
+		}
+	}
 	body, err := s.render(f)
 	if err != nil {
 		return nil, err
@@ -345,18 +350,47 @@ func (s *scenario) flagOff() error {
 	return nil
 }
 
-// waitInsideWindow lets d pass, provided the bucket's window (started by its
-// first request) still has room for a sample after it.
+// shortWindow is the window length below which the first request of a
+// bucket is sent at the start of a wall-clock second (see alignWindowStart).
+const shortWindow = 10 * time.Second
+
+// alignWindowStart delays a bucket's first request, when the window is short
+// and windows are waited out rather than seeded, to just after a whole
+// second. A server that stores Reset as whole unix seconds may round the
+// window's end down by up to a second; starting on the second keeps a 3 s
+// window at nearly 3 s, so two samples 2 s apart still fit inside it.
+func (s *scenario) alignWindowStart() error {
+	if s.env.Seeder != nil || s.env.Config.Window >= shortWindow {
+		return nil
+	}
+	now := s.env.now()
+	return s.waitUntil(now.Truncate(time.Second).Add(time.Second + 5*time.Millisecond))
+}
+
+// waitInsideWindow waits until secs have passed since the bucket's first
+// request — the first sample of a "does not move" check — provided the
+// window (started by that request, and ending no later than its Reset)
+// still has room for the second sample.
 func (s *scenario) waitInsideWindow(secs int) error {
 	if s.first == nil {
 		return errors.New("no request on the bucket yet")
 	}
 	d := time.Duration(secs) * time.Second
 	end := s.first.Sent.Add(s.env.Config.Window)
-	if s.env.now().Add(d + 500*time.Millisecond).After(end) {
-		return skip("RL_WINDOW=%s leaves no room for two samples %s apart inside one window", s.env.Config.Window, d)
+	if rl, err := s.first.RateLimit(); err == nil && s.enabled {
+		if reset := time.Unix(rl.Reset, 0); reset.Before(end) {
+			end = reset
+		}
 	}
-	return s.waitUntil(s.env.now().Add(d))
+	at := s.first.Sent.Add(d)
+	if s.env.now().After(at) {
+		at = s.env.now()
+	}
+	if at.Add(500 * time.Millisecond).After(end) {
+		return skip("RL_WINDOW=%s leaves no room for two samples %s apart inside one window (first request at %s, window ends by %s)",
+			s.env.Config.Window, d, s.first.Sent.Format(time.RFC3339Nano), end.Format(time.RFC3339))
+	}
+	return s.waitUntil(at)
 }
 
 // ---- concurrency ----
