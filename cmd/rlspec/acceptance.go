@@ -35,7 +35,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if _, ok := os.LookupEnv("CLIENT_IPS"); ok {
 			given = true
 		}
-		stop, err := startImageTarget(ctx, &cfg.Target, imageOptions{twin: true, clientIPsGiven: given}, prefixed(stderr, "rlspec acceptance: "))
+		_, stop, err := startImageTarget(ctx, &cfg.Target, imageOptions{twin: true, clientIPsGiven: given}, prefixed(stderr, "rlspec acceptance: "))
 		if err != nil {
 			fmt.Fprintf(stderr, "rlspec acceptance: could not run: %s\n", oneLine(err.Error()))
 			return 2

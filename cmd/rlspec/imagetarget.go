@@ -30,28 +30,28 @@ type imageOptions struct {
 
 // startImageTarget starts cfg.Image per the image contract (limit RL_LIMIT,
 // window RL_WINDOW in whole seconds, trusting the Docker gateway as a
-// proxy), fills cfg.URL (and DisabledURL with the twin) and returns the
-// function that removes everything it started; it must be called on every
-// path. Requests through published ports reach the container from the
+// proxy), fills cfg.URL (and DisabledURL with the twin) and returns every
+// replica's URL and the function that removes everything it started; stop
+// must be called on every path. Requests through published ports reach the container from the
 // Docker gateway, so per-scenario client addresses only work with
 // CLIENT_IPS=xff: it is switched on unless the user chose CLIENT_IPS.
-func startImageTarget(ctx context.Context, cfg *target.Config, o imageOptions, note io.Writer) (stop func() error, err error) {
+func startImageTarget(ctx context.Context, cfg *target.Config, o imageOptions, note io.Writer) (urls []string, stop func() error, err error) {
 	if cfg.Window%time.Second != 0 {
-		return nil, fmt.Errorf("TARGET_IMAGE: RL_WINDOW=%s must be whole seconds (BMTC_RATE_LIMIT_WINDOW_SECONDS)", cfg.Window)
+		return nil, nil, fmt.Errorf("TARGET_IMAGE: RL_WINDOW=%s must be whole seconds (BMTC_RATE_LIMIT_WINDOW_SECONDS)", cfg.Window)
 	}
 	// No registry to pull testcontainers' Ryuk reaper from: everything is
 	// removed by stop instead (the Makefile sets this too).
 	if _, set := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !set {
 		if err := os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true"); err != nil {
-			return nil, fmt.Errorf("disable ryuk: %w", err)
+			return nil, nil, fmt.Errorf("disable ryuk: %w", err)
 		}
 	}
 	if err := containers.Available(ctx); err != nil {
-		return nil, fmt.Errorf("TARGET_IMAGE needs a Docker engine: %w", err)
+		return nil, nil, fmt.Errorf("TARGET_IMAGE needs a Docker engine: %w", err)
 	}
 	gw, err := dockerGateway(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("docker gateway: %w", err)
+		return nil, nil, fmt.Errorf("docker gateway: %w", err)
 	}
 	opts := []containers.Option{
 		containers.WithLimit(cfg.Limit),
@@ -67,7 +67,7 @@ func startImageTarget(ctx context.Context, cfg *target.Config, o imageOptions, n
 	image := cfg.Image
 	ct, err := containers.StartTarget(ctx, image, opts...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	stop = func() error {
 		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
@@ -75,7 +75,7 @@ func startImageTarget(ctx context.Context, cfg *target.Config, o imageOptions, n
 		return ct.Terminate(c)
 	}
 	if ct.Gateway.IsValid() && ct.Gateway != gw {
-		return nil, errors.Join(fmt.Errorf("the container sees requests from %s, not the default network's gateway %s it was told to trust", ct.Gateway, gw), stop())
+		return nil, nil, errors.Join(fmt.Errorf("the container sees requests from %s, not the default network's gateway %s it was told to trust", ct.Gateway, gw), stop())
 	}
 	// The URLs now stand for the image (URL and Image are exclusive).
 	cfg.URL, cfg.Image = ct.URL, ""
@@ -90,7 +90,7 @@ func startImageTarget(ctx context.Context, cfg *target.Config, o imageOptions, n
 		fmt.Fprintf(note, "warning: CLIENT_IPS=%s with TARGET_IMAGE: every request reaches the container from the Docker gateway %s, so per-client-address scenarios share one address\n", cfg.ClientIPs, gw)
 	}
 	fmt.Fprintf(note, "started %s at %s\n", image, strings.TrimSpace(ct.URL+" "+ct.DisabledURL))
-	return stop, nil
+	return ct.URLs, stop, nil
 }
 
 // dockerGateway is the gateway of the default bridge network testcontainers

@@ -41,7 +41,7 @@ func runRace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rlspec race: %v\n", err)
 		return 2
 	}
-	tgt, err := startRaceTarget(ctx, cfg)
+	tgt, err := startRaceTarget(ctx, cfg, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "rlspec race: could not run: %v\n", err)
 		return 2
@@ -222,8 +222,8 @@ func raceSettings(args []string, getenv target.Getenv, stderr io.Writer) (raceCo
 		}
 		cfg.ShrinkTime = d
 	}
-	if cfg.Fault != fakeserver.FaultNone && (cfg.Target.URL != "" || cfg.Target.Image != "") {
-		errs = append(errs, errors.New("FAULT applies to the embedded reference only: unset TARGET_URL/TARGET_IMAGE"))
+	if cfg.Fault != fakeserver.FaultNone && cfg.Target.URL != "" {
+		errs = append(errs, errors.New("FAULT applies to the embedded reference or the reference image only: unset TARGET_URL"))
 	}
 	if cfg.Replicas > 1 && cfg.Target.URL != "" {
 		errs = append(errs, errors.New("REPLICAS needs TARGET_IMAGE or the embedded reference, not TARGET_URL"))
@@ -263,23 +263,20 @@ func (t raceTarget) Close() error {
 // startRaceTarget starts what the settings ask for: the embedded reference
 // (REPLICAS in-process servers on one database file), TARGET_IMAGE's
 // containers, or TARGET_URL.
-func startRaceTarget(ctx context.Context, cfg raceConfig) (racehunt.Target, error) {
+func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (racehunt.Target, error) {
 	tc := cfg.Target
 	switch {
 	case tc.Image != "":
-		if err := containers.Available(ctx); err != nil {
-			return nil, err
+		extra := []containers.Option{containers.WithReplicas(cfg.Replicas)}
+		if cfg.Fault != fakeserver.FaultNone {
+			extra = append(extra, containers.WithFault(string(cfg.Fault)))
 		}
-		ct, err := containers.StartTarget(ctx, tc.Image, containers.WithLimit(tc.Limit), containers.WithWindow(tc.Window), containers.WithReplicas(cfg.Replicas))
+		_, given := cfg.set["CLIENT_IPS"]
+		urls, stop, err := startImageTarget(ctx, &tc, imageOptions{clientIPsGiven: given, extra: extra}, prefixed(note, "rlspec race: "))
 		if err != nil {
-			return nil, fmt.Errorf("start %s: %w", tc.Image, err)
+			return nil, fmt.Errorf("start %s: %w", cfg.Target.Image, err)
 		}
-		stop := func() error {
-			c, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			return ct.Terminate(c)
-		}
-		live, err := racehunt.NewLive(ctx, tc, ct.URLs)
+		live, err := racehunt.NewLive(ctx, tc, urls)
 		if err != nil {
 			return nil, errors.Join(err, stop())
 		}
