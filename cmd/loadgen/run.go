@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/rlspec/rlspec/containers"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/loadgen"
 	"github.com/rlspec/rlspec/target"
@@ -57,7 +58,15 @@ func verdict(rep *loadgen.Report, dir string, stdout, stderr io.Writer) int {
 // attack and writes the reports.
 func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, error) {
 	if cfg.Target.Image != "" {
-		return nil, errors.New("TARGET_IMAGE is not supported by loadgen: start the image and give its address as TARGET_URL")
+		_, stop, err := containers.StartForHarness(ctx, &cfg.Target, containers.HarnessOptions{}, stdout)
+		if err != nil {
+			return nil, fmt.Errorf("start TARGET_IMAGE: %w", err)
+		}
+		defer func() {
+			if err := stop(); err != nil {
+				fmt.Fprintf(stdout, "remove containers: %v\n", err)
+			}
+		}()
 	}
 	base := cfg.Target.URL
 	if base == "" {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/rlspec/rlspec/acceptance"
+	"github.com/rlspec/rlspec/containers"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/target"
 )
@@ -35,7 +36,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if _, ok := os.LookupEnv("CLIENT_IPS"); ok {
 			given = true
 		}
-		_, stop, err := startImageTarget(ctx, &cfg.Target, imageOptions{twin: true, clientIPsGiven: given}, prefixed(stderr, "rlspec acceptance: "))
+		_, stop, err := containers.StartForHarness(ctx, &cfg.Target, containers.HarnessOptions{Twin: true, ClientIPsGiven: given}, prefixed(stderr, "rlspec acceptance: "))
 		if err != nil {
 			fmt.Fprintf(stderr, "rlspec acceptance: could not run: %s\n", oneLine(err.Error()))
 			return 2

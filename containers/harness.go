@@ -1,0 +1,121 @@
+package containers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/netip"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rlspec/rlspec/target"
+	tc "github.com/testcontainers/testcontainers-go"
+)
+
+// EnvTrustedProxies is the reference server's knob for the addresses whose
+// X-Forwarded-For it honours; an image under test needs the same.
+const EnvTrustedProxies = "TRUSTED_PROXIES"
+
+// HarnessOptions are the extra settings of a TARGET_IMAGE start.
+type HarnessOptions struct {
+	Twin bool // also start the flag-off twin (AC8)
+	// ClientIPsGiven: the user set CLIENT_IPS; otherwise xff is chosen.
+	ClientIPsGiven bool
+	Extra          []Option
+}
+
+// StartForHarness starts cfg.Image per the image contract (limit RL_LIMIT,
+// window RL_WINDOW in whole seconds, trusting the Docker gateway as a
+// proxy), fills cfg.URL (and DisabledURL with the twin) and returns every
+// replica's URL and the function that removes everything it started; stop
+// must be called on every path. Requests through published ports reach the container from the
+// Docker gateway, so per-scenario client addresses only work with
+// CLIENT_IPS=xff: it is switched on unless the user chose CLIENT_IPS.
+func StartForHarness(ctx context.Context, cfg *target.Config, o HarnessOptions, note io.Writer) (urls []string, stop func() error, err error) {
+	if cfg.Window%time.Second != 0 {
+		return nil, nil, fmt.Errorf("TARGET_IMAGE: RL_WINDOW=%s must be whole seconds (BMTC_RATE_LIMIT_WINDOW_SECONDS)", cfg.Window)
+	}
+	// No registry to pull testcontainers' Ryuk reaper from: everything is
+	// removed by stop instead (the Makefile sets this too).
+	if _, set := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !set {
+		if err := os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true"); err != nil {
+			return nil, nil, fmt.Errorf("disable ryuk: %w", err)
+		}
+	}
+	if err := Available(ctx); err != nil {
+		return nil, nil, fmt.Errorf("TARGET_IMAGE needs a Docker engine: %w", err)
+	}
+	gw, err := dockerGateway(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("docker gateway: %w", err)
+	}
+	opts := []Option{
+		WithLimit(cfg.Limit),
+		WithWindow(cfg.Window),
+		WithEnv(EnvTrustedProxies, netip.PrefixFrom(gw, gw.BitLen()).String()),
+		WithEnv("RL_SENTINEL", strconv.Itoa(cfg.Sentinel)),
+	}
+	if o.Twin {
+		opts = append(opts, WithDisabledTwin())
+	}
+	opts = append(opts, o.Extra...)
+	fmt.Fprintf(note, "starting %s (limit %d, window %s, %s=%s/%d)…\n", cfg.Image, cfg.Limit, cfg.Window, EnvTrustedProxies, gw, gw.BitLen())
+	image := cfg.Image
+	ct, err := StartTarget(ctx, image, opts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	stop = func() error {
+		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+		defer cancel()
+		return ct.Terminate(c)
+	}
+	if ct.Gateway.IsValid() && ct.Gateway != gw {
+		return nil, nil, errors.Join(fmt.Errorf("the container sees requests from %s, not the default network's gateway %s it was told to trust", ct.Gateway, gw), stop())
+	}
+	// The URLs now stand for the image (URL and Image are exclusive).
+	cfg.URL, cfg.Image = ct.URL, ""
+	if o.Twin {
+		cfg.DisabledURL = ct.DisabledURL
+	}
+	switch {
+	case !o.ClientIPsGiven:
+		cfg.ClientIPs = target.ClientIPsXFF
+		fmt.Fprintf(note, "CLIENT_IPS=xff: the containers see every request come from the Docker gateway %s, which they trust as a proxy; client addresses travel in X-Forwarded-For\n", gw)
+	case cfg.ClientIPs != target.ClientIPsXFF:
+		fmt.Fprintf(note, "warning: CLIENT_IPS=%s with TARGET_IMAGE: every request reaches the container from the Docker gateway %s, so per-client-address scenarios share one address\n", cfg.ClientIPs, gw)
+	}
+	fmt.Fprintf(note, "started %s at %s\n", image, strings.TrimSpace(ct.URL+" "+ct.DisabledURL))
+	return ct.URLs, stop, nil
+}
+
+// dockerGateway is the gateway of the default bridge network testcontainers
+// starts containers on: the address published-port requests come from.
+// When the network's IPAM names no gateway (older engines), Docker gives
+// the bridge the subnet's first address; StartForHarness checks the guess
+// against what the started container reports.
+func dockerGateway(ctx context.Context) (netip.Addr, error) {
+	p, err := tc.NewDockerProvider()
+	if err != nil {
+		return netip.Addr{}, err
+	}
+	defer p.Close()
+	nw, err := p.GetNetwork(ctx, tc.NetworkRequest{Name: tc.Bridge})
+	if err != nil {
+		return netip.Addr{}, fmt.Errorf("inspect network %s: %w", tc.Bridge, err)
+	}
+	for _, c := range nw.IPAM.Config {
+		if c.Gateway.IsValid() {
+			return c.Gateway, nil
+		}
+	}
+	for _, c := range nw.IPAM.Config {
+		if c.Subnet.IsValid() && c.Subnet.Addr().Is4() {
+			return c.Subnet.Masked().Addr().Next(), nil
+		}
+	}
+	return netip.Addr{}, fmt.Errorf("network %s has neither a gateway nor an IPv4 subnet", tc.Bridge)
+}
