@@ -35,6 +35,7 @@ type Attacker struct {
 	clock       Clock
 	pacer       Pacer // nil: closed loop
 	connections int
+	requests    uint64 // closed loop: stop after this many requests; 0 = no limit
 	duration    time.Duration
 	warmup      time.Duration
 	interval    time.Duration
@@ -67,6 +68,11 @@ func WithPacer(p Pacer) Option { return func(a *Attacker) { a.pacer = p } }
 // WithConnections sets the number of connections (workers). Open loop
 // defaults to DefaultOpenConnections; closed loop needs it set.
 func WithConnections(n int) Option { return func(a *Attacker) { a.connections = n } }
+
+// WithRequests makes a closed-loop attack stop after n requests (warm-up
+// included) or at the end of its duration, whichever comes first; 0 (the
+// default) sends until the end. Open loop ignores it.
+func WithRequests(n uint64) Option { return func(a *Attacker) { a.requests = n } }
 
 // WithDuration sets the measured duration.
 func WithDuration(d time.Duration) Option { return func(a *Attacker) { a.duration = d } }
@@ -373,7 +379,7 @@ func (a *Attacker) Attack(ctx context.Context) (*Result, error) {
 			if jobs != nil {
 				w.open(jobs)
 			} else {
-				w.closed(&counter, end)
+				w.closed(&counter, a.requests, end)
 			}
 		}()
 	}
@@ -472,14 +478,18 @@ func (w *worker) open(jobs <-chan job) {
 	}
 }
 
-func (w *worker) closed(counter *atomic.Uint64, end time.Time) {
+func (w *worker) closed(counter *atomic.Uint64, limit uint64, end time.Time) {
 	defer w.close()
 	for w.ctx.Err() == nil {
 		now := w.a.clock.Now()
 		if !now.Before(end) {
 			return
 		}
-		w.send(counter.Add(1)-1, now, now)
+		n := counter.Add(1) - 1
+		if limit > 0 && n >= limit {
+			return
+		}
+		w.send(n, now, now)
 	}
 }
 
