@@ -35,6 +35,7 @@ const (
 	FaultProcessCache      Fault = "process-cache"
 	FaultNoRetryAfter      Fault = "no-retry-after"
 	FaultBadInput500       Fault = "bad-input-500"
+	FaultNoHeadersFallback Fault = "no-headers-ip-fallback"
 )
 
 // FaultInfo describes a fault: the contract clause it breaks and how.
@@ -64,6 +65,7 @@ var faultTable = []FaultInfo{
 	{FaultProcessCache, "AC7/FR-4", "a per-process in-memory quota cache: right with one replica, oversells with several sharing one file"},
 	{FaultNoRetryAfter, "AC3", "429 responses carry no Retry-After"},
 	{FaultBadInput500, "extended", "malformed JSON is answered 500"},
+	{FaultNoHeadersFallback, "FR-7/AC5", "responses keyed by the IP fallback carry no X-RateLimit-* headers (set only when the body names a device)"},
 }
 
 // Faults lists every fault with its clause, in a stable order.

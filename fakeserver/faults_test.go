@@ -145,6 +145,10 @@ var detectors = map[Fault]detector{
 		w := s.post(devBucket(1))
 		return hdr(w, "Retry-After") < 1, fmt.Sprintf("Retry-After %q", w.Header().Get("Retry-After"))
 	},
+	FaultNoHeadersFallback: func(t *testing.T, mk func(func(*Config)) tserver) (bool, string) {
+		w := mk(nil).do(call{body: rideBody(nil)})
+		return remaining(w) < 0 || reset(w) < 0, fmt.Sprintf("IP-fallback response headers %v", w.Header())
+	},
 	FaultBadInput500: func(t *testing.T, mk func(func(*Config)) tserver) (bool, string) {
 		w := mk(nil).do(call{body: `{"route_id":`})
 		return w.Code >= 500, fmt.Sprintf("malformed JSON: %d", w.Code)

@@ -245,7 +245,7 @@ func (s *Server) rideSummary(w http.ResponseWriter, r *http.Request) {
 		s.unavailable(w, r, err)
 		return
 	}
-	s.writeDecision(w, d)
+	s.writeDecision(w, d, strings.HasPrefix(req.Bucket, "ip:"))
 }
 
 func (s *Server) unavailable(w http.ResponseWriter, r *http.Request, err error) {
@@ -260,11 +260,12 @@ func (s *Server) unavailable(w http.ResponseWriter, r *http.Request, err error) 
 	}
 }
 
-func (s *Server) writeDecision(w http.ResponseWriter, d reference.Decision) {
+func (s *Server) writeDecision(w http.ResponseWriter, d reference.Decision, byAddress bool) {
 	h := w.Header()
 	enabled := s.store.Enabled()
 	headers := !(d.Outcome == reference.Limited && s.cfg.Fault == FaultNoHeaders429) &&
-		!(!enabled && s.cfg.Fault == FaultNoHeadersFlagOff)
+		!(!enabled && s.cfg.Fault == FaultNoHeadersFlagOff) &&
+		!(byAddress && s.cfg.Fault == FaultNoHeadersFallback)
 	if headers {
 		remaining, reset := d.Remaining, d.Reset
 		if enabled && s.cfg.Fault == FaultOffByOne && d.Outcome == reference.Allowed {

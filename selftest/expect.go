@@ -47,6 +47,7 @@ var expectations = []Expectation{
 	{Fault: fakeserver.FaultProcessCache, Race: true, Replicas: 2},
 	{Fault: fakeserver.FaultNoRetryAfter, Scenarios: []string{"RL-AC3-02"}},
 	{Fault: fakeserver.FaultBadInput500, Scenarios: []string{"RL-EXT-BAD-01.1"}},
+	{Fault: fakeserver.FaultNoHeadersFallback, Scenarios: []string{"RL-FR7-02"}},
 }
 
 // Expectations returns the matrix's demands, one per fault, in the order

@@ -99,6 +99,7 @@ func WithReportDir(dir string) Option {
 // AcceptanceResult is one acceptance run's outcome.
 type AcceptanceResult struct {
 	Passed, Failed, Skipped int
+	PassedIDs               []string // sorted
 	FailedIDs               []string // sorted
 	SkippedIDs              []string // sorted
 	Elapsed                 time.Duration
@@ -171,8 +172,34 @@ func (m *Matrix) OK() bool {
 			return false
 		}
 	}
-	return true
+	return !m.Complete() || len(m.Toothless()) == 0
 }
+
+// Toothless are the scenarios that pass against the reference and against
+// every fault: checks no fault has shown able to fail. It is only
+// meaningful when every fault ran (see Complete).
+func (m *Matrix) Toothless() []string {
+	if len(m.Reference) == 0 {
+		return nil
+	}
+	failed := map[string]bool{}
+	for _, r := range m.Rows {
+		for _, id := range r.Acceptance.FailedIDs {
+			failed[id] = true
+		}
+	}
+	var out []string
+	for _, id := range m.Reference[0].Acceptance.PassedIDs {
+		if !failed[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// Complete reports whether the matrix covers every fault of the reference
+// server (not a FAULTS selection).
+func (m *Matrix) Complete() bool { return len(m.Rows) == len(fakeserver.Faults()) }
 
 // Survivors are the faults no detector caught.
 func (m *Matrix) Survivors() []fakeserver.Fault {
@@ -330,6 +357,7 @@ func runAcceptance(ctx context.Context, f fakeserver.Fault) (AcceptanceResult, e
 		switch res.Status {
 		case steps.Passed:
 			r.Passed++
+			r.PassedIDs = append(r.PassedIDs, res.ID)
 		case steps.Failed:
 			r.Failed++
 			r.FailedIDs = append(r.FailedIDs, res.ID)
@@ -338,6 +366,7 @@ func runAcceptance(ctx context.Context, f fakeserver.Fault) (AcceptanceResult, e
 			r.SkippedIDs = append(r.SkippedIDs, res.ID)
 		}
 	}
+	slices.Sort(r.PassedIDs)
 	slices.Sort(r.FailedIDs)
 	slices.Sort(r.SkippedIDs)
 	return r, nil

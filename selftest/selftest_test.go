@@ -128,3 +128,30 @@ func TestFaultMatrix(t *testing.T) {
 		t.Fatalf("%d rows for %d faults", len(m.Rows), len(fakeserver.Faults()))
 	}
 }
+
+// TestToothless: a scenario that passes against the reference and against
+// every fault is reported, and fails a complete matrix.
+func TestToothless(t *testing.T) {
+	ref := ReferenceRun{N: 1, raceChecks: 1, Race: RaceResult{Ran: true, Checks: 1},
+		Acceptance: AcceptanceResult{Passed: 2, PassedIDs: []string{"RL-A", "RL-B"}}}
+	m := Matrix{Reference: []ReferenceRun{ref}}
+	for _, fi := range fakeserver.Faults() {
+		m.Rows = append(m.Rows, Row{Expectation: Expectation{Fault: fi.Fault, Scenarios: []string{"RL-A"}},
+			Acceptance: AcceptanceResult{Failed: 1, FailedIDs: []string{"RL-A"}}})
+	}
+	if got := m.Toothless(); len(got) != 1 || got[0] != "RL-B" {
+		t.Fatalf("Toothless() = %v, want [RL-B]", got)
+	}
+	if m.OK() {
+		t.Fatal("a matrix with a toothless scenario is OK")
+	}
+	var buf bytes.Buffer
+	m.Write(&buf)
+	if !strings.Contains(buf.String(), "toothless: 1 scenario(s)") {
+		t.Fatalf("output lacks the toothless line:\n%s", buf.String())
+	}
+	m.Rows[0].Acceptance.FailedIDs = []string{"RL-A", "RL-B"}
+	if got := m.Toothless(); len(got) != 0 || !m.OK() {
+		t.Fatalf("Toothless() = %v, OK() = %v after RL-B failed against a fault", got, m.OK())
+	}
+}

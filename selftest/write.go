@@ -44,6 +44,13 @@ func (m *Matrix) Write(w io.Writer) {
 			fmt.Fprintf(w, "missed: %s (%s): the race hunt found nothing in %d workloads\n", r.Fault, r.Description, r.Race.Checks)
 		}
 	}
+	if m.Complete() && len(m.Reference) > 0 {
+		if t := m.Toothless(); len(t) > 0 {
+			fmt.Fprintf(w, "toothless: %d scenario(s) fail against no fault, so nothing shows they can fail: %s\n", len(t), strings.Join(t, " "))
+		} else {
+			fmt.Fprintf(w, "every scenario fails against at least one fault (%d/%d)\n", len(m.Reference[0].Acceptance.PassedIDs), len(m.Reference[0].Acceptance.PassedIDs))
+		}
+	}
 	for _, r := range m.Reference {
 		if len(r.Acceptance.FailedIDs) > 0 {
 			fmt.Fprintf(w, "reference run %d: failed %s\n", r.N, strings.Join(r.Acceptance.FailedIDs, " "))
