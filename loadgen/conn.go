@@ -87,11 +87,21 @@ func (d *HTTPDialer) Dial(ctx context.Context) (Conn, error) {
 		}
 		c = t
 	}
-	return &httpConn{c: c, r: bufio.NewReaderSize(c, 16<<10), timeout: d.timeout}, nil
+	h := &httpConn{c: c, timeout: d.timeout}
+	if d.tls == nil {
+		h.raw = newRawIO(c)
+	}
+	if h.raw != nil {
+		h.r = bufio.NewReaderSize(h.raw, 16<<10)
+	} else {
+		h.r = bufio.NewReaderSize(c, 16<<10)
+	}
+	return h, nil
 }
 
 type httpConn struct {
 	c        net.Conn
+	raw      *rawIO // Linux plain TCP: write and read in one poller wait; nil otherwise
 	r        *bufio.Reader
 	timeout  time.Duration
 	deadline time.Time // current I/O deadline
@@ -121,9 +131,9 @@ func (h *httpConn) RoundTrip(req []byte) (int, error) {
 			h.deadline = want
 		}
 	}
-	if _, err := h.c.Write(req); err != nil {
+	if err := h.write(req); err != nil {
 		h.broken = true
-		return 0, fmt.Errorf("write request: %w", err)
+		return 0, err
 	}
 	status, closeAfter, err := readResponse(h.r)
 	if err != nil {
@@ -134,6 +144,24 @@ func (h *httpConn) RoundTrip(req []byte) (int, error) {
 		h.broken = true // the next RoundTrip fails fast; the worker redials
 	}
 	return status, nil
+}
+
+// write sends req, or with the fast path queues it for the first read of
+// the response (which writes it).
+func (h *httpConn) write(req []byte) error {
+	if h.raw == nil {
+		if _, err := h.c.Write(req); err != nil {
+			return fmt.Errorf("write request: %w", err)
+		}
+		return nil
+	}
+	h.raw.send(req)
+	if h.r.Buffered() > 0 {
+		// Bytes beyond the last response are waiting; the response parser
+		// reads them before asking for more, so write the request now.
+		return h.raw.flush()
+	}
+	return nil
 }
 
 // readResponse reads one HTTP/1.1 response (skipping 1xx), discarding its
