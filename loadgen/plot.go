@@ -11,6 +11,9 @@ import (
 	"strings"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/math/fixed"
 )
 
 // chart is a line chart drawn both as inline SVG and as a PNG.
@@ -156,7 +159,7 @@ func (c chart) svg() template.HTML {
 	if len(ticks) == 0 {
 		for i := 0; i <= 5; i++ {
 			x := x0 + (x1-x0)*float64(i)/5
-			ticks = append(ticks, tick{At: x, Label: fmt.Sprintf("%.0f", x)})
+			ticks = append(ticks, tick{At: x, Label: secondsLabel(x, x1-x0)})
 		}
 	}
 	for _, t := range ticks {
@@ -185,33 +188,77 @@ func (c chart) svg() template.HTML {
 	return template.HTML(b.String()) // built from escaped parts above
 }
 
-// draw renders c into img at vertical offset oy: grid, frame, lines and
-// legend swatches. The PNG carries no text; the HTML report has the labels.
+// draw renders c into img at vertical offset oy: title, grid with tick
+// labels, frame, axis labels, lines and the legend, in a 7x13 bitmap font.
 func (c chart) draw(img *image.RGBA, oy int) {
 	x0, x1, y1 := c.bounds()
 	W, H := float64(plotW-padL-padR), float64(plotH-padT-padB)
 	px := func(x float64) float64 { return padL + (x-x0)/(x1-x0)*W }
 	py := func(y float64) float64 { return float64(oy) + padT + H - y/y1*H }
+	text(img, padL, oy+18, c.Title, colAxis, alignLeft)
 	for i := 0; i <= 5; i++ {
-		y := py(y1 * float64(i) / 5)
+		v := y1 * float64(i) / 5
+		y := py(v)
 		line(img, px(x0), y, px(x1), y, colGrid, false)
+		text(img, padL-5, int(y)+4, fmt.Sprintf("%g", v), colAxis, alignRight)
 	}
-	for _, t := range c.XTicks {
+	ticks := c.XTicks
+	if len(ticks) == 0 {
+		for i := 0; i <= 5; i++ {
+			x := x0 + (x1-x0)*float64(i)/5
+			ticks = append(ticks, tick{At: x, Label: secondsLabel(x, x1-x0)})
+		}
+	}
+	for _, t := range ticks {
 		line(img, px(t.At), py(0), px(t.At), py(y1), colGrid, false)
+		text(img, int(px(t.At)), int(py(0))+15, t.Label, colAxis, alignCenter)
 	}
 	line(img, px(x0), py(0), px(x1), py(0), colAxis, false)
 	line(img, px(x0), py(0), px(x0), py(y1), colAxis, false)
 	line(img, px(x0), py(y1), px(x1), py(y1), colAxis, false)
 	line(img, px(x1), py(0), px(x1), py(y1), colAxis, false)
+	text(img, padL+int(W)/2, oy+plotH-5, c.XLabel, colAxis, alignCenter)
+	text(img, plotW-padR+10, oy+padT+int(H), c.YLabel, colAxis, alignLeft)
 	for i, s := range c.Series {
 		for j := 1; j < len(s.X); j++ {
 			line(img, px(s.X[j-1]), py(s.Y[j-1]), px(s.X[j]), py(s.Y[j]), s.Color, s.Dashed)
 		}
 		ly := float64(oy + padT + 10 + 16*i)
 		for d := -1.0; d <= 1; d++ {
-			line(img, plotW-padR+10, ly+d, plotW-padR+30, ly+d, s.Color, false)
+			line(img, plotW-padR+10, ly+d, plotW-padR+30, ly+d, s.Color, s.Dashed)
 		}
+		text(img, plotW-padR+35, int(ly)+4, s.Name, colAxis, alignLeft)
 	}
+}
+
+// secondsLabel formats an x tick: whole seconds, or tenths on short runs.
+func secondsLabel(x, span float64) string {
+	if span < 10 {
+		return fmt.Sprintf("%.1f", x)
+	}
+	return fmt.Sprintf("%.0f", x)
+}
+
+type align int
+
+const (
+	alignLeft align = iota
+	alignCenter
+	alignRight
+)
+
+// text draws s with its baseline at y, anchored at x per a.
+func text(img *image.RGBA, x, y int, s string, col color.RGBA, a align) {
+	d := font.Drawer{Dst: img, Src: image.NewUniform(col), Face: basicfont.Face7x13}
+	w := d.MeasureString(s).Round()
+	switch a {
+	case alignCenter:
+		x -= w / 2
+	case alignRight:
+		x -= w
+	}
+	d.Dot = fixed.P(x, y)
+	d.DrawString(s)
 }
 
 // line draws from (xa,ya) to (xb,yb) by stepping along the longer axis.
