@@ -4,26 +4,14 @@ package loadgen
 
 import (
 	"context"
-	"io"
 	"net"
 	"net/http"
 	"syscall"
 	"testing"
 	"time"
-)
 
-// trivialHandler answers every request 200 with a two-byte JSON body, like
-// cmd/loadgen's serve-trivial target.
-func trivialHandler() http.Handler {
-	body := []byte("{}")
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		h := w.Header()
-		h["Content-Type"] = []string{"application/json"}
-		h["Content-Length"] = []string{"2"}
-		_, _ = w.Write(body)
-	})
-}
+	"github.com/rlspec/rlspec/internal/trivial"
+)
 
 // processCPU is the CPU time (user+system) this process has used so far.
 func processCPU(b *testing.B) time.Duration {
@@ -47,7 +35,7 @@ func BenchmarkClosedLoop(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := &http.Server{Handler: trivialHandler(), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: trivial.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
 	base := "http://" + ln.Addr().String()

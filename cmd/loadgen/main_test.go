@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rlspec/rlspec/cmd/loadgen/internal/trivial"
+	"github.com/rlspec/rlspec/internal/trivial"
 )
 
 func envOf(m map[string]string) func(string) (string, bool) {

@@ -7,7 +7,7 @@ import (
 	"io"
 	"net"
 
-	"github.com/rlspec/rlspec/cmd/loadgen/internal/trivial"
+	"github.com/rlspec/rlspec/internal/trivial"
 )
 
 // serveTrivial serves the trivial target on a loopback address until ctx
