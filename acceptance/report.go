@@ -214,7 +214,7 @@ pre{background:#f6f8fa;padding:8px;overflow-x:auto;white-space:pre-wrap;word-bre
 h2{margin-top:2em}
 </style></head><body>
 <h1>rlspec acceptance report</h1>
-<p>Target: {{.Target}} — {{len .Results}} scenarios: {{.Count "PASS"}} passed, {{.Count "FAIL"}} failed, {{.Count "SKIPPED"}} skipped{{if .Strict}} (STRICT=1){{end}}; {{.Elapsed}}.</p>
+<p>Target: {{.Target}} — {{len .Results}} scenarios: {{.Count "PASS"}} passed, {{.Count "FAIL"}} failed, {{.Count "SKIPPED"}} skipped{{if .Strict}} (STRICT=1){{end}}; {{.Elapsed.Round 1000000}}.</p>
 <table><tr><th>Clause</th><th>Scenario</th><th>Verdict</th></tr>
 {{range .Results}}<tr class="{{lower .Status}}"><td>{{clause .}}</td><td>{{if eq .Status "FAIL"}}<a href="#{{.ID}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td><td>{{.Status}}{{if eq .Status "SKIPPED"}}: {{.Reason}}{{end}}</td></tr>
 {{end}}</table>
