@@ -32,25 +32,37 @@ vet:
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "not gofmt-formatted:"; echo "$$out"; exit 1; fi
 
+# The commands are built into bin/ and run from there (not with `go run`,
+# which turns every non-zero status into 1): bin/rlspec and bin/loadgen
+# return 0 pass, 1 fail, 2 could not run. make itself reports any failed
+# recipe as status 2 and shows the tool's own status in its message
+# ("Error 1"); run bin/rlspec … directly where the exact status matters.
+BIN := bin
+.PHONY: $(BIN)/rlspec $(BIN)/loadgen
+$(BIN)/rlspec:
+	@$(GO) build -o $@ ./cmd/rlspec
+$(BIN)/loadgen:
+	@$(GO) build -o $@ ./cmd/loadgen
+
 ## acceptance: Gherkin suite against TARGET_URL / TARGET_IMAGE, or the embedded reference
-acceptance:
-	$(GO) run ./cmd/rlspec acceptance
+acceptance: $(BIN)/rlspec
+	$(BIN)/rlspec acceptance
 
 ## race: property-based race hunting (SEED, CHECKS, REPEAT, REPLICAS; FAULT, SHRINK_TIME for the embedded reference)
-race:
-	$(GO) run ./cmd/rlspec race
+race: $(BIN)/rlspec
+	$(BIN)/rlspec race
 
 ## load: open-loop load with thresholds (RATE, DURATION, WARMUP, CONNECTIONS, BUCKETS, THRESHOLDS)
-load:
-	$(GO) run ./cmd/loadgen run
+load: $(BIN)/loadgen
+	$(BIN)/loadgen run
 
 ## selftest: the suite and race properties against the reference (RUNS times) and every fault (CHECKS, FAULTS); prints the matrix
-selftest:
-	$(GO) run ./cmd/rlspec selftest
+selftest: $(BIN)/rlspec
+	$(BIN)/rlspec selftest
 
 ## image: the reference server's container image rlspec-reference:latest (FROM scratch)
-image:
-	$(GO) run ./cmd/rlspec image $(IMAGE_FLAGS)
+image: $(BIN)/rlspec
+	$(BIN)/rlspec image $(IMAGE_FLAGS)
 
 ## mocks: regenerate mockery mocks (.mockery.yaml: mock_*_test.go next to each interface)
 MOCKERY = $(GO) run github.com/vektra/mockery/v2@$(MOCKERY_VERSION)
@@ -90,4 +102,4 @@ soak:
 	$(GO) test -run '^TestLoad$$' -count=1 -v -timeout 10m ./fakeserver -soak
 
 clean:
-	rm -rf $(REPORT_DIR)
+	rm -rf $(REPORT_DIR) $(BIN)
