@@ -44,7 +44,27 @@ type Attacker struct {
 	progress    func(Progress)
 	hlog        io.Writer
 	meta        Meta
+	engine      string // EngineEpoll or EngineGoroutines, resolved by NewAttacker
+	loops       int    // epoll engine: event loops; 0 = GOMAXPROCS
 }
+
+// Engines of a closed-loop attack (WithEngine).
+const (
+	// EngineAuto picks EngineEpoll where it can run (closed loop, plain
+	// http://, Linux, the system clock) and EngineGoroutines otherwise.
+	EngineAuto = "auto"
+	// EngineEpoll runs a few event loops (one per GOMAXPROCS by default),
+	// each locked to its thread and owning its connections as raw
+	// non-blocking sockets in its own epoll instance, as wrk does.
+	EngineEpoll = "epoll"
+	// EngineGoroutines runs a goroutine per connection on the Go netpoller;
+	// open loop and TLS always use it.
+	EngineGoroutines = "goroutines"
+)
+
+// defaultEngine is what EngineAuto (and no WithEngine) means where the
+// epoll engine can run.
+const defaultEngine = EngineGoroutines
 
 // Option configures an Attacker.
 type Option func(*Attacker)
@@ -101,6 +121,14 @@ func WithProgress(f func(Progress)) Option { return func(a *Attacker) { a.progre
 // WithHlog writes an HdrHistogram interval log to w while the attack runs.
 func WithHlog(w io.Writer) Option { return func(a *Attacker) { a.hlog = w } }
 
+// WithEngine selects the closed-loop engine: EngineAuto (the default),
+// EngineEpoll (NewAttacker fails where it cannot run) or EngineGoroutines.
+func WithEngine(name string) Option { return func(a *Attacker) { a.engine = name } }
+
+// WithEventLoops sets the number of event loops of the epoll engine
+// (default GOMAXPROCS, at most one per connection).
+func WithEventLoops(n int) Option { return func(a *Attacker) { a.loops = n } }
+
 // WithMeta labels the result (target, buckets) for reports.
 func WithMeta(m Meta) Option { return func(a *Attacker) { a.meta = m } }
 
@@ -146,6 +174,13 @@ func NewAttacker(d Dialer, render func() ([][]byte, error), opts ...Option) (*At
 	if a.connections > 100000 {
 		return nil, fmt.Errorf("CONNECTIONS=%d is more than 100000", a.connections)
 	}
+	if err := a.resolveEngine(); err != nil {
+		return nil, err
+	}
+	if a.loops < 0 {
+		return nil, fmt.Errorf("event loops %d must not be negative", a.loops)
+	}
+	a.meta.Engine = a.engine
 	a.meta.Connections = a.connections
 	a.meta.Duration = a.duration
 	a.meta.Warmup = a.warmup
@@ -159,6 +194,37 @@ func NewAttacker(d Dialer, render func() ([][]byte, error), opts ...Option) (*At
 	return a, nil
 }
 
+// resolveEngine turns a.engine into EngineEpoll or EngineGoroutines.
+func (a *Attacker) resolveEngine() error {
+	var why string
+	hd, ok := a.dialer.(*HTTPDialer)
+	switch _, system := a.clock.(SystemClock); {
+	case !epollAvailable:
+		why = "it needs Linux"
+	case a.pacer != nil:
+		why = "it runs closed loop only (RATE=0)"
+	case !ok || hd.tls != nil:
+		why = "it needs a plain http:// target"
+	case !system:
+		why = "it needs the system clock"
+	}
+	switch a.engine {
+	case "", EngineAuto:
+		a.engine = defaultEngine
+		if why != "" {
+			a.engine = EngineGoroutines
+		}
+	case EngineEpoll:
+		if why != "" {
+			return fmt.Errorf("engine %s: %s", EngineEpoll, why)
+		}
+	case EngineGoroutines:
+	default:
+		return fmt.Errorf("engine %q: want %s, %s or %s", a.engine, EngineAuto, EngineEpoll, EngineGoroutines)
+	}
+	return nil
+}
+
 // Meta describes an attack for its report.
 type Meta struct {
 	Target      string        `json:"target"`
@@ -166,6 +232,7 @@ type Meta struct {
 	Rate        float64       `json:"rate"` // requested rate, open loop
 	Connections int           `json:"connections"`
 	Buckets     int           `json:"buckets"`
+	Engine      string        `json:"engine,omitempty"` // closed-loop engine: epoll or goroutines
 	Duration    time.Duration `json:"-"`
 	Warmup      time.Duration `json:"-"`
 }
@@ -227,6 +294,13 @@ func newRecorder() *recorder { return &recorder{h: NewHistograms()} }
 
 func (r *recorder) record(intended, sent, received time.Time, status int, err error) {
 	r.mu.Lock()
+	r.recordLocked(intended, sent, received, status, err)
+	r.mu.Unlock()
+}
+
+// recordLocked is record with r.mu already held (the epoll engine holds it
+// over a whole batch of events).
+func (r *recorder) recordLocked(intended, sent, received time.Time, status int, err error) {
 	recordLatency(r.h.Corrected, received.Sub(intended))
 	recordLatency(r.h.Uncorrected, received.Sub(sent))
 	if err != nil {
@@ -237,7 +311,6 @@ func (r *recorder) record(intended, sent, received time.Time, status int, err er
 	} else {
 		recordStatus(r.h.Status, status)
 	}
-	r.mu.Unlock()
 }
 
 func (r *recorder) recordLag(d time.Duration) {
@@ -317,9 +390,30 @@ func (a *Attacker) Attack(ctx context.Context) (*Result, error) {
 	if a.hlog != nil {
 		c.log = hdr.NewHistogramLogWriter(a.hlog)
 	}
-	recs := make([]*recorder, a.connections)
-	for i := range recs {
-		recs[i] = newRecorder()
+	var ee *epollEngine
+	var recs []*recorder
+	if a.engine == EngineEpoll {
+		hc, ok := first.(*httpConn)
+		if !ok {
+			first.Close()
+			return nil, errors.New("engine epoll: the dialer made no plain HTTP connection")
+		}
+		loops := a.loops
+		if loops == 0 {
+			loops = runtime.GOMAXPROCS(0)
+		}
+		ee, err = newEpollEngine(a, hc.c.RemoteAddr(), loops)
+		first.Close() // the loops dial their own sockets
+		first = nil
+		if err != nil {
+			return nil, fmt.Errorf("engine epoll: %w", err)
+		}
+		recs = ee.recorders()
+	} else {
+		recs = make([]*recorder, a.connections)
+		for i := range recs {
+			recs[i] = newRecorder()
+		}
 	}
 	lagRec := newRecorder()
 	c.recorders = append(recs, lagRec)
@@ -367,7 +461,18 @@ func (a *Attacker) Attack(ctx context.Context) (*Result, error) {
 		}()
 	}
 	var counter atomic.Uint64
-	for i := range a.connections {
+	if ee != nil {
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			ee.run(runCtx, &pool, &counter, a.requests, measure, end)
+		}()
+	}
+	perConn := a.connections // goroutines engine: one worker per connection
+	if ee != nil {
+		perConn = 0
+	}
+	for i := range perConn {
 		var conn Conn
 		if i == 0 {
 			conn = first
@@ -498,6 +603,9 @@ func (w *worker) send(n uint64, intended, sent time.Time) {
 	clock := w.a.clock
 	var status int
 	var err error
+	if s, ok := w.conn.(spentConn); ok && s.Spent() {
+		w.close() // the server closed it after the last response, as it said
+	}
 	if w.conn == nil {
 		w.conn, err = w.a.dialer.Dial(w.ctx)
 	}
@@ -513,6 +621,13 @@ func (w *worker) send(n uint64, intended, sent time.Time) {
 	}
 	w.rec.record(intended, sent, received, status, err)
 }
+
+// spentConn is a connection that knows it cannot carry another request
+// because the server announced it would close it (Connection: close): the
+// worker dials a new one instead of counting a transport error.
+type spentConn interface{ Spent() bool }
+
+var _ spentConn = (*httpConn)(nil)
 
 func (w *worker) close() {
 	if w.conn != nil {

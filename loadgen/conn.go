@@ -117,6 +117,10 @@ var errConnBroken = errors.New("connection closed by the target")
 
 func (h *httpConn) Close() error { return h.c.Close() }
 
+// Spent reports that the connection cannot carry another request: the
+// server said Connection: close, or a round trip failed.
+func (h *httpConn) Spent() bool { return h.broken }
+
 func (h *httpConn) RoundTrip(req []byte) (int, error) {
 	if h.broken {
 		return 0, errConnBroken
@@ -172,66 +176,119 @@ func readResponse(r *bufio.Reader) (status int, closeAfter bool, err error) {
 		if err != nil {
 			return 0, true, fmt.Errorf("read status line: %w", err)
 		}
-		// "HTTP/1.1 200 OK"
-		if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) || line[8] != ' ' {
-			return 0, true, fmt.Errorf("malformed status line %.40q", line)
+		var h respHead
+		if err := h.statusLine(line); err != nil {
+			return 0, true, err
 		}
-		status = parseStatus(line[9:12])
-		if status < 100 {
-			return 0, true, fmt.Errorf("malformed status line %.40q", line)
-		}
-		closeAfter = line[7] == '0' // HTTP/1.0 closes unless told otherwise
-		length, chunked := int64(-1), false
 		for {
 			hl, err := readLine(r)
 			if err != nil {
-				return status, true, fmt.Errorf("read headers: %w", err)
+				return h.status, true, fmt.Errorf("read headers: %w", err)
 			}
 			if len(hl) == 0 {
 				break
 			}
-			name, value, ok := bytes.Cut(hl, []byte(":"))
-			if !ok {
-				return status, true, fmt.Errorf("malformed header %.40q", hl)
-			}
-			value = bytes.TrimSpace(value)
-			switch {
-			case asciiEqualFold(name, "content-length"):
-				n := parseDecimal(value)
-				if n < 0 {
-					return status, true, fmt.Errorf("bad Content-Length %.20q", value)
-				}
-				length = n
-			case asciiEqualFold(name, "transfer-encoding"):
-				chunked = containsFold(value, "chunked")
-			case asciiEqualFold(name, "connection"):
-				if containsFold(value, "close") {
-					closeAfter = true
-				} else if containsFold(value, "keep-alive") {
-					closeAfter = false
-				}
+			if err := h.header(hl); err != nil {
+				return h.status, true, err
 			}
 		}
-		if status >= 100 && status < 200 {
+		if h.interim() {
 			continue // interim response; the real one follows
 		}
-		switch {
-		case status == 204 || status == 304:
-		case chunked:
+		switch h.framing() {
+		case bodyNone:
+		case bodyChunked:
 			if err := discardChunked(r); err != nil {
-				return status, true, err
+				return h.status, true, err
 			}
-		case length >= 0:
-			if _, err := r.Discard(int(length)); err != nil {
-				return status, true, fmt.Errorf("read body: %w", err)
+		case bodyLength:
+			if _, err := r.Discard(int(h.length)); err != nil {
+				return h.status, true, fmt.Errorf("read body: %w", err)
 			}
-		default: // body until close
+		case bodyUntilClose:
 			if _, err := io.Copy(io.Discard, r); err != nil {
-				return status, true, fmt.Errorf("read body: %w", err)
+				return h.status, true, fmt.Errorf("read body: %w", err)
 			}
-			closeAfter = true
+			h.closeAfter = true
 		}
-		return status, closeAfter, nil
+		return h.status, h.closeAfter, nil
+	}
+}
+
+// respHead is what a response's status line and headers say about it: its
+// status and framing. readResponse (blocking reads) and respParser
+// (incremental, the epoll engine) both fill it line by line.
+type respHead struct {
+	status     int
+	closeAfter bool
+	length     int64 // -1: no Content-Length
+	chunked    bool
+}
+
+// Body framings.
+const (
+	bodyNone = iota
+	bodyChunked
+	bodyLength
+	bodyUntilClose
+)
+
+// statusLine starts a response from its status line ("HTTP/1.1 200 OK",
+// without the line end).
+func (h *respHead) statusLine(line []byte) error {
+	*h = respHead{length: -1}
+	if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) || line[8] != ' ' {
+		return fmt.Errorf("malformed status line %.40q", line)
+	}
+	h.status = parseStatus(line[9:12])
+	if h.status < 100 {
+		h.status = 0
+		return fmt.Errorf("malformed status line %.40q", line)
+	}
+	h.closeAfter = line[7] == '0' // HTTP/1.0 closes unless told otherwise
+	return nil
+}
+
+// header reads one non-empty header line.
+func (h *respHead) header(hl []byte) error {
+	name, value, ok := bytes.Cut(hl, []byte(":"))
+	if !ok {
+		return fmt.Errorf("malformed header %.40q", hl)
+	}
+	value = bytes.TrimSpace(value)
+	switch {
+	case asciiEqualFold(name, "content-length"):
+		n := parseDecimal(value)
+		if n < 0 {
+			return fmt.Errorf("bad Content-Length %.20q", value)
+		}
+		h.length = n
+	case asciiEqualFold(name, "transfer-encoding"):
+		h.chunked = containsFold(value, "chunked")
+	case asciiEqualFold(name, "connection"):
+		if containsFold(value, "close") {
+			h.closeAfter = true
+		} else if containsFold(value, "keep-alive") {
+			h.closeAfter = false
+		}
+	}
+	return nil
+}
+
+// interim reports a 1xx response: the real one follows.
+func (h *respHead) interim() bool { return h.status >= 100 && h.status < 200 }
+
+// framing says how the body is delimited.
+func (h *respHead) framing() int {
+	switch {
+	case h.status == 204 || h.status == 304:
+		return bodyNone
+	case h.chunked:
+		return bodyChunked
+	case h.length >= 0:
+		return bodyLength
+	default:
+		return bodyUntilClose
 	}
 }
 
@@ -241,12 +298,9 @@ func discardChunked(r *bufio.Reader) error {
 		if err != nil {
 			return fmt.Errorf("read chunk size: %w", err)
 		}
-		if i := bytes.IndexByte(line, ';'); i >= 0 {
-			line = line[:i]
-		}
-		n, err := strconv.ParseInt(string(bytes.TrimSpace(line)), 16, 64)
-		if err != nil || n < 0 {
-			return fmt.Errorf("bad chunk size %.20q", line)
+		n, err := parseChunkSize(line)
+		if err != nil {
+			return err
 		}
 		if n == 0 {
 			for { // trailers up to the empty line
@@ -266,6 +320,18 @@ func discardChunked(r *bufio.Reader) error {
 			return fmt.Errorf("read chunk end: %w", err)
 		}
 	}
+}
+
+// parseChunkSize reads a chunk-size line (hex, optional extensions).
+func parseChunkSize(line []byte) (int64, error) {
+	if i := bytes.IndexByte(line, ';'); i >= 0 {
+		line = line[:i]
+	}
+	n, err := strconv.ParseInt(string(bytes.TrimSpace(line)), 16, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("bad chunk size %.20q", line)
+	}
+	return n, nil
 }
 
 // maxLine bounds a status or header line.

@@ -21,6 +21,7 @@ type config struct {
 	Warmup      time.Duration
 	Connections int
 	Buckets     int
+	Engine      string // closed-loop engine: auto, epoll or goroutines
 	Thresholds  []loadgen.Threshold
 	Files       []string // merge: the interval logs
 }
@@ -43,6 +44,7 @@ func parseConfig(name string, args []string, getenv target.Getenv, output func(*
 	warmup := fs.String("warmup", env("WARMUP", loadgen.DefaultWarmup.String()), "warm-up before measuring, excluded from every figure (WARMUP)")
 	conns := fs.String("connections", env("CONNECTIONS", "0"), "closed loop: connections; open loop: connection pool size, 0 = 16 (CONNECTIONS)")
 	buckets := fs.String("buckets", env("BUCKETS", strconv.Itoa(loadgen.DefaultBuckets)), "distinct device buckets the load is spread over (BUCKETS)")
+	engine := fs.String("engine", env("ENGINE", loadgen.EngineAuto), "closed-loop engine: auto, epoll (Linux, plain http://) or goroutines (ENGINE)")
 	thresholds := fs.String("thresholds", env("THRESHOLDS", loadgen.DefaultThresholds), "';'-separated pass conditions, e.g. p95<3ms;p99<5ms;errors<0.1% (THRESHOLDS)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -71,6 +73,11 @@ func parseConfig(name string, args []string, getenv target.Getenv, output func(*
 	}
 	if c.Rate == 0 && c.Connections == 0 {
 		errs = append(errs, errors.New("RATE=0 (closed loop) needs CONNECTIONS of at least 1"))
+	}
+	switch c.Engine = strings.TrimSpace(*engine); c.Engine {
+	case loadgen.EngineAuto, loadgen.EngineEpoll, loadgen.EngineGoroutines:
+	default:
+		errs = append(errs, fmt.Errorf("ENGINE=%q: want %s, %s or %s", *engine, loadgen.EngineAuto, loadgen.EngineEpoll, loadgen.EngineGoroutines))
 	}
 	if c.Thresholds, err = loadgen.ParseThresholds(*thresholds); err != nil {
 		errs = append(errs, err)

@@ -99,6 +99,7 @@ func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, e
 	att, err := loadgen.NewAttacker(dialer, reqs.Render,
 		loadgen.WithRate(cfg.Rate),
 		loadgen.WithConnections(cfg.Connections),
+		loadgen.WithEngine(cfg.Engine),
 		loadgen.WithDuration(cfg.Duration),
 		loadgen.WithWarmup(cfg.Warmup),
 		loadgen.WithHlog(hlog),
@@ -131,7 +132,7 @@ func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, e
 
 func describe(cfg config) string {
 	if cfg.Rate == 0 {
-		return fmt.Sprintf("closed loop on %d connections", cfg.Connections)
+		return fmt.Sprintf("closed loop on %d connections (engine %s)", cfg.Connections, cfg.Engine)
 	}
 	return fmt.Sprintf("open loop at %g req/s", cfg.Rate)
 }
