@@ -50,7 +50,7 @@ func BenchmarkClosedLoop(b *testing.B) {
 				b.Fatal(err)
 			}
 			a, err := NewAttacker(d, render, WithRate(0), WithConnections(50), WithRequests(uint64(b.N)),
-				WithDuration(time.Hour), WithWarmup(0), WithBodyRefresh(0), WithEngine(engine))
+				WithDuration(time.Hour), WithWarmup(0), WithBodyRefresh(0), WithEngine(engine), WithEventLoops(1))
 			if err != nil {
 				b.Fatal(err)
 			}

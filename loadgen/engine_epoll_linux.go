@@ -63,6 +63,7 @@ type eloop struct {
 	e       *epollEngine
 	epfd    int
 	sa      syscall.Sockaddr
+	spin    time.Duration
 	conns   []*econn
 	events  []syscall.EpollEvent
 	rec     *recorder
@@ -115,7 +116,7 @@ func newEpollEngine(a *Attacker, remote net.Addr, loops int) (*epollEngine, erro
 			e.close()
 			return nil, fmt.Errorf("epoll_create1: %w", err)
 		}
-		l := &eloop{e: e, epfd: epfd, sa: e.sa(), rec: newRecorder(), now: a.clock.Now, timeout: a.timeout, errTO: scanErr}
+		l := &eloop{e: e, epfd: epfd, sa: e.sa(), rec: newRecorder(), now: a.clock.Now, spin: a.spin, timeout: a.timeout, errTO: scanErr}
 		for j := i; j < a.connections; j += loops {
 			l.conns = append(l.conns, &econn{idx: int32(len(l.conns)), fd: -1, buf: make([]byte, 16<<10)})
 		}
@@ -187,7 +188,7 @@ func (l *eloop) run() {
 	for l.active > 0 && l.ctx.Err() == nil {
 		wait := nextScan.Sub(l.now())
 		msec := max(0, int((wait+time.Millisecond-1)/time.Millisecond))
-		n, err := syscall.EpollWait(l.epfd, l.events, msec)
+		n, err := l.poll(msec)
 		if err != nil {
 			if err == syscall.EINTR {
 				continue
@@ -205,12 +206,40 @@ func (l *eloop) run() {
 			}
 			l.handle(c, ev.Events)
 		}
+
 		if now = l.now(); !now.Before(nextScan) {
 			l.expire(now)
 			nextScan = now.Add(scan)
 		}
 		l.rec.mu.Unlock()
 	}
+}
+
+// poll waits for events: first without blocking, for up to spin, then in
+// a blocking epoll_wait of up to msec.
+func (l *eloop) poll(msec int) (int, error) {
+	var until time.Time
+	for i := 0; ; i++ {
+		r, _, errno := syscall.RawSyscall6(syscall.SYS_EPOLL_WAIT, uintptr(l.epfd), uintptr(unsafe.Pointer(&l.events[0])), uintptr(len(l.events)), 0, 0, 0)
+		switch {
+		case errno == syscall.EINTR:
+			continue
+		case errno != 0:
+			return 0, errno
+		case r > 0:
+			return int(r), nil
+		}
+		if l.spin <= 0 {
+			break
+		}
+		now := time.Now()
+		if i == 0 {
+			until = now.Add(l.spin)
+		} else if !now.Before(until) {
+			break
+		}
+	}
+	return syscall.EpollWait(l.epfd, l.events, msec)
 }
 
 // abort records err for every request in flight and retires every
