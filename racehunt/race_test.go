@@ -70,17 +70,22 @@ func TestRaceProperties(t *testing.T) {
 				t.Fatalf("fault %s not found in %d workloads", tc.fault, res.Checks)
 			}
 			t.Logf("found %s after %d workloads in %s; shrunk workload reproduced %d/%d\n%s", res.Class, res.Checks, res.Detected, res.Reproduced, res.Repeat, res.Workload)
-			if res.Seed == 0 || res.Reproduced == 0 {
-				t.Fatalf("seed %d, shrunk workload reproduced %d/%d", res.Seed, res.Reproduced, res.Repeat)
+			if res.Seed == 0 {
+				t.Fatal("a violation without a seed")
 			}
-			// The printed seed regenerates the failing workload.
-			rep, err := Hunt(ctx, e, HuntOptions{Seed: res.Seed, Repeat: 5, ShrinkTime: time.Second, Gen: GenOptions{Boundaries: true}})
+			// The printed command (make race SEED=…) regenerates the failing
+			// workload and reproduces it. Interleavings are nondeterministic,
+			// so it is replayed 20 times and one reproduction is demanded;
+			// the shrunk workload's own rate above is reported, not
+			// asserted (a racy fault can shrink to a rarely losing race).
+			rep, err := Hunt(ctx, e, HuntOptions{Seed: res.Seed, Repeat: 20, ShrinkTime: time.Second, Gen: GenOptions{Boundaries: true}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !rep.Found || rep.SeedReproduced == 0 {
-				t.Fatalf("seed %d replay: found %v, reproduced %d/5", res.Seed, rep.Found, rep.SeedReproduced)
+				t.Fatalf("seed %d replay: found %v, reproduced %d/20", res.Seed, rep.Found, rep.SeedReproduced)
 			}
+			t.Logf("seed %d replay reproduced %d/20", res.Seed, rep.SeedReproduced)
 		})
 	}
 }
