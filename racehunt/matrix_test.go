@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/fakeserver"
 )
 
 var matrix = flag.Bool("racehunt.matrix", false, "run the 20-seed detection matrix against every concurrency fault (minutes)")
@@ -26,15 +25,7 @@ func TestRaceMatrix(t *testing.T) {
 	}
 	ctx := context.Background()
 	var table []string
-	for _, tc := range []struct {
-		fault    fakeserver.Fault
-		replicas int
-	}{
-		{fakeserver.FaultCheckThenAct, 1},
-		{fakeserver.FaultConcurrentReplays, 1},
-		{fakeserver.FaultResetRace, 1},
-		{fakeserver.FaultProcessCache, 2},
-	} {
+	for _, tc := range concurrencyFaults {
 		t.Run(string(tc.fault), func(t *testing.T) {
 			e := startEmbedded(t, tc.fault, tc.replicas)
 			var detect []time.Duration

@@ -29,6 +29,18 @@ func huntOpts(t testing.TB, checks int, seed uint64) HuntOptions {
 		Gen: GenOptions{Boundaries: true}, Log: t.Logf}
 }
 
+// concurrencyFaults are the fakeserver faults the race hunter must find,
+// with the in-process replicas (servers on one database file) each needs.
+var concurrencyFaults = []struct {
+	fault    fakeserver.Fault
+	replicas int
+}{
+	{fakeserver.FaultCheckThenAct, 1},
+	{fakeserver.FaultConcurrentReplays, 1},
+	{fakeserver.FaultResetRace, 1},
+	{fakeserver.FaultProcessCache, 2},
+}
+
 // TestRaceProperties runs generated workloads against the correct embedded
 // reference (no violation expected) and against each concurrency fault
 // (a violation expected within the budget).
@@ -47,15 +59,7 @@ func TestRaceProperties(t *testing.T) {
 			t.Fatalf("ran %d workloads, want 40 (%s)", res.Checks, res.RapidReport)
 		}
 	})
-	for _, tc := range []struct {
-		fault    fakeserver.Fault
-		replicas int
-	}{
-		{fakeserver.FaultCheckThenAct, 1},
-		{fakeserver.FaultConcurrentReplays, 1},
-		{fakeserver.FaultResetRace, 1},
-		{fakeserver.FaultProcessCache, 2},
-	} {
+	for _, tc := range concurrencyFaults {
 		t.Run(string(tc.fault), func(t *testing.T) {
 			e := startEmbedded(t, tc.fault, tc.replicas)
 			o := huntOpts(t, 100, 0)
