@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 var matrix = flag.Bool("racehunt.matrix", false, "run the 20-seed detection matrix against every concurrency fault (minutes)")
