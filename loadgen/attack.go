@@ -48,12 +48,14 @@ type Attacker struct {
 	engine      string // EngineEpoll or EngineGoroutines, resolved by NewAttacker
 	loops       int    // epoll engine: event loops; 0 = GOMAXPROCS
 	spin        time.Duration
+	reserved    func() bool // EngineAuto: whether the generator has CPUs of its own
 }
 
 // Engines of a closed-loop attack (WithEngine).
 const (
 	// EngineAuto picks EngineEpoll where it can run (closed loop, plain
-	// http://, Linux, the system clock) and EngineGoroutines otherwise.
+	// http://, Linux, the system clock) and the process has CPUs of its
+	// own (CPUsReserved: taskset, a cpuset), EngineGoroutines otherwise.
 	EngineAuto = "auto"
 	// EngineEpoll runs a few event loops (one per GOMAXPROCS by default),
 	// each locked to its thread and owning its connections as raw
@@ -63,10 +65,6 @@ const (
 	// open loop and TLS always use it.
 	EngineGoroutines = "goroutines"
 )
-
-// defaultEngine is what EngineAuto (and no WithEngine) means where the
-// epoll engine can run.
-const defaultEngine = EngineGoroutines
 
 // Option configures an Attacker.
 type Option func(*Attacker)
@@ -139,6 +137,9 @@ func WithEventLoops(n int) Option { return func(a *Attacker) { a.loops = n } }
 // price of the generator's own idle CPU.
 func WithSpin(d time.Duration) Option { return func(a *Attacker) { a.spin = d } }
 
+// withCPUsReserved replaces CPUsReserved for EngineAuto (tests).
+func withCPUsReserved(f func() bool) Option { return func(a *Attacker) { a.reserved = f } }
+
 // WithMeta labels the result (target, buckets) for reports.
 func WithMeta(m Meta) Option { return func(a *Attacker) { a.meta = m } }
 
@@ -156,6 +157,7 @@ func NewAttacker(d Dialer, render func() ([][]byte, error), opts ...Option) (*At
 		timeout:     DefaultTimeout,
 		bodyRefresh: DefaultBodyRefresh,
 		spin:        DefaultSpin,
+		reserved:    CPUsReserved,
 	}
 	for _, o := range opts {
 		o(a)
@@ -224,9 +226,9 @@ func (a *Attacker) resolveEngine() error {
 	}
 	switch a.engine {
 	case "", EngineAuto:
-		a.engine = defaultEngine
-		if why != "" {
-			a.engine = EngineGoroutines
+		a.engine = EngineGoroutines
+		if why == "" && a.reserved() {
+			a.engine = EngineEpoll
 		}
 	case EngineEpoll:
 		if why != "" {

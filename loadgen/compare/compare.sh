@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # compare.sh — loadgen side by side with wrk, hey and k6, in one run.
 #
-# Part 1, closed loop: maximum throughput of loadgen (both engines), wrk and
+# Part 1, closed loop: maximum throughput of loadgen (both engines; the
+# header names the one ENGINE=auto picks in this placement), wrk and
 # hey against the trivial handler and the reference fakeserver, same
 # connection count. The machine is shared and noisy (steal time on a VM moves
 # throughput by 2× between seconds), so the comparison is paired: ROUNDS
@@ -12,8 +13,8 @@
 # generator over its requests) is reported beside throughput: it is what a
 # generator takes from a target it shares a machine with.
 #
-# Part 2, open loop: at RATE, loadgen and k6 (constant-arrival-rate) in
-# alternation, ROUNDS each, after a 2 s warm-up that neither reports, against
+# Part 2, open loop: at RATE, loadgen and k6 (constant-arrival-rate), ROUNDS
+# rounds, after a 2 s warm-up that neither reports, against
 # the fakeserver and against the trivial handler with a log-normal service
 # time (median DELAY, sigma 0.5) — a target whose latency is large next to
 # either tool's own overhead, so the two tools' percentiles can be
@@ -21,10 +22,11 @@
 # tshark are installed) every run is also captured on loopback and the
 # latency on the wire (request packet to response packet, per connection) is
 # reported beside what each tool measured: the ground truth against which a
-# tool's own overhead shows. CONCURRENT=1 runs loadgen and k6 at the same
-# time, at RATE/2 each (k6 bound to 127.0.0.2 so the wire tells them apart):
-# on a machine whose speed drifts from minute to minute (steal time), only
-# requests sent side by side meet the same target.
+# tool's own overhead shows. By default (CONCURRENT=1) loadgen and k6 run at
+# the same time, at RATE/2 each (k6 bound to 127.0.0.2 so the wire tells them
+# apart): on a machine whose speed drifts from minute to minute (steal time),
+# only requests sent side by side meet the same target. CONCURRENT=0
+# alternates them, each alone at RATE.
 #
 # Fairness on a small machine: targets are pinned to TARGET_CPU and each
 # generator in turn to GEN_CPU with taskset (wrk then runs -t1; Go tools size
@@ -34,7 +36,7 @@
 # Usage (from the repository root):
 #   loadgen/compare/compare.sh
 # Settings (environment): CONNS (50), SECS (4), ROUNDS (7), RATE (1000),
-# OPEN_SECS (8), CONCURRENT (0), DELAY (2ms), PIN (1), TARGET_CPU (0), GEN_CPU (1), K6 (path
+# OPEN_SECS (8), CONCURRENT (1), DELAY (2ms), PIN (1), TARGET_CPU (0), GEN_CPU (1), K6 (path
 # to k6; without it part 2 is loadgen only), WIRE (auto), PARTS ("closed
 # open"), OUT (/tmp/loadgen-compare).
 # Needs wrk, hey, jq, bc, taskset, /usr/bin/time; WIRE needs dumpcap, tshark.
@@ -45,7 +47,7 @@ SECS=${SECS:-4}
 ROUNDS=${ROUNDS:-7}
 RATE=${RATE:-1000}
 OPEN_SECS=${OPEN_SECS:-8}
-CONCURRENT=${CONCURRENT:-0}
+CONCURRENT=${CONCURRENT:-1}
 DELAY=${DELAY:-2ms}
 PIN=${PIN:-1}
 TARGET_CPU=${TARGET_CPU:-0}
@@ -104,6 +106,12 @@ DELAYED=$(wait_match "$OUT/delayed.out" 'http://127\.0\.0\.1:[0-9]+')
 FAKESERVER=http://$(wait_match "$OUT/fakeserver.out" 'addr=127\.0\.0\.1:[0-9]+' | cut -d= -f2)
 echo "targets: trivial $TRIVIAL, trivial+delay $DELAYED, fakeserver $FAKESERVER (pinned: $PIN, target cpu $TARGET_CPU, generator cpu $GEN_CPU; wire capture: $WIRE)"
 
+# The engine loadgen's default (ENGINE=auto) resolves to in this placement:
+# epoll when pinned to CPUs of its own, goroutines otherwise.
+REPORT_DIR="$OUT/auto" TARGET_URL="$TRIVIAL" RATE=0 CONNECTIONS=1 DURATION=100ms WARMUP=0 THRESHOLDS= \
+  "${ongen[@]}" "$OUT/loadgen" run >/dev/null 2>&1 || true
+AUTO_ENGINE=$(jq -r '.engine' "$OUT/auto/load.json")
+
 BUCKET=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 BODY="{\"route_id\":\"335E\",\"direction_id\":0,\"segments\":[{\"from_stop_id\":\"20558\",\"to_stop_id\":\"29374\",\"duration_sec\":180,\"dwell_sec\":20,\"mapmatch_conf\":0.9,\"observed_at_utc\":\"$(date -u -d '-10 min' +%FT%TZ)\"}],\"submitted_at\":\"$(date -u +%FT%TZ)\",\"device_bucket\":\"$BUCKET\"}"
 printf '%s' "$BODY" > "$OUT/body.json"
@@ -123,8 +131,8 @@ cpu_per_req() { awk -v c="$1" -v r="$2" -v s="$3" 'BEGIN { printf "%.2f", (r > 0
 closed_run() {
   local tool=$1 base=$2 url=$2/v1/ride_summary out rps cpu
   case $tool in
-    loadgen|loadgen-epoll)
-      local engine=goroutines; [ "$tool" = loadgen-epoll ] && engine=epoll
+    loadgen-*)
+      local engine=${tool#loadgen-}
       REPORT_DIR="$OUT/lg" TARGET_URL="$base" RATE=0 CONNECTIONS=$CONNS DURATION=${SECS}s WARMUP=0 BUCKETS=1 ENGINE=$engine \
         BODY_TEMPLATE="$OUT/template.json" THRESHOLDS= /usr/bin/time -f '%U %S' -o "$OUT/run.time" \
         "${ongen[@]}" "$OUT/loadgen" run >"$OUT/lg.log" 2>&1 || true
@@ -141,8 +149,8 @@ closed_run() {
 }
 
 closed_part() {
-  local tools=(loadgen loadgen-epoll wrk hey) n=4
-  printf '\nClosed loop, %d connections, %ds per run, %d rounds (tool order rotates each round)\n' "$CONNS" "$SECS" "$ROUNDS"
+  local tools=(loadgen-goroutines loadgen-epoll wrk hey) n=4
+  printf '\nClosed loop, %d connections, %ds per run, %d rounds (tool order rotates each round); loadgen'"'"'s default engine (auto) here: %s\n' "$CONNS" "$SECS" "$ROUNDS" "$AUTO_ENGINE"
   for t in "trivial $TRIVIAL" "fakeserver $FAKESERVER"; do
     local name base
     read -r name base <<<"$t"
@@ -154,13 +162,13 @@ closed_part() {
         rps[$tool]+=" $a"; cpu[$tool]+=" $b"
       done
     done
-    printf '\n%s\n%-14s %10s %12s   %s\n' "$name" tool "req/s" "cpu-µs/req" "runs (req/s)"
+    printf '\n%s\n%-18s %10s %12s   %s\n' "$name" tool "req/s" "cpu-µs/req" "runs (req/s)"
     for tool in "${tools[@]}"; do
       # shellcheck disable=SC2086
-      printf '%-14s %10.0f %12.2f  %s\n' "$tool" "$(median ${rps[$tool]})" "$(median ${cpu[$tool]})" "${rps[$tool]}"
+      printf '%-18s %10.0f %12.2f  %s\n' "$tool" "$(median ${rps[$tool]})" "$(median ${cpu[$tool]})" "${rps[$tool]}"
     done
-    printf '%-22s %8s %16s %10s\n' "paired ratio" median "range" "rounds ok"
-    for pair in "loadgen wrk 1.0" "loadgen hey 1.2" "loadgen-epoll wrk 1.0" "loadgen-epoll hey 1.2"; do
+    printf '%-26s %8s %16s %10s\n' "paired ratio" median "range" "rounds ok"
+    for pair in "loadgen-goroutines wrk 1.0" "loadgen-goroutines hey 1.2" "loadgen-epoll wrk 1.0" "loadgen-epoll hey 1.2"; do
       local x y want
       read -r x y want <<<"$pair"
       local -a xs ys rs=()
@@ -175,8 +183,9 @@ closed_part() {
       done
       local sorted
       sorted=$(printf '%s\n' "${rs[@]}" | sort -g)
-      printf '%-22s %8.2f %7.2f – %-6.2f %6d/%d  (target ≥ %s)\n' "$x/$y" "$(median "${rs[@]}")" \
-        "$(head -1 <<<"$sorted")" "$(tail -1 <<<"$sorted")" "$ok" "${#rs[@]}" "$want"
+      local mark=""; [ "$x" = "loadgen-$AUTO_ENGINE" ] && mark=" <- default engine here"
+      printf '%-26s %8.2f %7.2f – %-6.2f %6d/%d  (target ≥ %s)%s\n' "$x/$y" "$(median "${rs[@]}")" \
+        "$(head -1 <<<"$sorted")" "$(tail -1 <<<"$sorted")" "$ok" "${#rs[@]}" "$want" "$mark"
     done
     unset rps cpu
   done
