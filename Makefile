@@ -16,7 +16,7 @@ export TESTCONTAINERS_RYUK_DISABLED ?= true
 # Newest mockery v2 the module proxy serves (go list -m -versions github.com/vektra/mockery/v2).
 MOCKERY_VERSION := v2.53.7
 
-.PHONY: all test acceptance race load selftest image mocks mocks-check fuzz bench bench-reference soak vet clean
+.PHONY: all test acceptance race load selftest image mocks mocks-check fuzz bench bench-reference compare soak vet clean
 
 all: test
 
@@ -96,6 +96,10 @@ bench:
 ## bench-reference: durable (synchronous=FULL) check-and-spend, 1 and 10 callers, p95
 bench-reference:
 	$(GO) test -run '^$$' -bench 'Decide|FsyncFloor' -benchtime 20000x -count 3 -timeout 600s ./reference
+
+## compare: loadgen beside wrk, hey and k6 (K6=/path/to/k6; PIN, ROUNDS, SECS, RATE, PARTS: see loadgen/compare/compare.sh)
+compare:
+	loadgen/compare/compare.sh
 
 ## soak: 1,000 concurrent clients for 30 s against the reference binary (no 5xx, no oversell, peak RSS < 512 MiB)
 soak:
