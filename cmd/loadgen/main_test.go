@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rlspec/rlspec/internal/trivial"
 )
@@ -86,5 +87,26 @@ func TestRunPassBreachAndMerge(t *testing.T) {
 	errb.Reset()
 	if code := runMerge([]string{filepath.Join(dir, "missing.hlog")}, &out, &errb, envOf(map[string]string{"REPORT_DIR": m})); code != 2 {
 		t.Errorf("merge of a missing file: exit %d, want 2", code)
+	}
+}
+
+func TestServeTrivialBadDelayExit2(t *testing.T) {
+	for _, args := range [][]string{
+		{"-delay", "-1ms"},
+		{"-delay", "1ms", "-delay-sigma", "-0.5"},
+		{"-delay", "1ms", "-delay-sigma", "NaN"},
+		{"-delay", "soon"},
+	} {
+		var out, errb bytes.Buffer
+		// A setting let through would serve until the deadline and exit 0.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		code := serveTrivial(ctx, args, &out, &errb)
+		cancel()
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+		if errb.Len() == 0 || out.Len() != 0 {
+			t.Errorf("%v: stdout %q, stderr %q: want only an error", args, out.String(), errb.String())
+		}
 	}
 }
