@@ -129,7 +129,7 @@ cpu_per_req() { awk -v c="$1" -v r="$2" -v s="$3" 'BEGIN { printf "%.2f", (r > 0
 
 # Closed-loop runs: tool base-url -> "req/s cpu-µs/req".
 closed_run() {
-  local tool=$1 base=$2 url=$2/v1/ride_summary out rps cpu
+  local tool=$1 base=$2 url=$2/v1/ride_summary rps cpu
   case $tool in
     loadgen-*)
       local engine=${tool#loadgen-}
