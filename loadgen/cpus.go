@@ -2,29 +2,41 @@ package loadgen
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"runtime"
 	"strconv"
 	"strings"
 )
 
-// CPUsReserved reports whether this process may run on fewer CPUs than the
-// machine has online — it was started under taskset or in a cpuset, so the
-// operator gave the generator CPUs of its own. EngineAuto then picks the
-// epoll engine, whose briefly spinning event loops raise the throughput a
-// target elsewhere reaches; sharing every CPU with the target, the same
-// spinning would take CPU from it, and the goroutine engine is faster.
+// CPUsReserved reports whether this process has CPUs of its own: it may
+// run on fewer CPUs than the machine has online — it was started under
+// taskset or in a cpuset, so the operator gave the generator CPUs apart from
+// the target's — and no cgroup CPU bandwidth limit (cpu.max, or v1's
+// cpu.cfs_quota_us) holds it to less than those CPUs. EngineAuto then picks
+// the epoll engine, whose briefly spinning event loops raise the throughput
+// a target elsewhere reaches; sharing every CPU with the target, the same
+// spinning would take CPU from it, and under a quota it would spend the
+// generator's own budget: there the goroutine engine is faster.
 // It reports false where the online CPUs cannot be read.
 func CPUsReserved() bool {
-	b, err := os.ReadFile("/sys/devices/system/cpu/online")
+	return cpusReserved(os.DirFS("/"), runtime.NumCPU()) // NumCPU is the affinity mask's size
+}
+
+// cpusReserved is CPUsReserved on fsys for a process allowed on affinity CPUs.
+func cpusReserved(fsys fs.FS, affinity int) bool {
+	b, err := fs.ReadFile(fsys, "sys/devices/system/cpu/online")
 	if err != nil {
 		return false
 	}
 	online, err := countCPUList(string(b))
-	if err != nil {
+	if err != nil || affinity >= online {
 		return false
 	}
-	return runtime.NumCPU() < online // NumCPU is the affinity mask's size
+	if quota, limited := cgroupCPUQuota(fsys); limited && quota < float64(affinity) {
+		return false
+	}
+	return true
 }
 
 // countCPUList counts the CPUs of a kernel CPU list such as "0-3,8,10-11".
