@@ -31,12 +31,18 @@
 # Fairness on a small machine: targets are pinned to TARGET_CPU and each
 # generator in turn to GEN_CPU with taskset (wrk then runs -t1; Go tools size
 # GOMAXPROCS from the affinity mask, k6 included). PIN=0 runs everything
-# unpinned (wrk -t2).
+# unpinned (wrk -t2). PIN=budget pins as PIN=1 and also holds each
+# closed-loop generator to BUDGET CPUs (default 0.3) with a cgroup CPU quota
+# (v2 cpu.max or v1 cfs quota, 10 ms period; needs root): every tool is then
+# the bottleneck, the target never is, and throughput measures what a
+# generator sends per CPU second — the placement in which one generator can
+# outrun another at all. The open-loop part runs as PIN=1.
 #
 # Usage (from the repository root):
 #   loadgen/compare/compare.sh
 # Settings (environment): CONNS (50), SECS (4), ROUNDS (7), RATE (1000),
-# OPEN_SECS (8), CONCURRENT (1), DELAY (2ms), PIN (1), TARGET_CPU (0), GEN_CPU (1), K6 (path
+# OPEN_SECS (8), CONCURRENT (1), DELAY (2ms), PIN (1, 0 or budget), BUDGET (0.3),
+# TARGET_CPU (0), GEN_CPU (1), K6 (path
 # to k6; without it part 2 is loadgen only), WIRE (auto), PARTS ("closed
 # open"), OUT (/tmp/loadgen-compare).
 # Needs wrk, hey, jq, bc, taskset, /usr/bin/time; WIRE needs dumpcap, tshark.
@@ -50,6 +56,7 @@ OPEN_SECS=${OPEN_SECS:-8}
 CONCURRENT=${CONCURRENT:-1}
 DELAY=${DELAY:-2ms}
 PIN=${PIN:-1}
+BUDGET=${BUDGET:-0.3}
 TARGET_CPU=${TARGET_CPU:-0}
 GEN_CPU=${GEN_CPU:-1}
 PARTS=${PARTS:-closed open}
@@ -64,22 +71,56 @@ for tool in wrk hey jq bc taskset /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "compare.sh: $tool is not installed" >&2; exit 2; }
 done
 
-if [ "$PIN" = 1 ]; then
-  ontarget=(taskset -c "$TARGET_CPU")
-  ongen=(taskset -c "$GEN_CPU")
-  WRK_THREADS=1
-else
-  ontarget=()
-  ongen=()
-  WRK_THREADS=2
-fi
+pids=()
+BUDGET_CG=
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  if [ -n "$BUDGET_CG" ]; then rmdir "$BUDGET_CG" 2>/dev/null || true; fi
+}
+trap cleanup EXIT
+
+# budget_cgroup quota-cpus — a fresh cgroup whose CPU bandwidth is quota-cpus
+# per 10 ms period; prints its directory.
+budget_cgroup() {
+  local us dir v1
+  us=$(awk -v c="$1" 'BEGIN { printf "%d", c * 10000 }')
+  (( us >= 1000 )) || { echo "compare.sh: BUDGET=$1 is below 0.1 CPU" >&2; return 1; }
+  if [ -f /sys/fs/cgroup/cgroup.controllers ]; then # v2
+    grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control || echo +cpu >/sys/fs/cgroup/cgroup.subtree_control || return 1
+    dir=/sys/fs/cgroup/rlspec-compare-$$
+    mkdir "$dir" && echo "$us 10000" >"$dir/cpu.max" || return 1
+  else
+    v1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)cpu(,|$)/ { print $2; exit }' /proc/mounts)
+    [ -n "$v1" ] || { echo "compare.sh: no cgroup cpu controller mounted" >&2; return 1; }
+    dir=$v1/rlspec-compare-$$
+    mkdir "$dir" && echo 10000 >"$dir/cpu.cfs_period_us" && echo "$us" >"$dir/cpu.cfs_quota_us" || return 1
+  fi
+  printf '%s\n' "$dir"
+}
+
+# ongen runs an open-loop generator, closedgen a closed-loop one.
+case $PIN in
+  1 | budget)
+    ontarget=(taskset -c "$TARGET_CPU")
+    ongen=(taskset -c "$GEN_CPU")
+    closedgen=("${ongen[@]}")
+    WRK_THREADS=1
+    if [ "$PIN" = budget ]; then
+      BUDGET_CG=$(budget_cgroup "$BUDGET") || { echo "compare.sh: PIN=budget needs a writable cgroup cpu controller (root)" >&2; exit 2; }
+      # shellcheck disable=SC2016 # $0 and $@ belong to the inner bash
+      closedgen=(bash -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$BUDGET_CG" "${ongen[@]}")
+    fi ;;
+  0)
+    ontarget=()
+    ongen=()
+    closedgen=()
+    WRK_THREADS=2 ;;
+  *) echo "compare.sh: PIN=$PIN: want 1, 0 or budget" >&2; exit 2 ;;
+esac
 
 go build -o "$OUT/loadgen" ./cmd/loadgen
 go build -o "$OUT/fakeserver" ./cmd/fakeserver
 
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
-trap cleanup EXIT
 
 # wait_match file regex — poll until the file has a line matching regex (a
 # server printing its address, dumpcap announcing its capture), 10 s
@@ -104,12 +145,13 @@ pids+=($!)
 TRIVIAL=$(wait_match "$OUT/trivial.out" 'http://127\.0\.0\.1:[0-9]+')
 DELAYED=$(wait_match "$OUT/delayed.out" 'http://127\.0\.0\.1:[0-9]+')
 FAKESERVER=http://$(wait_match "$OUT/fakeserver.out" 'addr=127\.0\.0\.1:[0-9]+' | cut -d= -f2)
-echo "targets: trivial $TRIVIAL, trivial+delay $DELAYED, fakeserver $FAKESERVER (pinned: $PIN, target cpu $TARGET_CPU, generator cpu $GEN_CPU; wire capture: $WIRE)"
+echo "targets: trivial $TRIVIAL, trivial+delay $DELAYED, fakeserver $FAKESERVER (pinned: $PIN${BUDGET_CG:+, closed-loop generators held to $BUDGET CPU}, target cpu $TARGET_CPU, generator cpu $GEN_CPU; wire capture: $WIRE)"
 
 # The engine loadgen's default (ENGINE=auto) resolves to in this placement:
-# epoll when pinned to CPUs of its own, goroutines otherwise.
+# epoll when pinned to CPUs of its own and under no CPU quota, goroutines
+# otherwise.
 REPORT_DIR="$OUT/auto" TARGET_URL="$TRIVIAL" RATE=0 CONNECTIONS=1 DURATION=100ms WARMUP=0 THRESHOLDS= \
-  "${ongen[@]}" "$OUT/loadgen" run >/dev/null 2>&1 || true
+  "${closedgen[@]}" "$OUT/loadgen" run >/dev/null 2>&1 || true
 AUTO_ENGINE=$(jq -r '.engine' "$OUT/auto/load.json")
 
 BUCKET=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
@@ -135,13 +177,13 @@ closed_run() {
       local engine=${tool#loadgen-}
       REPORT_DIR="$OUT/lg" TARGET_URL="$base" RATE=0 CONNECTIONS=$CONNS DURATION=${SECS}s WARMUP=0 BUCKETS=1 ENGINE=$engine \
         BODY_TEMPLATE="$OUT/template.json" THRESHOLDS= /usr/bin/time -f '%U %S' -o "$OUT/run.time" \
-        "${ongen[@]}" "$OUT/loadgen" run >"$OUT/lg.log" 2>&1 || true
+        "${closedgen[@]}" "$OUT/loadgen" run >"$OUT/lg.log" 2>&1 || true
       rps=$(jq -r '.achieved_rate' "$OUT/lg/load.json") ;;
     wrk)
-      /usr/bin/time -f '%U %S' -o "$OUT/run.time" "${ongen[@]}" wrk -t"$WRK_THREADS" -c"$CONNS" -d"${SECS}s" -s "$OUT/post.lua" "$url" >"$OUT/wrk.log" 2>&1 || true
+      /usr/bin/time -f '%U %S' -o "$OUT/run.time" "${closedgen[@]}" wrk -t"$WRK_THREADS" -c"$CONNS" -d"${SECS}s" -s "$OUT/post.lua" "$url" >"$OUT/wrk.log" 2>&1 || true
       rps=$(awk '/Requests\/sec/ {print $2}' "$OUT/wrk.log") ;;
     hey)
-      /usr/bin/time -f '%U %S' -o "$OUT/run.time" "${ongen[@]}" hey -c "$CONNS" -z "${SECS}s" -m POST -T application/json -D "$OUT/body.json" "$url" >"$OUT/hey.log" 2>&1 || true
+      /usr/bin/time -f '%U %S' -o "$OUT/run.time" "${closedgen[@]}" hey -c "$CONNS" -z "${SECS}s" -m POST -T application/json -D "$OUT/body.json" "$url" >"$OUT/hey.log" 2>&1 || true
       rps=$(awk '/Requests\/sec/ {print $2}' "$OUT/hey.log") ;;
   esac
   cpu=$(awk '{print $1 + $2}' "$OUT/run.time")
