@@ -601,8 +601,8 @@ func (w *worker) open(jobs <-chan job) {
 
 func (w *worker) closed(counter *atomic.Uint64, limit uint64, end time.Time) {
 	defer w.close()
+	now := w.a.clock.Now()
 	for w.ctx.Err() == nil {
-		now := w.a.clock.Now()
 		if !now.Before(end) {
 			return
 		}
@@ -610,11 +610,12 @@ func (w *worker) closed(counter *atomic.Uint64, limit uint64, end time.Time) {
 		if limit > 0 && n >= limit {
 			return
 		}
-		w.send(n, now, now)
+		now = w.send(n, now, now) // the next request starts when this one ends
 	}
 }
 
-func (w *worker) send(n uint64, intended, sent time.Time) {
+// send sends request n, records its outcome and returns when it ended.
+func (w *worker) send(n uint64, intended, sent time.Time) time.Time {
 	reqs := *w.pool.Load()
 	clock := w.a.clock
 	var status int
@@ -632,10 +633,10 @@ func (w *worker) send(n uint64, intended, sent time.Time) {
 		}
 	}
 	received := clock.Now()
-	if intended.Before(w.measure) {
-		return
+	if !intended.Before(w.measure) {
+		w.rec.record(intended, sent, received, status, err)
 	}
-	w.rec.record(intended, sent, received, status, err)
+	return received
 }
 
 // spentConn is a connection that knows it cannot carry another request

@@ -193,6 +193,13 @@ func TestReadResponse(t *testing.T) {
 		{"bad length", "HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n", 200, true, true, ""},
 		{"truncated body", "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nab", 200, true, true, ""},
 		{"empty", "", 0, true, true, ""},
+		// Headers other than the framing ones are skipped, those starting
+		// with c or t included; lower and mixed case framing headers count.
+		{"other headers skipped", "HTTP/1.1 200 OK\r\nX-RateLimit-Limit: 500\r\nCache-Control: no-store\r\nTrailer: x\r\nContent-Type: a\r\ncontent-LENGTH: 3\r\n\r\nabcNEXT", 200, false, false, "NEXT"},
+		{"connection close lower case", "HTTP/1.1 200 OK\r\nconnection: Close\r\ncontent-length: 0\r\n\r\n", 200, true, false, ""},
+		{"keep-alive reopens http/1.0", "HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 1\r\n\r\nxNEXT", 200, false, false, "NEXT"},
+		{"header without a name", "HTTP/1.1 200 OK\r\n: x\r\nContent-Length: 0\r\n\r\n", 200, true, true, ""},
+		{"header without a colon", "HTTP/1.1 200 OK\r\nX-Broken\r\nContent-Length: 0\r\n\r\n", 200, true, true, ""},
 	}
 	for _, tt := range tests {
 		r := bufio.NewReader(strings.NewReader(tt.in))

@@ -251,11 +251,17 @@ func (h *respHead) statusLine(line []byte) error {
 
 // header reads one non-empty header line.
 func (h *respHead) header(hl []byte) error {
-	name, value, ok := bytes.Cut(hl, []byte(":"))
-	if !ok {
+	colon := bytes.IndexByte(hl, ':')
+	if colon <= 0 {
 		return fmt.Errorf("malformed header %.40q", hl)
 	}
-	value = bytes.TrimSpace(value)
+	name := hl[:colon]
+	switch name[0] | 0x20 { // the headers read here start with c or t
+	case 'c', 't':
+	default:
+		return nil
+	}
+	value := bytes.TrimSpace(hl[colon+1:])
 	switch {
 	case asciiEqualFold(name, "content-length"):
 		n := parseDecimal(value)
@@ -348,11 +354,20 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 		}
 		return nil, err
 	}
-	line = bytes.TrimRight(line, "\r\n")
+	line = trimLineEnd(line)
 	if len(line) > maxLine {
 		return nil, fmt.Errorf("line longer than %d bytes", maxLine)
 	}
 	return line, nil
+}
+
+// trimLineEnd drops a line's trailing CR and LF bytes (bytes.TrimRight
+// without building a cutset per line: this runs for every header line).
+func trimLineEnd(line []byte) []byte {
+	for len(line) > 0 && (line[len(line)-1] == '\n' || line[len(line)-1] == '\r') {
+		line = line[:len(line)-1]
+	}
+	return line
 }
 
 func asciiEqualFold(b []byte, lower string) bool {

@@ -63,7 +63,7 @@ func (p *respParser) feed(b []byte) (n int, done bool, err error) {
 			if i < 0 {
 				return n, false, nil
 			}
-			line := bytes.TrimRight(b[n:n+i], "\r")
+			line := trimLineEnd(b[n : n+i])
 			n += i + 1
 			p.fed = true
 			if len(line) > maxLine {
