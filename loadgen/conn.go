@@ -256,7 +256,7 @@ func (h *respHead) header(hl []byte) error {
 		return fmt.Errorf("malformed header %.40q", hl)
 	}
 	name := hl[:colon]
-	switch name[0] | 0x20 { // the headers read here start with c or t
+	switch name[0] | 0x20 { // the first letters of the names below; others are skipped
 	case 'c', 't':
 	default:
 		return nil

@@ -43,7 +43,7 @@ func cgroupCPUQuota(fsys fs.FS) (cpus float64, ok bool) {
 			if m.v2 != v2 || (!v2 && !hasController(m.options, "cpu")) {
 				continue
 			}
-			if q, found := quotaUpTree(fsys, m, cgPath, v2); found {
+			if q, found := quotaUpTree(fsys, m, cgPath); found {
 				cpus = math.Min(cpus, q)
 			}
 		}
@@ -79,14 +79,15 @@ func cgroupMounts(mountinfo []byte) []cgroupMount {
 
 // quotaUpTree reads the limit of cgPath and of its ancestors in mount m and
 // returns the smallest.
-func quotaUpTree(fsys fs.FS, m cgroupMount, cgPath string, v2 bool) (float64, bool) {
-	rel, ok := strings.CutPrefix(path.Clean(cgPath), path.Clean(m.root))
-	if !ok {
+func quotaUpTree(fsys fs.FS, m cgroupMount, cgPath string) (float64, bool) {
+	root := path.Clean(m.root)
+	rel, ok := strings.CutPrefix(path.Clean(cgPath), root)
+	if !ok || (root != "/" && rel != "" && rel[0] != '/') {
 		return 0, false // this process's cgroup is not under what the mount shows
 	}
 	best, found := math.Inf(1), false
 	for dir := path.Join(m.point, rel); ; dir = path.Dir(dir) {
-		if q, ok := readQuota(fsys, strings.TrimPrefix(dir, "/"), v2); ok && q < best {
+		if q, ok := readQuota(fsys, strings.TrimPrefix(dir, "/"), m.v2); ok && q < best {
 			best, found = q, true
 		}
 		if dir == path.Clean(m.point) || dir == "/" || dir == "." {

@@ -68,11 +68,10 @@ func TestCgroupCPUQuota(t *testing.T) {
 		want  float64 // 0: no limit
 	}{
 		{"v2 limited", map[string]string{
-			"proc/self/cgroup":              "0::/gen\n",
-			"proc/self/mountinfo":           mountinfoV2,
-			"sys/fs/cgroup/gen/cpu.max":     "50000 100000\n",
-			"sys/fs/cgroup/cpu.max":         "max 100000\n",
-			"sys/devices/system/cpu/online": "0-3\n",
+			"proc/self/cgroup":          "0::/gen\n",
+			"proc/self/mountinfo":       mountinfoV2,
+			"sys/fs/cgroup/gen/cpu.max": "50000 100000\n",
+			"sys/fs/cgroup/cpu.max":     "max 100000\n",
 		}, 0.5},
 		{"v2 unlimited", map[string]string{
 			"proc/self/cgroup":          "0::/gen\n",
@@ -90,6 +89,12 @@ func TestCgroupCPUQuota(t *testing.T) {
 			"proc/self/mountinfo":      mountinfoV2Container,
 			"sys/fs/cgroup/c1/cpu.max": "25000 100000\n",
 		}, 0.25},
+		{"v2 in a container, cgroup outside the mount's root", map[string]string{
+			"proc/self/cgroup":           "0::/kubepods/pod10/c1\n",
+			"proc/self/mountinfo":        mountinfoV2Container,
+			"sys/fs/cgroup/0/c1/cpu.max": "25000 100000\n",
+			"sys/fs/cgroup/c1/cpu.max":   "25000 100000\n",
+		}, 0},
 		{"v1 cpu,cpuacct", map[string]string{
 			"proc/self/cgroup":                              "4:memory:/x\n3:cpu,cpuacct:/x\n0::/\n",
 			"proc/self/mountinfo":                           mountinfoV1,

@@ -44,7 +44,7 @@ func parseConfig(name string, args []string, getenv target.Getenv, output func(*
 	warmup := fs.String("warmup", env("WARMUP", loadgen.DefaultWarmup.String()), "warm-up before measuring, excluded from every figure (WARMUP)")
 	conns := fs.String("connections", env("CONNECTIONS", "0"), "closed loop: connections; open loop: connection pool size, 0 = 16 (CONNECTIONS)")
 	buckets := fs.String("buckets", env("BUCKETS", strconv.Itoa(loadgen.DefaultBuckets)), "distinct device buckets the load is spread over (BUCKETS)")
-	engine := fs.String("engine", env("ENGINE", loadgen.EngineAuto), "closed-loop engine: auto (epoll when pinned to CPUs of its own, else goroutines), epoll (Linux, plain http://) or goroutines (ENGINE)")
+	engine := fs.String("engine", env("ENGINE", loadgen.EngineAuto), "closed-loop engine: auto (epoll when pinned to CPUs of its own under no lower CPU quota, else goroutines), epoll (Linux, plain http://) or goroutines (ENGINE)")
 	thresholds := fs.String("thresholds", env("THRESHOLDS", loadgen.DefaultThresholds), "';'-separated pass conditions, e.g. p95<3ms;p99<5ms;errors<0.1% (THRESHOLDS)")
 	if err := fs.Parse(args); err != nil {
 		return c, err

@@ -121,7 +121,6 @@ esac
 go build -o "$OUT/loadgen" ./cmd/loadgen
 go build -o "$OUT/fakeserver" ./cmd/fakeserver
 
-
 # wait_match file regex — poll until the file has a line matching regex (a
 # server printing its address, dumpcap announcing its capture), 10 s
 # deadline; prints the first match.
