@@ -16,18 +16,39 @@ export TESTCONTAINERS_RYUK_DISABLED ?= true
 # Newest mockery v2 the module proxy serves (go list -m -versions github.com/vektra/mockery/v2).
 MOCKERY_VERSION := v2.53.7
 
-.PHONY: all test acceptance race load selftest image mocks mocks-check fuzz bench bench-reference compare soak vet clean
+.PHONY: all help test deps-postgres acceptance race load selftest image mocks mocks-check fuzz bench bench-reference compare soak vet clean dist dist-check go-install-check lint-ci readme-check screenshot
 
 all: test
 
-## test: the project's own tests (what CI runs)
-test: vet mocks-check
-	$(GO) test -race -count=1 -timeout 9m ./...
+## help: list these targets (each from its '## target:' comment)
+help:
+	@awk '/^## [a-z-]+:/ { sub(/^## /, ""); n = index($$0, ":"); printf "  %-16s %s\n", substr($$0, 1, n - 1), substr($$0, n + 2) }' $(firstword $(MAKEFILE_LIST))
+	@echo; echo "Settings are the target contract's variables (README.md): make acceptance TARGET_URL=http://…"
+
+## test: the project's own tests (what CI runs); go test ./docs runs go-install-check, dist and image through the README's commands
+# The self-test matrix drives HTTP servers whose packages have -race tests of
+# their own; under the race detector it costs several times its plain time,
+# so it runs without it.
+RACE_PKGS = $$($(GO) list ./... | grep -v '/selftest$$')
+test: vet mocks-check lint-ci deps-postgres
+	$(GO) test -race -count=1 -timeout 9m $(RACE_PKGS)
+	$(GO) test -count=1 -timeout 9m ./selftest
 	$(MAKE) --no-print-directory fuzz FUZZTIME=$(TEST_FUZZTIME)
 
-# each fuzz target's budget inside make test
-TEST_FUZZTIME ?= 8s
+## deps-postgres: Debian's PostgreSQL server for the PostgreSQL tests (apt-get when missing and root; otherwise those tests skip with one line)
+deps-postgres:
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "deps-postgres: installing postgresql with apt-get"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	else echo "deps-postgres: PostgreSQL is not installed and this is not root: the PostgreSQL tests will skip (apt-get install postgresql)"; fi
 
+# each fuzz target's budget inside make test: a number of executions, not a
+# duration, so a loaded machine runs the same work instead of failing with
+# "context deadline exceeded" while it still gathers the baseline coverage
+TEST_FUZZTIME ?= 4000x
+
+## vet: go vet and gofmt
 vet:
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "not gofmt-formatted:"; echo "$$out"; exit 1; fi
@@ -56,11 +77,11 @@ race: $(BIN)/rlspec
 load: $(BIN)/loadgen
 	$(BIN)/loadgen run
 
-## selftest: the suite and race properties against the reference (RUNS times) and every fault (CHECKS, FAULTS); prints the matrix
+## selftest: the suite and race properties against the reference (RUNS times) and every fault (CHECKS, FAULTS) on STORE (sqlite or postgres); prints the matrix
 selftest: $(BIN)/rlspec
 	$(BIN)/rlspec selftest
 
-## image: the reference server's container image rlspec-reference:latest (FROM scratch)
+## image: the reference server's image rlspec-reference:latest and the harness image rlspec:latest (both FROM scratch)
 image: $(BIN)/rlspec
 	$(BIN)/rlspec image $(IMAGE_FLAGS)
 
@@ -90,6 +111,7 @@ fuzz:
 		done; \
 	done
 
+## bench: every benchmark of the module
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
@@ -105,5 +127,84 @@ compare:
 soak:
 	$(GO) test -run '^TestLoad$$' -count=1 -v -timeout 10m ./fakeserver -soak
 
+## clean: remove REPORT_DIR and bin/
 clean:
-	rm -rf $(REPORT_DIR) $(BIN)
+	rm -rf $(REPORT_DIR) $(BIN) $(DIST)
+
+## dist: static (CGO_ENABLED=0) rlspec and loadgen for linux/darwin × amd64/arm64 in dist/, and dist/SHA256SUMS
+# VERSION names the release (a semver tag, v1.2.3); the go command stamps the
+# module version and revision itself in a clone, the -X stamps cover builds
+# where it cannot (a git worktree, GOFLAGS=-buildvcs=false).
+DIST      ?= dist
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+REVISION  ?= $(shell git rev-parse HEAD 2>/dev/null)
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+DIST_LDFLAGS = -s -w -X github.com/rlspec/rlspec/internal/buildinfo.version=$(VERSION) -X github.com/rlspec/rlspec/internal/buildinfo.revision=$(REVISION)
+dist:
+	@set -e; rm -rf $(DIST); mkdir -p $(DIST); \
+	for p in $(PLATFORMS); do os=$${p%/*}; arch=$${p#*/}; \
+		for cmd in rlspec loadgen; do \
+			echo "dist: $$cmd $$os/$$arch"; \
+			CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(DIST_LDFLAGS)' -o $(DIST)/$$cmd-$$os-$$arch ./cmd/$$cmd; \
+		done; \
+	done; \
+	cd $(DIST) && sha256sum rlspec-* loadgen-* > SHA256SUMS; cat SHA256SUMS
+
+## dist-check: make dist, verify the sums, and run the linux/amd64 binary's acceptance against its embedded reference (exit 0)
+dist-check: dist
+	cd $(DIST) && sha256sum -c SHA256SUMS
+	$(DIST)/rlspec-linux-amd64 version
+	REPORT_DIR=$$(mktemp -d) $(DIST)/rlspec-linux-amd64 acceptance >/dev/null
+	@echo "dist-check: rlspec-linux-amd64 acceptance against the embedded reference exited 0"
+
+## go-install-check: `go install github.com/rlspec/rlspec/cmd/rlspec@$(CHECK_VERSION).t<tree>` into an emptied module
+## cache through a file proxy (this tree as that version + the dependencies `go mod download` fetched); its version must name it
+# The module cache path is stable (emptied each run) so the build cache still
+# hits for the dependencies; the version names the tree, since the go command
+# indexes a module version's files once and never looks again. The tree is
+# the work tree as it is (tracked and new files), written through an index of
+# its own so a concurrent git command's index lock cannot get in the way.
+# Runs sharing CHECK_DIR (two checkouts tested at once) take turns on a lock
+# file beside it: one run's emptying of the cache broke the other's install.
+CHECK_VERSION ?= v0.0.1-installcheck
+CHECK_DIR     ?= $(HOME)/.cache/rlspec-install-check
+go-install-check:
+	@set -e; d=$(CHECK_DIR); m=github.com/rlspec/rlspec; \
+	mkdir -p "$$(dirname "$$d")"; exec 9>"$$d.lock"; if command -v flock >/dev/null 2>&1; then flock 9; fi; \
+	idx=$$(mktemp); trap 'rm -f "$$idx"' EXIT; export GIT_INDEX_FILE=$$idx; \
+	git read-tree HEAD; git add -A; tree=$$(git write-tree); unset GIT_INDEX_FILE; \
+	v=$(CHECK_VERSION).t$$(git rev-parse --short=12 "$$tree"); \
+	if grep -q '^replace' go.mod; then echo "go-install-check: go.mod has a replace directive; go install refuses it"; exit 1; fi; \
+	$(GO) mod download; dl=$$($(GO) env GOMODCACHE)/cache/download; \
+	if [ -d "$$d/modcache" ]; then GOMODCACHE=$$d/modcache $(GO) clean -modcache; fi; rm -rf "$$d"; \
+	p=$$d/proxy/$$m/@v; mkdir -p "$$p" "$$d/bin"; \
+	git archive --format=zip --prefix=$$m@$$v/ -o "$$p/$$v.zip" "$$tree"; \
+	cp go.mod "$$p/$$v.mod"; printf '{"Version":"%s"}\n' $$v > "$$p/$$v.info"; echo $$v > "$$p/list"; \
+	GOMODCACHE=$$d/modcache GOBIN=$$d/bin GOPROXY=file://$$d/proxy,file://$$dl GOFLAGS=-mod=mod GOSUMDB=off GONOSUMDB=$$m GOTOOLCHAIN=local \
+		$(GO) install $$m/cmd/rlspec@$$v; \
+	out=$$($$d/bin/rlspec version); echo "$$out"; \
+	case "$$out" in "rlspec $$v "*) echo "go-install-check: go install $$m/cmd/rlspec@$$v from a clean module cache works";; \
+		*) echo "go-install-check: version does not name $$v"; exit 1;; esac; \
+	GOMODCACHE=$$d/modcache $(GO) clean -modcache
+
+## lint-ci: actionlint on the workflows and the GitHub template (it runs shellcheck on their run: blocks), shellcheck on the action's scripts
+ACTIONLINT_VERSION := v1.7.12
+ACTIONLINT = $(GO) run github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+lint-ci:
+	@if ! command -v shellcheck >/dev/null; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "lint-ci: installing shellcheck (apt-get)"; \
+			(apt-get install -y -qq shellcheck >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq shellcheck >/dev/null)); \
+		else echo "lint-ci: shellcheck missing and not root: skipping shellcheck"; fi; \
+	fi
+	$(ACTIONLINT) .github/workflows/*.yml ci/github/rlspec.yml
+	@if command -v shellcheck >/dev/null; then shellcheck ci/action/*.sh && echo "lint-ci: shellcheck clean"; fi
+
+## screenshot: docs/report.png, headless Chromium's picture of report.html from a run against the reference with one fault (apt-get install chromium)
+screenshot: $(BIN)/rlspec
+	@set -e; if ! command -v chromium >/dev/null; then echo "screenshot: chromium not installed (apt-get install -y chromium): skipped"; exit 0; fi; \
+	d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
+	REPORT_DIR=$$d $(BIN)/rlspec acceptance -fault no-retry-after >/dev/null || [ $$? = 1 ]; \
+	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,1650 \
+		--screenshot=docs/report.png file://$$d/report.html 2>/dev/null; \
+	echo "screenshot: docs/report.png"

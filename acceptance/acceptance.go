@@ -8,23 +8,27 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/cucumber/godog"
 
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/features"
 	"github.com/rlspec/rlspec/steps"
 	"github.com/rlspec/rlspec/target"
 )
 
 // Config is what Run needs. Target carries the contract's settings; its URL
-// and DisabledURL are the targets (the CLI edge starts TARGET_IMAGE
-// containers and fills them in). An empty Target.URL starts the embedded
-// reference, with Fault for both of its instances.
+// and DisabledURL are the targets, which the caller has started (the CLI
+// edge starts TARGET_IMAGE containers or the embedded reference and fills
+// them in). Name is how reports name the target (default: the URL).
 type Config struct {
 	Target target.Config
-	Fault  fakeserver.Fault
+	Name   string
+	// Store takes the target's store away and brings it back (the
+	// embedded reference's hook); nil: STORE_DOWN_CMD / STORE_UP_CMD when
+	// set, else the fail-mode scenarios skip.
+	Store steps.StoreControl
 }
 
 // CouldNotRun is an error that means the suite could not run (exit 2).
@@ -73,6 +77,9 @@ type Report struct {
 	Strict  bool
 	Target  string
 	Elapsed time.Duration
+	// Runs are the profiles run (one, or several with PROFILE=all), with
+	// the settings each ran with: conformance.json's input.
+	Runs []target.Config
 }
 
 // Count returns how many results have status st.
@@ -86,13 +93,35 @@ func (r *Report) Count(st steps.Status) int {
 	return n
 }
 
+// rerun reports whether a scenario was run once more.
+func (r *Report) rerun() bool {
+	for _, res := range r.Results {
+		if res.Rerun != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // ExitCode is 0 when every scenario that ran passed, 1 when one failed (or,
-// strict, was skipped).
+// strict, was skipped other than as not claimed).
 func (r *Report) ExitCode() int {
-	if r.Count(steps.Failed) > 0 || (r.Strict && r.Count(steps.Skipped) > 0) {
+	if r.Count(steps.Failed) > 0 || (r.Strict && r.Count(steps.Skipped) > r.notClaimed()) {
 		return 1
 	}
 	return 0
+}
+
+// notClaimed counts the scenarios skipped because the target does not
+// claim their extended feature (FEATURES); STRICT does not fail those.
+func (r *Report) notClaimed() int {
+	n := 0
+	for _, res := range r.Results {
+		if res.NotClaimed || (res.Status == steps.Skipped && strings.HasPrefix(res.Reason, steps.NotClaimed)) {
+			n++
+		}
+	}
+	return n
 }
 
 // Run runs the suite. A *CouldNotRun error means exit status 2; otherwise
@@ -106,28 +135,53 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	if err := tc.Validate(); err != nil {
 		return nil, couldNotRun("bad settings: %v", err)
 	}
+	if err := CheckProfile(tc.Profile); err != nil {
+		return nil, couldNotRun("%v", err)
+	}
+	tc = tc.ForProfile(tc.Profile)
 	if tc.URL == "" && tc.Image != "" {
 		return nil, couldNotRun("TARGET_IMAGE=%s must be started by the caller before acceptance.Run (no URL given)", tc.Image)
+	}
+	tags, n, unclaimed, err := selectClaimed(features.FS, tc.Tags, tc.Profile, tc.Claims)
+	if err != nil {
+		return nil, couldNotRun("%v", err)
+	}
+	if n == 0 {
+		tags = "@id:none" // only not-claimed scenarios: godog runs nothing
+	}
+	if n == 0 && len(unclaimed) == 0 {
+		return nil, couldNotRun("TAGS=%q matched no scenario of PROFILE=%s", tc.Tags, tc.Profile)
 	}
 	start := time.Now()
 	name := tc.URL
 	if tc.URL == "" {
-		emb, err := StartEmbedded(tc, cfg.Fault)
-		if err != nil {
-			return nil, couldNotRun("start the embedded reference: %v", err)
-		}
-		defer emb.Close()
-		tc = emb.Config
-		name = "embedded reference (fault " + cfg.Fault.String() + ")"
+		return nil, couldNotRun("no target: TARGET_URL is empty (rlspec acceptance starts the embedded reference when neither TARGET_URL nor TARGET_IMAGE is set)")
+	}
+	if cfg.Name != "" {
+		name = cfg.Name
 	}
 	if err := Probe(ctx, tc, r.probeTimeout); err != nil {
 		return nil, couldNotRun("%v", err)
+	}
+	body, err := target.LoadBody(tc.BodyTemplate)
+	if err != nil {
+		return nil, couldNotRun("%v", err)
+	}
+	if err := checkSettings(ctx, tc, body, r.probeTimeout); err != nil {
+		return nil, couldNotRun("%v", err)
+	}
+	bodyWarning, err := bodyNote(body)
+	if err != nil {
+		return nil, couldNotRun("BODY_TEMPLATE: %v", err)
 	}
 	env, closeEnv, err := NewEnv(tc)
 	if err != nil {
 		return nil, couldNotRun("%v", err)
 	}
 	defer closeEnv()
+	if cfg.Store != nil {
+		env.Store = cfg.Store
+	}
 	if r.requestTimeout > 0 {
 		env.NewClient = func(base string) steps.Client {
 			return target.NewClient(tc, base, target.WithTimeout(r.requestTimeout))
@@ -146,7 +200,10 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		cucumberPath = filepath.Join(tc.ReportDir, "cucumber.json")
 		format = "cucumber:" + cucumberPath
 	}
-	fmt.Fprintf(r.out, "rlspec acceptance: %s%s, limit %d, window %s\n", name, tc.Endpoint(""), tc.Limit, tc.Window)
+	fmt.Fprintf(r.out, "rlspec acceptance: %s%s, profile %s, limit %d, window %s\n", name, tc.Endpoint(""), tc.Profile, tc.Limit, tc.Window)
+	if bodyWarning != "" {
+		fmt.Fprintf(r.out, "note: %s\n", bodyWarning)
+	}
 	status := godog.TestSuite{
 		Name:                "rlspec",
 		ScenarioInitializer: steps.Initializer(env),
@@ -157,7 +214,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 			Paths:          []string{"."},
 			Strict:         true,
 			Concurrency:    max(1, r.concurrency),
-			Tags:           tc.Tags,
+			Tags:           tags,
 			DefaultContext: ctx,
 			NoColors:       true,
 		},
@@ -165,16 +222,22 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	if ctx.Err() != nil {
 		return nil, couldNotRun("interrupted: %v", ctx.Err())
 	}
-	rep := &Report{Results: col.results(), Strict: tc.Strict, Target: name, Elapsed: time.Since(start)}
+	for _, u := range unclaimed {
+		col.Record(u)
+	}
+	rep := &Report{Results: col.results(), Strict: tc.Strict, Target: name, Elapsed: time.Since(start), Runs: []target.Config{tc}}
 	switch {
-	case status == 2 && len(rep.Results) == 0:
-		return nil, couldNotRun("godog could not run the features (TAGS=%q may be malformed)", tc.Tags)
 	case len(rep.Results) == 0:
-		return nil, couldNotRun("TAGS=%q matched no scenario (or is not a valid tag expression)", tc.Tags)
-	case status != 0 && rep.ExitCode() == 0:
+		return nil, couldNotRun("godog ran no scenario (godog exit status %d)", status)
+	case status != 0 && rep.ExitCode() == 0 && !rep.rerun():
+		// A scenario run once more (a broken time assumption) may have
+		// failed in godog's first run; its recorded verdict is the second.
 		return nil, errors.New("godog reported a failure that no scenario recorded")
 	}
 	writeTable(r.out, rep)
+	if note := target.CredentialNote(tc.Headers); note != "" && rep.Count(steps.Failed) > 0 {
+		fmt.Fprintf(r.out, "note: %s\n", note)
+	}
 	if r.reports {
 		if err := writeReports(tc.ReportDir, rep); err != nil {
 			return rep, couldNotRun("write reports: %v", err)
@@ -185,19 +248,19 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 }
 
 // NewEnv returns the steps' environment for tc (URL set) and a function
-// closing what it opened (the TARGET_DB seeder).
+// closing what it opened (the TARGET_DB seeder); STORE_DOWN_CMD and
+// STORE_UP_CMD become its store control.
 func NewEnv(tc target.Config) (*steps.Env, func(), error) {
 	env, err := steps.NewEnv(tc, tc.URL, tc.DisabledURL)
 	if err != nil {
 		return nil, nil, err
 	}
+	if tc.StoreDownCmd != "" {
+		env.Store = steps.CommandStore{Down: tc.StoreDownCmd, Up: tc.StoreUpCmd}
+	}
 	closer := func() {}
 	if tc.DB != "" {
-		path, err := tc.DBPath()
-		if err != nil {
-			return nil, nil, err
-		}
-		seeder, err := steps.OpenSQLiteSeeder(path, tc.Schema, tc.Window, nil)
+		seeder, err := steps.OpenSeeder(tc, nil)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -28,6 +28,9 @@ func (c *collector) Record(r steps.ScenarioResult) {
 	if r.Status == steps.Skipped {
 		line += ": " + r.Reason
 	}
+	if r.Note != "" {
+		line += "; " + r.Note
+	}
 	fmt.Fprintln(c.out, line)
 }
 

@@ -2,16 +2,19 @@ package acceptance
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/steps"
 	"github.com/rlspec/rlspec/target"
 )
@@ -98,7 +101,7 @@ func runHostile(t *testing.T, url, tags string) []steps.ScenarioResult {
 
 // wantViolation finds the result id and checks its violation names clause
 // and says what came back.
-func wantViolation(t *testing.T, rs []steps.ScenarioResult, id, clause, actual string) {
+func wantViolation(t *testing.T, rs []steps.ScenarioResult, id string, c clause.ID, actual string) {
 	t.Helper()
 	for _, r := range rs {
 		if r.ID != id {
@@ -107,8 +110,8 @@ func wantViolation(t *testing.T, rs []steps.ScenarioResult, id, clause, actual s
 		if r.Status != steps.Failed || r.Violation == nil {
 			t.Fatalf("%s: %s %q, want a violation", id, r.Status, r.Reason)
 		}
-		if !strings.Contains(r.Violation.Clause, clause) || !strings.Contains(r.Violation.Actual, actual) {
-			t.Fatalf("%s: violation %q / %q, want clause %q and actual containing %q", id, r.Violation.Clause, r.Violation.Actual, clause, actual)
+		if !r.Violation.Clause.Has(c) || !strings.Contains(r.Violation.Actual, actual) {
+			t.Fatalf("%s: violation %q / %q, want clause %q and actual containing %q", id, r.Violation.Clause, r.Violation.Actual, c, actual)
 		}
 		return
 	}
@@ -118,7 +121,7 @@ func wantViolation(t *testing.T, rs []steps.ScenarioResult, id, clause, actual s
 // sanity: the hostile server without spoiling passes AC1.
 func TestHostileBaselinePasses(t *testing.T) {
 	tc := target.DefaultConfig()
-	tc.URL, tc.Limit, tc.Tags = startHostile(t, nil), 3, "@AC1"
+	tc.URL, tc.Limit, tc.Tags = startHostile(t, nil), 3, clause.AC1.Tag()
 	rep, err := runWithin(t, time.Minute, Config{Target: tc}, WithoutReports())
 	if err != nil || rep.ExitCode() != 0 {
 		t.Fatalf("baseline: %v %+v", err, rep)
@@ -136,7 +139,7 @@ func TestHostileSlowServer(t *testing.T) {
 		return true
 	})
 	rs := runHostile(t, url, "@id:RL-AC1-01")
-	wantViolation(t, rs, "RL-AC1-01", "FR-7", "no response within 500ms")
+	wantViolation(t, rs, "RL-AC1-01", clause.FR7, "no response within 500ms")
 }
 
 func TestHostileConnectionClosedMidResponse(t *testing.T) {
@@ -151,7 +154,7 @@ func TestHostileConnectionClosedMidResponse(t *testing.T) {
 		return true
 	})
 	rs := runHostile(t, url, "@id:RL-AC1-01")
-	wantViolation(t, rs, "RL-AC1-01", "FR-7", "unexpected EOF")
+	wantViolation(t, rs, "RL-AC1-01", clause.FR7, "unexpected EOF")
 }
 
 func TestHostileGarbageHeaders(t *testing.T) {
@@ -177,9 +180,9 @@ func TestHostileGarbageHeaders(t *testing.T) {
 				_, _ = w.Write(body)
 				return true
 			})
-			rs := runHostile(t, url, "@FR-7,@AC1")
-			wantViolation(t, rs, "RL-FR7-02", "FR-7", tc.actual)
-			wantViolation(t, rs, "RL-AC1-01", "FR-7", tc.actual)
+			rs := runHostile(t, url, clause.FR7.Tag()+","+clause.AC1.Tag())
+			wantViolation(t, rs, "RL-FR7-02", clause.FR7, tc.actual)
+			wantViolation(t, rs, "RL-AC1-01", clause.FR7, tc.actual)
 		})
 	}
 }
@@ -198,7 +201,7 @@ func TestHostileHTMLOn429(t *testing.T) {
 		return true
 	})
 	rs := runHostile(t, url, "@id:RL-AC3-01")
-	wantViolation(t, rs, "RL-AC3-01", "AC3", "<html>")
+	wantViolation(t, rs, "RL-AC3-01", clause.AC3, "<html>")
 }
 
 // TARGET_HEADERS and BODY_TEMPLATE reach the target: a service with auth
@@ -239,5 +242,40 @@ func TestHeadersAndBodyTemplateReachTheTarget(t *testing.T) {
 				t.Fatalf("body not from BODY_TEMPLATE: %s", ex.Body)
 			}
 		}
+	}
+}
+
+// A target whose every POST gets 500: the failures are charged to one root
+// cause, the first request of a fresh bucket, pointing at RL-AC1-01; the
+// other scenarios fail as preconditions, none charged to AC1.
+func TestServerErrorsGroupUnderOneRootCause(t *testing.T) {
+	url := startHostile(t, func(w http.ResponseWriter, _ *http.Request, _ int, _ http.Header, _ []byte) bool {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = w.Write([]byte(`{"error":"internal"}`))
+		return true
+	})
+	tc := target.DefaultConfig()
+	tc.URL, tc.Limit = url, 3
+	var out strings.Builder
+	rep, err := runWithin(t, time.Minute, Config{Target: tc}, WithoutReports(), WithOutput(&out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cause = "the first request of a fresh bucket got HTTP 500"
+	n := 0
+	for _, r := range rep.Results {
+		if r.Status != steps.Failed || r.Cause != cause {
+			continue
+		}
+		n++
+		isAC1 := slices.Contains(r.Clauses, clause.AC1)
+		if pre := strings.HasPrefix(r.Reason, "precondition: "); pre == isAC1 {
+			t.Errorf("%s (AC1 %v): reason %q", r.ID, isAC1, r.Reason)
+		}
+	}
+	want := fmt.Sprintf("%d scenarios: %s — see RL-AC1-01", n, cause)
+	if n < 20 || !strings.Contains(out.String(), want) {
+		t.Fatalf("%d scenarios with the cause; output lacks %q:\n%s", n, want, out.String())
 	}
 }

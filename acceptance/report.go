@@ -1,22 +1,92 @@
 package acceptance
 
 import (
-	"encoding/xml"
 	"fmt"
 	"html/template"
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/rlspec/rlspec/internal/junit"
 	"github.com/rlspec/rlspec/steps"
 	"github.com/rlspec/rlspec/target"
 )
 
 // clauseOf is the clause column of a result: its clause tags.
-func clauseOf(r steps.ScenarioResult) string { return strings.Join(r.Clauses, " ") }
+func clauseOf(r steps.ScenarioResult) string {
+	ids := make([]string, len(r.Clauses))
+	for i, id := range r.Clauses {
+		ids[i] = id.String()
+	}
+	return strings.Join(ids, " ")
+}
+
+// charge is the line saying what a violation is charged to: its clause
+// and check, or the precondition that failed.
+func charge(v *steps.Violation) string {
+	if v.Precondition {
+		return fmt.Sprintf("precondition: %s (rests on %s); root cause: %s", v.Check, v.Clause, v.Cause)
+	}
+	return fmt.Sprintf("clause:   %s — %s", v.Clause, v.Check)
+}
+
+// cause is one root cause of a run's failures and the scenarios it broke.
+type cause struct {
+	Cause string
+	IDs   []string
+	See   string // the scenario that checks the cause itself, if it failed
+}
+
+func (c cause) String() string {
+	n := fmt.Sprintf("%d scenarios", len(c.IDs))
+	if len(c.IDs) == 1 {
+		n = "1 scenario (" + c.IDs[0] + ")"
+	}
+	s := n + ": " + c.Cause
+	if c.See != "" && len(c.IDs) > 1 {
+		s += " — see " + c.See
+	}
+	return s
+}
+
+// rootCauses groups a run's failures by root cause, most scenarios first.
+func rootCauses(rep *Report) []cause {
+	var out []cause
+	at := map[string]int{}
+	for _, r := range rep.Results {
+		if r.Status != steps.Failed {
+			continue
+		}
+		i, ok := at[r.Cause]
+		if !ok {
+			i = len(out)
+			at[r.Cause] = i
+			out = append(out, cause{Cause: r.Cause})
+		}
+		out[i].IDs = append(out[i].IDs, r.ID)
+		if out[i].See == "" && r.Violation != nil && !r.Violation.Precondition {
+			out[i].See = r.ID
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i].IDs) > len(out[j].IDs) })
+	return out
+}
+
+// writeCauses prints the root causes of the failures.
+func writeCauses(w io.Writer, rep *Report) {
+	cs := rootCauses(rep)
+	if len(cs) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nroot causes of the failures:")
+	for _, c := range cs {
+		fmt.Fprintf(w, "  %s\n", c)
+	}
+}
 
 // writeTable prints the verdict table, then every failure with what the
 // contract expects, what came back and the curl command that shows it.
@@ -28,6 +98,8 @@ func writeTable(w io.Writer, rep *Report) {
 		v := string(r.Status)
 		if r.Status == steps.Skipped {
 			v += " (" + r.Reason + ")"
+		} else if r.Rerun != "" {
+			v += " (second run: " + r.Rerun + " in the first)"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", clauseOf(r), r.Name, v)
 	}
@@ -38,7 +110,7 @@ func writeTable(w io.Writer, rep *Report) {
 		}
 		fmt.Fprintf(w, "\nFAIL %s\n", r.Name)
 		if v := r.Violation; v != nil {
-			fmt.Fprintf(w, "  clause:   %s — %s\n  expected: %s\n  actual:   %s\n", v.Clause, v.Check, v.Expected, v.Actual)
+			fmt.Fprintf(w, "  %s\n  expected: %s\n  actual:   %s\n", charge(v), v.Expected, v.Actual)
 			if n := len(v.Evidence); n > 0 {
 				ex := v.Evidence[n-1]
 				fmt.Fprintf(w, "  request:  %s\n  response: %s\n", ex.Curl(), ex.Summary())
@@ -47,16 +119,23 @@ func writeTable(w io.Writer, rep *Report) {
 			fmt.Fprintf(w, "  %s\n", r.Reason)
 		}
 	}
-	fmt.Fprintf(w, "\n%d scenarios: %d passed, %d failed, %d skipped in %s",
-		len(rep.Results), rep.Count(steps.Passed), rep.Count(steps.Failed), rep.Count(steps.Skipped), rep.Elapsed.Round(time.Millisecond))
-	if rep.Strict && rep.Count(steps.Skipped) > 0 {
-		fmt.Fprint(w, " (STRICT=1: skipped scenarios fail the run)")
+	writeCauses(w, rep)
+	fmt.Fprintf(w, "\n%d scenarios: %d passed, %d failed, %d skipped", len(rep.Results), rep.Count(steps.Passed), rep.Count(steps.Failed), rep.Count(steps.Skipped))
+	if nc := rep.notClaimed(); nc > 0 {
+		fmt.Fprintf(w, " (%d of them not claimed)", nc)
+	}
+	fmt.Fprintf(w, " in %s", rep.Elapsed.Round(time.Millisecond))
+	if rep.Strict && rep.Count(steps.Skipped) > rep.notClaimed() {
+		fmt.Fprint(w, " (STRICT=1: skipped scenarios other than not claimed ones fail the run)")
 	}
 	fmt.Fprintln(w)
 }
 
 func writeReports(dir string, rep *Report) error {
-	if err := writeFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return writeJUnit(w, rep) }); err != nil {
+	if err := junit.WriteFile(dir, junitSuite(rep)); err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(dir, ConformanceFile), func(w io.Writer) error { return writeConformance(w, rep) }); err != nil {
 		return err
 	}
 	return writeFile(filepath.Join(dir, "report.html"), func(w io.Writer) error { return writeHTML(w, rep) })
@@ -74,94 +153,29 @@ func writeFile(path string, write func(io.Writer) error) error {
 	return f.Close()
 }
 
-// JUnit XML (the common Ant/Jenkins schema).
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Time     string       `xml:"time,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name      string      `xml:"name,attr"`
-	Tests     int         `xml:"tests,attr"`
-	Failures  int         `xml:"failures,attr"`
-	Errors    int         `xml:"errors,attr"`
-	Skipped   int         `xml:"skipped,attr"`
-	Time      string      `xml:"time,attr"`
-	Timestamp string      `xml:"timestamp,attr"`
-	Hostname  string      `xml:"hostname,attr"`
-	Cases     []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	Time      string        `xml:"time,attr"`
-	Failure   *junitFailure `xml:"failure,omitempty"`
-	Skipped   *junitSkipped `xml:"skipped,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
-}
-
-type junitFailure struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Text    string `xml:",chardata"`
-}
-
-type junitSkipped struct {
-	Message string `xml:"message,attr"`
-}
-
-func secs(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
-
-func writeJUnit(w io.Writer, rep *Report) error {
-	host, _ := os.Hostname()
-	suite := junitSuite{
-		Name: "rlspec acceptance: " + rep.Target, Tests: len(rep.Results),
-		Failures: rep.Count(steps.Failed), Skipped: rep.Count(steps.Skipped),
-		Time: secs(rep.Elapsed), Timestamp: time.Now().UTC().Format("2006-01-02T15:04:05"), Hostname: host,
-	}
+// junitSuite is the run as JUnit: one case per scenario, named by its id
+// and title (stable when tags change), its tags as properties.
+func junitSuite(rep *Report) junit.Suite {
+	suite := junit.Suite{Name: "rlspec acceptance: " + rep.Target, Started: time.Now().Add(-rep.Elapsed), Elapsed: rep.Elapsed}
 	for _, r := range rep.Results {
-		c := junitCase{Name: r.Name + " " + tagList(r), Classname: strings.TrimSuffix(r.Feature, ".feature"), Time: secs(r.Duration)}
+		c := junit.Case{Name: r.Name, Classname: strings.TrimSuffix(r.Feature, ".feature"), Elapsed: r.Duration}
+		c.Properties = append(c.Properties, junit.Prop("id", r.ID))
+		for _, tag := range r.Clauses {
+			c.Properties = append(c.Properties, junit.Prop("tag", "@"+tag))
+		}
 		switch r.Status {
 		case steps.Failed:
-			f := &junitFailure{Message: firstLine(r.Reason), Type: "Violation", Text: r.Reason}
 			if v := r.Violation; v != nil {
-				f.Message = fmt.Sprintf("%s: %s: expected %s; got %s", v.Clause, v.Check, v.Expected, v.Actual)
-				f.Text = failureText(v)
+				c.Failure = &junit.Problem{Message: v.Headline(), Type: "Violation", Text: failureText(v)}
 			} else {
-				f.Type = "Error"
+				c.Failure = &junit.Problem{Message: firstLine(r.Reason), Type: "Error", Text: r.Reason}
 			}
-			c.Failure = f
 		case steps.Skipped:
-			c.Skipped = &junitSkipped{Message: r.Reason}
+			c.Skipped = r.Reason
 		}
 		suite.Cases = append(suite.Cases, c)
 	}
-	// testsuites has no skipped attribute in the Jenkins junit-10.xsd schema.
-	doc := junitSuites{Name: "rlspec", Tests: suite.Tests, Failures: suite.Failures, Time: suite.Time, Suites: []junitSuite{suite}}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
-}
-
-func tagList(r steps.ScenarioResult) string {
-	tags := make([]string, 0, len(r.Clauses))
-	for _, c := range r.Clauses {
-		tags = append(tags, "@"+c)
-	}
-	return "(" + strings.Join(tags, " ") + ")"
+	return suite
 }
 
 func firstLine(s string) string {
@@ -184,7 +198,7 @@ func evidence(v *steps.Violation) ([]*target.Exchange, int) {
 
 func failureText(v *steps.Violation) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "clause:   %s\ncheck:    %s\nexpected: %s\nactual:   %s\n", v.Clause, v.Check, v.Expected, v.Actual)
+	fmt.Fprintf(&b, "%s\nexpected: %s\nactual:   %s\n", charge(v), v.Expected, v.Actual)
 	exs, omitted := evidence(v)
 	if omitted > 0 {
 		fmt.Fprintf(&b, "\n(%d earlier exchanges omitted)\n", omitted)
@@ -197,9 +211,13 @@ func failureText(v *steps.Violation) string {
 
 // HTML report: one self-contained page.
 var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"clause": clauseOf,
-	"lower":  func(s steps.Status) string { return strings.ToLower(string(s)) },
-	"resp":   responseText,
+	"clause":   clauseOf,
+	"lower":    func(s steps.Status) string { return strings.ToLower(string(s)) },
+	"resp":     responseText,
+	"ordered":  failuresFirst,
+	"causes":   rootCauses,
+	"inc":      func(i int) int { return i + 1 },
+	"compared": compared,
 	"evidence": func(v *steps.Violation) map[string]any {
 		exs, omitted := evidence(v)
 		return map[string]any{"Exchanges": exs, "Omitted": omitted}
@@ -209,32 +227,67 @@ var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}
 table{border-collapse:collapse;width:100%}th,td{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#f3f3f3}.pass{background:#e6f4ea}.fail{background:#fce8e6}.skipped{background:#fef7e0}
+th{background:#f3f3f3}dl.clauses{margin:0}dl.clauses dt{font-weight:bold}dl.clauses dd{margin:0 0 4px 1em;color:#555}.pass{background:#e6f4ea}.fail{background:#fce8e6}.skipped{background:#fef7e0}
 pre{background:#f6f8fa;padding:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
-h2{margin-top:2em}
+h2{margin-top:2em}ol.steps li.notrun{color:#999}details{margin:4px 0;padding:2px 8px}
+table.cmp{width:auto}table.cmp td{font-family:monospace}td.expected{background:#e6f4ea}td.actual{background:#fce8e6}mark{background:#ffd54f;font-weight:bold}.summary span{display:inline-block;padding:6px 14px;margin-right:8px;font-size:18px;font-weight:bold}
 </style></head><body>
 <h1>rlspec acceptance report</h1>
-<p>Target: {{.Target}} — {{len .Results}} scenarios: {{.Count "PASS"}} passed, {{.Count "FAIL"}} failed, {{.Count "SKIPPED"}} skipped{{if .Strict}} (STRICT=1){{end}}; {{.Elapsed.Round 1000000}}.</p>
+<p class="summary"><span class="fail">{{.Count "FAIL"}} failed</span><span class="skipped">{{.Count "SKIPPED"}} skipped</span><span class="pass">{{.Count "PASS"}} passed</span></p>
+<p>Target: {{.Target}} — {{len .Results}} scenarios{{if .Strict}} (STRICT=1: a skipped scenario fails the run){{end}}; {{.Elapsed.Round 1000000}}.</p>
+{{with causes .}}<h2>Root causes of the failures</h2><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .Count "FAIL"}}<p><b>Failures:</b> {{range .Results}}{{if eq .Status "FAIL"}}<a href="#{{.ID}}">{{.Name}}</a>; {{end}}{{end}}</p>{{end}}
 <table><tr><th>Clause</th><th>Scenario</th><th>Verdict</th></tr>
-{{range .Results}}<tr class="{{lower .Status}}"><td>{{clause .}}</td><td>{{if eq .Status "FAIL"}}<a href="#{{.ID}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td><td>{{.Status}}{{if eq .Status "SKIPPED"}}: {{.Reason}}{{end}}</td></tr>
+{{range ordered .Results}}<tr class="{{lower .Status}}"><td>{{template "clauses" .Clauses}}</td><td>{{if eq .Status "FAIL"}}<a href="#{{.ID}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td><td>{{.Status}}{{if eq .Status "SKIPPED"}}: {{.Reason}}{{else if .Rerun}} (second run: {{.Rerun}} in the first){{end}}</td></tr>
 {{end}}</table>
 {{range .Results}}{{if eq .Status "FAIL"}}
 <h2 id="{{.ID}}">FAIL {{.Name}}</h2>
-{{with .Violation}}<p><b>Clause</b> {{.Clause}} — {{.Check}}<br><b>Expected</b> {{.Expected}}<br><b>Actual</b> {{.Actual}}</p>
+{{template "clauses" .Clauses}}
+{{template "steps" .}}
+{{with .Violation}}<p><b>{{if .Precondition}}Precondition{{else}}Clause{{end}}</b> {{.Charge}} — {{.Check}}</p>
+{{compared .Expected .Actual}}
 <h3>Requests and responses that show it</h3>
 {{with evidence .}}{{if .Omitted}}<p>({{.Omitted}} earlier exchanges omitted)</p>{{end}}{{range .Exchanges}}<pre>$ {{.Curl}}
 
 {{resp .}}</pre>
 {{end}}{{end}}{{else}}<pre>{{.Reason}}</pre>{{end}}
 {{end}}{{end}}
+<h2>Every scenario's steps</h2>
+{{range ordered .Results}}{{if ne .Status "FAIL"}}<details class="{{lower .Status}}"><summary>{{.Status}} {{.Name}}</summary>
+{{template "clauses" .Clauses}}{{template "steps" .}}{{if eq .Status "SKIPPED"}}<p>Skipped: {{.Reason}}</p>{{end}}</details>
+{{end}}{{end}}
 </body></html>
+{{define "clauses"}}<dl class="clauses">{{range .}}<dt>{{.}}</dt><dd>{{.Text}}</dd>{{end}}</dl>{{end}}
+{{define "steps"}}<ol class="steps">{{$failed := .FailedStep}}{{$status := lower .Status}}{{range $i, $text := .Steps}}<li{{if eq (inc $i) $failed}} class="{{$status}}"{{else if and $failed (gt (inc $i) $failed)}} class="notrun"{{end}}>{{$text}}{{if eq (inc $i) $failed}} <b>← {{$status}} here</b>{{end}}</li>{{end}}</ol>{{end}}
 `))
+
+// stamp is an exchange's time in UTC to the microsecond.
+func stamp(t time.Time) string { return t.UTC().Format("15:04:05.000000Z") }
+
+// failuresFirst orders results failed, skipped, passed, each by ID.
+func failuresFirst(rs []steps.ScenarioResult) []steps.ScenarioResult {
+	rank := map[steps.Status]int{steps.Failed: 0, steps.Skipped: 1}
+	out := append([]steps.ScenarioResult(nil), rs...)
+	sort.SliceStable(out, func(i, j int) bool {
+		ri, ok := rank[out[i].Status]
+		if !ok {
+			ri = 2
+		}
+		rj, ok := rank[out[j].Status]
+		if !ok {
+			rj = 2
+		}
+		return ri < rj
+	})
+	return out
+}
 
 func responseText(ex *target.Exchange) string {
 	if ex.Err != nil {
-		return "no response: " + ex.Err.Error()
+		return fmt.Sprintf("sent %s, no response by %s: %s", stamp(ex.Sent), stamp(ex.Received), ex.Err.Error())
 	}
 	var b strings.Builder
+	fmt.Fprintf(&b, "sent %s, received %s\n", stamp(ex.Sent), stamp(ex.Received))
 	fmt.Fprintf(&b, "HTTP %d (%s after sending)\n", ex.Status, ex.Received.Sub(ex.Sent).Round(time.Microsecond))
 	for _, k := range []string{target.HeaderLimit, target.HeaderRemaining, target.HeaderReset, target.HeaderRetryAfter, "Content-Type"} {
 		for _, v := range ex.RespHeader.Values(k) {

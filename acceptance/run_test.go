@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/xml"
 	"errors"
+	"html/template"
 	"net"
 	"os"
 	"path/filepath"
@@ -12,7 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/steps"
 	"github.com/rlspec/rlspec/target"
 )
@@ -109,15 +111,11 @@ func TestBadSettingsCannotRun(t *testing.T) {
 // A live target without TARGET_URL_DISABLED skips AC8 with the reason;
 // STRICT=1 turns the skip into a failing run.
 func TestSkipWithReasonAndStrict(t *testing.T) {
-	emb, err := StartEmbedded(target.DefaultConfig(), fakeserver.FaultNone)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = emb.Close() })
+	emb := startEmbedded(t, target.DefaultConfig(), fault.None)
 	for _, strict := range []bool{false, true} {
 		tc := target.DefaultConfig()
-		tc.URL = emb.Config.URL
-		tc.Tags = "@AC8"
+		tc.URL = emb.URL
+		tc.Tags = clause.AC8.Tag()
 		tc.Strict = strict
 		tc.ReportDir = t.TempDir()
 		var out bytes.Buffer
@@ -150,14 +148,38 @@ func TestSkipWithReasonAndStrict(t *testing.T) {
 	}
 }
 
-// A failing run's reports: junit.xml parses, names carry clause tags and
-// failures carry expected vs actual; report.html shows the evidence.
+// junitDoc is what the tests read of junit.xml.
+type junitDoc struct {
+	Failures int `xml:"failures,attr"`
+	Suites   []struct {
+		Tests    int             `xml:"tests,attr"`
+		Failures int             `xml:"failures,attr"`
+		Cases    []junitTestCase `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+type junitTestCase struct {
+	Name       string `xml:"name,attr"`
+	Properties []struct {
+		Name  string `xml:"name,attr"`
+		Value string `xml:"value,attr"`
+	} `xml:"properties>property"`
+	Failure *struct {
+		Message string `xml:"message,attr"`
+		Text    string `xml:",chardata"`
+	} `xml:"failure"`
+}
+
+// A failing run's reports: junit.xml parses, names are id and title (stable
+// when tags change) with the tags as properties, failures carry expected vs
+// actual; report.html opens with the counts and failures first and shows
+// the evidence with send and receive times.
 func TestReportsOfAFailingRun(t *testing.T) {
-	tc := target.DefaultConfig()
+	tc := startEmbedded(t, target.DefaultConfig(), fault.NoRetryAfter)
 	tc.ReportDir = t.TempDir()
-	tc.Tags = "@AC3"
+	tc.Tags = clause.AC3.Tag()
 	var out bytes.Buffer
-	rep, err := runWithin(t, 60*time.Second, Config{Target: tc, Fault: fakeserver.FaultNoRetryAfter}, WithOutput(&out))
+	rep, err := runWithin(t, 60*time.Second, Config{Target: tc}, WithOutput(&out))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,17 +190,21 @@ func TestReportsOfAFailingRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc junitSuites
+	var doc junitDoc
 	if err := xml.Unmarshal(raw, &doc); err != nil {
 		t.Fatalf("junit.xml: %v", err)
 	}
 	if len(doc.Suites) != 1 || doc.Suites[0].Tests != 3 || doc.Suites[0].Failures != 1 || doc.Failures != 1 {
 		t.Fatalf("junit counts: %+v", doc)
 	}
-	var failed *junitCase
+	var failed *junitTestCase
 	for i, c := range doc.Suites[0].Cases {
-		if !strings.Contains(c.Name, "@AC3") {
-			t.Errorf("testcase %q lacks its clause tag", c.Name)
+		tagged := false
+		for _, p := range c.Properties {
+			tagged = tagged || (p.Name == "tag" && p.Value == clause.AC3.Tag())
+		}
+		if !tagged || strings.Contains(c.Name, "@") {
+			t.Errorf("testcase %q: tags belong in properties (%+v)", c.Name, c.Properties)
 		}
 		if c.Failure != nil {
 			failed = &doc.Suites[0].Cases[i]
@@ -193,10 +219,14 @@ func TestReportsOfAFailingRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"<table>", "RL-AC3-02", "FAIL", "$ curl ", "HTTP 429"} {
+	// The clause's sentence is shown where its scenario is.
+	for _, s := range []string{"<table>", "RL-AC3-02", "FAIL", "$ curl ", "HTTP 429", `<span class="fail">1 failed</span>`, "sent ", ", received ", template.HTMLEscapeString(clause.AC3.Text()), "← fail here</b>", `<td class="actual">`, "<details class=\"pass\">"} {
 		if !bytes.Contains(html, []byte(s)) {
 			t.Errorf("report.html lacks %q", s)
 		}
+	}
+	if i, j := bytes.Index(html, []byte(`<tr class="fail">`)), bytes.Index(html, []byte(`<tr class="pass">`)); i < 0 || j < 0 || i > j {
+		t.Errorf("report.html does not list the failure first")
 	}
 	if _, err := os.Stat(filepath.Join(tc.ReportDir, "cucumber.json")); err != nil {
 		t.Error(err)
@@ -216,18 +246,33 @@ func TestWindowWaitedOutWithoutDB(t *testing.T) {
 	}
 	tc := target.DefaultConfig()
 	tc.Limit, tc.Window = 20, 3*time.Second
-	emb, err := StartEmbedded(tc, fakeserver.FaultNone)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = emb.Close() })
-	tc.URL, tc.DisabledURL = emb.Config.URL, emb.Config.DisabledURL
-	tc.Tags = "@AC4,@id:RL-EXT-RESET-01,@id:RL-AC3-03"
+	emb := startEmbedded(t, tc, fault.None)
+	tc.URL, tc.DisabledURL = emb.URL, emb.DisabledURL
+	tc.Tags = clause.AC4.Tag() + ",@id:RL-EXT-RESET-01,@id:RL-AC3-03"
 	rep, err := runWithin(t, time.Minute, Config{Target: tc}, WithoutReports())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(rep.Results) != 4 || rep.Count(steps.Passed) != 4 {
 		t.Fatalf("%+v", rep.Results)
+	}
+}
+
+// The library never starts a reference: without a URL it cannot run.
+func TestNoTargetCannotRun(t *testing.T) {
+	_, err := runWithin(t, 5*time.Second, Config{Target: target.DefaultConfig()}, WithoutReports())
+	wantCouldNotRun(t, err, "no target")
+}
+
+// STRICT fails a skip of claimed work, not a scenario of a feature the
+// target does not claim.
+func TestStrictIgnoresNotClaimed(t *testing.T) {
+	notClaimed := steps.ScenarioResult{ID: "RL-FAIL2-01", Status: steps.Skipped, Reason: steps.NotClaimed + " FEATURES does not include fail-open"}
+	other := steps.ScenarioResult{ID: "RL-FAIL1-01", Status: steps.Skipped, Reason: "no way to take the target's store away"}
+	if code := (&Report{Strict: true, Results: []steps.ScenarioResult{notClaimed}}).ExitCode(); code != 0 {
+		t.Errorf("not claimed, strict: exit %d, want 0", code)
+	}
+	if code := (&Report{Strict: true, Results: []steps.ScenarioResult{notClaimed, other}}).ExitCode(); code != 1 {
+		t.Errorf("a skip of claimed work, strict: exit %d, want 1", code)
 	}
 }

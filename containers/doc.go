@@ -9,7 +9,9 @@
 // several replicas sharing one named database volume) and returns their
 // base URLs; Target.Terminate removes everything it started. BuildImage and
 // BuildReferenceImage build a FROM scratch image from a static Go binary
-// through the Docker API, so no docker CLI is needed.
+// through the Docker API, so no docker CLI is needed; BuildHarnessImage
+// builds the harness itself (rlspec:latest: rlspec and loadgen, reports in
+// /reports) and RunToExit runs an image to completion, as `docker run`.
 //
 // Ports are published on 127.0.0.1 only. Ryuk is not used (there is no
 // registry to pull it from): callers must call Terminate, also on failure

@@ -24,7 +24,11 @@ type HarnessOptions struct {
 	Twin bool // also start the flag-off twin (AC8)
 	// ClientIPsGiven: the user set CLIENT_IPS; otherwise xff is chosen.
 	ClientIPsGiven bool
-	Extra          []Option
+	// Untrusted: with CLIENT_IPS=xff, also start one instance that trusts
+	// no proxy and set cfg.UntrustedURL, so that RL-EXT-XFF-01 (an
+	// untrusted X-Forwarded-For never changes the key) runs against it.
+	Untrusted bool
+	Extra     []Option
 }
 
 // StartForHarness starts cfg.Image per the image contract (limit RL_LIMIT,
@@ -52,6 +56,11 @@ func StartForHarness(ctx context.Context, cfg *target.Config, o HarnessOptions, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("docker gateway: %w", err)
 	}
+	untrustedOpts := append([]Option{
+		WithLimit(cfg.Limit),
+		WithWindow(cfg.Window),
+		WithEnv("RL_SENTINEL", strconv.Itoa(cfg.Sentinel)),
+	}, o.Extra...)
 	opts := []Option{
 		WithLimit(cfg.Limit),
 		WithWindow(cfg.Window),
@@ -68,13 +77,27 @@ func StartForHarness(ctx context.Context, cfg *target.Config, o HarnessOptions, 
 	if err != nil {
 		return nil, nil, err
 	}
+	started := []*Target{ct}
 	stop = func() error {
 		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 		defer cancel()
-		return ct.Terminate(c)
+		var errs []error
+		for _, t := range started {
+			errs = append(errs, t.Terminate(c))
+		}
+		return errors.Join(errs...)
 	}
 	if ct.Gateway.IsValid() && ct.Gateway != gw {
 		return nil, nil, errors.Join(fmt.Errorf("the container sees requests from %s, not the default network's gateway %s it was told to trust", ct.Gateway, gw), stop())
+	}
+	if xff := !o.ClientIPsGiven || cfg.ClientIPs == target.ClientIPsXFF; o.Untrusted && xff {
+		fmt.Fprintf(note, "starting one more %s without %s, for RL-EXT-XFF-01…\n", image, EnvTrustedProxies)
+		u, err := StartTarget(ctx, image, untrustedOpts...)
+		if err != nil {
+			return nil, nil, errors.Join(fmt.Errorf("the instance without trusted proxies: %w", err), stop())
+		}
+		started = append(started, u)
+		cfg.UntrustedURL = u.URL
 	}
 	// The URLs now stand for the image (URL and Image are exclusive).
 	cfg.URL, cfg.Image = ct.URL, ""

@@ -82,6 +82,33 @@ func BuildReferenceImage(ctx context.Context, opts ...BuildOption) error {
 // Docker API: a writable /data (DB_PATH=/data/rl.db) and /tmp, user 65532,
 // LISTEN_ADDR=0.0.0.0:8080, port 8080. The image is kept.
 func BuildImage(ctx context.Context, tag string, opts ...BuildOption) error {
+	return build(ctx, tag, func(c buildConfig) imageSpec {
+		return imageSpec{
+			dockerfile: referenceDockerfile,
+			binaries:   []binary{{name: "server", pkg: c.pkg}},
+			dirs:       []dir{{"data/", 0o755}, {"tmp/", 0o755}},
+		}
+	}, opts)
+}
+
+// imageSpec is the build context of one image: its Dockerfile, the static
+// binaries compiled into it and the empty directories it copies.
+type imageSpec struct {
+	dockerfile []byte
+	binaries   []binary
+	dirs       []dir
+}
+
+type binary struct{ name, pkg string }
+
+type dir struct {
+	name string
+	mode int64
+}
+
+// build compiles spec's binaries for the engine's architecture and builds
+// tag from them.
+func build(ctx context.Context, tag string, specOf func(buildConfig) imageSpec, opts []BuildOption) error {
 	if tag == "" {
 		return errors.New("build image: empty tag")
 	}
@@ -95,6 +122,7 @@ func BuildImage(ctx context.Context, tag string, opts ...BuildOption) error {
 			return fmt.Errorf("build image: %w", err)
 		}
 	}
+	spec := specOf(c)
 	p, err := newProvider(ctx, c.log)
 	if err != nil {
 		return fmt.Errorf("build image: %w", err)
@@ -109,11 +137,13 @@ func BuildImage(ctx context.Context, tag string, opts ...BuildOption) error {
 	}
 	c.goarch = ver.Arch
 
-	bin, err := compile(ctx, c)
-	if err != nil {
-		return fmt.Errorf("build image: %w", err)
+	bins := make(map[string][]byte, len(spec.binaries))
+	for _, b := range spec.binaries {
+		if bins[b.name], err = compile(ctx, c, b.pkg); err != nil {
+			return fmt.Errorf("build image: %w", err)
+		}
 	}
-	archive, err := buildContext(bin)
+	archive, err := buildContext(spec, bins)
 	if err != nil {
 		return fmt.Errorf("build image: %w", err)
 	}
@@ -143,7 +173,7 @@ func BuildImage(ctx context.Context, tag string, opts ...BuildOption) error {
 }
 
 // compile builds the static binary and returns its bytes.
-func compile(ctx context.Context, c buildConfig) ([]byte, error) {
+func compile(ctx context.Context, c buildConfig, pkg string) ([]byte, error) {
 	dir, err := os.MkdirTemp("", "rlspec-image-")
 	if err != nil {
 		return nil, fmt.Errorf("temp dir: %w", err)
@@ -152,7 +182,7 @@ func compile(ctx context.Context, c buildConfig) ([]byte, error) {
 	out := filepath.Join(dir, "server")
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, c.pkg)
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, pkg)
 	cmd.Dir = c.dir
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux")
 	if c.goarch != "" {
@@ -162,7 +192,7 @@ func compile(ctx context.Context, c buildConfig) ([]byte, error) {
 	cmd.Stdout = c.log
 	cmd.Stderr = io.MultiWriter(c.log, &stderr)
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("go build %s: %w: %s", c.pkg, err, bytes.TrimSpace(stderr.Bytes()))
+		return nil, fmt.Errorf("go build %s: %w: %s", pkg, err, bytes.TrimSpace(stderr.Bytes()))
 	}
 	bin, err := os.ReadFile(out)
 	if err != nil {
@@ -171,18 +201,20 @@ func compile(ctx context.Context, c buildConfig) ([]byte, error) {
 	return bin, nil
 }
 
-// buildContext returns the tar build context: Dockerfile, server, data/, tmp/.
-func buildContext(bin []byte) ([]byte, error) {
+// buildContext returns the tar build context: the Dockerfile, the
+// binaries (mode 0755) and the empty directories.
+func buildContext(spec imageSpec, bins map[string][]byte) ([]byte, error) {
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
 	mod := time.Unix(0, 0)
-	files := []struct {
+	type file struct {
 		name string
 		mode int64
 		body []byte
-	}{
-		{"Dockerfile", 0o644, referenceDockerfile},
-		{"server", 0o755, bin},
+	}
+	files := []file{{"Dockerfile", 0o644, spec.dockerfile}}
+	for _, b := range spec.binaries {
+		files = append(files, file{b.name, 0o755, bins[b.name]})
 	}
 	for _, f := range files {
 		if err := tw.WriteHeader(&tar.Header{Name: f.name, Mode: f.mode, Size: int64(len(f.body)), ModTime: mod}); err != nil {
@@ -192,9 +224,9 @@ func buildContext(bin []byte) ([]byte, error) {
 			return nil, fmt.Errorf("tar %s: %w", f.name, err)
 		}
 	}
-	for _, d := range []string{"data/", "tmp/"} {
-		if err := tw.WriteHeader(&tar.Header{Name: d, Typeflag: tar.TypeDir, Mode: 0o755, ModTime: mod}); err != nil {
-			return nil, fmt.Errorf("tar %s: %w", d, err)
+	for _, d := range spec.dirs {
+		if err := tw.WriteHeader(&tar.Header{Name: d.name, Typeflag: tar.TypeDir, Mode: d.mode, ModTime: mod}); err != nil {
+			return nil, fmt.Errorf("tar %s: %w", d.name, err)
 		}
 	}
 	if err := tw.Close(); err != nil {

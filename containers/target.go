@@ -15,6 +15,7 @@ import (
 	"github.com/moby/moby/api/types/network"
 	"github.com/moby/moby/client"
 	tc "github.com/testcontainers/testcontainers-go"
+	tcnetwork "github.com/testcontainers/testcontainers-go/network"
 )
 
 // Environment variables of the image contract.
@@ -56,6 +57,8 @@ type config struct {
 	startupTimeout time.Duration
 	stopTimeout    time.Duration
 	log            io.Writer
+	network        string // also attach to this network (WithNetwork)
+	alias          string
 }
 
 // Option configures StartTarget.
@@ -149,6 +152,20 @@ func WithVolume(name string) Option {
 	}
 }
 
+// WithNetwork attaches every container to the Docker network name (instead
+// of the default bridge) under alias, the flag-off twin under alias-off;
+// Target.NetworkURL and NetworkDisabledURL address them from that network.
+// Ports are still published on loopback.
+func WithNetwork(name, alias string) Option {
+	return func(c *config) error {
+		if name == "" || alias == "" {
+			return errors.New("WithNetwork: empty network name or alias")
+		}
+		c.network, c.alias = name, alias
+		return nil
+	}
+}
+
 // WithDisabledTwin also starts one container with
 // BMTC_RATE_LIMIT_ENABLED=false (Target.DisabledURL), for AC8.
 func WithDisabledTwin() Option {
@@ -195,6 +212,10 @@ type Target struct {
 	// address: use CLIENT_IPS=xff with the implementation trusting Gateway
 	// as a proxy. Invalid when unknown.
 	Gateway netip.Addr
+	// NetworkURL and NetworkDisabledURL are the base URLs on the network
+	// of WithNetwork (http://alias:port, http://alias-off:port), for a
+	// harness in a container on that network; empty without it.
+	NetworkURL, NetworkDisabledURL string
 
 	containers []tc.Container
 	volume     string // removed by Terminate when set
@@ -252,7 +273,7 @@ func StartTarget(ctx context.Context, image string, opts ...Option) (_ *Target, 
 
 	env := contractEnv(c, true)
 	for i := 0; i < c.replicas; i++ {
-		u, err := t.start(ctx, image, c, env, c.volume)
+		u, err := t.start(ctx, image, c, env, c.volume, c.alias)
 		if err != nil {
 			return nil, fmt.Errorf("start target %s replica %d: %w", image, i+1, err)
 		}
@@ -260,11 +281,17 @@ func StartTarget(ctx context.Context, image string, opts ...Option) (_ *Target, 
 	}
 	t.URL = t.URLs[0]
 	if c.twin {
-		u, err := t.start(ctx, image, c, contractEnv(c, false), "")
+		u, err := t.start(ctx, image, c, contractEnv(c, false), "", c.alias+"-off")
 		if err != nil {
 			return nil, fmt.Errorf("start target %s flag-off twin: %w", image, err)
 		}
 		t.DisabledURL = u
+	}
+	if c.network != "" {
+		t.NetworkURL = "http://" + c.alias + ":" + strconv.Itoa(c.port)
+		if c.twin {
+			t.NetworkDisabledURL = "http://" + c.alias + "-off:" + strconv.Itoa(c.port)
+		}
 	}
 	return t, nil
 }
@@ -293,7 +320,7 @@ func contractEnv(c config, enabled bool) map[string]string {
 
 // start creates and starts one container, publishes its port on loopback
 // and waits until it answers HTTP; it returns the base URL.
-func (t *Target) start(ctx context.Context, image string, c config, env map[string]string, volume string) (string, error) {
+func (t *Target) start(ctx context.Context, image string, c config, env map[string]string, volume, alias string) (string, error) {
 	port := network.MustParsePort(strconv.Itoa(c.port) + "/tcp")
 	opts := []tc.ContainerCustomizer{
 		tc.WithLogger(printfLogger{c.log}),
@@ -306,6 +333,9 @@ func (t *Target) start(ctx context.Context, image string, c config, env map[stri
 	}
 	if volume != "" {
 		opts = append(opts, tc.WithMounts(tc.VolumeMount(volume, DataDir)))
+	}
+	if c.network != "" {
+		opts = append(opts, tcnetwork.WithNetworkName([]string{alias}, c.network))
 	}
 	ctr, err := tc.Run(ctx, image, opts...)
 	if ctr != nil {

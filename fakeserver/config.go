@@ -9,34 +9,78 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/reference"
+	"github.com/rlspec/rlspec/sqlite"
+)
+
+// Defaults of the image contract.
+const (
+	DefaultLimit    = 500
+	DefaultWindow   = time.Hour
+	DefaultSentinel = 999
 )
 
 // Config is the server's whole configuration, filled at the CLI edge.
 type Config struct {
 	Enabled        bool          // BMTC_RATE_LIMIT_ENABLED (default true)
+	Profile        Profile       // RL_PROFILE: prd (default), sliding-log, fixed-window
+	Align          Align         // RL_WINDOW_ALIGN: fixed-window's epoch (default) or first-request
 	Limit          int           // BMTC_RATE_LIMIT_PER_HOUR (default 500)
 	Window         time.Duration // BMTC_RATE_LIMIT_WINDOW_SECONDS (default 1h)
 	Sentinel       int           // RL_SENTINEL: Remaining when disabled (default 999)
+	Store          StoreKind     // STORE: sqlite (default) or postgres
 	DBPath         string        // DB_PATH: SQLite file; "" = a fresh temp file removed on Close
+	DatabaseURL    string        // DATABASE_URL: postgres://… (STORE=postgres)
 	TrustedProxies []netip.Prefix
-	Fault          Fault
 	Clock          reference.Clock // nil = wall clock
 	Logger         *slog.Logger    // nil = discard
 	CleanupEvery   time.Duration   // CLEANUP_EVERY: 0 = 1h
 	Retention      time.Duration   // idle bucket / idempotency retention: 0 = 24h
 	BusyTimeout    time.Duration   // SQLite busy timeout: 0 = 10s
+	// Delay is added before every request is handled (a slow service, for
+	// self-tests of timing assumptions); 0 = none.
+	Delay time.Duration
+	// RequireAuth, when set, is the Authorization header value every request
+	// but the health check must carry (REQUIRE_AUTH, e.g. "Bearer t0ken");
+	// others get 401 and spend nothing. Never logged.
+	RequireAuth string
+	// Wrap replaces parts of the server (rlspec's faults); the zero Wrap is
+	// the reference.
+	Wrap Wrap
+}
+
+// StoreKind names the reference's store.
+type StoreKind string
+
+// The stores.
+const (
+	StoreSQLite   StoreKind = "sqlite"
+	StorePostgres StoreKind = "postgres"
+)
+
+// ParseStoreKind accepts sqlite (or "") and postgres.
+func ParseStoreKind(s string) (StoreKind, error) {
+	switch StoreKind(strings.ToLower(strings.TrimSpace(s))) {
+	case "", StoreSQLite:
+		return StoreSQLite, nil
+	case StorePostgres:
+		return StorePostgres, nil
+	}
+	return "", fmt.Errorf("%q is not a store (sqlite, postgres)", s)
 }
 
 // DefaultConfig is the image contract's defaults.
 func DefaultConfig() Config {
 	return Config{
 		Enabled:      true,
-		Limit:        reference.DefaultLimit,
-		Window:       reference.DefaultWindow,
-		Sentinel:     reference.DefaultSentinel,
+		Profile:      ProfilePRD,
+		Align:        AlignEpoch,
+		Store:        StoreSQLite,
+		Limit:        DefaultLimit,
+		Window:       DefaultWindow,
+		Sentinel:     DefaultSentinel,
 		CleanupEvery: time.Hour,
 		Retention:    reference.DefaultRetention,
-		BusyTimeout:  reference.DefaultBusyTimeout,
+		BusyTimeout:  sqlite.DefaultBusyTimeout,
 	}
 }
 
@@ -47,19 +91,25 @@ func (c Config) Validate() error {
 		return fmt.Errorf("BMTC_RATE_LIMIT_PER_HOUR: %d is not a positive integer", c.Limit)
 	case c.Window < time.Second || c.Window%time.Second != 0:
 		return fmt.Errorf("BMTC_RATE_LIMIT_WINDOW_SECONDS: %v is not a whole number of seconds >= 1", c.Window)
-	case c.CleanupEvery < 0 || c.Retention < 0 || c.BusyTimeout < 0:
-		return fmt.Errorf("negative duration in CLEANUP_EVERY, retention or busy timeout")
-	}
-	if _, err := ParseFault(string(c.Fault)); err != nil {
-		return fmt.Errorf("FAULT: %w", err)
+	case c.Profile != "" && c.Profile != ProfilePRD && c.Profile != ProfileSlidingLog && c.Profile != ProfileFixedWindow:
+		return fmt.Errorf("RL_PROFILE: %q is not a profile the reference serves (prd, sliding-log, fixed-window)", c.Profile)
+	case c.Align != "" && c.Align != AlignEpoch && c.Align != AlignFirstRequest:
+		return fmt.Errorf("RL_WINDOW_ALIGN: %q is neither epoch nor first-request", c.Align)
+	case c.Store != StoreSQLite && c.Store != StorePostgres:
+		return fmt.Errorf("STORE: %q is not a store (sqlite, postgres)", c.Store)
+	case c.Store == StorePostgres && c.DatabaseURL == "":
+		return fmt.Errorf("STORE=postgres needs DATABASE_URL (postgres://…)")
+	case c.CleanupEvery < 0 || c.Retention < 0 || c.BusyTimeout < 0 || c.Delay < 0:
+		return fmt.Errorf("negative duration in CLEANUP_EVERY, retention, busy timeout or delay")
 	}
 	return nil
 }
 
 // ConfigFromEnv reads BMTC_RATE_LIMIT_ENABLED, BMTC_RATE_LIMIT_PER_HOUR,
-// BMTC_RATE_LIMIT_WINDOW_SECONDS, RL_SENTINEL, FAULT, DB_PATH,
-// TRUSTED_PROXIES (comma-separated CIDRs or addresses) and CLEANUP_EVERY
-// (Go duration or seconds) over DefaultConfig.
+// BMTC_RATE_LIMIT_WINDOW_SECONDS, RL_SENTINEL, RL_PROFILE, RL_WINDOW_ALIGN,
+// STORE, DB_PATH, DATABASE_URL, TRUSTED_PROXIES (comma-separated CIDRs or
+// addresses), CLEANUP_EVERY (Go duration or seconds) and REQUIRE_AUTH over
+// DefaultConfig.
 func ConfigFromEnv(getenv func(string) (string, bool)) (Config, error) {
 	c := DefaultConfig()
 	get := func(k string) (string, bool) {
@@ -95,15 +145,32 @@ func ConfigFromEnv(getenv func(string) (string, bool)) (Config, error) {
 		}
 		c.Sentinel = n
 	}
-	if v, ok := get("FAULT"); ok {
-		f, err := ParseFault(v)
+	if v, ok := get("RL_PROFILE"); ok {
+		p, err := ParseProfile(v)
 		if err != nil {
-			return c, fmt.Errorf("FAULT: %w", err)
+			return c, fmt.Errorf("RL_PROFILE: %w", err)
 		}
-		c.Fault = f
+		c.Profile = p
+	}
+	if v, ok := get("RL_WINDOW_ALIGN"); ok {
+		a, err := ParseAlign(v)
+		if err != nil {
+			return c, fmt.Errorf("RL_WINDOW_ALIGN: %w", err)
+		}
+		c.Align = a
+	}
+	if v, ok := get("STORE"); ok {
+		k, err := ParseStoreKind(v)
+		if err != nil {
+			return c, fmt.Errorf("STORE: %w", err)
+		}
+		c.Store = k
 	}
 	if v, ok := get("DB_PATH"); ok {
 		c.DBPath = v
+	}
+	if v, ok := get("DATABASE_URL"); ok {
+		c.DatabaseURL = v
 	}
 	if v, ok := get("TRUSTED_PROXIES"); ok {
 		ps, err := ParsePrefixes(v)
@@ -111,6 +178,9 @@ func ConfigFromEnv(getenv func(string) (string, bool)) (Config, error) {
 			return c, fmt.Errorf("TRUSTED_PROXIES: %w", err)
 		}
 		c.TrustedProxies = ps
+	}
+	if v, ok := get("REQUIRE_AUTH"); ok {
+		c.RequireAuth = v
 	}
 	if v, ok := get("CLEANUP_EVERY"); ok {
 		d, err := parseDuration(v)
@@ -120,6 +190,14 @@ func ConfigFromEnv(getenv func(string) (string, bool)) (Config, error) {
 		c.CleanupEvery = d
 	}
 	return c, c.Validate()
+}
+
+// ClockOrWall is the configured clock, or the wall clock when none is set.
+func (c Config) ClockOrWall() reference.Clock {
+	if c.Clock == nil {
+		return reference.WallClock{}
+	}
+	return c.Clock
 }
 
 // ParseBool accepts true/false, 1/0, yes/no, on/off (any case).

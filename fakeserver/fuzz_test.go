@@ -50,7 +50,7 @@ func FuzzClientFromChain(f *testing.F) {
 		if err != nil {
 			return
 		}
-		xff := forwardedFor(http.Header{"X-Forwarded-For": {xffS}})
+		xff := ForwardedFor(http.Header{"X-Forwarded-For": {xffS}})
 		got := ClientFromChain(peer, xff, trusted)
 		if !isTrusted(peer.Unmap(), trusted) && got != peer.Unmap() {
 			t.Fatalf("untrusted peer %s keyed as %s", peer, got)

@@ -1,16 +1,12 @@
 package fakeserver
 
 import (
-	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/fakeserver/servertest"
 	"github.com/rlspec/rlspec/reference"
 )
 
@@ -38,77 +34,20 @@ func newTest(t testing.TB, mutate func(*Config)) tserver {
 	return tserver{s, clk}
 }
 
-func devBucket(i int) string { return fmt.Sprintf("%064x", i+1) }
+type call = servertest.Call
 
-func rideBody(bucket any) string {
-	switch b := bucket.(type) {
-	case nil:
-		return `{"route_id":"335E","direction_id":0}`
-	case string:
-		return `{"route_id":"335E","device_bucket":"` + b + `"}`
-	default:
-		return fmt.Sprintf(`{"route_id":"335E","device_bucket":%v}`, b)
-	}
-}
+func devBucket(i int) string                           { return servertest.DevBucket(i) }
+func rideBody(b any) string                            { return servertest.RideBody(b) }
+func hdr(w *httptest.ResponseRecorder, n string) int64 { return servertest.Header(w, n) }
+func remaining(w *httptest.ResponseRecorder) int64     { return servertest.Remaining(w) }
+func reset(w *httptest.ResponseRecorder) int64         { return servertest.Reset(w) }
 
-type call struct {
-	remote string // "" = 192.0.2.1:1234
-	body   string
-	key    string
-	header http.Header
-}
-
-func (s tserver) do(c call) *httptest.ResponseRecorder {
-	r := httptest.NewRequest(http.MethodPost, PathRideSummary, strings.NewReader(c.body))
-	r.Header.Set("Content-Type", "application/json")
-	for k, vs := range c.header {
-		r.Header[k] = vs
-	}
-	if c.key != "" {
-		r.Header.Set("Idempotency-Key", c.key)
-	}
-	r.RemoteAddr = c.remote
-	if r.RemoteAddr == "" {
-		r.RemoteAddr = "192.0.2.1:1234"
-	}
-	w := httptest.NewRecorder()
-	s.ServeHTTP(w, r)
-	return w
-}
+func (s tserver) do(c call) *httptest.ResponseRecorder { return servertest.Do(s, c) }
 
 func (s tserver) post(bucket any) *httptest.ResponseRecorder {
-	return s.do(call{body: rideBody(bucket)})
+	return s.do(call{Body: rideBody(bucket)})
 }
 
 func (s tserver) parallel(n int, c call) []*httptest.ResponseRecorder {
-	out := make([]*httptest.ResponseRecorder, n)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range out {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			<-start
-			out[i] = s.do(c)
-		}(i)
-	}
-	close(start)
-	wg.Wait()
-	return out
+	return servertest.Parallel(s, n, c)
 }
-
-// hdr reads an integer header; -1 when absent.
-func hdr(w *httptest.ResponseRecorder, name string) int64 {
-	v := w.Header().Get(name)
-	if v == "" {
-		return -1
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
-		return -2
-	}
-	return n
-}
-
-func remaining(w *httptest.ResponseRecorder) int64 { return hdr(w, "X-RateLimit-Remaining") }
-func reset(w *httptest.ResponseRecorder) int64     { return hdr(w, "X-RateLimit-Reset") }

@@ -53,7 +53,7 @@ func TestHeadersThrough429(t *testing.T) {
 
 func TestReplayAndKeyReuse(t *testing.T) {
 	s := newTest(t, nil)
-	c := call{body: rideBody(devBucket(1)), key: "key-1"}
+	c := call{Body: rideBody(devBucket(1)), Key: "key-1"}
 	first := s.do(c)
 	s.clk.Advance(2 * time.Second)
 	again := s.do(c)
@@ -61,7 +61,7 @@ func TestReplayAndKeyReuse(t *testing.T) {
 		again.Header().Get("Idempotent-Replayed") != "true" || remaining(again) != 499 || reset(again) != reset(first) {
 		t.Fatalf("replay %d %v %s vs %s", again.Code, again.Header(), again.Body, first.Body)
 	}
-	other := s.do(call{body: rideBody(devBucket(1)) + " ", key: "key-1"})
+	other := s.do(call{Body: rideBody(devBucket(1)) + " ", Key: "key-1"})
 	wantJSONError(t, other, 422, "idempotency_key_reused")
 	if remaining(other) != 499 {
 		t.Fatalf("422 headers %v", other.Header())
@@ -69,7 +69,7 @@ func TestReplayAndKeyReuse(t *testing.T) {
 	if w := s.post(devBucket(1)); remaining(w) != 498 {
 		t.Fatalf("next fresh request Remaining %d, want 498", remaining(w))
 	}
-	ws := s.parallel(40, call{body: rideBody(devBucket(2)), key: "key-2"})
+	ws := s.parallel(40, call{Body: rideBody(devBucket(2)), Key: "key-2"})
 	for _, w := range ws {
 		if w.Code != 200 || !bytes.Equal(w.Body.Bytes(), ws[0].Body.Bytes()) {
 			t.Fatalf("concurrent identical: %d %s", w.Code, w.Body)
@@ -84,7 +84,7 @@ func TestIPFallback(t *testing.T) {
 	s := newTest(t, func(c *Config) { c.Limit = 3 })
 	a, b := "198.51.100.7:1000", "[2001:db8::9]:2000"
 	for i, body := range []string{rideBody(nil), rideBody("not-hex"), rideBody(123), rideBody(strings.Repeat("g", 64)), rideBody(devBucket(1)[:63])} {
-		w := s.do(call{remote: a, body: body})
+		w := s.do(call{Remote: a, Body: body})
 		want := 200
 		if i >= 3 {
 			want = 429
@@ -93,10 +93,10 @@ func TestIPFallback(t *testing.T) {
 			t.Fatalf("request %d (%s): %d, want %d", i, body, w.Code, want)
 		}
 	}
-	if w := s.do(call{remote: b, body: rideBody(nil)}); w.Code != 200 || remaining(w) != 2 {
+	if w := s.do(call{Remote: b, Body: rideBody(nil)}); w.Code != 200 || remaining(w) != 2 {
 		t.Fatalf("other address: %d %d", w.Code, remaining(w))
 	}
-	if w := s.do(call{remote: "198.51.100.7:9999", body: rideBody(nil)}); w.Code != 429 {
+	if w := s.do(call{Remote: "198.51.100.7:9999", Body: rideBody(nil)}); w.Code != 429 {
 		t.Fatalf("same address, other port: %d", w.Code)
 	}
 	var n int
@@ -132,8 +132,8 @@ func TestForwardedFor(t *testing.T) {
 		}
 	}
 	// Spoofing from an untrusted peer does not buy a new quota.
-	s.do(call{remote: "192.0.2.5:1", body: rideBody(nil), header: xff("203.0.113.1")})
-	if w := s.do(call{remote: "192.0.2.5:1", body: rideBody(nil), header: xff("203.0.113.2")}); w.Code != 429 {
+	s.do(call{Remote: "192.0.2.5:1", Body: rideBody(nil), Header: xff("203.0.113.1")})
+	if w := s.do(call{Remote: "192.0.2.5:1", Body: rideBody(nil), Header: xff("203.0.113.2")}); w.Code != 429 {
 		t.Fatalf("spoofed XFF got a new quota: %d", w.Code)
 	}
 }
@@ -192,12 +192,12 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 	run(t)
-	if w := s.do(call{remote: remote, body: rideBody(nil)}); w.Code != 200 || remaining(w) != 1 {
+	if w := s.do(call{Remote: remote, Body: rideBody(nil)}); w.Code != 200 || remaining(w) != 1 {
 		t.Fatalf("bad input spent quota: %d Remaining %d", w.Code, remaining(w))
 	}
-	s.do(call{remote: remote, body: rideBody(nil)})
+	s.do(call{Remote: remote, Body: rideBody(nil)})
 	run(t)
-	if w := s.do(call{remote: remote, body: rideBody(nil)}); w.Code != 429 {
+	if w := s.do(call{Remote: remote, Body: rideBody(nil)}); w.Code != 429 {
 		t.Fatalf("bad input restored quota: %d", w.Code)
 	}
 	// The device bucket in the oversized body was never charged.
@@ -253,20 +253,20 @@ func TestConfigFromEnv(t *testing.T) {
 		return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
 	}
 	c, err := ConfigFromEnv(env(map[string]string{}))
-	if err != nil || !c.Enabled || c.Limit != 500 || c.Window != time.Hour || c.Sentinel != 999 || c.Fault != FaultNone {
+	if err != nil || !c.Enabled || c.Limit != 500 || c.Window != time.Hour || c.Sentinel != 999 {
 		t.Fatalf("defaults %+v %v", c, err)
 	}
 	c, err = ConfigFromEnv(env(map[string]string{
 		"BMTC_RATE_LIMIT_ENABLED": "false", "BMTC_RATE_LIMIT_PER_HOUR": "7", "BMTC_RATE_LIMIT_WINDOW_SECONDS": "3",
-		"FAULT": "reset-race", "DB_PATH": "/x.db", "TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.1", "RL_SENTINEL": "5",
+		"DB_PATH": "/x.db", "TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.1", "RL_SENTINEL": "5",
 	}))
-	if err != nil || c.Enabled || c.Limit != 7 || c.Window != 3*time.Second || c.Fault != FaultResetRace ||
+	if err != nil || c.Enabled || c.Limit != 7 || c.Window != 3*time.Second ||
 		c.DBPath != "/x.db" || len(c.TrustedProxies) != 2 || c.TrustedProxies[1].Bits() != 32 || c.Sentinel != 5 {
 		t.Fatalf("%+v %v", c, err)
 	}
 	for k, v := range map[string]string{
 		"BMTC_RATE_LIMIT_ENABLED": "maybe", "BMTC_RATE_LIMIT_PER_HOUR": "0", "BMTC_RATE_LIMIT_WINDOW_SECONDS": "1.5",
-		"FAULT": "nope", "TRUSTED_PROXIES": "10.0.0.0/99", "RL_SENTINEL": "-1", "CLEANUP_EVERY": "soon",
+		"TRUSTED_PROXIES": "10.0.0.0/99", "RL_SENTINEL": "-1", "CLEANUP_EVERY": "soon",
 	} {
 		if _, err := ConfigFromEnv(env(map[string]string{k: v})); err == nil {
 			t.Errorf("%s=%q accepted", k, v)
@@ -278,7 +278,7 @@ func TestConfigFromEnv(t *testing.T) {
 func TestServerCleanup(t *testing.T) {
 	s := newTest(t, nil)
 	s.post(devBucket(1))
-	s.do(call{body: rideBody(devBucket(1)), key: "k"})
+	s.do(call{Body: rideBody(devBucket(1)), Key: "k"})
 	s.clk.Advance(25*time.Hour + time.Second)
 	st, err := s.Cleanup(t.Context())
 	if err != nil || st.Buckets != 1 || st.IdempotencyKeys != 1 || st.Rides != 2 {

@@ -290,8 +290,11 @@ func summarise(h *Histograms, start, end time.Time) Interval {
 // Result is a finished (or interrupted) attack: the merged histograms, the
 // per-interval summaries and a few transport error messages.
 type Result struct {
-	Meta        Meta
-	Start, End  time.Time // the measured window
+	Meta       Meta
+	Start, End time.Time // the measured window
+	// Late counts the measured requests answered after End: the target fell
+	// behind the schedule (0 for merged logs, which cannot tell).
+	Late        int64
 	Totals      *Histograms
 	Intervals   []Interval
 	ErrorSample []string
@@ -304,6 +307,10 @@ type recorder struct {
 	mu     sync.Mutex
 	h      *Histograms
 	errors []string
+	// cutoff is the end of the measured window, set before any request is
+	// sent; late counts the responses recorded after it.
+	cutoff time.Time
+	late   int64
 }
 
 func newRecorder() *recorder { return &recorder{h: NewHistograms()} }
@@ -317,6 +324,9 @@ func (r *recorder) record(intended, sent, received time.Time, status int, err er
 // recordLocked is record with r.mu already held (the epoll engine holds it
 // over a whole batch of events).
 func (r *recorder) recordLocked(intended, sent, received time.Time, status int, err error) {
+	if !r.cutoff.IsZero() && received.After(r.cutoff) {
+		r.late++
+	}
 	recordLatency(r.h.Corrected, received.Sub(intended))
 	recordLatency(r.h.Uncorrected, received.Sub(sent))
 	if err != nil {
@@ -335,15 +345,16 @@ func (r *recorder) recordLag(d time.Duration) {
 	r.mu.Unlock()
 }
 
-// drain moves r's counts into into and empties r.
-func (r *recorder) drain(into *Histograms) []string {
+// drain moves r's counts into into and empties r; late is how many of
+// them ended after the cutoff.
+func (r *recorder) drain(into *Histograms) (errs []string, late int64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	into.Merge(r.h)
 	r.h.Reset()
-	errs := r.errors
-	r.errors = nil
-	return errs
+	errs, late = r.errors, r.late
+	r.errors, r.late = nil, 0
+	return errs, late
 }
 
 // collector merges the worker recorders once per interval.
@@ -358,7 +369,9 @@ type collector struct {
 func (c *collector) collect(start, end time.Time) Interval {
 	c.scratch.Reset()
 	for _, r := range c.recorders {
-		for _, e := range r.drain(c.scratch) {
+		errs, late := r.drain(c.scratch)
+		c.res.Late += late
+		for _, e := range errs {
 			if len(c.res.ErrorSample) < maxErrorSamples {
 				c.res.ErrorSample = append(c.res.ErrorSample, e)
 			}
@@ -438,6 +451,9 @@ func (a *Attacker) Attack(ctx context.Context) (*Result, error) {
 	measure := start.Add(a.warmup)
 	end := measure.Add(a.duration)
 	res.Start, res.End = measure, end
+	for _, r := range recs {
+		r.cutoff = end
+	}
 	if c.log != nil {
 		c.logErr = writeHlogHeader(c.log, a.meta, measure)
 	}

@@ -16,5 +16,6 @@
 //   - Thresholds: "p95<3ms;p99<5ms;errors<0.1%" parsed and evaluated.
 //   - WriteHlog / ReadHlog / Merge: HdrHistogram interval logs, so runs on
 //     several machines combine into one report.
-//   - WriteHTML / WritePNG: latency-over-time and percentile-distribution plots.
+//   - WriteHTML / WritePNG: latency over time, latency by percentile (log axes,
+//     thresholds drawn) and throughput/errors over time, drawn with gonum/plot.
 package loadgen

@@ -220,7 +220,9 @@ func (l *eloop) run() {
 func (l *eloop) poll(msec int) (int, error) {
 	var until time.Time
 	for i := 0; ; i++ {
-		r, _, errno := syscall.RawSyscall6(syscall.SYS_EPOLL_WAIT, uintptr(l.epfd), uintptr(unsafe.Pointer(&l.events[0])), uintptr(len(l.events)), 0, 0, 0)
+		// epoll_pwait with no signal mask is epoll_wait, and exists on
+		// every Linux architecture (arm64 has no epoll_wait).
+		r, _, errno := syscall.RawSyscall6(syscall.SYS_EPOLL_PWAIT, uintptr(l.epfd), uintptr(unsafe.Pointer(&l.events[0])), uintptr(len(l.events)), 0, 0, 0)
 		switch {
 		case errno == syscall.EINTR:
 			continue

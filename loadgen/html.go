@@ -12,7 +12,7 @@ var htmlReport = template.Must(template.New("load").Parse(`<!doctype html>
 <h1>Load report {{if .Pass}}<span class="pass">PASS</span>{{else}}<span class="fail">FAIL</span>{{end}}</h1>
 <p>Target <code>{{.Target}}</code>, {{.Mode}} loop{{if eq .Mode "open"}} at {{.Rate}} req/s{{end}}, {{.Connections}} connections, {{.Buckets}} device buckets.
 Measured {{printf "%.1f" .DurationSeconds}} s from {{.Start.UTC.Format "2006-01-02 15:04:05Z"}} after {{.WarmupSeconds}} s of warm-up (excluded).
-{{.Requests}} requests, {{printf "%.1f" .AchievedRate}} req/s achieved.{{if .Interrupted}} <b>Interrupted.</b>{{end}}</p>
+{{.Requests}} requests{{if eq .Mode "open"}} scheduled at {{printf "%.1f" .ScheduledRate}} req/s{{end}}; throughput {{printf "%.1f" .AchievedRate}} req/s (responses completed within the measured window{{if .AnsweredLate}}; {{.AnsweredLate}} answered after it{{end}}).{{if .Behind}} <b class="fail">The target fell behind the schedule.</b>{{end}}{{if .Interrupted}} <b>Interrupted.</b>{{end}}</p>
 {{if .Sources}}<p>Merged from: {{range .Sources}}<code>{{.}}</code> {{end}}</p>{{end}}
 <h2>Thresholds</h2>
 <table><tr><th>threshold</th><th>actual</th><th>verdict</th></tr>
@@ -31,15 +31,19 @@ Measured {{printf "%.1f" .DurationSeconds}} s from {{.Start.UTC.Format "2006-01-
 {{if .ByStatus.Codes}}<p>By code: {{range $k, $v := .ByStatus.Codes}}{{$k}}: {{$v}} &nbsp; {{end}}</p>{{end}}
 {{range .ErrorSample}}<p>transport error: <code>{{.}}</code></p>{{end}}
 <h2>Plots</h2>
-{{.TimeSVG}}
-{{.DistSVG}}
+{{range .Plots}}<div>{{.}}</div>
+{{end}}
 </body></html>
 `))
 
 // WriteHTML writes a self-contained HTML report with inline SVG plots.
 func (r *Report) WriteHTML(w io.Writer) error {
+	plots, err := r.svgs()
+	if err != nil {
+		return err
+	}
 	return htmlReport.Execute(w, struct {
 		*Report
-		TimeSVG, DistSVG template.HTML
-	}{r, r.timeChart().svg(), r.distChart.svg()})
+		Plots []template.HTML
+	}{r, plots})
 }

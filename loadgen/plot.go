@@ -1,288 +1,333 @@
 package loadgen
 
 import (
+	"bytes"
 	"fmt"
 	"html/template"
-	"image"
 	"image/color"
-	"image/png"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
-	"golang.org/x/image/font"
-	"golang.org/x/image/font/basicfont"
-	"golang.org/x/image/math/fixed"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// chart is a line chart drawn both as inline SVG and as a PNG.
-type chart struct {
-	Title, XLabel, YLabel string
-	Series                []series
-	XTicks                []tick // positions in data units with labels
-}
+// Plots are drawn with gonum.org/v1/plot: latency over time and latency by
+// percentile on log latency axes with the latency thresholds drawn in, and
+// throughput, 429s and errors per second over time with the scheduled rate.
 
-type series struct {
-	Name   string
-	Color  color.RGBA
-	X, Y   []float64
-	Dashed bool
-}
-
-type tick struct {
-	At    float64
-	Label string
-}
+// Size of one plot; load.png stacks the three.
+const (
+	plotW = 9 * vg.Inch
+	plotH = 3.6 * vg.Inch
+	dpi   = 96
+)
 
 var (
-	colP50  = color.RGBA{0x1f, 0x77, 0xb4, 0xff}
-	colP95  = color.RGBA{0xff, 0x7f, 0x0e, 0xff}
-	colP99  = color.RGBA{0xd6, 0x27, 0x28, 0xff}
-	colMax  = color.RGBA{0x55, 0x55, 0x55, 0xff}
-	colUnc  = color.RGBA{0x2c, 0xa0, 0x2c, 0xff}
-	colAxis = color.RGBA{0x33, 0x33, 0x33, 0xff}
-	colGrid = color.RGBA{0xdd, 0xdd, 0xdd, 0xff}
+	colP50    = color.RGBA{0x1f, 0x77, 0xb4, 0xff}
+	colP95    = color.RGBA{0xff, 0x7f, 0x0e, 0xff}
+	colP99    = color.RGBA{0xd6, 0x27, 0x28, 0xff}
+	colMax    = color.RGBA{0x55, 0x55, 0x55, 0xff}
+	colUnc    = color.RGBA{0x2c, 0xa0, 0x2c, 0xff}
+	colLimit  = color.RGBA{0x94, 0x67, 0xbd, 0xff}
+	colErrors = color.RGBA{0xd6, 0x27, 0x28, 0xff}
 )
 
-// timeChart is corrected p50/p95/p99/max and uncorrected p99 per interval.
-func (r *Report) timeChart() chart {
-	c := chart{Title: "Latency over time", XLabel: "seconds since start of measurement", YLabel: "latency (ms)"}
-	p50 := series{Name: "p50", Color: colP50}
-	p95 := series{Name: "p95", Color: colP95}
-	p99 := series{Name: "p99", Color: colP99}
-	mx := series{Name: "max", Color: colMax}
-	unc := series{Name: "uncorrected p99", Color: colUnc, Dashed: true}
-	for _, iv := range r.Intervals {
-		x := iv.End.Sub(r.Start).Seconds()
-		p50.X, p50.Y = append(p50.X, x), append(p50.Y, iv.P50)
-		p95.X, p95.Y = append(p95.X, x), append(p95.Y, iv.P95)
-		p99.X, p99.Y = append(p99.X, x), append(p99.Y, iv.P99)
-		mx.X, mx.Y = append(mx.X, x), append(mx.Y, iv.Max)
-		unc.X, unc.Y = append(unc.X, x), append(unc.Y, iv.UncorrectedP99)
-	}
-	c.Series = []series{mx, p99, p95, p50, unc}
-	return c
+// minLatencyMs is where the log latency axes start: the histograms' lowest
+// value (1 µs); a zero reading is drawn there.
+const minLatencyMs = 0.001
+
+// distribution is latency by percentile, precomputed from the histograms
+// (the report does not keep them). X is log10(1/(1-q)): 1 = 90%, 2 = 99%.
+type distribution struct {
+	X, Corrected, Uncorrected []float64
 }
 
-// percentileQuantiles are the x positions of the distribution chart:
-// q = 1 - 10^(-i/10), from 0 to 99.999%.
-func percentileQuantiles() []float64 {
-	var qs []float64
+// distributionOf reads the corrected and uncorrected latency at
+// q = 1 - 10^(-i/10) for i = 0…50 (0% to 99.999%), and the maximum at 5.
+func distributionOf(corrected, uncorrected *hdr.Histogram) distribution {
+	var d distribution
+	if corrected.TotalCount() == 0 {
+		return d
+	}
 	for i := 0; i <= 50; i++ {
-		qs = append(qs, 100*(1-math.Pow(10, -float64(i)/10)))
+		q := 100 * (1 - math.Pow(10, -float64(i)/10))
+		d.X = append(d.X, float64(i)/10)
+		d.Corrected = append(d.Corrected, float64(corrected.ValueAtQuantile(q))/1e6)
+		d.Uncorrected = append(d.Uncorrected, float64(uncorrected.ValueAtQuantile(q))/1e6)
 	}
-	return qs
+	d.X = append(d.X, 5)
+	d.Corrected = append(d.Corrected, float64(corrected.Max())/1e6)
+	d.Uncorrected = append(d.Uncorrected, float64(uncorrected.Max())/1e6)
+	return d
 }
 
-// distributionChart is latency by percentile, x = log10(1/(1-q)).
-func distributionChart(corrected, uncorrected *hdr.Histogram) chart {
-	c := chart{Title: "Latency by percentile", XLabel: "percentile", YLabel: "latency (ms)"}
-	for _, t := range []struct {
-		x float64
-		l string
-	}{{0, "0%"}, {1, "90%"}, {2, "99%"}, {3, "99.9%"}, {4, "99.99%"}, {5, "99.999%"}} {
-		c.XTicks = append(c.XTicks, tick{At: t.x, Label: t.l})
-	}
-	mk := func(name string, col color.RGBA, h *hdr.Histogram, dashed bool) series {
-		s := series{Name: name, Color: col, Dashed: dashed}
-		if h.TotalCount() == 0 {
-			return s
-		}
-		for i, q := range percentileQuantiles() {
-			s.X = append(s.X, float64(i)/10)
-			s.Y = append(s.Y, float64(h.ValueAtQuantile(q))/1e6)
-		}
-		s.X = append(s.X, 5)
-		s.Y = append(s.Y, float64(h.Max())/1e6)
-		return s
-	}
-	c.Series = []series{mk("corrected", colP99, corrected, false), mk("uncorrected", colUnc, uncorrected, true)}
-	return c
+// line is one series to draw.
+type line struct {
+	name   string
+	col    color.RGBA
+	dashed bool
+	xs, ys []float64
 }
 
-// bounds returns the data range, y from 0.
-func (c chart) bounds() (x0, x1, y1 float64) {
-	x0, x1 = math.Inf(1), math.Inf(-1)
-	for _, s := range c.Series {
-		for i := range s.X {
-			x0, x1 = math.Min(x0, s.X[i]), math.Max(x1, s.X[i])
-			y1 = math.Max(y1, s.Y[i])
-		}
+func (l line) add(f *figure, floor float64) error {
+	if len(l.xs) == 0 {
+		return nil
 	}
-	for _, t := range c.XTicks {
-		x0, x1 = math.Min(x0, t.At), math.Max(x1, t.At)
+	pts := make(plotter.XYs, len(l.xs))
+	for i := range l.xs {
+		pts[i].X, pts[i].Y = l.xs[i], math.Max(l.ys[i], floor)
 	}
-	if math.IsInf(x0, 0) {
-		x0, x1 = 0, 1
+	ln, err := plotter.NewLine(pts)
+	if err != nil {
+		return fmt.Errorf("plot %s: %w", l.name, err)
 	}
-	if x1 <= x0 {
-		x1 = x0 + 1
+	ln.Color = l.col
+	ln.Width = vg.Points(1.5)
+	if l.dashed {
+		ln.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
 	}
-	if y1 <= 0 {
-		y1 = 1
-	}
-	return x0, x1, niceCeil(y1 * 1.05)
+	f.p.Add(ln)
+	f.legend.Add(l.name, ln)
+	return nil
 }
 
-// niceCeil rounds up to 1, 2 or 5 times a power of ten.
-func niceCeil(v float64) float64 {
-	p := math.Pow(10, math.Floor(math.Log10(v)))
-	for _, m := range []float64{1, 2, 5, 10} {
-		if v <= m*p {
-			return m * p
-		}
-	}
-	return 10 * p
+// figure is a plot with its legend, drawn beside it rather than over the
+// lines.
+type figure struct {
+	p      *plot.Plot
+	legend plot.Legend
 }
 
-const (
-	plotW, plotH           = 760, 300
-	padL, padR, padT, padB = 60, 150, 30, 40
-)
-
-// svg renders c as inline SVG.
-func (c chart) svg() template.HTML {
-	x0, x1, y1 := c.bounds()
-	W, H := float64(plotW-padL-padR), float64(plotH-padT-padB)
-	px := func(x float64) float64 { return padL + (x-x0)/(x1-x0)*W }
-	py := func(y float64) float64 { return padT + H - y/y1*H }
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`, plotW, plotH)
-	fmt.Fprintf(&b, `<text x="%d" y="18" font-size="14" font-weight="bold">%s</text>`, padL, template.HTMLEscapeString(c.Title))
-	for i := 0; i <= 5; i++ {
-		y := y1 * float64(i) / 5
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>`, px(x0), py(y), px(x1), py(y))
-		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%g</text>`, padL-5, py(y)+4, y)
-	}
-	ticks := c.XTicks
-	if len(ticks) == 0 {
-		for i := 0; i <= 5; i++ {
-			x := x0 + (x1-x0)*float64(i)/5
-			ticks = append(ticks, tick{At: x, Label: secondsLabel(x, x1-x0)})
-		}
-	}
-	for _, t := range ticks {
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>`, px(t.At), py(0), px(t.At), py(y1))
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, px(t.At), py(0)+15, template.HTMLEscapeString(t.Label))
-	}
-	fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.0f" height="%.0f" fill="none" stroke="#333"/>`, padL, padT, W, H)
-	fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, padL+W/2, plotH-5, template.HTMLEscapeString(c.XLabel))
-	fmt.Fprintf(&b, `<text transform="translate(14,%.1f) rotate(-90)" text-anchor="middle">%s</text>`, padT+H/2, template.HTMLEscapeString(c.YLabel))
-	for i, s := range c.Series {
-		var pts []string
-		for j := range s.X {
-			pts = append(pts, fmt.Sprintf("%.1f,%.1f", px(s.X[j]), py(s.Y[j])))
-		}
-		dash := ""
-		if s.Dashed {
-			dash = ` stroke-dasharray="5,3"`
-		}
-		col := fmt.Sprintf("#%02x%02x%02x", s.Color.R, s.Color.G, s.Color.B)
-		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="1.5"%s points="%s"/>`, col, dash, strings.Join(pts, " "))
-		ly := padT + 10 + 16*i
-		fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"%s/><text x="%d" y="%d">%s</text>`,
-			plotW-padR+10, ly, plotW-padR+30, ly, col, dash, plotW-padR+35, ly+4, template.HTMLEscapeString(s.Name))
-	}
-	b.WriteString(`</svg>`)
-	return template.HTML(b.String()) // built from escaped parts above
+// legendWidth is the width of f's legend on c, with a margin.
+func (f *figure) legendWidth(c draw.Canvas) vg.Length {
+	r := f.legend.Rectangle(c)
+	return r.Max.X - r.Min.X + 4*vg.Millimeter
 }
 
-// draw renders c into img at vertical offset oy: title, grid with tick
-// labels, frame, axis labels, lines and the legend, in a 7x13 bitmap font.
-func (c chart) draw(img *image.RGBA, oy int) {
-	x0, x1, y1 := c.bounds()
-	W, H := float64(plotW-padL-padR), float64(plotH-padT-padB)
-	px := func(x float64) float64 { return padL + (x-x0)/(x1-x0)*W }
-	py := func(y float64) float64 { return float64(oy) + padT + H - y/y1*H }
-	text(img, padL, oy+18, c.Title, colAxis, alignLeft)
-	for i := 0; i <= 5; i++ {
-		v := y1 * float64(i) / 5
-		y := py(v)
-		line(img, px(x0), y, px(x1), y, colGrid, false)
-		text(img, padL-5, int(y)+4, fmt.Sprintf("%g", v), colAxis, alignRight)
-	}
-	ticks := c.XTicks
-	if len(ticks) == 0 {
-		for i := 0; i <= 5; i++ {
-			x := x0 + (x1-x0)*float64(i)/5
-			ticks = append(ticks, tick{At: x, Label: secondsLabel(x, x1-x0)})
-		}
-	}
-	for _, t := range ticks {
-		line(img, px(t.At), py(0), px(t.At), py(y1), colGrid, false)
-		text(img, int(px(t.At)), int(py(0))+15, t.Label, colAxis, alignCenter)
-	}
-	line(img, px(x0), py(0), px(x1), py(0), colAxis, false)
-	line(img, px(x0), py(0), px(x0), py(y1), colAxis, false)
-	line(img, px(x0), py(y1), px(x1), py(y1), colAxis, false)
-	line(img, px(x1), py(0), px(x1), py(y1), colAxis, false)
-	text(img, padL+int(W)/2, oy+plotH-5, c.XLabel, colAxis, alignCenter)
-	text(img, plotW-padR+10, oy+padT+int(H), c.YLabel, colAxis, alignLeft)
-	for i, s := range c.Series {
-		for j := 1; j < len(s.X); j++ {
-			line(img, px(s.X[j-1]), py(s.Y[j-1]), px(s.X[j]), py(s.Y[j]), s.Color, s.Dashed)
-		}
-		ly := float64(oy + padT + 10 + 16*i)
-		for d := -1.0; d <= 1; d++ {
-			line(img, plotW-padR+10, ly+d, plotW-padR+30, ly+d, s.Color, s.Dashed)
-		}
-		text(img, plotW-padR+35, int(ly)+4, s.Name, colAxis, alignLeft)
-	}
+// draw draws the plot on c, narrowed by the legend strip of width w on the
+// right, and the legend in that strip.
+func (f *figure) draw(c draw.Canvas, w vg.Length) {
+	f.p.Draw(draw.Crop(c, 0, -w, 0, 0))
+	f.legend.Top, f.legend.Left = true, false
+	f.legend.YOffs = -f.p.Title.TextStyle.Height(f.p.Title.Text) - 2*vg.Millimeter
+	f.legend.Draw(c)
 }
 
-// secondsLabel formats an x tick: whole seconds, or tenths on short runs.
-func secondsLabel(x, span float64) string {
-	if span < 10 {
-		return fmt.Sprintf("%.1f", x)
-	}
-	return fmt.Sprintf("%.0f", x)
+// newFigure is a plot with the common look: title, axis labels, grid.
+func newFigure(title, x, y string) *figure {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.Padding = 2 * vg.Millimeter
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.Add(plotter.NewGrid())
+	return &figure{p: p, legend: plot.NewLegend()}
 }
 
-type align int
-
-const (
-	alignLeft align = iota
-	alignCenter
-	alignRight
-)
-
-// text draws s with its baseline at y, anchored at x per a.
-func text(img *image.RGBA, x, y int, s string, col color.RGBA, a align) {
-	d := font.Drawer{Dst: img, Src: image.NewUniform(col), Face: basicfont.Face7x13}
-	w := d.MeasureString(s).Round()
-	switch a {
-	case alignCenter:
-		x -= w / 2
-	case alignRight:
-		x -= w
-	}
-	d.Dot = fixed.P(x, y)
-	d.DrawString(s)
+// logLatencyAxis makes p's y axis a log latency axis.
+func logLatencyAxis(p *plot.Plot) {
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = logTicks{}
 }
 
-// line draws from (xa,ya) to (xb,yb) by stepping along the longer axis.
-func line(img *image.RGBA, xa, ya, xb, yb float64, col color.RGBA, dashed bool) {
-	steps := int(math.Max(math.Abs(xb-xa), math.Abs(yb-ya))) + 1
-	for i := 0; i <= steps; i++ {
-		if dashed && (i/4)%2 == 1 {
+// thresholdLines are the latency thresholds as horizontal lines over
+// [x0, x1].
+func (r *Report) thresholdLines(x0, x1 float64) []line {
+	var out []line
+	for _, v := range r.Thresholds {
+		if !latencyMetrics[v.Metric] {
 			continue
 		}
-		t := float64(i) / float64(steps)
-		x, y := int(math.Round(xa+(xb-xa)*t)), int(math.Round(ya+(yb-ya)*t))
-		if image.Pt(x, y).In(img.Rect) {
-			img.SetRGBA(x, y, col)
-		}
+		out = append(out, line{name: "threshold " + v.Expr, col: colLimit, dashed: true, xs: []float64{x0, x1}, ys: []float64{v.Limit, v.Limit}})
 	}
+	return out
 }
 
-// WritePNG draws the two charts, stacked, as a PNG.
-func (r *Report) WritePNG(w io.Writer) error {
-	img := image.NewRGBA(image.Rect(0, 0, plotW, 2*plotH))
-	for i := range img.Pix {
-		img.Pix[i] = 0xff
+// latencyPlot is corrected p50/p95/p99/max and uncorrected p99 per
+// interval, on a log axis, with the latency thresholds.
+func (r *Report) latencyPlot() (*figure, error) {
+	f := newFigure("Latency over time (corrected unless marked)", "seconds since the start of measurement", "latency (ms, log scale)")
+	logLatencyAxis(f.p)
+	p50 := line{name: "p50", col: colP50}
+	p95 := line{name: "p95", col: colP95}
+	p99 := line{name: "p99", col: colP99}
+	mx := line{name: "max", col: colMax}
+	unc := line{name: "uncorrected p99", col: colUnc, dashed: true}
+	var xmax float64
+	for _, iv := range r.Intervals {
+		x := iv.End.Sub(r.Start).Seconds()
+		xmax = math.Max(xmax, x)
+		for _, s := range []struct {
+			l *line
+			v float64
+		}{{&p50, iv.P50}, {&p95, iv.P95}, {&p99, iv.P99}, {&mx, iv.Max}, {&unc, iv.UncorrectedP99}} {
+			s.l.xs, s.l.ys = append(s.l.xs, x), append(s.l.ys, s.v)
+		}
 	}
-	r.timeChart().draw(img, 0)
-	r.distChart.draw(img, plotH)
-	return png.Encode(w, img)
+	lines := append([]line{mx, p99, p95, p50, unc}, r.thresholdLines(0, math.Max(xmax, r.DurationSeconds))...)
+	return f, f.addLines(lines, minLatencyMs)
+}
+
+// distributionPlot is latency by percentile, corrected and uncorrected, on
+// log axes, with the latency thresholds.
+func (r *Report) distributionPlot() (*figure, error) {
+	f := newFigure("Latency by percentile", "percentile", "latency (ms, log scale)")
+	logLatencyAxis(f.p)
+	f.p.X.Tick.Marker = plot.ConstantTicks{{Value: 0, Label: "0%"}, {Value: 1, Label: "90%"}, {Value: 2, Label: "99%"},
+		{Value: 3, Label: "99.9%"}, {Value: 4, Label: "99.99%"}, {Value: 5, Label: "99.999%"}}
+	f.p.X.Min, f.p.X.Max = 0, 5
+	d := r.dist
+	lines := []line{
+		{name: "corrected", col: colP99, xs: d.X, ys: d.Corrected},
+		{name: "uncorrected", col: colUnc, dashed: true, xs: d.X, ys: d.Uncorrected},
+	}
+	return f, f.addLines(append(lines, r.thresholdLines(0, 5)...), minLatencyMs)
+}
+
+// minRateInterval is the shortest interval, in seconds, whose rate is drawn.
+const minRateInterval = 0.25
+
+// throughputPlot is responses, 429s and errors per second per interval,
+// with the scheduled rate of an open loop.
+func (r *Report) throughputPlot() (*figure, error) {
+	f := newFigure("Throughput and errors over time", "seconds since the start of measurement", "responses per second")
+	done := line{name: "responses/s (all)", col: colP50}
+	limited := line{name: "429/s", col: colP95}
+	errs := line{name: "errors/s (neither 200 nor 429)", col: colErrors}
+	var xmax float64
+	for _, iv := range r.Intervals {
+		secs := iv.End.Sub(iv.Start).Seconds()
+		if secs < minRateInterval {
+			continue // a rate over a few milliseconds (the last drain) says nothing
+		}
+		x := iv.End.Sub(r.Start).Seconds()
+		xmax = math.Max(xmax, x)
+		done.xs, done.ys = append(done.xs, x), append(done.ys, float64(iv.Requests)/secs)
+		limited.xs, limited.ys = append(limited.xs, x), append(limited.ys, float64(iv.RateLimited)/secs)
+		errs.xs, errs.ys = append(errs.xs, x), append(errs.ys, float64(iv.Errors)/secs)
+	}
+	lines := []line{done, limited, errs}
+	if r.ScheduledRate > 0 {
+		x1 := math.Max(xmax, r.DurationSeconds)
+		lines = append(lines, line{name: "scheduled rate", col: colMax, dashed: true, xs: []float64{0, x1}, ys: []float64{r.ScheduledRate, r.ScheduledRate}})
+	}
+	f.p.Y.Min = 0
+	return f, f.addLines(lines, math.Inf(-1))
+}
+
+// addLines adds lines to p; on a log axis (floor > 0) it keeps the range
+// positive when there is nothing to draw.
+func (f *figure) addLines(lines []line, floor float64) error {
+	p := f.p
+	for _, l := range lines {
+		if err := l.add(f, floor); err != nil {
+			return err
+		}
+	}
+	if floor > 0 {
+		p.Y.Min = math.Max(p.Y.Min, floor)
+		if p.Y.Max <= p.Y.Min {
+			p.Y.Max = p.Y.Min * 10
+		}
+	}
+	return nil
+}
+
+// figures are the report's three plots, in order.
+func (r *Report) figures() ([]*figure, error) {
+	var out []*figure
+	for _, mk := range []func() (*figure, error){r.latencyPlot, r.distributionPlot, r.throughputPlot} {
+		p, err := mk()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// svgs renders each plot as inline SVG for load.html.
+func (r *Report) svgs() ([]template.HTML, error) {
+	fs, err := r.figures()
+	if err != nil {
+		return nil, err
+	}
+	var out []template.HTML
+	for _, f := range fs {
+		c := vgsvg.New(plotW, plotH)
+		dc := draw.New(c)
+		f.draw(dc, f.legendWidth(dc))
+		var b bytes.Buffer
+		if _, err := c.WriteTo(&b); err != nil {
+			return nil, fmt.Errorf("render svg: %w", err)
+		}
+		s := b.String()
+		if i := strings.Index(s, "<svg"); i > 0 {
+			s = s[i:] // inline: no XML prolog
+		}
+		out = append(out, template.HTML(s)) // drawn by gonum/plot from numbers and escaped labels
+	}
+	return out, nil
+}
+
+// WritePNG draws the three plots, stacked, as one PNG.
+func (r *Report) WritePNG(w io.Writer) error {
+	fs, err := r.figures()
+	if err != nil {
+		return err
+	}
+	c := vgimg.NewWith(vgimg.UseWH(plotW, vg.Length(len(fs))*plotH), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(color.White))
+	dc := draw.New(c)
+	// One legend strip for all, so that the plots' x axes line up.
+	var strip vg.Length
+	for _, f := range fs {
+		strip = max(strip, f.legendWidth(dc))
+	}
+	tiles := draw.Tiles{Rows: len(fs), Cols: 1, PadY: 4 * vg.Millimeter, PadTop: 2 * vg.Millimeter, PadBottom: 2 * vg.Millimeter}
+	for i, f := range fs {
+		f.draw(tiles.At(dc, 0, i), strip)
+	}
+	_, err = vgimg.PngCanvas{Canvas: c}.WriteTo(w)
+	return err
+}
+
+// logTicks labels a log axis at 1, 2 and 5 times powers of ten (only the
+// powers when the range spans more than three decades), with minor ticks
+// between.
+type logTicks struct{}
+
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	if lo <= 0 {
+		lo = minLatencyMs
+	}
+	if hi <= lo {
+		hi = lo * 10
+	}
+	labelled := map[int]bool{1: true, 2: true, 5: true}
+	if math.Log10(hi/lo) > 3 {
+		labelled = map[int]bool{1: true}
+	}
+	var ticks []plot.Tick
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		for m := 1; m < 10; m++ {
+			v := float64(m) * math.Pow(10, e)
+			if v < lo*0.999 || v > hi*1.001 {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if labelled[m] {
+				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	return ticks
 }

@@ -6,17 +6,28 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/rlspec/rlspec/internal/junit"
 )
 
 // Report is load.json.
 type Report struct {
 	Meta
-	Start                time.Time    `json:"start"` // measured window
-	End                  time.Time    `json:"end"`
-	DurationSeconds      float64      `json:"duration_s"`
-	WarmupSeconds        float64      `json:"warmup_s"`
-	Requests             int64        `json:"requests"`
-	AchievedRate         float64      `json:"achieved_rate"` // requests per second
+	Start           time.Time `json:"start"` // measured window
+	End             time.Time `json:"end"`
+	DurationSeconds float64   `json:"duration_s"`
+	WarmupSeconds   float64   `json:"warmup_s"`
+	Requests        int64     `json:"requests"` // measured: scheduled (open loop) or sent (closed) in the window
+	// AchievedRate is the throughput: responses completed per second within
+	// the measured window (requests answered after it do not count).
+	AchievedRate float64 `json:"achieved_rate"`
+	// ScheduledRate is the open loop's rate (0 in a closed loop).
+	ScheduledRate float64 `json:"scheduled_rate"`
+	// AnsweredLate counts measured requests answered after the window.
+	AnsweredLate int64 `json:"answered_late"`
+	// Behind is set when an open loop's throughput fell more than
+	// behindMargin short of the scheduled rate: the target did not keep up.
+	Behind               bool         `json:"behind"`
 	ByStatus             StatusCounts `json:"by_status"`
 	LatencyMs            Percentiles  `json:"latency_ms"`             // from the intended send time
 	UncorrectedLatencyMs Percentiles  `json:"uncorrected_latency_ms"` // from the actual send
@@ -28,7 +39,7 @@ type Report struct {
 	Intervals            []Interval   `json:"intervals"`
 	Sources              []string     `json:"sources,omitempty"` // merged logs
 
-	distChart chart // drawn from the histograms, which the report does not keep
+	dist distribution // drawn from the histograms, which the report does not keep
 }
 
 // NewReport evaluates thresholds on res.
@@ -48,13 +59,18 @@ func NewReport(res *Result, thresholds []Threshold) *Report {
 		ErrorSample:          res.ErrorSample,
 		Intervals:            res.Intervals,
 		Thresholds:           []Verdict{},
-		distChart:            distributionChart(res.Totals.Corrected, res.Totals.Uncorrected),
+		dist:                 distributionOf(res.Totals.Corrected, res.Totals.Uncorrected),
 	}
 	if r.Intervals == nil {
 		r.Intervals = []Interval{}
 	}
+	r.AnsweredLate = res.Late
 	if r.DurationSeconds > 0 {
-		r.AchievedRate = float64(r.Requests) / r.DurationSeconds
+		r.AchievedRate = float64(r.Requests-r.AnsweredLate) / r.DurationSeconds
+	}
+	if r.Mode == "open" {
+		r.ScheduledRate = r.Rate
+		r.Behind = r.AchievedRate < (1-behindMargin)*r.ScheduledRate
 	}
 	f := Figures{Latency: r.LatencyMs, Requests: r.Requests, Errors: r.ByStatus.Errors(), RateLimited: r.ByStatus.RateLimited, Rate: r.AchievedRate}
 	r.Pass = !r.Interrupted
@@ -77,13 +93,27 @@ func (r *Report) Breached() []Verdict {
 	return out
 }
 
+// behindMargin is how far below the scheduled rate the throughput may be
+// before the target counts as fallen behind.
+const behindMargin = 0.05
+
 // Summary is a few human lines for the console.
 func (r *Report) Summary() string {
-	s := fmt.Sprintf("%d requests in %.1fs (%.1f req/s, %s loop", r.Requests, r.DurationSeconds, r.AchievedRate, r.Mode)
-	if r.Mode == "open" {
-		s += fmt.Sprintf(" at %g req/s", r.Rate)
+	var s string
+	switch r.Mode {
+	case "open":
+		s = fmt.Sprintf("%d requests scheduled over %.1fs at %.1f req/s (open loop, %d connections)\n", r.Requests, r.DurationSeconds, r.ScheduledRate, r.Connections)
+	default:
+		s = fmt.Sprintf("%d requests over %.1fs (%s loop, %d connections)\n", r.Requests, r.DurationSeconds, r.Mode, r.Connections)
 	}
-	s += fmt.Sprintf(", %d connections)\n", r.Connections)
+	s += fmt.Sprintf("throughput: %.1f req/s (responses completed within the measured window", r.AchievedRate)
+	if r.AnsweredLate > 0 {
+		s += fmt.Sprintf("; %d answered after it", r.AnsweredLate)
+	}
+	s += ")\n"
+	if r.Behind {
+		s += fmt.Sprintf("BEHIND: the target answered %.1f req/s of the %.1f scheduled; latencies include the queue it built\n", r.AchievedRate, r.ScheduledRate)
+	}
 	s += fmt.Sprintf("status: 200=%d 429=%d other=%d transport_errors=%d\n", r.ByStatus.OK, r.ByStatus.RateLimited, r.ByStatus.Other, r.ByStatus.TransportErrors)
 	line := func(name string, p Percentiles) string {
 		return fmt.Sprintf("%-22s p50 %.3f  p90 %.3f  p95 %.3f  p99 %.3f  p99.9 %.3f  max %.3f ms\n", name, p.P50, p.P90, p.P95, p.P99, p.P999, p.Max)
@@ -106,7 +136,7 @@ func (r *Report) Summary() string {
 	return s
 }
 
-// WriteFiles writes load.json, load.html and load.png into dir.
+// WriteFiles writes load.json, load.html, load.png and junit.xml into dir.
 func (r *Report) WriteFiles(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("report dir: %w", err)
@@ -124,5 +154,5 @@ func (r *Report) WriteFiles(dir string) error {
 	if err := writeFile(filepath.Join(dir, "load.png"), r.WritePNG); err != nil {
 		return fmt.Errorf("write load.png: %w", err)
 	}
-	return nil
+	return junit.WriteFile(dir, r.JUnit())
 }

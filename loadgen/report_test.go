@@ -183,8 +183,8 @@ func TestReportJSONFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Count(html, []byte("<svg")) != 2 || !bytes.Contains(html, []byte("p95&lt;3ms")) || bytes.Contains(html, []byte("<script")) {
-		t.Errorf("load.html lacks its two inline plots or the thresholds")
+	if bytes.Count(html, []byte("<svg")) != 3 || !bytes.Contains(html, []byte("p95&lt;3ms")) || bytes.Contains(html, []byte("<script")) || bytes.Contains(html, []byte("<?xml")) {
+		t.Errorf("load.html lacks its three inline plots or the thresholds")
 	}
 	f, err := os.Open(filepath.Join(dir, "load.png"))
 	if err != nil {
@@ -195,7 +195,7 @@ func TestReportJSONFields(t *testing.T) {
 	if err != nil {
 		t.Fatalf("load.png: %v", err)
 	}
-	if b := img.Bounds(); b.Dx() != plotW || b.Dy() != 2*plotH {
+	if b := img.Bounds(); b.Dx() != int(plotW.Dots(dpi)+0.5) || b.Dy() != int(3*plotH.Dots(dpi)+0.5) {
 		t.Errorf("load.png is %v", b)
 	}
 }

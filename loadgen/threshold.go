@@ -12,7 +12,7 @@ const DefaultThresholds = "p95<3ms"
 // Threshold is one pass condition, e.g. p95<3ms.
 type Threshold struct {
 	Expr   string  // as written, trimmed
-	Metric string  // p50 p90 p95 p99 p999 max mean errors rate_limited rate
+	Metric string  // p50 p90 p95 p99 p99.9 max mean errors rate_limited rate
 	Op     string  // < <= > >=
 	Limit  float64 // ms for latencies, a fraction for errors and rate_limited, req/s for rate
 }
@@ -28,9 +28,9 @@ type Verdict struct {
 	Pass   bool    `json:"pass"`
 }
 
-var latencyMetrics = map[string]bool{"p50": true, "p90": true, "p95": true, "p99": true, "p999": true, "max": true, "mean": true}
+var latencyMetrics = map[string]bool{"p50": true, "p90": true, "p95": true, "p99": true, "p99.9": true, "max": true, "mean": true}
 
-const thresholdHelp = "write thresholds like p95<3ms;p99<5ms;errors<0.1%;rate>=990 (latency metrics p50 p90 p95 p99 p999 max mean with a unit ns, us, ms or s; errors and rate_limited as a percentage or fraction; rate in requests per second)"
+const thresholdHelp = "write thresholds like p95<3ms;p99<5ms;errors<0.1%;rate>=990 (latency metrics p50 p90 p95 p99 p99.9 max mean with a unit ns, us, ms or s; errors and rate_limited as a percentage or fraction; rate: the throughput, responses completed per second within the measured window)"
 
 // ParseThresholds parses a ';'-separated list. Empty entries are ignored; an
 // empty list is valid and has no thresholds.
@@ -56,6 +56,9 @@ func parseThreshold(s string) (Threshold, error) {
 		return Threshold{}, fmt.Errorf("no comparison (<, <=, >, >=) after a metric")
 	}
 	t := Threshold{Expr: s, Metric: strings.ToLower(strings.TrimSpace(s[:i]))}
+	if t.Metric == "p999" {
+		t.Metric = "p99.9" // the name load.json's field has (latency_ms.p999)
+	}
 	rest := s[i:]
 	if strings.HasPrefix(rest, "<=") || strings.HasPrefix(rest, ">=") {
 		t.Op, rest = rest[:2], rest[2:]
@@ -117,7 +120,7 @@ type Figures struct {
 	Requests    int64
 	Errors      int64
 	RateLimited int64
-	Rate        float64 // achieved requests per second
+	Rate        float64 // throughput: responses completed per second in the window
 }
 
 // Evaluate returns t's verdict on f. With no requests measured every
@@ -133,7 +136,7 @@ func (t Threshold) Evaluate(f Figures) Verdict {
 		v.Actual = f.Latency.P95
 	case "p99":
 		v.Actual = f.Latency.P99
-	case "p999":
+	case "p99.9":
 		v.Actual = f.Latency.P999
 	case "max":
 		v.Actual = f.Latency.Max

@@ -6,7 +6,7 @@ import (
 )
 
 func TestParseThresholds(t *testing.T) {
-	got, err := ParseThresholds(" p95<3ms; p99 <= 5ms;errors<0.1%;rate>=990; p999<250us;max<1s;rate_limited<0.05;")
+	got, err := ParseThresholds(" p95<3ms; p99 <= 5ms;errors<0.1%;rate>=990; p999<250us;p99.9<= 2ms;max<1s;rate_limited<0.05;")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -15,7 +15,8 @@ func TestParseThresholds(t *testing.T) {
 		{Expr: "p99 <= 5ms", Metric: "p99", Op: "<=", Limit: 5},
 		{Expr: "errors<0.1%", Metric: "errors", Op: "<", Limit: 0.001},
 		{Expr: "rate>=990", Metric: "rate", Op: ">=", Limit: 990},
-		{Expr: "p999<250us", Metric: "p999", Op: "<", Limit: 0.25},
+		{Expr: "p999<250us", Metric: "p99.9", Op: "<", Limit: 0.25}, // p999 is read as p99.9
+		{Expr: "p99.9<= 2ms", Metric: "p99.9", Op: "<=", Limit: 2},
 		{Expr: "max<1s", Metric: "max", Op: "<", Limit: 1000},
 		{Expr: "rate_limited<0.05", Metric: "rate_limited", Op: "<", Limit: 0.05},
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/rlspec/rlspec/target"
@@ -36,7 +35,7 @@ func (o *Op) Unknown() bool { return o.Ex == nil || o.Ex.Err != nil }
 func (o *Op) String() string {
 	s := fmt.Sprintf("#%d burst %d %s bucket %s", o.Index, o.Burst, o.Req, shortBucket(o.Bucket))
 	if o.IdemKey != "" {
-		s += " key " + shortKey(o.IdemKey)
+		s += " key " + o.IdemKey
 	}
 	if o.Ex == nil {
 		return s + ": not sent"
@@ -44,19 +43,9 @@ func (o *Op) String() string {
 	return s + ": " + o.Ex.Summary()
 }
 
-func shortBucket(b string) string {
-	if strings.HasPrefix(b, "dev:") && len(b) > 12 {
-		return b[:12] + "…"
-	}
-	return b
-}
-
-func shortKey(k string) string {
-	if len(k) > 8 {
-		return k[:8]
-	}
-	return k
-}
+// shortBucket is how a bucket is printed: in full, since users paste it
+// into their own queries (issue 17); the name stays for its callers.
+func shortBucket(b string) string { return b }
 
 // History is what one run of a workload recorded.
 type History struct {

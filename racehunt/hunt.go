@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"strconv"
 	"strings"
@@ -28,10 +29,17 @@ type HuntOptions struct {
 	// ShrinkAttempts is how often a workload is run, once a failure was
 	// seen, before it counts as passing (default 3).
 	ShrinkAttempts int
-	// Name names rapid's fail files: testdata/rapid/<Name>/ under the
-	// working directory (default "RaceHunt"). Fail files found there are
-	// replayed first, so a found race stays a regression test.
+	// Name names rapid's fail files (default "RaceHunt").
 	Name string
+	// FailDir keeps rapid's fail files, in one directory per target
+	// (FailKey): the newest one of the target is replayed first, so a found
+	// race stays a regression test for that target and is not replayed
+	// against another. Default: ReportDir/rapid, or the user's cache
+	// (rlspec/rapid) without ReportDir. Nothing stays in the working
+	// directory.
+	FailDir string
+	// FailKey names the target for its fail files (default its Describe).
+	FailKey string
 	// NoFailFile stops rapid writing fail files (always so with Seed).
 	NoFailFile bool
 	// ReportDir receives porcupine's visualisation of a failing history.
@@ -62,6 +70,11 @@ type Result struct {
 	// came from a fail file); FailFile is rapid's record of the shrunk one.
 	Seed     uint64
 	FailFile string
+	// SearchSeed is rapid's base seed: with Checks it regenerates every
+	// workload of the hunt (reported for clean hunts too).
+	SearchSeed uint64
+	// Replayed is the fail file of this target replayed first ("": none).
+	Replayed string
 	// Reproduced of Repeat replays of the shrunk workload failed again.
 	Reproduced, Repeat int
 	// SeedReproduced of Repeat runs of the seed's workload failed (with
@@ -243,25 +256,57 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 		}
 	}
 
-	tb := &huntTB{name: o.Name}
 	base := o.SearchSeed
 	if o.Seed != 0 {
 		base = o.Seed
+	}
+	for base == 0 {
+		base = rand.Uint64() // chosen here, so that a clean hunt can say it
+	}
+	noFailFile := o.Seed != 0 || o.NoFailFile
+	tb := &huntTB{name: o.Name}
+	var ff *failFiles
+	replay := ""
+	if !noFailFile {
+		root := o.FailDir
+		if root == "" {
+			var err error
+			if root, err = defaultFailRoot(o.ReportDir); err != nil {
+				return Result{}, err
+			}
+		}
+		key := o.FailKey
+		if key == "" {
+			key = t.Describe()
+		}
+		ff = newFailFiles(root, o.Name, key)
+		tb.name = ff.name
+		replay = ff.latest()
 	}
 	restore, err := setRapidFlags(map[string]string{
 		"rapid.checks":     strconv.Itoa(o.Checks),
 		"rapid.seed":       strconv.FormatUint(base, 10),
 		"rapid.shrinktime": o.ShrinkTime.String(),
-		"rapid.nofailfile": strconv.FormatBool(o.Seed != 0 || o.NoFailFile),
+		"rapid.nofailfile": strconv.FormatBool(noFailFile),
+		"rapid.failfile":   replay,
 		"rapid.v":          "false",
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	logf("rapid: %d workload(s), seed %s, against %s", o.Checks, seedText(o.Seed), t.Describe())
+	logf("rapid: %d workload(s), seed %d, against %s", o.Checks, base, t.Describe())
+	if replay != "" {
+		logf("replaying first the fail file of this target %s", replay)
+	}
+	if ff != nil {
+		ff.before()
+	}
 	rapid.Check(tb, prop)
 	restore()
-	res := Result{Duration: time.Since(start), Repeat: o.Repeat, LinearTimeouts: timeouts, Requests: requests}
+	res := Result{Duration: time.Since(start), Repeat: o.Repeat, LinearTimeouts: timeouts, Requests: requests, SearchSeed: base, Replayed: replay}
+	if ff != nil {
+		defer ff.tidy()
+	}
 	if abort != nil {
 		return res, fmt.Errorf("race hunt could not run: %w", abort)
 	}
@@ -285,8 +330,10 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 	} else if o.Seed != 0 {
 		res.Seed = o.Seed
 	}
-	if m := failfileRE.FindStringSubmatch(report); m != nil {
-		res.FailFile = m[1]
+	if m := failfileRE.FindStringSubmatch(report); m != nil && ff != nil {
+		if res.FailFile, err = ff.keep(m[1]); err != nil {
+			logf("%v", err)
+		}
 	}
 	// rapid's last call replays the shrunk workload; if that replay passed
 	// (interleavings vary), the latest failing run is reported instead.
@@ -314,13 +361,6 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 		}
 	}
 	return res, nil
-}
-
-func seedText(s uint64) string {
-	if s == 0 {
-		return "random"
-	}
-	return strconv.FormatUint(s, 10)
 }
 
 var (

@@ -7,15 +7,20 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/target"
 )
 
 // startWallClock starts a reference on the wall clock with a short window,
 // as a live target (TARGET_URL) would be.
-func startWallClock(t *testing.T, fault fakeserver.Fault) string {
+func startWallClock(t *testing.T, f fault.Name) string {
 	t.Helper()
 	sc := fakeserver.DefaultConfig()
-	sc.Limit, sc.Window, sc.Fault = 3, 2*time.Second, fault
+	sc.Limit, sc.Window = 3, 2*time.Second
+	sc, err := fault.Apply(f, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
 	run, err := fakeserver.Start(sc, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +43,7 @@ func TestLiveTarget(t *testing.T) {
 	}
 	ctx := context.Background()
 	t.Run("reference", func(t *testing.T) {
-		live, err := NewLive(ctx, liveConfig(), []string{startWallClock(t, fakeserver.FaultNone)})
+		live, err := NewLive(ctx, liveConfig(), []string{startWallClock(t, fault.None)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +57,7 @@ func TestLiveTarget(t *testing.T) {
 		}
 	})
 	t.Run("check-then-act", func(t *testing.T) {
-		live, err := NewLive(ctx, liveConfig(), []string{startWallClock(t, fakeserver.FaultCheckThenAct)})
+		live, err := NewLive(ctx, liveConfig(), []string{startWallClock(t, fault.CheckThenAct)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/anishathalye/porcupine"
+
+	"github.com/rlspec/rlspec/model"
 )
 
 // bucketState is the sequential model's state of one bucket. It is
@@ -74,15 +76,17 @@ type opOutput struct {
 	Resp       string
 }
 
-// bucketModel is the sequential specification of one bucket: a fixed window
-// of limit units starting at the bucket's first request, refilled by the
-// first request at or after Reset; 429 changes nothing; an identical replay
-// returns the recorded status and body and spends nothing; the same key with
-// another body is refused (409/422) or processed as new.
+// bucketModel is the sequential specification of one bucket: the PRD's
+// decision (model.PRD: a fixed window of limit units starting at the
+// bucket's first request, refilled by the first request at or after Reset;
+// 429 changes nothing) applied at a time the operation may have taken effect,
+// plus idempotency: an identical replay returns the recorded status and body
+// and spends nothing; the same key with another body is refused (409/422) or
+// processed as new. Since an operation's time is only known to lie in
+// [From, To], a window's Reset is a range [ResetLo, ResetHi].
 type bucketModel struct {
-	limit  int
-	window int64 // seconds
-	tol    int64 // nanoseconds
+	prd model.PRD
+	tol int64 // nanoseconds
 }
 
 func (m bucketModel) init() []any { return []any{bucketState{}} }
@@ -100,9 +104,26 @@ func (m bucketModel) branches(s bucketState, in opInput) (cur []bucketState, fre
 	return cur, fresh
 }
 
+// opened is a fresh window opened by in: what the model shows an absent
+// bucket at the earliest and the latest time in could have taken effect.
 func (m bucketModel) opened(s bucketState, in opInput) bucketState {
 	tolS := m.tol/1e9 + 1
-	return bucketState{Rem: m.limit, ResetLo: in.From/1e9 + m.window - tolS, ResetHi: (in.To+1e9-1)/1e9 + m.window + tolS, Cache: s.Cache}
+	_, first := m.prd.Step(model.State{}, model.Request{Cost: 0}, time.Unix(0, in.From))
+	_, last := m.prd.Step(model.State{}, model.Request{Cost: 0}, time.Unix(0, in.To+1e9-1))
+	return bucketState{Rem: first.Remaining, ResetLo: first.Reset - tolS, ResetHi: last.Reset + tolS, Cache: s.Cache}
+}
+
+// current is window e as the model's state, and a time at which in could
+// have taken effect while e was still the current window.
+func (m bucketModel) current(e bucketState, in opInput) (model.State, time.Time) {
+	return model.State{Found: true, Remaining: e.Rem, Reset: e.ResetHi}, time.Unix(0, min(in.From, e.ResetHi*1e9-1))
+}
+
+// look is the model's Remaining for a request that spends nothing in e.
+func (m bucketModel) look(e bucketState, in opInput) int {
+	st, at := m.current(e, in)
+	_, d := m.prd.Step(st, model.Request{Cost: 0}, at)
+	return d.Remaining
 }
 
 // matchReset pins the window to the response's Reset when it fits.
@@ -140,7 +161,7 @@ func (m bucketModel) step(state, input, output any) []any {
 				return nil
 			}
 			for _, e := range cands {
-				if !out.HasHeaders || out.Rem == e.Rem {
+				if !out.HasHeaders || out.Rem == m.look(e, in) {
 					if st, ok := matchReset(e, out); ok {
 						add(st)
 					}
@@ -163,7 +184,7 @@ func (m bucketModel) step(state, input, output any) []any {
 				return next
 			}
 			for _, e := range cands {
-				for _, st := range m.spend(e, out) {
+				for _, st := range m.spend(e, in, out) {
 					next = append(next, st)
 					if !out.Unknown && out.Status == http.StatusOK {
 						next = append(next, st.store(in.Key, cached{in.Body, out.Status, out.Resp}))
@@ -180,7 +201,7 @@ func (m bucketModel) step(state, input, output any) []any {
 		add(s) // never took effect
 	}
 	for _, e := range cands {
-		for _, st := range m.spend(e, out) {
+		for _, st := range m.spend(e, in, out) {
 			if in.Key == "" {
 				add(st)
 				continue
@@ -199,32 +220,32 @@ func (m bucketModel) step(state, input, output any) []any {
 	return next
 }
 
-// spend applies a fresh request to window state e.
-func (m bucketModel) spend(e bucketState, out opOutput) []bucketState {
+// spend applies a fresh request to window state e: the model's decision
+// must match the response.
+func (m bucketModel) spend(e bucketState, in opInput, out opOutput) []bucketState {
+	st, at := m.current(e, in)
+	next, d := m.prd.Step(st, model.Request{Cost: 1}, at)
 	switch {
 	case out.Unknown:
-		if e.Rem > 0 {
-			e.Rem--
-			return []bucketState{e}
-		}
+		e.Rem = next.Remaining
 		return []bucketState{e}
 	case out.Status == http.StatusOK:
-		if e.Rem <= 0 || (out.HasHeaders && out.Rem != e.Rem-1) {
+		if !d.Allowed || (out.HasHeaders && out.Rem != d.Remaining) {
 			return nil
 		}
-		e.Rem--
+		e.Rem = next.Remaining
 	case out.Status == http.StatusTooManyRequests:
-		if e.Rem != 0 || (out.HasHeaders && out.Rem != 0) {
+		if d.Allowed || (out.HasHeaders && out.Rem != d.Remaining) {
 			return nil
 		}
 	default:
 		return nil
 	}
-	st, ok := matchReset(e, out)
+	pinned, ok := matchReset(e, out)
 	if !ok {
 		return nil
 	}
-	return []bucketState{st}
+	return []bucketState{pinned}
 }
 
 func hashState(s any) uint64 {
@@ -237,7 +258,7 @@ func hashState(s any) uint64 {
 // Model returns the porcupine model of a bucket for h's limit, window and
 // tolerance. Operations are partitioned by bucket (Metadata carries it).
 func Model(h *History) porcupine.Model {
-	m := bucketModel{limit: h.Limit, window: int64(h.Window / time.Second), tol: int64(h.Tolerance)}
+	m := bucketModel{prd: model.PRD{Limit: h.Limit, Window: h.Window}, tol: int64(h.Tolerance)}
 	nm := porcupine.NondeterministicModel{
 		Partition: partitionByBucket,
 		Init:      m.init,

@@ -2,19 +2,25 @@ package racehunt
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/embedded"
+	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/target"
 )
 
-func startEmbedded(t testing.TB, fault fakeserver.Fault, replicas int) *Embedded {
+func startEmbedded(t testing.TB, f fault.Name, replicas int) *Quotas {
 	t.Helper()
 	cfg := target.DefaultConfig()
-	e, err := StartEmbedded(cfg, EmbeddedOptions{Fault: fault, Replicas: replicas})
+	q, err := embedded.StartQuotas(cfg.Window, []int{1, 2, 3, 4}, replicas, embedded.Options{Fault: f})
 	if err != nil {
 		t.Fatal(err)
+	}
+	e, err := NewQuotas(cfg, q.Bases, q.Clock, q.Description, q.Close)
+	if err != nil {
+		t.Fatal(errors.Join(err, q.Close()))
 	}
 	t.Cleanup(func() {
 		if err := e.Close(); err != nil {
@@ -32,13 +38,13 @@ func huntOpts(t testing.TB, checks int, seed uint64) HuntOptions {
 // concurrencyFaults are the fakeserver faults the race hunter must find,
 // with the in-process replicas (servers on one database file) each needs.
 var concurrencyFaults = []struct {
-	fault    fakeserver.Fault
+	fault    fault.Name
 	replicas int
 }{
-	{fakeserver.FaultCheckThenAct, 1},
-	{fakeserver.FaultConcurrentReplays, 1},
-	{fakeserver.FaultResetRace, 1},
-	{fakeserver.FaultProcessCache, 2},
+	{fault.CheckThenAct, 1},
+	{fault.ConcurrentReplays, 1},
+	{fault.ResetRace, 1},
+	{fault.ProcessCache, 2},
 }
 
 // TestRaceProperties runs generated workloads against the correct embedded
@@ -47,7 +53,7 @@ var concurrencyFaults = []struct {
 func TestRaceProperties(t *testing.T) {
 	ctx := context.Background()
 	t.Run("reference", func(t *testing.T) {
-		e := startEmbedded(t, fakeserver.FaultNone, 1)
+		e := startEmbedded(t, fault.None, 1)
 		res, err := Hunt(ctx, e, huntOpts(t, 40, 0))
 		if err != nil {
 			t.Fatal(err)

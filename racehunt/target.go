@@ -5,13 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"sort"
-	"time"
 
-	"github.com/rlspec/rlspec/fakeserver"
-	"github.com/rlspec/rlspec/reference"
 	"github.com/rlspec/rlspec/target"
 )
 
@@ -85,100 +80,60 @@ func (l *Live) Describe() string { return l.desc }
 // Close does nothing: the target is not ours.
 func (l *Live) Close() error { return nil }
 
-// Embedded is the in-process reference (fakeserver, optionally with a
-// fault) on a fake clock: one server set per quota, each of Replicas
-// servers sharing one database file.
-type Embedded struct {
-	clock   *reference.FakeClock
+// Quotas is a target serving several quotas on one fake clock the hunter
+// moves: for each quota, the base URLs of instances sharing one state (the
+// embedded reference's replicas; package embedded starts them).
+type Quotas struct {
 	runners map[int]*Runner
-	servers []*fakeserver.Running
-	dir     string
 	desc    string
+	close   func() error
 }
 
-var _ Target = (*Embedded)(nil)
+var _ Target = (*Quotas)(nil)
 
-// EmbeddedOptions configure StartEmbedded.
-type EmbeddedOptions struct {
-	Fault    fakeserver.Fault
-	Replicas int   // servers per quota on one database file (default 1)
-	Limits   []int // quotas to serve (default 1, 2, 3, 4)
-}
-
-// StartEmbedded starts the reference servers on loopback.
-func StartEmbedded(cfg target.Config, o EmbeddedOptions) (*Embedded, error) {
-	if o.Replicas < 1 {
-		o.Replicas = 1
-	}
-	if len(o.Limits) == 0 {
-		o.Limits = []int{1, 2, 3, 4}
-	}
-	// Whole seconds: Reset is unix seconds, so boundaries fall exactly.
-	e := &Embedded{clock: reference.NewFakeClock(time.Now().Truncate(time.Second)), runners: map[int]*Runner{}}
-	e.desc = fmt.Sprintf("embedded reference (fault %s, %d replica(s), fake clock, quotas %v)", o.Fault, o.Replicas, o.Limits)
-	if o.Replicas > 1 {
-		dir, err := os.MkdirTemp("", "rlspec-race-")
+// NewQuotas returns the target for bases (quota → base URLs) on clock;
+// closeFn (may be nil) is called by Close.
+func NewQuotas(cfg target.Config, bases map[int][]string, clock Mover, desc string, closeFn func() error) (*Quotas, error) {
+	q := &Quotas{runners: map[int]*Runner{}, desc: desc, close: closeFn}
+	for limit, urls := range bases {
+		r, err := NewRunner(cfg, urls, limit, WithFakeClock(clock))
 		if err != nil {
-			return nil, fmt.Errorf("temp dir: %w", err)
-		}
-		e.dir = dir
-	}
-	for _, limit := range o.Limits {
-		sc := fakeserver.DefaultConfig()
-		sc.Limit, sc.Window, sc.Fault, sc.Clock = limit, cfg.Window, o.Fault, e.clock
-		if e.dir != "" {
-			sc.DBPath = filepath.Join(e.dir, fmt.Sprintf("limit-%d.db", limit))
-		}
-		var bases []string
-		for i := 0; i < o.Replicas; i++ {
-			run, err := fakeserver.Start(sc, "127.0.0.1:0")
-			if err != nil {
-				e.Close()
-				return nil, fmt.Errorf("start reference: %w", err)
-			}
-			e.servers = append(e.servers, run)
-			bases = append(bases, run.URL)
-		}
-		r, err := NewRunner(cfg, bases, limit, WithFakeClock(e.clock))
-		if err != nil {
-			e.Close()
 			return nil, err
 		}
-		e.runners[limit] = r
+		q.runners[limit] = r
 	}
-	return e, nil
+	if len(q.runners) == 0 {
+		return nil, errors.New("racehunt: no quota to hunt on")
+	}
+	return q, nil
 }
 
 // Limits are the served quotas.
-func (e *Embedded) Limits() []int {
-	out := make([]int, 0, len(e.runners))
-	for l := range e.runners {
+func (q *Quotas) Limits() []int {
+	out := make([]int, 0, len(q.runners))
+	for l := range q.runners {
 		out = append(out, l)
 	}
 	sort.Ints(out)
 	return out
 }
 
-// Runner returns the runner of the servers enforcing limit.
-func (e *Embedded) Runner(limit int) (*Runner, error) {
-	r, ok := e.runners[limit]
+// Runner returns the runner of the instances enforcing limit.
+func (q *Quotas) Runner(limit int) (*Runner, error) {
+	r, ok := q.runners[limit]
 	if !ok {
-		return nil, fmt.Errorf("no embedded server with limit %d", limit)
+		return nil, fmt.Errorf("no instance with limit %d", limit)
 	}
 	return r, nil
 }
 
 // Describe names the target.
-func (e *Embedded) Describe() string { return e.desc }
+func (q *Quotas) Describe() string { return q.desc }
 
-// Close stops every server and removes the shared database directory.
-func (e *Embedded) Close() error {
-	var errs []error
-	for _, s := range e.servers {
-		errs = append(errs, s.Close())
+// Close calls the close function given to NewQuotas.
+func (q *Quotas) Close() error {
+	if q.close == nil {
+		return nil
 	}
-	if e.dir != "" {
-		errs = append(errs, os.RemoveAll(e.dir))
-	}
-	return errors.Join(errs...)
+	return q.close()
 }

@@ -91,7 +91,21 @@ func (w Workload) Size() int {
 	return n
 }
 
-// String renders the workload compactly, one burst per line.
+// Notation explains the compact form of String and Req.String, for output
+// that shows a workload.
+const Notation = `burst N (stay|to-boundary|just-before): requests released together, after
+  time stays, moves to the bucket's Reset, or to one second before it
+fresh(cC,bB): client address C sends a ride to device bucket B with a new
+  Idempotency-Key; it spends a unit when one is left
+keyed(cC,gG): idempotency group G's key and body (group G's bucket is G mod
+  buckets); the first of a group spends, every later one is a replay
+conflict(cC,gG): group G's key with a different body; never the cached answer
+no-bucket(cC), bad-bucket(cC): no or an invalid device_bucket; counted
+  against client address C
+limit: the quota the target enforces; clients, buckets, groups: how many of
+  each the workload uses`
+
+// String renders the workload compactly, one burst per line (Notation).
 func (w Workload) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "limit=%d clients=%d buckets=%d groups=%d requests=%d\n", w.Limit, w.Clients, w.Buckets, w.Groups, w.Size())

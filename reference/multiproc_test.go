@@ -1,4 +1,4 @@
-package reference
+package reference_test
 
 import (
 	"bufio"
@@ -13,6 +13,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/reference"
+	"github.com/rlspec/rlspec/sqlite"
 )
 
 // Helper process protocol: the child opens the store, prints "ready", waits
@@ -21,50 +25,39 @@ import (
 const helperEnv = "RLSPEC_REFERENCE_HELPER"
 
 type helperResult struct {
-	Outcomes  []Outcome `json:"outcomes"`
-	Remaining []int     `json:"remaining"`
-	Errors    []string  `json:"errors"`
+	Outcomes  []reference.Outcome `json:"outcomes"`
+	Remaining []int               `json:"remaining"`
+	Errors    []string            `json:"errors"`
 }
 
 func TestHelperProcess(t *testing.T) {
-	mode := os.Getenv(helperEnv)
-	if mode == "" {
+	if os.Getenv(helperEnv) == "" {
 		t.Skip("helper process only")
 	}
-	if err := runHelper(mode); err != nil {
+	if err := runHelper(); err != nil {
 		fmt.Fprintln(os.Stderr, "helper:", err)
 		os.Exit(3)
 	}
 	os.Exit(0)
 }
 
-func runHelper(mode string) error {
-	var bugs Bugs
-	if mode == "cache" {
-		bugs.ProcessCache = true
-	}
+func runHelper() error {
 	n, err := strconv.Atoi(os.Getenv("RLSPEC_HELPER_N"))
 	if err != nil {
 		return err
 	}
 	ctx := context.Background()
-	s, err := Open(ctx, os.Getenv("RLSPEC_HELPER_DB"), WithBugs(bugs))
+	s, err := openReference(ctx, os.Getenv("RLSPEC_HELPER_DB"))
 	if err != nil {
 		return err
 	}
 	defer s.Close()
 	b := os.Getenv("RLSPEC_HELPER_BUCKET")
-	if bugs.ProcessCache {
-		// Warm the per-process cache the way a running replica would.
-		if _, _, err := s.getBucketWarm(ctx, b); err != nil {
-			return err
-		}
-	}
 	fmt.Println("ready")
 	if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
 		return fmt.Errorf("barrier: %w", err)
 	}
-	res := helperResult{Outcomes: make([]Outcome, n), Remaining: make([]int, n)}
+	res := helperResult{Outcomes: make([]reference.Outcome, n), Remaining: make([]int, n)}
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := 0; i < n; i++ {
@@ -84,29 +77,24 @@ func runHelper(mode string) error {
 	return json.NewEncoder(os.Stdout).Encode(res)
 }
 
-// getBucketWarm loads a bucket into the ProcessCache.
-func (s *Store) getBucketWarm(ctx context.Context, b string) (bucketRow, bool, error) {
-	row, found, err := s.readBucket(ctx, s.db, b)
-	if err == nil && found {
-		s.cachePut(b, row)
-	}
-	return row, found, err
-}
-
 // runProcesses starts procs helper processes sharing one database file with
 // a bucket seeded to quota 500, releases them together and collects their
 // decisions.
-func runProcesses(t *testing.T, mode string, procs, each int) []helperResult {
+func runProcesses(t *testing.T, procs, each int) []helperResult {
 	t.Helper()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "shared.db")
 	b := bucket(42)
-	s, err := Open(context.Background(), db)
+	s, err := openReference(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustDecide(t, s, req(b))
-	seed(t, s, b, 500, time.Now().Add(time.Hour).Unix())
+	if _, err := s.Decide(context.Background(), req(b)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Store().(*sqlite.Store).DB().Exec(`UPDATE rate_limit_buckets SET quota_remaining=500, reset_utc=? WHERE bucket_id=?`, time.Now().Add(time.Hour).Unix(), b); err != nil {
+		t.Fatal(err)
+	}
 	s.Close()
 
 	type child struct {
@@ -117,7 +105,7 @@ func runProcesses(t *testing.T, mode string, procs, each int) []helperResult {
 	children := make([]child, procs)
 	for i := range children {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "-test.timeout=60s")
-		cmd.Env = append(os.Environ(), helperEnv+"="+mode, "RLSPEC_HELPER_DB="+db,
+		cmd.Env = append(os.Environ(), helperEnv+"=1", "RLSPEC_HELPER_DB="+db,
 			"RLSPEC_HELPER_BUCKET="+b, "RLSPEC_HELPER_N="+strconv.Itoa(each))
 		cmd.Stderr = os.Stderr
 		stdin, err := cmd.StdinPipe()
@@ -167,11 +155,11 @@ func TestMultiProcessSpends(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns processes")
 	}
-	results := runProcesses(t, "reference", 4, 250)
-	var ds []Decision
+	results := runProcesses(t, 4, 250)
+	var ds []reference.Decision
 	for _, r := range results {
 		for i := range r.Outcomes {
-			ds = append(ds, Decision{Outcome: r.Outcomes[i], Remaining: r.Remaining[i]})
+			ds = append(ds, reference.Decision{Outcome: r.Outcomes[i], Remaining: r.Remaining[i]})
 		}
 	}
 	if len(ds) != 1000 {
@@ -180,23 +168,11 @@ func TestMultiProcessSpends(t *testing.T) {
 	checkSpends(t, ds, 500, 500)
 }
 
-// The process-cache fault is right in one process and oversells with
-// several: this also shows TestMultiProcessSpends can fail.
-func TestMultiProcessCacheOversells(t *testing.T) {
-	if testing.Short() {
-		t.Skip("spawns processes")
+// openReference is the PRD's reference (500 per hour) on the file at path.
+func openReference(ctx context.Context, path string) (*reference.Reference, error) {
+	st, err := sqlite.Open(ctx, path)
+	if err != nil {
+		return nil, err
 	}
-	results := runProcesses(t, "cache", 4, 250)
-	allowed := 0
-	for _, r := range results {
-		for _, o := range r.Outcomes {
-			if o == Allowed {
-				allowed++
-			}
-		}
-	}
-	if allowed <= 500 {
-		t.Fatalf("process cache allowed %d of 1000 with 500 left; expected an oversell", allowed)
-	}
-	t.Logf("process-cache fault: %d allowed with 500 left", allowed)
+	return reference.New(model.PRD{Limit: 500, Window: time.Hour}, st)
 }

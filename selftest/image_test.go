@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/containers"
-	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/racehunt"
 	"github.com/rlspec/rlspec/target"
 	tc "github.com/testcontainers/testcontainers-go"
@@ -68,7 +68,7 @@ func TestProcessCacheAcrossReplicas(t *testing.T) {
 	img := requireImage(t)
 	gw := bridgeGateway(t)
 	const limit = 3
-	hunt := func(t *testing.T, fault fakeserver.Fault, replicas int) racehunt.Result {
+	hunt := func(t *testing.T, fault fault.Name, replicas int) racehunt.Result {
 		ctx := context.Background()
 		ct, err := containers.StartTarget(ctx, img,
 			containers.WithFault(string(fault)),
@@ -102,7 +102,7 @@ func TestProcessCacheAcrossReplicas(t *testing.T) {
 		return res
 	}
 	t.Run("one replica", func(t *testing.T) {
-		res := hunt(t, fakeserver.FaultProcessCache, 1)
+		res := hunt(t, fault.ProcessCache, 1)
 		if res.Found {
 			t.Fatalf("one replica: %s found, want none: %v\n%s", res.Class, res.Violations, res.Workload)
 		}
@@ -113,13 +113,13 @@ func TestProcessCacheAcrossReplicas(t *testing.T) {
 	// The control: the correct reference on the same three replicas is
 	// clean, so what the hunter finds below is the fault, not the setup.
 	t.Run("reference three replicas", func(t *testing.T) {
-		res := hunt(t, fakeserver.FaultNone, 3)
+		res := hunt(t, fault.None, 3)
 		if res.Found || res.Checks != 40 {
 			t.Fatalf("reference, three replicas: found %v (%s) after %d workloads: %v", res.Found, res.Class, res.Checks, res.Violations)
 		}
 	})
 	t.Run("three replicas", func(t *testing.T) {
-		res := hunt(t, fakeserver.FaultProcessCache, 3)
+		res := hunt(t, fault.ProcessCache, 3)
 		if !res.Found {
 			t.Fatalf("three replicas: nothing found in %d workloads", res.Checks)
 		}

@@ -6,11 +6,15 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/rlspec/rlspec/acceptance"
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/racehunt"
 	"github.com/rlspec/rlspec/steps"
 	"github.com/rlspec/rlspec/target"
@@ -29,9 +33,10 @@ const (
 type config struct {
 	runs       int
 	raceChecks int
-	faults     []fakeserver.Fault
+	faults     []fault.Name
 	progress   io.Writer
 	reportDir  string
+	store      fakeserver.StoreKind
 }
 
 // Option configures Run.
@@ -64,17 +69,29 @@ func WithRaceChecks(n int) Option {
 
 // WithFaults restricts the matrix to these faults (default: all). With
 // none given, only the reference runs.
-func WithFaults(fs ...fakeserver.Fault) Option {
+func WithFaults(fs ...fault.Name) Option {
 	return func(c *config) error {
 		for _, f := range fs {
-			if f == fakeserver.FaultNone {
+			if f == fault.None {
 				return errors.New("the reference is not a fault: it always runs")
 			}
 		}
 		c.faults = slices.Clone(fs)
 		if c.faults == nil {
-			c.faults = []fakeserver.Fault{}
+			c.faults = []fault.Name{}
 		}
+		return nil
+	}
+}
+
+// WithStore runs the embedded reference and every fault on this store
+// (default SQLite; PostgreSQL: a throwaway cluster per run).
+func WithStore(k fakeserver.StoreKind) Option {
+	return func(c *config) error {
+		if _, err := fakeserver.ParseStoreKind(string(k)); err != nil {
+			return err
+		}
+		c.store = k
 		return nil
 	}
 }
@@ -102,7 +119,11 @@ type AcceptanceResult struct {
 	PassedIDs               []string // sorted
 	FailedIDs               []string // sorted
 	SkippedIDs              []string // sorted
-	Elapsed                 time.Duration
+	// NotClaimedIDs are scenarios of extended features the reference does
+	// not claim (FAIL-2 fail-open), skipped as "not claimed" and counted
+	// apart: they are not a skip of claimed work.
+	NotClaimedIDs []string // sorted
+	Elapsed       time.Duration
 }
 
 // RaceResult is one race hunt's outcome.
@@ -120,7 +141,7 @@ type RaceResult struct {
 // Row is one fault's line of the matrix.
 type Row struct {
 	Expectation
-	Clause      string
+	Clause      clause.Refs
 	Description string
 	Acceptance  AcceptanceResult
 	Race        RaceResult
@@ -156,6 +177,7 @@ type Matrix struct {
 	Reference  []ReferenceRun
 	Rows       []Row
 	RaceChecks int
+	Store      fakeserver.StoreKind // the store every run used
 	Elapsed    time.Duration
 }
 
@@ -199,11 +221,11 @@ func (m *Matrix) Toothless() []string {
 
 // Complete reports whether the matrix covers every fault of the reference
 // server (not a FAULTS selection).
-func (m *Matrix) Complete() bool { return len(m.Rows) == len(fakeserver.Faults()) }
+func (m *Matrix) Complete() bool { return len(m.Rows) == len(fault.All()) }
 
 // Survivors are the faults no detector caught.
-func (m *Matrix) Survivors() []fakeserver.Fault {
-	var out []fakeserver.Fault
+func (m *Matrix) Survivors() []fault.Name {
+	var out []fault.Name
 	for _, r := range m.Rows {
 		if !r.Caught() {
 			out = append(out, r.Fault)
@@ -229,9 +251,9 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 	if err != nil {
 		return nil, err
 	}
-	info := map[fakeserver.Fault]fakeserver.FaultInfo{}
-	for _, fi := range fakeserver.Faults() {
-		info[fi.Fault] = fi
+	info := map[fault.Name]fault.Fault{}
+	for _, fi := range fault.All() {
+		info[fi.Name] = fi
 	}
 	exps := all
 	if c.faults != nil {
@@ -246,13 +268,16 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 	}
 
 	start := time.Now()
-	m := &Matrix{RaceChecks: c.raceChecks}
+	m := &Matrix{RaceChecks: c.raceChecks, Store: c.store}
+	if m.Store == "" {
+		m.Store = fakeserver.StoreSQLite
+	}
 	for i := range c.runs {
 		m.Reference = append(m.Reference, ReferenceRun{N: i + 1, raceChecks: c.raceChecks})
 	}
 	for _, e := range exps {
 		fi := info[e.Fault]
-		m.Rows = append(m.Rows, Row{Expectation: e, Clause: fi.Clause, Description: fi.Description})
+		m.Rows = append(m.Rows, Row{Expectation: e, Clause: fi.Breaks, Description: fi.Description})
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -281,7 +306,7 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 	go func() {
 		defer wg.Done()
 		for i := range m.Reference {
-			r, err := runAcceptance(ctx, fakeserver.FaultNone)
+			r, err := runReference(ctx, m.Store)
 			if err != nil {
 				fail(fmt.Errorf("acceptance against the reference (run %d): %w", i+1, err))
 				return
@@ -291,7 +316,7 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 		}
 		for i := range m.Rows {
 			row := &m.Rows[i]
-			r, err := runAcceptance(ctx, row.Fault)
+			r, err := runAcceptance(ctx, row.Fault, info[row.Fault].Profile, m.Store)
 			if err != nil {
 				fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
 				return
@@ -311,7 +336,7 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 	go func() {
 		defer wg.Done()
 		for i := range m.Reference {
-			r, err := runRace(ctx, fakeserver.FaultNone, DefaultReferenceReplicas, c)
+			r, err := runRace(ctx, fault.None, DefaultReferenceReplicas, c)
 			if err != nil {
 				fail(fmt.Errorf("race hunt against the reference (run %d): %w", i+1, err))
 				return
@@ -345,10 +370,66 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 	return m, nil
 }
 
-// runAcceptance runs the whole suite against the embedded reference with
-// fault f, without writing reports.
-func runAcceptance(ctx context.Context, f fakeserver.Fault) (AcceptanceResult, error) {
-	rep, err := acceptance.Run(ctx, acceptance.Config{Target: target.DefaultConfig(), Fault: f}, acceptance.WithoutReports())
+// profiles are the profiles the faults belong to, the PRD first: the
+// reference runs the suite of each.
+func profiles() []fakeserver.Profile {
+	out := []fakeserver.Profile{fakeserver.ProfilePRD}
+	for _, f := range fault.All() {
+		if f.Profile != "" && !slices.Contains(out, f.Profile) {
+			out = append(out, f.Profile)
+		}
+	}
+	return out
+}
+
+// profileConfig is the settings a profile's suite runs with: the
+// contract's defaults for the PRD, windows of seconds for the others, and
+// the reference's 429 body (spec/002's) claimed as LIMITED_BODY.
+func profileConfig(p fakeserver.Profile) target.Config {
+	tc := target.DefaultConfig()
+	if p != "" && p != fakeserver.ProfilePRD {
+		tc.Profile, tc.Limit, tc.Window = target.Profile(p), 5, 3*time.Second
+		tc.LimitedBody = target.LimitedBody{Pointer: "/error/code", Values: []string{"RATE_LIMITED"}}
+	}
+	return tc
+}
+
+// runReference runs the suite of every profile against the reference and
+// adds up the results (scenario ids differ between profiles).
+func runReference(ctx context.Context, store fakeserver.StoreKind) (AcceptanceResult, error) {
+	var sum AcceptanceResult
+	for _, p := range profiles() {
+		r, err := runAcceptance(ctx, fault.None, p, store)
+		if err != nil {
+			return sum, fmt.Errorf("profile %s: %w", p, err)
+		}
+		sum.Passed, sum.Failed, sum.Skipped = sum.Passed+r.Passed, sum.Failed+r.Failed, sum.Skipped+r.Skipped
+		sum.PassedIDs = append(sum.PassedIDs, r.PassedIDs...)
+		sum.FailedIDs = append(sum.FailedIDs, r.FailedIDs...)
+		sum.SkippedIDs = append(sum.SkippedIDs, r.SkippedIDs...)
+		sum.Elapsed += r.Elapsed
+	}
+	slices.Sort(sum.PassedIDs)
+	slices.Sort(sum.FailedIDs)
+	slices.Sort(sum.SkippedIDs)
+	return sum, nil
+}
+
+// runAcceptance runs profile p's suite against the embedded reference
+// serving p with fault f on store, without writing reports. The reference
+// requires a bearer token that TARGET_HEADERS carries, so that requests
+// refused for their credentials are tested too (RL-EXT-AUTH-01).
+func runAcceptance(ctx context.Context, f fault.Name, p fakeserver.Profile, store fakeserver.StoreKind) (AcceptanceResult, error) {
+	tc := profileConfig(p)
+	token := "Bearer rlspec-selftest-" + target.NewUUID()
+	tc.Headers.Set("Authorization", token)
+	pair, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, Profile: p, Store: store, RequireAuth: token})
+	if err != nil {
+		return AcceptanceResult{}, err
+	}
+	defer pair.Close()
+	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = pair.URL, pair.DisabledURL, pair.TargetDB, target.SchemaPRD
+	rep, err := acceptance.Run(ctx, acceptance.Config{Target: tc, Name: pair.Description, Store: pair}, acceptance.WithoutReports())
 	if err != nil {
 		return AcceptanceResult{}, err
 	}
@@ -362,6 +443,10 @@ func runAcceptance(ctx context.Context, f fakeserver.Fault) (AcceptanceResult, e
 			r.Failed++
 			r.FailedIDs = append(r.FailedIDs, res.ID)
 		case steps.Skipped:
+			if strings.HasPrefix(res.Reason, steps.NotClaimed) {
+				r.NotClaimedIDs = append(r.NotClaimedIDs, res.ID)
+				continue
+			}
 			r.Skipped++
 			r.SkippedIDs = append(r.SkippedIDs, res.ID)
 		}
@@ -369,15 +454,21 @@ func runAcceptance(ctx context.Context, f fakeserver.Fault) (AcceptanceResult, e
 	slices.Sort(r.PassedIDs)
 	slices.Sort(r.FailedIDs)
 	slices.Sort(r.SkippedIDs)
+	slices.Sort(r.NotClaimedIDs)
 	return r, nil
 }
 
 // runRace hunts races in the embedded reference with fault f on replicas
 // in-process servers sharing one database file.
-func runRace(ctx context.Context, f fakeserver.Fault, replicas int, c config) (RaceResult, error) {
-	e, err := racehunt.StartEmbedded(target.DefaultConfig(), racehunt.EmbeddedOptions{Fault: f, Replicas: replicas})
+func runRace(ctx context.Context, f fault.Name, replicas int, c config) (RaceResult, error) {
+	tc := target.DefaultConfig()
+	q, err := embedded.StartQuotas(tc.Window, []int{1, 2, 3, 4}, replicas, embedded.Options{Fault: f, Store: c.store})
 	if err != nil {
 		return RaceResult{}, err
+	}
+	e, err := racehunt.NewQuotas(tc, q.Bases, q.Clock, q.Description, q.Close)
+	if err != nil {
+		return RaceResult{}, errors.Join(err, q.Close())
 	}
 	defer e.Close()
 	res, err := racehunt.Hunt(ctx, e, racehunt.HuntOptions{

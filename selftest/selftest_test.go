@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
 )
 
 func TestExpectationsCoverEveryFault(t *testing.T) {
@@ -14,22 +14,22 @@ func TestExpectationsCoverEveryFault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	faults := fakeserver.Faults()
+	faults := fault.All()
 	if len(exps) != len(faults) {
 		t.Fatalf("%d expectations for %d faults", len(exps), len(faults))
 	}
 	for i, e := range exps {
-		if e.Fault != faults[i].Fault {
-			t.Errorf("row %d is %s, want %s (order of fakeserver.Faults)", i, e.Fault, faults[i].Fault)
+		if e.Fault != faults[i].Name {
+			t.Errorf("row %d is %s, want %s (order of fault.All)", i, e.Fault, faults[i].Name)
 		}
 		if e.Race && e.Replicas < 1 {
 			t.Errorf("%s: race expectation without replicas", e.Fault)
 		}
 	}
 	// The concurrency faults are the race hunter's, the rest the suite's.
-	race := map[fakeserver.Fault]int{
-		fakeserver.FaultCheckThenAct: 1, fakeserver.FaultConcurrentReplays: 1,
-		fakeserver.FaultResetRace: 1, fakeserver.FaultProcessCache: 2,
+	race := map[fault.Name]int{
+		fault.CheckThenAct: 1, fault.ConcurrentReplays: 1,
+		fault.ResetRace: 1, fault.ProcessCache: 2,
 	}
 	for _, e := range exps {
 		want, isRace := race[e.Fault]
@@ -48,7 +48,7 @@ func TestExpectationsCoverEveryFault(t *testing.T) {
 // TestVerdicts: the matrix's own verdict logic fails when it must.
 func TestVerdicts(t *testing.T) {
 	okRef := ReferenceRun{N: 1, raceChecks: 10, Acceptance: AcceptanceResult{Passed: 35}, Race: RaceResult{Ran: true, Checks: 10}}
-	caught := Row{Expectation: Expectation{Fault: fakeserver.FaultOffByOne, Scenarios: []string{"RL-AC1-01"}},
+	caught := Row{Expectation: Expectation{Fault: fault.OffByOne, Detectors: fault.Detectors{Scenarios: []string{"RL-AC1-01"}}},
 		Acceptance: AcceptanceResult{Failed: 1, FailedIDs: []string{"RL-AC1-01"}}}
 	for _, tc := range []struct {
 		name   string
@@ -72,9 +72,9 @@ func TestVerdicts(t *testing.T) {
 			r.Race.Found, r.Race.Class = true, "oversell"
 			return r
 		}()}}, false, "race hunt found oversell"},
-		{"fault survives", Matrix{Reference: []ReferenceRun{okRef}, Rows: []Row{{Expectation: Expectation{Fault: fakeserver.FaultNoReset, Scenarios: []string{"RL-AC4-01"}}, Missed: []string{"RL-AC4-01"}}}}, false, "SURVIVED"},
+		{"fault survives", Matrix{Reference: []ReferenceRun{okRef}, Rows: []Row{{Expectation: Expectation{Fault: fault.NoReset, Detectors: fault.Detectors{Scenarios: []string{"RL-AC4-01"}}}, Missed: []string{"RL-AC4-01"}}}}, false, "SURVIVED"},
 		{"race fault caught only by the suite", Matrix{Reference: []ReferenceRun{okRef}, Rows: []Row{{
-			Expectation: Expectation{Fault: fakeserver.FaultCheckThenAct, Race: true, Replicas: 1},
+			Expectation: Expectation{Fault: fault.CheckThenAct, Detectors: fault.Detectors{Race: true, Replicas: 1}},
 			Acceptance:  AcceptanceResult{Failed: 2, FailedIDs: []string{"RL-AC7-01", "RL-AC7-02"}},
 			Race:        RaceResult{Ran: true, Replicas: 1, Checks: 10},
 		}}}, false, "the race hunt found nothing in 10 workloads"},
@@ -96,7 +96,7 @@ func TestOptionsRejectBadValues(t *testing.T) {
 	for name, o := range map[string]Option{
 		"runs 0":          WithRuns(0),
 		"checks 0":        WithRaceChecks(0),
-		"reference fault": WithFaults(fakeserver.FaultNone),
+		"reference fault": WithFaults(fault.None),
 		"unknown fault":   WithFaults("no-such-fault"),
 	} {
 		if _, err := Run(context.Background(), o); err == nil {
@@ -124,8 +124,8 @@ func TestFaultMatrix(t *testing.T) {
 	if !m.OK() {
 		t.Fatalf("self-test failed (survivors: %v)", m.Survivors())
 	}
-	if len(m.Rows) != len(fakeserver.Faults()) {
-		t.Fatalf("%d rows for %d faults", len(m.Rows), len(fakeserver.Faults()))
+	if len(m.Rows) != len(fault.All()) {
+		t.Fatalf("%d rows for %d faults", len(m.Rows), len(fault.All()))
 	}
 }
 
@@ -135,8 +135,8 @@ func TestToothless(t *testing.T) {
 	ref := ReferenceRun{N: 1, raceChecks: 1, Race: RaceResult{Ran: true, Checks: 1},
 		Acceptance: AcceptanceResult{Passed: 2, PassedIDs: []string{"RL-A", "RL-B"}}}
 	m := Matrix{Reference: []ReferenceRun{ref}}
-	for _, fi := range fakeserver.Faults() {
-		m.Rows = append(m.Rows, Row{Expectation: Expectation{Fault: fi.Fault, Scenarios: []string{"RL-A"}},
+	for _, fi := range fault.All() {
+		m.Rows = append(m.Rows, Row{Expectation: Expectation{Fault: fi.Name, Detectors: fault.Detectors{Scenarios: []string{"RL-A"}}},
 			Acceptance: AcceptanceResult{Failed: 1, FailedIDs: []string{"RL-A"}}})
 	}
 	if got := m.Toothless(); len(got) != 1 || got[0] != "RL-B" {

@@ -58,6 +58,9 @@ func (m *Matrix) Write(w io.Writer) {
 		if len(r.Acceptance.SkippedIDs) > 0 {
 			fmt.Fprintf(w, "reference run %d: skipped %s\n", r.N, strings.Join(r.Acceptance.SkippedIDs, " "))
 		}
+		if len(r.Acceptance.NotClaimedIDs) > 0 {
+			fmt.Fprintf(w, "reference run %d: not claimed by the reference (not run) %s\n", r.N, strings.Join(r.Acceptance.NotClaimedIDs, " "))
+		}
 		if r.Race.Found {
 			fmt.Fprintf(w, "reference run %d: race hunt found %s: %s\n", r.N, r.Race.Class, r.Race.Violation)
 		}
@@ -73,7 +76,7 @@ func (m *Matrix) Write(w io.Writer) {
 	if !m.OK() {
 		verdict = "FAIL"
 	}
-	fmt.Fprintf(w, "selftest %s: %d/%d faults caught, reference passed %d/%d runs, %s\n", verdict, caught, len(m.Rows), passed, len(m.Reference), m.Elapsed.Round(100*time.Millisecond))
+	fmt.Fprintf(w, "selftest %s: %d/%d faults caught, reference passed %d/%d runs, store %s, %s\n", verdict, caught, len(m.Rows), passed, len(m.Reference), m.Store, m.Elapsed.Round(100*time.Millisecond))
 }
 
 func refAcceptance(a AcceptanceResult) string {

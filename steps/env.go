@@ -1,6 +1,8 @@
 package steps
 
 import (
+	"context"
+	"sync"
 	"time"
 
 	"github.com/rlspec/rlspec/target"
@@ -13,12 +15,20 @@ type Env struct {
 	URL         string        // base URL of the enabled target
 	DisabledURL string        // base URL of the flag-off twin; "" skips AC8
 	Body        *target.Body
-	Seeder      StateSeeder // nil without TARGET_DB
+	Seeder      StateSeeder  // nil without TARGET_DB
+	Store       StoreControl // nil: the fail-mode scenarios skip
 	NewClient   ClientFactory
 	Recorder    Recorder // may be nil
 	Now         func() time.Time
+	// Wait waits until the clock reads until, or ctx ends (default: a timer
+	// on Now's clock). Tests that advance a fake Now set it.
+	Wait func(ctx context.Context, until time.Time) error
 	// ScenarioTimeout bounds every scenario (default MAX_WAIT + 60s).
 	ScenarioTimeout time.Duration
+
+	// outage lets a scenario that takes the store away run alone: it
+	// holds the write lock, every other scenario a read lock.
+	outage sync.RWMutex
 }
 
 // NewEnv returns an Env for cfg against url (and disabled, may be empty)

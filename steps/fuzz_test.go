@@ -31,9 +31,9 @@ func FuzzResponseChecks(f *testing.F) {
 		first := &target.Exchange{Method: "POST", Status: 200, RespBody: []byte(`{}`), Sent: now, Received: now,
 			RespHeader: http.Header{target.HeaderLimit: {"500"}, target.HeaderRemaining: {"499"}, target.HeaderReset: {"1767225600"}}}
 		ex := &target.Exchange{Method: "POST", Status: status, RespHeader: h, RespBody: body, Sent: now, Received: now}
-		s.first, s.keyed, s.last = first, first, ex
-		s.batch, s.batchN, s.batchQ = []*target.Exchange{ex, first}, 2, 1
-		s.rounds = [][]*target.Exchange{{ex}}
+		s.bucket.first = first
+		s.last = lastExchange{ex: ex, keyed: first}
+		s.batch = batch{exchanges: []*target.Exchange{ex, first}, sent: 2, left: 1, rounds: [][]*target.Exchange{{ex}}}
 		checks := map[string]func() error{
 			"validHeaders":  func() error { return s.validHeaders(ex) },
 			"remainingIs":   func() error { return s.remainingIs(0, "") },
@@ -55,7 +55,7 @@ func FuzzResponseChecks(f *testing.F) {
 			if err != nil && !errors.As(err, &v) {
 				t.Fatalf("%s: %T %v, want nil or *Violation", name, err, err)
 			}
-			if v != nil && (v.Clause == "" || v.Expected == "" || v.Actual == "") {
+			if v != nil && (len(v.Clause) == 0 || v.Expected == "" || v.Actual == "") {
 				t.Fatalf("%s: incomplete violation %+v", name, v)
 			}
 		}

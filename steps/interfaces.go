@@ -39,6 +39,16 @@ type StateSeeder interface {
 	ExpireWindow(ctx context.Context, bucketID string) error
 }
 
+// StoreControl takes the target's store away and brings it back, for the
+// fail-mode scenarios (FAIL-1, FAIL-2): the embedded reference's own hook,
+// or STORE_DOWN_CMD / STORE_UP_CMD.
+type StoreControl interface {
+	// StoreDown returns once the store is unavailable.
+	StoreDown(ctx context.Context) error
+	// StoreUp returns once the store is available again.
+	StoreUp(ctx context.Context) error
+}
+
 // Recorder receives the verdict of every scenario as it ends. It must be
 // safe for concurrent use.
 type Recorder interface {

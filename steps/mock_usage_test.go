@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/mock"
+
+	"github.com/rlspec/rlspec/clause"
 )
 
 // The window step seeds through the StateSeeder (mockery mock): it expires
@@ -18,12 +20,12 @@ func TestWindowPassedUsesTheSeeder(t *testing.T) {
 	if err := s.freshBucketFirstSent(); err != nil {
 		t.Fatal(err)
 	}
-	seeder.EXPECT().ExpireWindow(mock.Anything, s.bucket).Return(nil).Once()
+	seeder.EXPECT().ExpireWindow(mock.Anything, s.bucket.id).Return(nil).Once()
 	if err := s.windowPassed(); err != nil {
 		t.Fatal(err)
 	}
 	noRow := errors.New("expire window: TARGET_DB has no rate_limit_buckets row")
-	seeder.EXPECT().ExpireWindow(mock.Anything, s.bucket).Return(noRow).Once()
+	seeder.EXPECT().ExpireWindow(mock.Anything, s.bucket.id).Return(noRow).Once()
 	if err := s.windowPassed(); !errors.Is(err, noRow) {
 		t.Fatalf("err = %v, want the seeder's error", err)
 	}
@@ -37,10 +39,10 @@ func TestSkipReasonReachesTheRecorder(t *testing.T) {
 	s.env.Recorder = rec
 	s.err = s.flagOff() // no TARGET_URL_DISABLED
 	rec.EXPECT().Record(mock.MatchedBy(func(r ScenarioResult) bool {
-		return r.Status == Skipped && r.ID == "RL-AC8-01" && len(r.Clauses) == 1 && r.Clauses[0] == "AC8" &&
+		return r.Status == Skipped && r.ID == "RL-AC8-01" && len(r.Clauses) == 1 && r.Clauses[0] == clause.AC8 &&
 			strings.HasPrefix(r.Reason, "TARGET_URL_DISABLED is not set")
 	})).Once()
-	if _, err := s.after(context.Background(), fakeGodogScenario("RL-AC8-01 [AC8] x", "@AC8", "@id:RL-AC8-01"), nil); err != nil {
+	if _, err := s.after(context.Background(), fakeGodogScenario("RL-AC8-01 [AC8] x", clause.AC8.Tag(), "@id:RL-AC8-01"), nil); err != nil {
 		t.Fatal(err)
 	}
 }

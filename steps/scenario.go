@@ -4,16 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/cucumber/godog"
 
+	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/target"
 )
 
-// scenario is the fresh state of one scenario.
+// scenario is the fresh state of one scenario. What one step leaves for the
+// next travels in three typed records: the bucket under test, the last
+// single exchange and the last concurrent or bulk batch.
 type scenario struct {
 	env    *Env
 	ctx    context.Context
@@ -24,25 +28,57 @@ type scenario struct {
 	enabled bool   // false on the flag-off twin
 	client  Client
 	clients []Client
+	spoofer Client // sends an untrusted X-Forwarded-For (spoofClient)
 
-	bucket  string             // current device bucket
-	first   *target.Exchange   // first exchange on the bucket (or address)
-	last    *target.Exchange   // last exchange of a step that sends one request
-	lastReq target.Request     // the request of last
-	keyed   *target.Exchange   // the exchange a replay repeats
-	spent   *target.Exchange   // last exchange whose headers say what is left
-	batch   []*target.Exchange // exchanges of the last concurrent or bulk step
-	batchN  int
-	batchQ  int
-	rounds  [][]*target.Exchange // batches of the boundary race
-	seeded  bool                 // left was set through TARGET_DB
-	left    int
+	bucket  bucketState
+	key     keyState    // the key under test (profiles other than the PRD)
+	refs    clause.Refs // the scenario's clause tags, for its violations
+	last    lastExchange
+	batch   batch
+	address addressLedger
 
 	mu  sync.Mutex
 	all []*target.Exchange
 
-	err    error // first step error
-	status Status
+	texts         []string     // the scenario's step texts, for a re-run
+	stepIDs       []string     // godog's ids of those steps
+	failedStep    int          // 1-based index of the step that ended the scenario; 0 none
+	assumptions   []assumption // time assumptions its checks rest on
+	windowAssumed bool         // the bucket's one-window assumption is recorded
+	rerun         string       // why the scenario was run once more
+	note          string       // what a check measured, for the report
+
+	exclusive bool // the scenario takes the store away and runs alone
+	locked    bool // it holds Env.outage
+	storeDown bool // it took the store away and has not brought it back
+
+	err error // first step error
+}
+
+// bucketState is what the scenario knows of the bucket it is testing.
+type bucketState struct {
+	id     string           // the device bucket ("" until one is made)
+	first  *target.Exchange // first exchange on the bucket (or address)
+	from   int              // index of the current window's first exchange
+	until  int              // index where one window stops mattering (-1: never)
+	spent  *target.Exchange // last exchange whose headers say what is left
+	seeded bool             // left was set through TARGET_DB
+	left   int
+}
+
+// lastExchange is the record of the last step that sent one request.
+type lastExchange struct {
+	req   target.Request   // what was sent
+	ex    *target.Exchange // what came back
+	keyed *target.Exchange // the exchange a replay or a reused key repeats
+}
+
+// batch is the record of the last concurrent or bulk step.
+type batch struct {
+	exchanges []*target.Exchange
+	sent      int                  // requests sent at once
+	left      int                  // units the bucket had before them
+	rounds    [][]*target.Exchange // its rounds (identical requests, boundary race)
 }
 
 // Initializer returns the godog ScenarioInitializer: it registers the steps
@@ -57,15 +93,31 @@ func Initializer(env *Env) func(*godog.ScenarioContext) {
 	}
 }
 
-func (s *scenario) before(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
-	s.start = time.Now()
-	s.ctx, s.cancel = context.WithTimeout(ctx, s.env.scenarioTimeout())
+func (s *scenario) before(ctx context.Context, sc *godog.Scenario) (context.Context, error) {
+	s.lockOutage(sc)
+	s.begin(ctx)
+	for _, t := range sc.Tags {
+		if id, err := clause.Parse(t.Name); err == nil {
+			s.refs = append(s.refs, id)
+		}
+	}
+	for _, st := range sc.Steps {
+		s.texts = append(s.texts, st.Text)
+		s.stepIDs = append(s.stepIDs, st.Id)
+	}
 	return ctx, nil
 }
 
-func (s *scenario) afterStep(ctx context.Context, _ *godog.Step, st godog.StepResultStatus, err error) (context.Context, error) {
+// begin starts the scenario's clock and deadline.
+func (s *scenario) begin(ctx context.Context) {
+	s.start = time.Now()
+	s.ctx, s.cancel = context.WithTimeout(ctx, s.env.scenarioTimeout())
+}
+
+func (s *scenario) afterStep(ctx context.Context, step *godog.Step, st godog.StepResultStatus, err error) (context.Context, error) {
 	if s.err == nil && err != nil {
 		s.err = err
+		s.failedStep = slices.Index(s.stepIDs, step.Id) + 1
 	}
 	if s.err == nil && s.ctx != nil && s.ctx.Err() != nil {
 		s.err = fmt.Errorf("scenario deadline of %s passed", s.env.scenarioTimeout())
@@ -77,33 +129,56 @@ func (s *scenario) after(ctx context.Context, sc *godog.Scenario, err error) (co
 	if s.err == nil && err != nil {
 		s.err = err
 	}
+	s.finish()
+	final := s.settle(ctx)
+	s.unlockOutage()
+	if s.env.Recorder != nil {
+		s.env.Recorder.Record(final.result(sc))
+	}
+	return ctx, nil
+}
+
+// finish ends the scenario's requests: it adds what was spent to a
+// violation, then cancels the scenario's context and closes its clients.
+func (s *scenario) finish() {
+	s.restoreStore()
+	var v *Violation
+	if errors.As(s.err, &v) {
+		s.explainSpend(v)
+	}
 	if s.cancel != nil {
 		s.cancel()
 	}
 	for _, c := range s.clients {
 		c.Close()
 	}
-	if s.env.Recorder != nil {
-		s.env.Recorder.Record(s.result(sc))
-	}
-	return ctx, nil
 }
 
 func (s *scenario) result(sc *godog.Scenario) ScenarioResult {
 	r := ScenarioResult{Name: sc.Name, Feature: sc.Uri, Status: Passed, Duration: time.Since(s.start)}
 	for _, t := range sc.Tags {
-		name := strings.TrimPrefix(t.Name, "@")
-		if id, ok := strings.CutPrefix(name, "id:"); ok {
+		if id, ok := strings.CutPrefix(t.Name, "@id:"); ok {
 			r.ID = id
 			continue
 		}
-		r.Clauses = append(r.Clauses, name)
+		if p, ok := strings.CutPrefix(t.Name, "@profile:"); ok {
+			r.Profile = p
+			continue
+		}
+		// Features carry registered clauses only (TestFeatureTagsAreClauses).
+		r.Clauses = append(r.Clauses, clause.ID(strings.TrimPrefix(t.Name, "@")))
 	}
 	if id, _, ok := strings.Cut(r.Name, " "); ok && strings.HasPrefix(id, "RL-") {
 		r.ID = id // outline rows carry their own id in the name
 	}
 	s.mu.Lock()
 	r.Exchanges = append([]*target.Exchange(nil), s.all...)
+	r.Rerun = s.rerun
+	r.Steps = append([]string(nil), s.texts...)
+	if s.err != nil {
+		r.FailedStep = s.failedStep
+	}
+	r.Note = s.note
 	s.mu.Unlock()
 	switch {
 	case s.err == nil:
@@ -112,11 +187,13 @@ func (s *scenario) result(sc *godog.Scenario) ScenarioResult {
 		r.Reason = strings.TrimPrefix(s.err.Error(), godog.ErrSkip.Error()+": ")
 	default:
 		r.Status = Failed
-		r.Reason = s.err.Error()
+		r.Cause = causeOf(s.err)
 		var v *Violation
 		if errors.As(s.err, &v) {
-			r.Violation = v
+			s.attribute(v, r.Clauses)
+			r.Violation, r.Cause = v, v.Cause
 		}
+		r.Reason = s.err.Error()
 	}
 	return r
 }
@@ -157,6 +234,9 @@ func (s *scenario) limit() int { return s.env.Config.Limit }
 
 // waitUntil waits for the clock to reach t, or the scenario's deadline.
 func (s *scenario) waitUntil(t time.Time) error {
+	if s.env.Wait != nil {
+		return s.env.Wait(s.ctx, t)
+	}
 	d := t.Sub(s.env.now())
 	if d <= 0 {
 		return nil

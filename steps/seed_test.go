@@ -11,33 +11,57 @@ import (
 	"github.com/rlspec/rlspec/target"
 )
 
-func TestSQLiteSeederBothSchemas(t *testing.T) {
+// seederEngine opens an empty database of one engine and a seeder on it.
+type seederEngine struct {
+	name     string
+	ddl      map[target.DBSchema]string
+	insert   string // one row ('b', 499, $reset-or-refill)
+	openDB   func(t *testing.T) (db *sql.DB, dsn string)
+	openSeed func(dsn string, schema target.DBSchema, now func() time.Time) (*DBSeeder, error)
+}
+
+var sqliteEngine = seederEngine{
+	name: "sqlite",
+	ddl: map[target.DBSchema]string{
+		target.SchemaPRD:    `CREATE TABLE rate_limit_buckets (bucket_id TEXT PRIMARY KEY, quota_remaining INT, reset_utc INT)`,
+		target.SchemaTokens: `CREATE TABLE rate_limit_buckets (bucket_id TEXT PRIMARY KEY, tokens INTEGER NOT NULL, last_refill TEXT NOT NULL) STRICT`,
+	},
+	insert: `INSERT INTO rate_limit_buckets VALUES ('b', 499, ?)`,
+	openDB: func(t *testing.T) (*sql.DB, string) {
+		path := filepath.Join(t.TempDir(), "t.db")
+		db, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db, path
+	},
+	openSeed: func(path string, schema target.DBSchema, now func() time.Time) (*DBSeeder, error) {
+		return OpenSQLiteSeeder(path, schema, time.Hour, now)
+	},
+}
+
+// testSeederBothSchemas seeds and ages a row in either schema and checks
+// the row, and the error naming a missing row.
+func testSeederBothSchemas(t *testing.T, e seederEngine) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for _, tc := range []struct {
 		schema target.DBSchema
-		ddl    string
 		check  string
 		want   string
 	}{
-		{target.SchemaPRD, `CREATE TABLE rate_limit_buckets (bucket_id TEXT PRIMARY KEY, quota_remaining INT, reset_utc INT)`,
-			`SELECT quota_remaining || '|' || reset_utc FROM rate_limit_buckets WHERE bucket_id = 'b'`, "7|1767323044"},
-		{target.SchemaTokens, `CREATE TABLE rate_limit_buckets (bucket_id TEXT PRIMARY KEY, tokens INTEGER NOT NULL, last_refill TEXT NOT NULL) STRICT`,
-			`SELECT tokens || '|' || last_refill FROM rate_limit_buckets WHERE bucket_id = 'b'`, "7|2026-01-02 02:04:03"},
+		{target.SchemaPRD, `SELECT quota_remaining || '|' || reset_utc FROM rate_limit_buckets WHERE bucket_id = 'b'`, "7|1767323044"},
+		{target.SchemaTokens, `SELECT tokens || '|' || last_refill FROM rate_limit_buckets WHERE bucket_id = 'b'`, "7|2026-01-02 02:04:03"},
 	} {
 		t.Run(string(tc.schema), func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "t.db")
-			db, err := sql.Open("sqlite", path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			db, dsn := e.openDB(t)
 			defer db.Close()
-			if _, err := db.Exec(tc.ddl); err != nil {
+			if _, err := db.Exec(e.ddl[tc.schema]); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := db.Exec(`INSERT INTO rate_limit_buckets VALUES ('b', 499, ?)`, map[target.DBSchema]any{target.SchemaPRD: now.Unix() + 3600, target.SchemaTokens: "2026-01-02 03:04:05"}[tc.schema]); err != nil {
+			if _, err := db.Exec(e.insert, map[target.DBSchema]any{target.SchemaPRD: now.Unix() + 3600, target.SchemaTokens: "2026-01-02 03:04:05"}[tc.schema]); err != nil {
 				t.Fatal(err)
 			}
-			s, err := OpenSQLiteSeeder(path, tc.schema, time.Hour, func() time.Time { return now })
+			s, err := e.openSeed(dsn, tc.schema, func() time.Time { return now })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,6 +87,8 @@ func TestSQLiteSeederBothSchemas(t *testing.T) {
 		})
 	}
 }
+
+func TestSQLiteSeederBothSchemas(t *testing.T) { testSeederBothSchemas(t, sqliteEngine) }
 
 func TestSQLiteSeederRejectsWrongSchema(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.db")

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/target"
 	"github.com/stretchr/testify/mock"
 )
@@ -30,14 +32,14 @@ func scripted(r target.Request, status, limit, remaining int, reset time.Time) *
 func TestFirstRequestOffByOneIsAViolation(t *testing.T) {
 	s := newTestScenario(t, newFakeLimiter(10))
 	sender := newMockSender(t)
-	s.bucket = target.NewDeviceBucket()
+	s.bucket.id = target.NewDeviceBucket()
 	sender.EXPECT().Do(mock.Anything, mock.MatchedBy(func(r target.Request) bool {
 		// The step sends the scenario's bucket with a fresh Idempotency-Key.
-		return r.IdempotencyKey != "" && strings.Contains(string(r.Body), s.bucket)
+		return r.IdempotencyKey != "" && strings.Contains(string(r.Body), s.bucket.id)
 	})).RunAndReturn(func(_ context.Context, r target.Request) *target.Exchange {
 		return scripted(r, http.StatusOK, 10, 10, time.Now().Add(time.Hour))
 	}).Once()
-	if _, err := s.one(sender, target.Bucket(s.bucket)); err != nil {
+	if _, err := s.one(sender, target.Bucket(s.bucket.id)); err != nil {
 		t.Fatalf("send: %v", err)
 	}
 	if err := s.statusIs(http.StatusOK); err != nil {
@@ -62,7 +64,7 @@ func TestTransportErrorIsAViolation(t *testing.T) {
 	sender.EXPECT().Do(mock.Anything, mock.Anything).Return(&target.Exchange{Err: reset}).Once()
 	_, err := s.one(sender, target.Bucket(target.NewDeviceBucket()))
 	var v *Violation
-	if !errors.As(err, &v) || v.Clause != "FR-7" || !strings.Contains(v.Actual, "connection reset") {
+	if !errors.As(err, &v) || !slices.Equal(v.Clause, clause.Of(clause.FR7)) || !strings.Contains(v.Actual, "connection reset") {
 		t.Fatalf("err = %v, want an FR-7 violation with the transport error", err)
 	}
 }

@@ -5,26 +5,58 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/target"
 )
 
 // Violation is a step's verdict that the target breaks a clause: what the
 // contract expects, what came back, and the exchanges that show it.
 type Violation struct {
-	Clause   string // e.g. "AC3 / FR-3"
-	Check    string // what was checked, one short phrase
+	Clause   clause.Refs // the clauses broken, most specific first
+	Check    string      // what was checked, one short phrase
 	Expected string
 	Actual   string
 	Evidence []*target.Exchange
+	// Precondition is set when the scenario failed setting itself up (a
+	// Given step, or the first request of a fresh bucket), before it reached
+	// the clause it checks: the failure is not charged to Clause.
+	Precondition bool
+	// Cause is the root cause in one phrase, the same in every scenario it
+	// breaks, so that a run's failures group by it.
+	Cause string
+}
+
+// violation is the verdict that the target breaks refs: check is what was
+// checked, evidence the exchanges that show it.
+func violation(refs clause.Refs, check, expected, actual string, evidence ...*target.Exchange) *Violation {
+	return &Violation{Clause: refs, Check: check, Expected: expected, Actual: actual, Evidence: evidence}
 }
 
 func (v *Violation) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s: expected %s; got %s", v.Clause, v.Check, v.Expected, v.Actual)
+	b.WriteString(v.Headline())
 	if n := len(v.Evidence); n > 0 {
 		fmt.Fprintf(&b, "\n  request: %s\n  response: %s", v.Evidence[n-1].Curl(), v.Evidence[n-1].Summary())
 	}
 	return b.String()
+}
+
+// Headline is the violation in one line: "AC3 / FR-3: 429 body: expected
+// …; got …", or "precondition: …" for a failed set-up.
+func (v *Violation) Headline() string {
+	if v.Precondition {
+		return fmt.Sprintf("precondition: %s (%s): expected %s; got %s", v.Check, v.Clause, v.Expected, v.Actual)
+	}
+	return fmt.Sprintf("%s: %s: expected %s; got %s", v.Clause, v.Check, v.Expected, v.Actual)
+}
+
+// Charge is what the violation is charged to: its clauses, or
+// "precondition" when the scenario never reached them.
+func (v *Violation) Charge() string {
+	if v.Precondition {
+		return "precondition"
+	}
+	return v.Clause.String()
 }
 
 // Status is a scenario's verdict.
@@ -39,13 +71,24 @@ const (
 
 // ScenarioResult is one scenario's verdict and what shows it.
 type ScenarioResult struct {
-	ID        string   // stable id from the @id: tag, e.g. RL-AC1-01
-	Name      string   // scenario name (outline rows included)
-	Feature   string   // feature file
-	Clauses   []string // clause tags without '@': AC1, FR-7, extended
-	Status    Status
-	Reason    string     // failure or skip message
-	Violation *Violation // set when a step found a violation
-	Exchanges []*target.Exchange
-	Duration  time.Duration
+	ID      string      // stable id from the @id: tag, e.g. RL-AC1-01
+	Name    string      // scenario name (outline rows included)
+	Feature string      // feature file
+	Clauses []clause.ID // the scenario's clause tags: AC1, FR-7, extended
+	Profile string      // the @profile: tag ("" for the PRD's scenarios)
+	Status  Status
+	Reason  string // failure or skip message
+	Cause   string // a failure's root cause, shared by the failures it causes
+	Rerun   string // why the scenario was run once more (a time assumption broke), "" if it was not
+	Note    string // what a passing check measured (FW-2's largest burst), "" if nothing
+	// NotClaimed is set on a scenario SKIPPED because its extended feature
+	// is not claimed (FEATURES): no failure under STRICT=1.
+	NotClaimed bool
+	Violation  *Violation // set when a step found a violation
+	Exchanges  []*target.Exchange
+	Duration   time.Duration
+	// Steps are the scenario's step texts; FailedStep is the 1-based index
+	// of the one that failed or skipped it (0: none did).
+	Steps      []string
+	FailedStep int
 }

@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"sort"
 	"strings"
 	"time"
 )
@@ -47,7 +46,9 @@ type Request struct {
 	Body           []byte
 	ContentType    string // "-" sends no Content-Type
 	IdempotencyKey string
-	Header         http.Header // extra headers for this request
+	// Header adds headers to this request over TARGET_HEADERS; a name with
+	// no values removes that header of TARGET_HEADERS.
+	Header http.Header
 	// At is the intended send time; zero means now. The client does not wait
 	// for it: pacing is the caller's job, At is only recorded.
 	At time.Time
@@ -82,6 +83,8 @@ func (e *Exchange) RateLimit() (RateLimit, error) {
 func (e *Exchange) Latency() time.Duration { return e.Received.Sub(e.Intended) }
 
 // Curl renders the request as a shell command an implementer can paste.
+// Credential headers (IsCredential) refer to an environment variable
+// (CredentialVar) instead of showing their value.
 func (e *Exchange) Curl() string {
 	var b strings.Builder
 	b.WriteString("curl -sS -i -X ")
@@ -89,14 +92,13 @@ func (e *Exchange) Curl() string {
 	if e.ClientAddr.Is4() && e.ClientAddr.IsLoopback() {
 		b.WriteString(" --interface " + e.ClientAddr.String())
 	}
-	keys := make([]string, 0, len(e.Header))
-	for k := range e.Header {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range sortedKeys(e.Header) {
 		for _, v := range e.Header[k] {
-			b.WriteString(" -H " + shellQuote(k+": "+v))
+			if IsCredential(k) {
+				b.WriteString(" -H " + RedactedHeader(k, v))
+			} else {
+				b.WriteString(" -H " + shellQuote(k+": "+v))
+			}
 		}
 	}
 	if len(e.Body) > 0 {
@@ -141,7 +143,9 @@ type Client struct {
 	headers  http.Header
 	timeout  time.Duration
 	http     *http.Client
+	upload   *http.Client // bodies of bulkBody or more, one connection each
 	now      func() time.Time
+	dial     func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 // ClientOption configures a Client.
@@ -155,6 +159,11 @@ func WithClock(now func() time.Time) ClientOption { return func(c *Client) { c.n
 
 // WithAddr sets the client address instead of a fresh random one.
 func WithAddr(a netip.Addr) ClientOption { return func(c *Client) { c.addr = a } }
+
+// withDial replaces the dialer (tests: connections that misbehave on cue).
+func withDial(d func(ctx context.Context, network, addr string) (net.Conn, error)) ClientOption {
+	return func(c *Client) { c.dial = d }
+}
 
 // NewClient returns a client of cfg's endpoint on base (a base URL), from a
 // fresh client address per cfg.ClientIPs.
@@ -179,18 +188,20 @@ func NewClient(cfg Config, base string, opts ...ClientOption) *Client {
 	if c.mode == ClientIPsBind {
 		dialer.LocalAddr = &net.TCPAddr{IP: c.addr.AsSlice()}
 	}
+	if c.dial == nil {
+		c.dial = dialer.DialContext
+	}
 	tr := &http.Transport{
-		DialContext:           dialer.DialContext,
+		DialContext:           c.dial,
 		MaxIdleConns:          1024,
 		MaxIdleConnsPerHost:   1024,
 		IdleConnTimeout:       30 * time.Second,
 		ResponseHeaderTimeout: c.timeout,
 		DisableCompression:    true,
 	}
-	c.http = &http.Client{
-		Transport:     tr,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
+	noRedirect := func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	c.http = &http.Client{Transport: tr, CheckRedirect: noRedirect}
+	c.upload = &http.Client{Transport: newUploadTransport(c.dial, tr), CheckRedirect: noRedirect}
 	return c
 }
 
@@ -198,7 +209,10 @@ func NewClient(cfg Config, base string, opts ...ClientOption) *Client {
 func (c *Client) Addr() netip.Addr { return c.addr }
 
 // Close releases idle connections.
-func (c *Client) Close() { c.http.CloseIdleConnections() }
+func (c *Client) Close() {
+	c.http.CloseIdleConnections()
+	c.upload.CloseIdleConnections()
+}
 
 // Do sends r and records the exchange. It never returns nil and never
 // panics; transport failures are in Exchange.Err.
@@ -212,6 +226,10 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 		ex.Header[k] = append([]string(nil), vs...)
 	}
 	for k, vs := range r.Header {
+		if len(vs) == 0 {
+			ex.Header.Del(k)
+			continue
+		}
 		ex.Header[k] = append([]string(nil), vs...)
 	}
 	switch r.ContentType {
@@ -229,6 +247,11 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
+	hc, cutShort := c.http, func() error { return nil }
+	if len(r.Body) >= bulkBody {
+		hc = c.upload
+		ctx, cutShort = traceUpload(ctx)
+	}
 	req, err := http.NewRequestWithContext(ctx, method, c.endpoint, bytes.NewReader(r.Body))
 	if err != nil {
 		ex.Err = fmt.Errorf("build request: %w", err)
@@ -240,10 +263,10 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	if ex.Intended.IsZero() {
 		ex.Intended = ex.Sent
 	}
-	resp, err := c.http.Do(req)
+	resp, err := hc.Do(req)
 	if err != nil {
 		ex.Received = c.now()
-		ex.Err = describeTransportError(err, c.timeout)
+		ex.Err = uploadError(describeTransportError(err, c.timeout), cutShort())
 		return ex
 	}
 	defer resp.Body.Close()

@@ -47,8 +47,12 @@ const (
 // filled once at the CLI edge (flags over environment over defaults) and
 // passed down by value.
 type Config struct {
-	URL          string        // TARGET_URL; empty: an embedded reference is started
-	DisabledURL  string        // TARGET_URL_DISABLED: flag-off twin for AC8
+	URL         string // TARGET_URL; empty: an embedded reference is started
+	DisabledURL string // TARGET_URL_DISABLED: flag-off twin for AC8
+	// UntrustedURL is not a setting: a TARGET_IMAGE start with
+	// CLIENT_IPS=xff fills it with an instance that trusts no proxy, which
+	// RL-EXT-XFF-01 reaches with its own source address.
+	UntrustedURL string
 	Image        string        // TARGET_IMAGE: start the target with testcontainers-go
 	Path         string        // TARGET_PATH
 	Headers      http.Header   // TARGET_HEADERS
@@ -63,6 +67,20 @@ type Config struct {
 	Tags         string        // TAGS
 	Strict       bool          // STRICT
 	ReportDir    string        // REPORT_DIR
+
+	// Profiles (profiles.md). Empty profile settings mean the profile's
+	// default; ForProfile fills them.
+	Profile        Profile     // PROFILE
+	Implementation string      // IMPLEMENTATION: the name conformance.json gives the target
+	Features       []Feature   // FEATURES; nil: the profile's defaults, empty: none
+	Key            Key         // KEY
+	KeyFormat      string      // KEY_FORMAT
+	Method         string      // TARGET_METHOD
+	WindowAlign    WindowAlign // WINDOW_ALIGN
+	Dialect        Dialect     // DIALECT
+	LimitedBody    LimitedBody // LIMITED_BODY
+	StoreDownCmd   string      // STORE_DOWN_CMD: makes the target's store unavailable
+	StoreUpCmd     string      // STORE_UP_CMD: makes it available again
 }
 
 // DefaultConfig returns the contract's defaults.
@@ -77,6 +95,7 @@ func DefaultConfig() Config {
 		MaxWait:   DefaultMaxWait,
 		ClientIPs: ClientIPsBind,
 		ReportDir: DefaultReportDir,
+		Profile:   ProfilePRD,
 	}
 }
 
@@ -104,9 +123,11 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 	str(&c.Image, "target-image", "TARGET_IMAGE", "container image to start instead of TARGET_URL")
 	str(&c.Path, "target-path", "TARGET_PATH", "path of the endpoint")
 	str(&c.BodyTemplate, "body-template", "BODY_TEMPLATE", "JSON text/template file for request bodies")
-	str(&c.DB, "target-db", "TARGET_DB", "optional state access, sqlite:/abs/path.db")
+	str(&c.DB, "target-db", "TARGET_DB", "optional state access, sqlite:/abs/path.db or postgres://…")
 	str(&c.Tags, "tags", "TAGS", "godog tag expression selecting scenarios")
 	str(&c.ReportDir, "report-dir", "REPORT_DIR", "where reports are written")
+	str(&c.StoreDownCmd, "store-down-cmd", "STORE_DOWN_CMD", "shell command that makes the target's store unavailable (fail-open / fail-closed scenarios)")
+	str(&c.StoreUpCmd, "store-up-cmd", "STORE_UP_CMD", "shell command that makes the target's store available again")
 	fs.Var(envValue(getenv, "TARGET_HEADERS", (*headerFlag)(&c.Headers)), "target-headers", "extra request headers, ';'-separated (TARGET_HEADERS)")
 	fs.Var(envValue(getenv, "RL_LIMIT", (*intFlag)(&c.Limit)), "rl-limit", "quota per window (RL_LIMIT)")
 	fs.Var(envValue(getenv, "RL_WINDOW", (*durationFlag)(&c.Window)), "rl-window", "window length, Go duration or seconds (RL_WINDOW)")
@@ -115,6 +136,24 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 	fs.Var(envValue(getenv, "MAX_WAIT", (*durationFlag)(&c.MaxWait)), "max-wait", "longest wait for a window to pass (MAX_WAIT)")
 	fs.Var(envValue(getenv, "CLIENT_IPS", (*clientIPsFlag)(&c.ClientIPs)), "client-ips", "bind or xff (CLIENT_IPS)")
 	fs.Var(envValue(getenv, "STRICT", (*boolFlag)(&c.Strict)), "strict", "1: a skipped scenario fails the run (STRICT)")
+	fs.Var(envValue(getenv, "PROFILE", (*profileFlag)(&c.Profile)), "profile", "prd, sliding-log, fixed-window, token-bucket or all (PROFILE)")
+	fs.Var(envValue(getenv, "FEATURES", (*featuresFlag)(&c.Features)), "features", "comma list of extended features claimed; default the profile's (FEATURES)")
+	fs.Var(envValue(getenv, "KEY", (*keyFlag)(&c.Key)), "key", "client identity: body:<field>, header:<Name> or ip; default per profile (KEY)")
+	str(&c.Implementation, "implementation", "IMPLEMENTATION", "the implementation's name in conformance.json (default: the target URL)")
+	str(&c.KeyFormat, "key-format", "KEY_FORMAT", "Go template of the key's value, {{.Key}} a fresh id per scenario")
+	fs.Var(envValue(getenv, "TARGET_METHOD", (*methodFlag)(&c.Method)), "target-method", "request method; POST for prd, GET otherwise (TARGET_METHOD)")
+	fs.Var(envValue(getenv, "WINDOW_ALIGN", (*alignFlag)(&c.WindowAlign)), "window-align", "fixed-window: epoch or first-request (WINDOW_ALIGN)")
+	fs.Var(envValue(getenv, "DIALECT", (*dialectFlag)(&c.Dialect)), "dialect", "x-ratelimit, ietf or status; default per profile (DIALECT)")
+	fs.Var(envValue(getenv, "LIMITED_BODY", (*limitedBodyFlag)(&c.LimitedBody)), "limited-body", "JSON pointer=value(s) of a 429 body, e.g. /error/code=RATE_LIMITED (LIMITED_BODY)")
+}
+
+// CheckBaseURL reports whether u is an http(s) URL with a host.
+func CheckBaseURL(u string) error {
+	p, err := url.Parse(u)
+	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+		return fmt.Errorf("%q is not an http(s) base URL", u)
+	}
+	return nil
 }
 
 // Validate reports the first setting that cannot work, as one sentence.
@@ -124,8 +163,7 @@ func (c Config) Validate() error {
 		if u == "" {
 			continue
 		}
-		p, err := url.Parse(u)
-		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+		if err := CheckBaseURL(u); err != nil {
 			errs = append(errs, fmt.Errorf("%s=%q is not an http(s) base URL", name, u))
 		}
 	}
@@ -144,7 +182,11 @@ func (c Config) Validate() error {
 	if c.MaxWait < 0 {
 		errs = append(errs, fmt.Errorf("MAX_WAIT=%s must not be negative", c.MaxWait))
 	}
-	if c.DB != "" {
+	if c.DB != "" && c.DBIsPostgres() {
+		if u, err := url.Parse(c.DB); err != nil || (u.Host == "" && u.Query().Get("host") == "") {
+			errs = append(errs, fmt.Errorf("TARGET_DB=%q is not a postgres://host/db URL", RedactDSN(c.DB)))
+		}
+	} else if c.DB != "" {
 		if _, err := c.DBPath(); err != nil {
 			errs = append(errs, err)
 		}
@@ -154,6 +196,8 @@ func (c Config) Validate() error {
 			errs = append(errs, err)
 		}
 	}
+	errs = append(errs, c.validateProfile()...)
+	errs = append(errs, c.validateFeatures())
 	return errors.Join(errs...)
 }
 
@@ -161,9 +205,15 @@ func (c Config) Validate() error {
 func (c Config) DBPath() (string, error) {
 	p, ok := strings.CutPrefix(c.DB, "sqlite:")
 	if !ok || !strings.HasPrefix(p, "/") {
-		return "", fmt.Errorf("TARGET_DB=%q must be sqlite:/absolute/path.db", c.DB)
+		return "", fmt.Errorf("TARGET_DB=%q must be sqlite:/absolute/path.db or postgres://host/db", RedactDSN(c.DB))
 	}
 	return p, nil
+}
+
+// DBIsPostgres reports whether TARGET_DB is a PostgreSQL URL
+// (postgres:// or postgresql://).
+func (c Config) DBIsPostgres() bool {
+	return strings.HasPrefix(c.DB, "postgres://") || strings.HasPrefix(c.DB, "postgresql://")
 }
 
 // Endpoint is the full URL of the endpoint on base.
@@ -174,7 +224,7 @@ func (c Config) Endpoint(base string) string {
 // ParseHeaders parses TARGET_HEADERS: "Name: value;Other: value".
 func ParseHeaders(s string) (http.Header, error) {
 	h := http.Header{}
-	for _, part := range strings.Split(s, ";") {
+	for i, part := range strings.Split(s, ";") {
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue
@@ -182,7 +232,8 @@ func ParseHeaders(s string) (http.Header, error) {
 		name, value, ok := strings.Cut(part, ":")
 		name = strings.TrimSpace(name)
 		if !ok || name == "" || strings.ContainsAny(name, " \t") {
-			return nil, fmt.Errorf("TARGET_HEADERS entry %q is not 'Name: value'", part)
+			// The entry may be a credential without its name: not shown.
+			return nil, fmt.Errorf("TARGET_HEADERS entry %d is not 'Name: value' (entries are ';'-separated)", i+1)
 		}
 		h.Add(name, strings.TrimSpace(value))
 	}

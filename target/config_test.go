@@ -78,7 +78,8 @@ func TestConfigRejectsBadSettings(t *testing.T) {
 		"zero":      {map[string]string{"RL_LIMIT": "0"}, "RL_LIMIT"},
 		"window":    {map[string]string{"RL_WINDOW": "soon"}, "RL_WINDOW"},
 		"url":       {map[string]string{"TARGET_URL": "localhost:8080"}, "TARGET_URL"},
-		"db":        {map[string]string{"TARGET_DB": "postgres://x"}, "TARGET_DB"},
+		"db":        {map[string]string{"TARGET_DB": "mysql://x"}, "TARGET_DB"},
+		"pgbad":     {map[string]string{"TARGET_DB": "postgres://u:pw@[bad/db"}, "TARGET_DB"},
 		"relative":  {map[string]string{"TARGET_DB": "sqlite:rel.db"}, "TARGET_DB"},
 		"schema":    {map[string]string{"DB_SCHEMA": "mysql"}, "DB_SCHEMA"},
 		"clientips": {map[string]string{"CLIENT_IPS": "dhcp"}, "CLIENT_IPS"},
@@ -94,6 +95,33 @@ func TestConfigRejectsBadSettings(t *testing.T) {
 				t.Fatalf("err = %v, want mention of %s", err, tc.want)
 			}
 		})
+	}
+}
+
+func TestConfigAcceptsPostgresTargetDB(t *testing.T) {
+	for _, dsn := range []string{"postgres://u:secretpw@db:5432/app?sslmode=disable", "postgresql:///app?host=/tmp"} {
+		c, err := parse(t, map[string]string{"TARGET_DB": dsn})
+		if err != nil || !c.DBIsPostgres() {
+			t.Fatalf("%s: err = %v, DBIsPostgres = %v", RedactDSN(dsn), err, c.DBIsPostgres())
+		}
+	}
+	_, err := parse(t, map[string]string{"TARGET_DB": "postgres://u:secretpw@[bad/db"})
+	if err == nil || strings.Contains(err.Error(), "secretpw") {
+		t.Fatalf("err = %v, want an error without the password", err)
+	}
+}
+
+func TestRedactDSN(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgres://u:secretpw@db/app":        "postgres://u:xxxxx@db/app",
+		"postgres://db/app?password=secretpw": "postgres://db/app?password=xxxxx",
+		"postgres://u@db/app":                 "postgres://u@db/app",
+		"sqlite:/tmp/x.db":                    "sqlite:/tmp/x.db",
+		"postgres://u:secretpw@[bad/db":       "(unparsable database URL withheld)",
+	} {
+		if got := RedactDSN(in); got != want {
+			t.Errorf("RedactDSN(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -95,14 +96,14 @@ func (f *boolFlag) Set(s string) error {
 
 type headerFlag http.Header
 
+// String shows credentials as references to their variables
+// (RedactedHeaders, unquoted): it is what help and replay commands print.
 func (f *headerFlag) String() string {
-	var parts []string
-	for k, vs := range *f {
-		for _, v := range vs {
-			parts = append(parts, k+": "+v)
-		}
+	if f == nil || len(*f) == 0 {
+		return ""
 	}
-	return strings.Join(parts, ";")
+	s := RedactedHeaders(http.Header(*f))
+	return s[1 : len(s)-1]
 }
 func (f *headerFlag) Set(s string) error {
 	h, err := ParseHeaders(s)
@@ -150,4 +151,100 @@ func FromEnvironment(name string, args []string) (Config, error) {
 		return c, err
 	}
 	return c, c.Validate()
+}
+
+type profileFlag Profile
+
+func (f *profileFlag) String() string { return string(*f) }
+func (f *profileFlag) Set(s string) error {
+	p := Profile(strings.TrimSpace(s))
+	if !slices.Contains(append(Profiles(), ProfileAll), p) {
+		return fmt.Errorf("%q is not one of prd, sliding-log, fixed-window, token-bucket, all", s)
+	}
+	*f = profileFlag(p)
+	return nil
+}
+
+// featuresFlag is a comma list; set to "" it claims none (non-nil empty).
+type featuresFlag []Feature
+
+func (f *featuresFlag) String() string {
+	if f == nil {
+		return ""
+	}
+	s := make([]string, len(*f))
+	for i, x := range *f {
+		s[i] = string(x)
+	}
+	return strings.Join(s, ",")
+}
+func (f *featuresFlag) Set(s string) error {
+	out := []Feature{}
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, Feature(part))
+		}
+	}
+	*f = out
+	return nil
+}
+
+type keyFlag Key
+
+func (f *keyFlag) String() string { return Key(*f).String() }
+func (f *keyFlag) Set(s string) error {
+	k, err := ParseKey(s)
+	if err != nil {
+		return err
+	}
+	*f = keyFlag(k)
+	return nil
+}
+
+type alignFlag WindowAlign
+
+func (f *alignFlag) String() string { return string(*f) }
+func (f *alignFlag) Set(s string) error {
+	switch a := WindowAlign(strings.TrimSpace(s)); a {
+	case AlignEpoch, AlignFirstRequest:
+		*f = alignFlag(a)
+		return nil
+	}
+	return fmt.Errorf("%q is neither epoch nor first-request", s)
+}
+
+type dialectFlag Dialect
+
+func (f *dialectFlag) String() string { return string(*f) }
+func (f *dialectFlag) Set(s string) error {
+	switch d := Dialect(strings.TrimSpace(s)); d {
+	case DialectXRateLimit, DialectIETF, DialectStatus:
+		*f = dialectFlag(d)
+		return nil
+	}
+	return fmt.Errorf("%q is none of x-ratelimit, ietf, status", s)
+}
+
+type limitedBodyFlag LimitedBody
+
+func (f *limitedBodyFlag) String() string { return LimitedBody(*f).String() }
+func (f *limitedBodyFlag) Set(s string) error {
+	b, err := ParseLimitedBody(s)
+	if err != nil {
+		return err
+	}
+	*f = limitedBodyFlag(b)
+	return nil
+}
+
+type methodFlag string
+
+func (f *methodFlag) String() string { return string(*f) }
+func (f *methodFlag) Set(s string) error {
+	m := strings.ToUpper(strings.TrimSpace(s))
+	if m == "" || strings.Trim(m, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+		return fmt.Errorf("%q is not an HTTP method", s)
+	}
+	*f = methodFlag(m)
+	return nil
 }

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
 )
 
 func main() {
@@ -39,6 +40,7 @@ func main() {
 // settings is the command's whole configuration.
 type settings struct {
 	server      fakeserver.Config
+	fault       fault.Name // applied to server by run
 	listen      string
 	logLevel    slog.Level
 	healthcheck bool
@@ -66,14 +68,20 @@ func parse(args []string, getenv func(string) (string, bool), stderr io.Writer) 
 	fs := flag.NewFlagSet("fakeserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&listen, "listen-addr", listen, "listen address (LISTEN_ADDR; default 127.0.0.1:$TARGET_PORT)")
+	store := fs.String("store", string(cfg.Store), "the reference's store: sqlite or postgres (STORE)")
 	fs.StringVar(&cfg.DBPath, "db-path", cfg.DBPath, "SQLite database file (DB_PATH; empty: a temporary file)")
+	fs.StringVar(&cfg.DatabaseURL, "database-url", cfg.DatabaseURL, "PostgreSQL connection URL for -store postgres (DATABASE_URL)")
 	enabled := fs.String("enabled", strconv.FormatBool(cfg.Enabled), "enforce the limit (BMTC_RATE_LIMIT_ENABLED)")
 	fs.IntVar(&cfg.Limit, "limit", cfg.Limit, "quota per window (BMTC_RATE_LIMIT_PER_HOUR)")
 	window := fs.Int64("window-seconds", int64(cfg.Window/time.Second), "window length in seconds (BMTC_RATE_LIMIT_WINDOW_SECONDS)")
+	profile := fs.String("profile", string(cfg.Profile), "design served: prd, sliding-log or fixed-window (RL_PROFILE)")
+	align := fs.String("window-align", string(cfg.Align), "fixed-window: epoch or first-request (RL_WINDOW_ALIGN)")
 	fs.IntVar(&cfg.Sentinel, "sentinel", cfg.Sentinel, "X-RateLimit-Remaining when disabled (RL_SENTINEL)")
-	fault := fs.String("fault", string(cfg.Fault), "deliberate defect for self-tests (FAULT); see -list-faults")
+	envFault, _ := getenv("FAULT")
+	faultName := fs.String("fault", strings.TrimSpace(envFault), "deliberate defect for self-tests (FAULT); see -list-faults")
 	proxies := fs.String("trusted-proxies", "", "comma-separated CIDRs whose X-Forwarded-For is honoured (TRUSTED_PROXIES)")
 	fs.DurationVar(&cfg.CleanupEvery, "cleanup-every", cfg.CleanupEvery, "retention cleanup period (CLEANUP_EVERY)")
+	fs.DurationVar(&cfg.Delay, "delay", cfg.Delay, "added service delay before every request is handled, e.g. 20ms (self-tests of timing assumptions)")
 	list := fs.Bool("list-faults", false, "print the faults and exit")
 	debug := fs.Bool("debug", false, "log at DEBUG level")
 	fs.BoolVar(&st.healthcheck, "healthcheck", false, "GET /healthz of the configured listen address and exit 0 if it answers 200 (for images without curl)")
@@ -81,13 +89,22 @@ func parse(args []string, getenv func(string) (string, bool), stderr io.Writer) 
 		return st, err
 	}
 	if *list {
-		for _, f := range fakeserver.Faults() {
-			fmt.Fprintf(stderr, "%-22s %-10s %s\n", f.Fault, f.Clause, f.Description)
+		for _, f := range fault.All() {
+			fmt.Fprintf(stderr, "%-22s %-12s %s\n", f.Name, f.Breaks, f.Description)
 		}
 		return st, flag.ErrHelp
 	}
 	if fs.NArg() > 0 {
 		return st, fmt.Errorf("unexpected arguments: %q", fs.Args())
+	}
+	if cfg.Store, err = fakeserver.ParseStoreKind(*store); err != nil {
+		return st, fmt.Errorf("-store: %w", err)
+	}
+	if cfg.Profile, err = fakeserver.ParseProfile(*profile); err != nil {
+		return st, fmt.Errorf("-profile: %w", err)
+	}
+	if cfg.Align, err = fakeserver.ParseAlign(*align); err != nil {
+		return st, fmt.Errorf("-window-align: %w", err)
 	}
 	if cfg.Enabled, err = fakeserver.ParseBool(*enabled); err != nil {
 		return st, fmt.Errorf("-enabled: %w", err)
@@ -96,7 +113,7 @@ func parse(args []string, getenv func(string) (string, bool), stderr io.Writer) 
 		return st, fmt.Errorf("-window-seconds: %d is not positive", *window)
 	}
 	cfg.Window = time.Duration(*window) * time.Second
-	if cfg.Fault, err = fakeserver.ParseFault(*fault); err != nil {
+	if st.fault, err = fault.Parse(*faultName); err != nil {
 		return st, fmt.Errorf("-fault: %w", err)
 	}
 	if *proxies != "" {
@@ -124,7 +141,11 @@ func run(ctx context.Context, args []string, getenv func(string) (string, bool),
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: st.logLevel}))
 	st.server.Logger = log
-	r, err := fakeserver.Start(st.server, st.listen)
+	cfg, err := fault.Apply(st.fault, st.server)
+	if err != nil {
+		return err
+	}
+	r, err := fakeserver.Start(cfg, st.listen)
 	if err != nil {
 		return err
 	}
@@ -137,10 +158,12 @@ func run(ctx context.Context, args []string, getenv func(string) (string, bool),
 		"limit", c.Limit,
 		"window_seconds", int64(c.Window/time.Second),
 		"sentinel", c.Sentinel,
-		"fault", c.Fault.String(),
-		"db", r.DBPath,
+		"fault", st.fault.String(),
+		"store", c.Store,
+		"db", r.DBPath, // never DATABASE_URL: it may carry a password
 		"trusted_proxies", len(c.TrustedProxies),
 		"cleanup_every", c.CleanupEvery.String(),
+		"delay", c.Delay.String(),
 	)
 	<-ctx.Done()
 	log.Info("shutting down")

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
 )
 
 func envOf(m map[string]string) func(string) (string, bool) {
@@ -28,9 +29,12 @@ func TestParseSettings(t *testing.T) {
 	}
 	st, err = parse([]string{"-fault", "no-reset", "-limit", "3", "-enabled", "false", "-trusted-proxies", "10.0.0.0/8"},
 		envOf(map[string]string{"TARGET_PORT": "9000", "BMTC_RATE_LIMIT_WINDOW_SECONDS": "5", "DB_PATH": "/tmp/x.db"}), io.Discard)
-	if err != nil || st.listen != "127.0.0.1:9000" || st.server.Fault != fakeserver.FaultNoReset || st.server.Limit != 3 ||
+	if err != nil || st.listen != "127.0.0.1:9000" || st.fault != fault.NoReset || st.server.Limit != 3 ||
 		st.server.Enabled || st.server.Window != 5*time.Second || st.server.DBPath != "/tmp/x.db" || len(st.server.TrustedProxies) != 1 {
 		t.Fatalf("%+v %v", st, err)
+	}
+	if st, err = parse([]string{"-delay", "20ms"}, envOf(nil), io.Discard); err != nil || st.server.Delay != 20*time.Millisecond {
+		t.Fatalf("-delay: %+v %v", st, err)
 	}
 	st, err = parse(nil, envOf(map[string]string{"LISTEN_ADDR": "0.0.0.0:8080", "TARGET_PORT": "1"}), io.Discard)
 	if err != nil || st.listen != "0.0.0.0:8080" {
@@ -45,6 +49,7 @@ func TestParseSettings(t *testing.T) {
 		"window": {[]string{"-window-seconds", "0"}, nil},
 		"bool":   {[]string{"-enabled", "perhaps"}, nil},
 		"extra":  {[]string{"stray"}, nil},
+		"delay":  {[]string{"-delay", "-5ms"}, nil},
 		"env":    {nil, map[string]string{"BMTC_RATE_LIMIT_PER_HOUR": "-4"}},
 	} {
 		if _, err := parse(tc.args, envOf(tc.env), io.Discard); err == nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -26,12 +27,33 @@ type config struct {
 	Files       []string // merge: the interval logs
 }
 
-// parseConfig fills a config from args and getenv and validates it.
-func parseConfig(name string, args []string, getenv target.Getenv, output func(*flag.FlagSet)) (config, error) {
+// Summaries: the first paragraph of each subcommand's -h.
+const (
+	runSummary = `Put open-loop load (RATE requests per second; RATE=0: closed loop on
+CONNECTIONS connections) on TARGET_URL, TARGET_IMAGE or, with neither, an
+embedded reference, and check THRESHOLDS. Writes load.json, load.html,
+load.png and load.hlog under REPORT_DIR. Exit status: 0 every threshold held,
+1 one was breached, 2 the load could not run.`
+	mergeSummary = `Combine the interval logs (load.hlog) of several loadgen runs, given as
+arguments (loadgen merge a/load.hlog b/load.hlog), into one report under
+REPORT_DIR, and check THRESHOLDS.`
+)
+
+// runFlags are the target contract's settings loadgen run uses.
+var runFlags = []string{target.FlagURL, target.FlagImage, target.FlagPath, target.FlagHeaders, target.FlagBodyTemplate,
+	target.FlagLimit, target.FlagWindow, target.FlagClientIPs, target.FlagReportDir}
+
+// parseConfig fills a config from args and getenv and validates it: the
+// flags of `loadgen run`, or with merge those of `loadgen merge`. -h writes
+// the usage to help and returns flag.ErrHelp.
+func parseConfig(merge bool, args []string, getenv target.Getenv, help io.Writer) (config, error) {
 	c := config{Target: target.DefaultConfig()}
+	name, summary, own := "loadgen run", runSummary, runFlags
+	if merge {
+		name, summary, own = "loadgen merge", mergeSummary, []string{target.FlagReportDir}
+	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	output(fs)
-	c.Target.RegisterFlags(fs, getenv)
+	c.Target.RegisterSome(fs, getenv, own...)
 	var errs []error
 	env := func(key, def string) string {
 		if v, ok := getenv(key); ok {
@@ -39,23 +61,37 @@ func parseConfig(name string, args []string, getenv target.Getenv, output func(*
 		}
 		return def
 	}
-	rate := fs.String("rate", env("RATE", strconv.Itoa(loadgen.DefaultRate)), "requests per second, open loop; 0: closed loop on CONNECTIONS connections (RATE)")
-	duration := fs.String("duration", env("DURATION", loadgen.DefaultDuration.String()), "measured duration (DURATION)")
-	warmup := fs.String("warmup", env("WARMUP", loadgen.DefaultWarmup.String()), "warm-up before measuring, excluded from every figure (WARMUP)")
-	conns := fs.String("connections", env("CONNECTIONS", "0"), "closed loop: connections; open loop: connection pool size, 0 = 16 (CONNECTIONS)")
-	buckets := fs.String("buckets", env("BUCKETS", strconv.Itoa(loadgen.DefaultBuckets)), "distinct device buckets the load is spread over (BUCKETS)")
-	engine := fs.String("engine", env("ENGINE", loadgen.EngineAuto), "closed-loop engine: auto (epoll when pinned to CPUs of its own under no lower CPU quota, else goroutines), epoll (Linux, plain http://) or goroutines (ENGINE)")
 	thresholds := fs.String("thresholds", env("THRESHOLDS", loadgen.DefaultThresholds), "';'-separated pass conditions, e.g. p95<3ms;p99<5ms;errors<0.1% (THRESHOLDS)")
-	if err := fs.Parse(args); err != nil {
-		return c, err
+	rate, duration, warmup := new(string), new(string), new(string)
+	conns, buckets, engine := new(string), new(string), new(string)
+	if !merge {
+		rate = fs.String("rate", env("RATE", strconv.Itoa(loadgen.DefaultRate)), "requests per second, open loop; 0: closed loop on CONNECTIONS connections (RATE)")
+		duration = fs.String("duration", env("DURATION", loadgen.DefaultDuration.String()), "measured duration (DURATION)")
+		warmup = fs.String("warmup", env("WARMUP", loadgen.DefaultWarmup.String()), "warm-up before measuring, excluded from every figure (WARMUP)")
+		conns = fs.String("connections", env("CONNECTIONS", "0"), "closed loop: connections; open loop: connection pool size, 0 = 16 (CONNECTIONS)")
+		buckets = fs.String("buckets", env("BUCKETS", strconv.Itoa(loadgen.DefaultBuckets)), "distinct device buckets the load is spread over (BUCKETS)")
+		engine = fs.String("engine", env("ENGINE", loadgen.EngineAuto), "closed-loop engine: auto (epoll when pinned to CPUs of its own under no lower CPU quota, else goroutines), epoll (Linux, plain http://) or goroutines (ENGINE)")
 	}
-	if fs.NArg() > 0 && name == "loadgen run" {
-		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
+	if err := target.ParseFlags(fs, args, summary, help); err != nil {
+		return c, err
 	}
 	if err := target.EnvErrors(fs); err != nil {
 		errs = append(errs, err)
 	}
 	var err error
+	if c.Thresholds, err = loadgen.ParseThresholds(*thresholds); err != nil {
+		errs = append(errs, err)
+	}
+	if merge {
+		if fs.NArg() == 0 {
+			errs = append(errs, errors.New("no interval log given (loadgen merge a.hlog b.hlog …)"))
+		}
+		c.Files = fs.Args()
+		return c, errors.Join(errs...)
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
 	if c.Rate, err = strconv.ParseFloat(strings.TrimSpace(*rate), 64); err != nil || c.Rate < 0 {
 		errs = append(errs, fmt.Errorf("RATE=%q is not a non-negative number of requests per second", *rate))
 	}
@@ -79,12 +115,8 @@ func parseConfig(name string, args []string, getenv target.Getenv, output func(*
 	default:
 		errs = append(errs, fmt.Errorf("ENGINE=%q: want %s, %s or %s", *engine, loadgen.EngineAuto, loadgen.EngineEpoll, loadgen.EngineGoroutines))
 	}
-	if c.Thresholds, err = loadgen.ParseThresholds(*thresholds); err != nil {
-		errs = append(errs, err)
-	}
 	if err := c.Target.Validate(); err != nil {
 		errs = append(errs, err)
 	}
-	c.Files = fs.Args()
 	return c, errors.Join(errs...)
 }

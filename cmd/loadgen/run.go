@@ -12,26 +12,35 @@ import (
 
 	"github.com/rlspec/rlspec/containers"
 	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/internal/junit"
 	"github.com/rlspec/rlspec/loadgen"
 	"github.com/rlspec/rlspec/target"
 )
 
 // runLoad is `loadgen run`.
 func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer, getenv target.Getenv) int {
-	cfg, err := parseConfig("loadgen run", args, getenv, func(fs *flag.FlagSet) { fs.SetOutput(stderr) })
+	cfg, err := parseConfig(false, args, getenv, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "loadgen: cannot run: %v\n", err)
-		return 2
+		return cannot(stderr, "run", junit.ReportDir("", getenv), err.Error())
 	}
 	rep, err := load(ctx, cfg, stdout)
 	if err != nil {
-		fmt.Fprintf(stderr, "loadgen: cannot run: %v\n", err)
-		return 2
+		return cannot(stderr, "run", cfg.Target.ReportDir, err.Error())
 	}
 	return verdict(rep, cfg.Target.ReportDir, stdout, stderr)
+}
+
+// cannot ends a `loadgen <what>` that could not run: one sentence on
+// stderr and a junit.xml in dir with one error case saying why.
+func cannot(stderr io.Writer, what, dir, msg string) int {
+	fmt.Fprintf(stderr, "loadgen: cannot %s: %s\n", what, msg)
+	if err := junit.WriteError(dir, "loadgen "+what, msg); err != nil {
+		fmt.Fprintf(stderr, "loadgen: %v\n", err)
+	}
+	return 2
 }
 
 // verdict prints the report and maps it to the exit status.
@@ -40,11 +49,9 @@ func verdict(rep *loadgen.Report, dir string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "report: %s\n", filepath.Join(dir, "load.json"))
 	switch {
 	case rep.Interrupted:
-		fmt.Fprintln(stderr, "loadgen: interrupted before the end; figures are partial")
-		return 2
+		return cannot(stderr, "run", dir, "interrupted before the end; figures are partial")
 	case rep.Requests == 0:
-		fmt.Fprintln(stderr, "loadgen: cannot run: no request was measured")
-		return 2
+		return cannot(stderr, "run", dir, "no request was measured")
 	case len(rep.Breached()) > 0:
 		for _, v := range rep.Breached() {
 			fmt.Fprintf(stderr, "loadgen: threshold %s breached: actual %g %s\n", v.Expr, v.Actual, v.Unit)
@@ -109,7 +116,7 @@ func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, e
 				fmt.Fprintf(stdout, "[%5.1fs] warming up\n", p.Elapsed.Seconds())
 				return
 			}
-			fmt.Fprintf(stdout, "[%5.1fs] %8.1f req/s  p95 %.3f ms  errors %d/%d\n", p.Elapsed.Seconds(), p.Rate, p.P95, p.Errors, p.Requests)
+			fmt.Fprintf(stdout, "[%5.1fs] throughput %8.1f req/s (last interval)  p95 so far %.3f ms  errors %d of %d measured\n", p.Elapsed.Seconds(), p.Rate, p.P95, p.Errors, p.Requests)
 		}),
 	)
 	if err != nil {
@@ -140,28 +147,25 @@ func describe(cfg config) string {
 // runMerge is `loadgen merge a.hlog b.hlog …`: one report of the combined
 // histograms, thresholds evaluated on it.
 func runMerge(args []string, stdout, stderr io.Writer, getenv target.Getenv) int {
-	cfg, err := parseConfig("loadgen merge", args, getenv, func(fs *flag.FlagSet) { fs.SetOutput(stderr) })
+	cfg, err := parseConfig(true, args, getenv, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "loadgen: cannot merge: %v\n", err)
-		return 2
+		return cannot(stderr, "merge", junit.ReportDir("", getenv), err.Error())
 	}
+	dir := cfg.Target.ReportDir
 	res, err := loadgen.MergeFiles(cfg.Files, time.Second)
 	if err != nil {
-		fmt.Fprintf(stderr, "loadgen: cannot merge: %v\n", err)
-		return 2
+		return cannot(stderr, "merge", dir, err.Error())
 	}
 	rep := loadgen.NewReport(res, cfg.Thresholds)
 	rep.Sources = cfg.Files
 	if err := rep.WriteFiles(cfg.Target.ReportDir); err != nil {
-		fmt.Fprintf(stderr, "loadgen: cannot merge: %v\n", err)
-		return 2
+		return cannot(stderr, "merge", dir, err.Error())
 	}
 	if err := writeMergedHlog(filepath.Join(cfg.Target.ReportDir, "load.hlog"), res, cfg.Files); err != nil {
-		fmt.Fprintf(stderr, "loadgen: cannot merge: %v\n", err)
-		return 2
+		return cannot(stderr, "merge", dir, err.Error())
 	}
 	return verdict(rep, cfg.Target.ReportDir, stdout, stderr)
 }

@@ -6,12 +6,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strings"
 
 	"github.com/rlspec/rlspec/acceptance"
 	"github.com/rlspec/rlspec/containers"
+	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/target"
 )
 
@@ -20,14 +23,22 @@ import (
 // suite cannot run. TARGET_IMAGE is started here (the containers package)
 // before the suite is given the URLs.
 func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cfg, err := acceptanceConfig(args)
+	cfg, flt, store, err := acceptanceConfig(args, os.LookupEnv, stdout)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(stderr, "  -fault name\n    \tstart the embedded reference with this fault (self-tests); see go run ./cmd/fakeserver -list-faults")
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "rlspec acceptance: %v\n", err)
-		return 2
+		return couldNotRun(stderr, "acceptance", "", err.Error())
+	}
+	dir := cfg.Target.ReportDir
+	if err := acceptance.CheckProfile(cfg.Target.Profile); err != nil {
+		return couldNotRun(stderr, "acceptance", dir, err.Error())
+	}
+	if err := acceptance.CheckTags(cfg.Target.Tags); err != nil {
+		return couldNotRun(stderr, "acceptance", dir, "could not run: "+err.Error())
+	}
+	if cfg.Target.Profile == target.ProfileAll {
+		return runAll(ctx, cfg.Target, flt, store, stdout, stderr)
 	}
 	if cfg.Target.Image != "" && cfg.Target.URL == "" {
 		// Start TARGET_IMAGE and its flag-off twin, fill the URLs, and
@@ -36,10 +47,9 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if _, ok := os.LookupEnv("CLIENT_IPS"); ok {
 			given = true
 		}
-		_, stop, err := containers.StartForHarness(ctx, &cfg.Target, containers.HarnessOptions{Twin: true, ClientIPsGiven: given}, prefixed(stderr, "rlspec acceptance: "))
+		_, stop, err := containers.StartForHarness(ctx, &cfg.Target, containers.HarnessOptions{Twin: true, ClientIPsGiven: given, Untrusted: true}, prefixed(stderr, "rlspec acceptance: "))
 		if err != nil {
-			fmt.Fprintf(stderr, "rlspec acceptance: could not run: %s\n", oneLine(err.Error()))
-			return 2
+			return couldNotRun(stderr, "acceptance", dir, "could not run: "+oneLine(err.Error()))
 		}
 		defer func() {
 			if err := stop(); err != nil {
@@ -47,51 +57,95 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 			}
 		}()
 	}
+	if cfg.Target.URL == "" && cfg.Target.Image == "" {
+		p, err := startEmbedded(&cfg, flt, store)
+		if err != nil {
+			return couldNotRun(stderr, "acceptance", dir, "could not run: start the embedded reference: "+oneLine(err.Error()))
+		}
+		defer p.Close()
+	}
 	rep, err := acceptance.Run(ctx, cfg, acceptance.WithOutput(stdout))
+	return acceptanceExit(stderr, dir, rep, err)
+}
+
+// startEmbedded starts the embedded reference serving cfg's profile and
+// points cfg at it: URLs, TARGET_DB, its store control and its name. The
+// reference requires the Authorization TARGET_HEADERS carries (a fresh
+// bearer token when it carries none), so RL-EXT-AUTH-01 runs against it.
+func startEmbedded(cfg *acceptance.Config, flt fault.Name, store fakeserver.StoreKind) (*embedded.Pair, error) {
+	tc := &cfg.Target
+	if tc.Headers == nil {
+		tc.Headers = http.Header{}
+	}
+	if tc.Headers.Get("Authorization") == "" {
+		tc.Headers.Set("Authorization", "Bearer rlspec-embedded-"+target.NewUUID())
+	}
+	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{
+		Fault: flt, Store: store, TrustLoopbackProxies: tc.ClientIPs == target.ClientIPsXFF,
+		RequireAuth: tc.Headers.Get("Authorization"),
+		Profile:     fakeserver.Profile(tc.Profile), Align: fakeserver.Align(tc.WindowAlign)})
+	if err != nil {
+		return nil, err
+	}
+	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = p.URL, p.DisabledURL, p.TargetDB, target.SchemaPRD
+	cfg.Name, cfg.Store = p.Description, p
+	return p, nil
+}
+
+// acceptanceExit is the exit status of a run: 2 with one sentence when it
+// could not run, otherwise the report's verdict.
+func acceptanceExit(stderr io.Writer, dir string, rep *acceptance.Report, err error) int {
 	if err != nil {
 		var cnr *acceptance.CouldNotRun
 		if errors.As(err, &cnr) {
-			fmt.Fprintf(stderr, "rlspec acceptance: could not run: %s\n", oneLine(cnr.Reason))
-			return 2
+			return couldNotRun(stderr, "acceptance", dir, "could not run: "+oneLine(cnr.Reason))
 		}
-		fmt.Fprintf(stderr, "rlspec acceptance: %v\n", err)
-		return 2
+		return couldNotRun(stderr, "acceptance", dir, err.Error())
 	}
 	return rep.ExitCode()
 }
 
-// acceptanceConfig fills the one config struct from flags and environment.
-// -fault NAME selects a fault of the embedded reference (self-tests).
-func acceptanceConfig(args []string) (acceptance.Config, error) {
-	var faultName string
-	var rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-fault" || a == "--fault":
-			if i+1 >= len(args) {
-				return acceptance.Config{}, errors.New("-fault needs a value")
-			}
-			faultName = args[i+1]
-			i++
-		case strings.HasPrefix(a, "-fault=") || strings.HasPrefix(a, "--fault="):
-			_, faultName, _ = strings.Cut(a, "=")
-		default:
-			rest = append(rest, a)
-		}
+// acceptanceSummary is the first paragraph of `rlspec acceptance -h`.
+const acceptanceSummary = `Run the Gherkin acceptance suite against TARGET_URL, TARGET_IMAGE or, with
+neither, an embedded reference. Exit status: 0 pass, 1 fail, 2 could not run.`
+
+// acceptanceConfig fills the one config struct from flags and environment;
+// -h writes the usage to help. -fault NAME selects a fault of the embedded
+// reference (self-tests).
+func acceptanceConfig(args []string, getenv target.Getenv, help io.Writer) (acceptance.Config, fault.Name, fakeserver.StoreKind, error) {
+	tc := target.DefaultConfig()
+	fs := flag.NewFlagSet("rlspec acceptance", flag.ContinueOnError)
+	tc.RegisterFlags(fs, getenv)
+	faultName := fs.String("fault", "", "start the embedded reference with this fault (self-tests); see bin/fakeserver -list-faults")
+	envStore, _ := getenv("STORE")
+	storeName := fs.String("store", envStore, "the embedded reference's store: sqlite (default) or postgres, a throwaway cluster (STORE)")
+	fail := func(err error) (acceptance.Config, fault.Name, fakeserver.StoreKind, error) {
+		return acceptance.Config{}, "", "", err
 	}
-	tc, err := target.FromEnvironment("rlspec acceptance", rest)
+	if err := target.ParseFlags(fs, args, acceptanceSummary, help); err != nil {
+		return fail(err)
+	}
+	if fs.NArg() > 0 {
+		return fail(fmt.Errorf("unexpected arguments %q", fs.Args()))
+	}
+	if err := target.EnvErrors(fs); err != nil {
+		return fail(err)
+	}
+	if err := tc.Validate(); err != nil {
+		return fail(err)
+	}
+	f, err := fault.Parse(*faultName)
 	if err != nil {
-		return acceptance.Config{}, err
+		return fail(err)
 	}
-	fault, err := fakeserver.ParseFault(faultName)
+	store, err := fakeserver.ParseStoreKind(*storeName)
 	if err != nil {
-		return acceptance.Config{}, err
+		return fail(fmt.Errorf("STORE: %w", err))
 	}
-	if fault != fakeserver.FaultNone && tc.URL != "" {
-		return acceptance.Config{}, errors.New("-fault applies to the embedded reference only; unset TARGET_URL")
+	if (f != fault.None || store != fakeserver.StoreSQLite) && (tc.URL != "" || tc.Image != "") {
+		return fail(errors.New("-fault and STORE apply to the embedded reference only; unset TARGET_URL and TARGET_IMAGE"))
 	}
-	return acceptance.Config{Target: tc, Fault: fault}, nil
+	return acceptance.Config{Target: tc}, f, store, nil
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -90,5 +93,81 @@ func TestAcceptanceExitStatus(t *testing.T) {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.want, stdout, stderr)
 			}
 		})
+	}
+}
+
+// TestAcceptanceTagExpressions: Cucumber tag expressions select scenarios;
+// a malformed one (godog panicked on "@AC1&&") is exit 2 with one sentence.
+func TestAcceptanceTagExpressions(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := runCLI(t, 60*time.Second, map[string]string{"TAGS": "(@AC1 or @AC2) and not @extended", "REPORT_DIR": dir})
+	if code != 0 || !strings.Contains(stdout, "RL-AC1-01") || !strings.Contains(stdout, "RL-AC2-01") || strings.Contains(stdout, "RL-AC3-") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	for _, bad := range []string{"@AC1&&", "@AC1 and", "not", "@AC1 @AC2"} {
+		code, _, stderr := runCLI(t, 10*time.Second, map[string]string{"TAGS": bad, "REPORT_DIR": dir})
+		if code != 2 || !strings.Contains(stderr, "TAGS") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("TAGS=%q: exit %d, stderr %q", bad, code, stderr)
+		}
+	}
+}
+
+func TestAcceptanceProfileSettingsExit2(t *testing.T) {
+	for name, tc := range map[string]struct {
+		env  map[string]string
+		want string
+	}{
+		"unknown":     {map[string]string{"PROFILE": "leaky-bucket"}, "PROFILE"},
+		"feature":     {map[string]string{"PROFILE": "sliding-log", "FEATURES": "teleport"}, "teleport"},
+		"not-taken":   {map[string]string{"PROFILE": "sliding-log", "WINDOW_ALIGN": "epoch"}, "WINDOW_ALIGN does not apply"},
+		"unavailable": {map[string]string{"PROFILE": "token-bucket"}, "not implemented yet"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			tc.env["REPORT_DIR"] = t.TempDir()
+			code, _, stderr := runCLI(t, 5*time.Second, tc.env)
+			if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+		})
+	}
+}
+
+func TestAcceptanceAllNeedsTheEmbeddedReference(t *testing.T) {
+	code, _, stderr := runCLI(t, 5*time.Second, map[string]string{"PROFILE": "all", "TARGET_URL": "http://127.0.0.1:1", "REPORT_DIR": t.TempDir()})
+	if code != 2 || !strings.Contains(stderr, "PROFILE=all") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// PROFILE=all runs every profile with scenarios against the embedded
+// reference in one run: one conformance.json with each profile passing.
+func TestAcceptanceAllProfiles(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := runCLI(t, 60*time.Second, map[string]string{"PROFILE": "all", "RL_LIMIT": "20", "RL_WINDOW": "3s", "REPORT_DIR": dir})
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "conformance.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		Profile  string `json:"profile"`
+		Profiles []struct {
+			Profile string `json:"profile"`
+			Core    struct {
+				Result string `json:"result"`
+				Passed int    `json:"passed"`
+			} `json:"core"`
+		} `json:"profiles"`
+	}
+	if err := json.Unmarshal(b, &c); err != nil || c.Profile != "all" || len(c.Profiles) != 3 {
+		t.Fatalf("conformance.json: %s (%v)", b, err)
+	}
+	for _, p := range c.Profiles {
+		// "partial" when a loaded machine broke a time assumption twice
+		if p.Core.Result == "fail" || p.Core.Passed == 0 {
+			t.Errorf("%s: %+v", p.Profile, p.Core)
+		}
 	}
 }

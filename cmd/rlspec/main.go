@@ -4,6 +4,8 @@
 //	rlspec race [flags]         hunt races with property-based workloads (make race)
 //	rlspec selftest [flags]     run the suite against the reference and every fault
 //	rlspec image                build the reference image rlspec-reference:latest
+//	rlspec version              print the module version, VCS revision and Go version
+//	rlspec summary              the Markdown summary of a JUnit report, for CI step summaries
 //
 // Every setting is a flag and an environment variable of the target contract;
 // run a subcommand with -h for the list. Exit status: 0 pass, 1 fail, 2 could
@@ -29,6 +31,8 @@ func commands() map[string]command {
 		"race":       runRace,
 		"selftest":   runSelftest,
 		"image":      runImage,
+		"version":    runVersion,
+		"summary":    runSummary,
 	}
 }
 
@@ -39,19 +43,40 @@ func main() {
 	os.Exit(code)
 }
 
+// summaries are the one-line descriptions `rlspec -h` lists.
+var summaries = map[string]string{
+	"acceptance": "run the Gherkin acceptance suite (make acceptance)",
+	"race":       "hunt races with property-based workloads (make race)",
+	"selftest":   "run the suite against the reference and every fault (make selftest)",
+	"image":      "build the reference image rlspec-reference:latest (make image)",
+}
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmds := commands()
-	if len(args) == 0 || cmds[args[0]] == nil {
-		names := make([]string, 0, len(cmds))
-		for n := range cmds {
-			names = append(names, n)
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if len(args) > 0 && isHelp(args[0]) {
+		fmt.Fprintf(stdout, "usage: rlspec <command> [flags]\n\nrlspec verifies an HTTP rate limiter against the device-bucket PRD.\n\ncommands:\n")
+		for _, n := range names {
+			fmt.Fprintf(stdout, "  %-11s %s\n", n, summaries[n])
 		}
-		sort.Strings(names)
-		fmt.Fprintf(stderr, "usage: rlspec <%s> [flags]\n", joinNames(names))
+		fmt.Fprintf(stdout, "\nrlspec <command> -h lists a command's flags; every flag can also be set by\nits environment variable. Exit status: 0 pass, 1 fail, 2 could not run.\n")
+		return 0
+	}
+	if len(args) == 0 || cmds[args[0]] == nil {
+		if len(args) > 0 {
+			fmt.Fprintf(stderr, "rlspec: unknown command %q; ", args[0])
+		}
+		fmt.Fprintf(stderr, "usage: rlspec <%s> [flags] (rlspec -h for help)\n", joinNames(names))
 		return 2
 	}
 	return cmds[args[0]](ctx, args[1:], stdout, stderr)
 }
+
+func isHelp(a string) bool { return a == "-h" || a == "-help" || a == "--help" || a == "help" }
 
 func joinNames(names []string) string {
 	s := ""

@@ -13,7 +13,10 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/containers"
+	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/internal/junit"
 	"github.com/rlspec/rlspec/racehunt"
 	"github.com/rlspec/rlspec/target"
 )
@@ -25,7 +28,9 @@ type raceConfig struct {
 	Checks     int
 	Repeat     int
 	Replicas   int
-	Fault      fakeserver.Fault
+	Fault      fault.Name
+	Store      fakeserver.StoreKind // the embedded reference's store (STORE)
+	URLs       []string             // TARGET_URLS: instances of one service on one store
 	ShrinkTime time.Duration
 	Verbose    bool
 	set        map[string]string // variables given, for the replay command
@@ -33,18 +38,17 @@ type raceConfig struct {
 
 // runRace hunts races with generated concurrent workloads (make race).
 func runRace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cfg, err := raceSettings(args, os.LookupEnv, stderr)
+	cfg, err := raceSettings(args, os.LookupEnv, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "rlspec race: %v\n", err)
-		return 2
+		return couldNotRun(stderr, "race", "", err.Error())
 	}
+	dir := cfg.Target.ReportDir
 	tgt, err := startRaceTarget(ctx, cfg, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "rlspec race: could not run: %v\n", err)
-		return 2
+		return couldNotRun(stderr, "race", dir, fmt.Sprintf("could not run: %v", err))
 	}
 	defer func() {
 		if err := tgt.Close(); err != nil {
@@ -57,13 +61,16 @@ func runRace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Repeat:     cfg.Repeat,
 		ShrinkTime: cfg.ShrinkTime,
 		ReportDir:  cfg.Target.ReportDir,
+		FailKey:    raceFailKey(cfg, tgt),
 		Gen:        racehunt.GenOptions{Boundaries: true},
 		Log:        func(format string, a ...any) { fmt.Fprintf(stderr, "rlspec race: "+format+"\n", a...) },
 	}
 	res, err := racehunt.Hunt(ctx, tgt, opts)
 	if err != nil {
+		return couldNotRun(stderr, "race", dir, err.Error())
+	}
+	if err := junit.WriteFile(dir, raceJUnit(cfg, tgt, res)); err != nil {
 		fmt.Fprintf(stderr, "rlspec race: %v\n", err)
-		return 2
 	}
 	if !res.Found {
 		if cfg.Seed != 0 {
@@ -71,6 +78,7 @@ func runRace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		fmt.Fprintf(stdout, "rlspec race: no violation in %d workloads (%d requests, %s) against %s\n", res.Checks, res.Requests, res.Duration.Round(time.Millisecond), tgt.Describe())
+		fmt.Fprintf(stdout, "  seed %d (SEED=%d CHECKS=%d runs these workloads again)\n", res.SearchSeed, res.SearchSeed, res.Checks)
 		if res.LinearTimeouts > 0 {
 			fmt.Fprintf(stdout, "  note: porcupine timed out on %d histories (undecided, not counted as violations)\n", res.LinearTimeouts)
 		}
@@ -90,9 +98,23 @@ func printRaceFailure(w io.Writer, cfg raceConfig, tgt racehunt.Target, res race
 	for _, line := range strings.Split(strings.TrimRight(res.Workload.String(), "\n"), "\n") {
 		fmt.Fprintf(w, "  %s\n", line)
 	}
-	fmt.Fprintln(w, "failing run:")
+	fmt.Fprintln(w, "notation:")
+	for _, line := range strings.Split(strings.TrimRight(racehunt.Notation, "\n"), "\n") {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
+	fmt.Fprintln(w, "failing run (each request with the curl command that sends it again):")
 	for i := range res.History.Ops {
-		fmt.Fprintf(w, "  %s\n", res.History.Ops[i].String())
+		op := &res.History.Ops[i]
+		fmt.Fprintf(w, "  %s\n", op.String())
+		if op.Ex != nil {
+			fmt.Fprintf(w, "    $ %s\n", op.Ex.Curl())
+		}
+	}
+	if cfg.Target.URL == "" && cfg.Target.Image == "" && len(cfg.URLs) == 0 {
+		fmt.Fprintln(w, "  (the embedded reference stops with rlspec: point the curl commands at your own target)")
+	}
+	if note := target.CredentialNote(cfg.Target.Headers); note != "" {
+		fmt.Fprintf(w, "  (%s)\n", note)
 	}
 	for _, n := range res.History.Notes {
 		fmt.Fprintf(w, "  note: %s\n", n)
@@ -107,8 +129,11 @@ func printRaceFailure(w io.Writer, cfg raceConfig, tgt racehunt.Target, res race
 	if res.Visualization != "" {
 		fmt.Fprintf(w, "porcupine visualisation: %s\n", res.Visualization)
 	}
+	if res.Replayed != "" {
+		fmt.Fprintf(w, "replayed first: %s (this target's fail file from an earlier run)\n", res.Replayed)
+	}
 	if res.FailFile != "" {
-		fmt.Fprintf(w, "rapid fail file: %s (replayed first by the next run; copy it under racehunt/testdata/rapid/ to keep it as a regression test)\n", res.FailFile)
+		fmt.Fprintf(w, "rapid fail file: %s (replayed first by the next run against this target)\n", res.FailFile)
 	}
 	if res.Seed != 0 {
 		fmt.Fprintf(w, "seed: %d\n", res.Seed)
@@ -116,6 +141,21 @@ func printRaceFailure(w io.Writer, cfg raceConfig, tgt racehunt.Target, res race
 	} else {
 		fmt.Fprintln(w, "seed: none (the failure came from a stored rapid fail file; run make race again to replay it)")
 	}
+}
+
+// raceFailKey names the target for rapid's fail files: the image or the
+// URL the user gave (an image's published ports change every run), or the
+// embedded reference with its fault.
+func raceFailKey(cfg raceConfig, tgt racehunt.Target) string {
+	switch {
+	case cfg.Target.Image != "":
+		return fmt.Sprintf("image %s fault %s replicas %d", cfg.Target.Image, cfg.Fault, cfg.Replicas)
+	case cfg.Target.URL != "":
+		return "url " + cfg.Target.URL + cfg.Target.Path
+	case len(cfg.URLs) > 0:
+		return "urls " + strings.Join(cfg.URLs, ",") + " " + cfg.Target.Path
+	}
+	return tgt.Describe()
 }
 
 // replayCommand is the one command that replays seed with the same settings.
@@ -134,6 +174,11 @@ func replayCommand(cfg raceConfig, seed uint64) string {
 	sort.Strings(keys)
 	parts := []string{"make race"}
 	for _, k := range keys {
+		if k == "TARGET_HEADERS" {
+			// Credentials stay out: their values are references to variables.
+			parts = append(parts, k+"="+target.RedactedHeaders(cfg.Target.Headers))
+			continue
+		}
 		parts = append(parts, k+"="+shellWord(vars[k]))
 	}
 	return strings.Join(parts, " ")
@@ -151,18 +196,28 @@ var replayVars = map[string]string{
 	"target-url": "TARGET_URL", "target-image": "TARGET_IMAGE", "target-path": "TARGET_PATH",
 	"target-headers": "TARGET_HEADERS", "body-template": "BODY_TEMPLATE", "rl-limit": "RL_LIMIT",
 	"rl-window": "RL_WINDOW", "client-ips": "CLIENT_IPS", "max-wait": "MAX_WAIT",
-	"replicas": "REPLICAS", "fault": "FAULT", "checks": "CHECKS", "shrink-time": "SHRINK_TIME",
+	"replicas": "REPLICAS", "target-urls": "TARGET_URLS", "fault": "FAULT", "store": "STORE", "checks": "CHECKS", "shrink-time": "SHRINK_TIME",
 }
 
-// raceSettings reads the target contract's variables plus SEED, CHECKS,
-// REPEAT, REPLICAS, FAULT (the embedded reference's fault, for self-tests)
-// and SHRINK_TIME; flags win over the environment.
-func raceSettings(args []string, getenv target.Getenv, stderr io.Writer) (raceConfig, error) {
+// raceSummary is the first paragraph of `rlspec race -h`.
+const raceSummary = `Hunt races with generated concurrent workloads (rapid, porcupine) against
+TARGET_URL, TARGET_IMAGE or, with neither, an embedded reference. Exit
+status: 0 no violation, 1 a violation (with its shrunk workload and a
+replay command), 2 could not run.`
+
+// raceFlags are the target contract's settings race uses.
+var raceFlags = []string{target.FlagURL, target.FlagImage, target.FlagPath, target.FlagHeaders, target.FlagBodyTemplate,
+	target.FlagLimit, target.FlagWindow, target.FlagMaxWait, target.FlagClientIPs, target.FlagReportDir}
+
+// raceSettings reads the target contract's variables race uses plus SEED,
+// CHECKS, REPEAT, REPLICAS, FAULT (the embedded reference's fault, for
+// self-tests) and SHRINK_TIME; flags win over the environment. -h writes
+// the usage to help.
+func raceSettings(args []string, getenv target.Getenv, help io.Writer) (raceConfig, error) {
 	cfg := raceConfig{Target: target.DefaultConfig(), Repeat: 20, Replicas: 1, ShrinkTime: 20 * time.Second, set: map[string]string{}}
-	fs := flag.NewFlagSet("race", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	cfg.Target.RegisterFlags(fs, getenv)
-	var seed, checks, repeat, replicas, fault, shrink string
+	fs := flag.NewFlagSet("rlspec race", flag.ContinueOnError)
+	cfg.Target.RegisterSome(fs, getenv, raceFlags...)
+	var seed, checks, repeat, replicas, faultName, store, shrink, urls string
 	env := func(p *string, name, envName, usage string) {
 		if v, ok := getenv(envName); ok {
 			*p = v
@@ -173,10 +228,12 @@ func raceSettings(args []string, getenv target.Getenv, stderr io.Writer) (raceCo
 	env(&checks, "checks", "CHECKS", "generated workloads (default 100; 1 with SEED)")
 	env(&repeat, "repeat", "REPEAT", "replays of a found or seeded workload (default 20)")
 	env(&replicas, "replicas", "REPLICAS", "targets sharing one database: containers with TARGET_IMAGE, in-process servers otherwise (default 1)")
-	env(&fault, "fault", "FAULT", "fault of the embedded reference (self-tests; see fakeserver)")
+	env(&urls, "target-urls", "TARGET_URLS", "base URLs of several instances of one service sharing one store, comma-separated; each workload is spread over them")
+	env(&faultName, "fault", "FAULT", "fault of the embedded reference (self-tests; see fakeserver)")
+	env(&store, "store", "STORE", "the embedded reference's store: sqlite (default) or postgres, a throwaway cluster")
 	env(&shrink, "shrink-time", "SHRINK_TIME", "longest time spent shrinking a failing workload (default 20s)")
 	fs.BoolVar(&cfg.Verbose, "v", false, "verbose")
-	if err := fs.Parse(args); err != nil {
+	if err := target.ParseFlags(fs, args, raceSummary, help); err != nil {
 		return cfg, err
 	}
 	if fs.NArg() > 0 {
@@ -210,10 +267,15 @@ func raceSettings(args []string, getenv target.Getenv, stderr io.Writer) (raceCo
 	uintVar(checks, "CHECKS", 1, &cfg.Checks)
 	uintVar(repeat, "REPEAT", 1, &cfg.Repeat)
 	uintVar(replicas, "REPLICAS", 1, &cfg.Replicas)
-	if f, err := fakeserver.ParseFault(fault); err != nil {
+	if f, err := fault.Parse(faultName); err != nil {
 		errs = append(errs, fmt.Errorf("FAULT: %w", err))
 	} else {
 		cfg.Fault = f
+	}
+	if k, err := fakeserver.ParseStoreKind(store); err != nil {
+		errs = append(errs, fmt.Errorf("STORE: %w", err))
+	} else {
+		cfg.Store = k
 	}
 	if shrink != "" {
 		d, err := target.ParseWindow(shrink)
@@ -222,11 +284,24 @@ func raceSettings(args []string, getenv target.Getenv, stderr io.Writer) (raceCo
 		}
 		cfg.ShrinkTime = d
 	}
-	if cfg.Fault != fakeserver.FaultNone && cfg.Target.URL != "" {
+	if cfg.Fault != fault.None && cfg.Target.URL != "" {
 		errs = append(errs, errors.New("FAULT applies to the embedded reference or the reference image only: unset TARGET_URL"))
 	}
 	if cfg.Replicas > 1 && cfg.Target.URL != "" {
 		errs = append(errs, errors.New("REPLICAS needs TARGET_IMAGE or the embedded reference, not TARGET_URL"))
+	}
+	if strings.TrimSpace(urls) != "" {
+		list, err := parseTargetURLs(urls)
+		errs = append(errs, err)
+		switch {
+		case cfg.Target.URL != "" || cfg.Target.Image != "":
+			errs = append(errs, errors.New("TARGET_URLS replaces TARGET_URL and TARGET_IMAGE: set one"))
+		case cfg.Replicas > 1:
+			errs = append(errs, errors.New("REPLICAS starts instances; TARGET_URLS names running ones: set one"))
+		case cfg.Fault != fault.None:
+			errs = append(errs, errors.New("FAULT applies to the embedded reference or the reference image only: unset TARGET_URLS"))
+		}
+		cfg.URLs = list
 	}
 	if err := errors.Join(errs...); err != nil {
 		return cfg, err
@@ -260,15 +335,34 @@ func (t raceTarget) Close() error {
 	return err
 }
 
+// parseTargetURLs splits TARGET_URLS and checks each is an http(s) base URL.
+func parseTargetURLs(s string) ([]string, error) {
+	var list []string
+	for _, u := range strings.Split(s, ",") {
+		u = strings.TrimSpace(u)
+		if u == "" {
+			continue
+		}
+		if err := target.CheckBaseURL(u); err != nil {
+			return nil, fmt.Errorf("TARGET_URLS: %w", err)
+		}
+		list = append(list, u)
+	}
+	if len(list) == 0 {
+		return nil, fmt.Errorf("TARGET_URLS=%q names no URL", s)
+	}
+	return list, nil
+}
+
 // startRaceTarget starts what the settings ask for: the embedded reference
-// (REPLICAS in-process servers on one database file), TARGET_IMAGE's
-// containers, or TARGET_URL.
+// (REPLICAS in-process servers on one store), TARGET_IMAGE's containers,
+// or runs against TARGET_URLS or TARGET_URL.
 func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (racehunt.Target, error) {
 	tc := cfg.Target
 	switch {
 	case tc.Image != "":
 		extra := []containers.Option{containers.WithReplicas(cfg.Replicas)}
-		if cfg.Fault != fakeserver.FaultNone {
+		if cfg.Fault != fault.None {
 			extra = append(extra, containers.WithFault(string(cfg.Fault)))
 		}
 		_, given := cfg.set["CLIENT_IPS"]
@@ -281,6 +375,8 @@ func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (raceh
 			return nil, errors.Join(err, stop())
 		}
 		return raceTarget{Target: live, stop: stop}, nil
+	case len(cfg.URLs) > 0:
+		return racehunt.NewLive(ctx, tc, cfg.URLs)
 	case tc.URL != "":
 		return racehunt.NewLive(ctx, tc, []string{tc.URL})
 	default:
@@ -289,6 +385,17 @@ func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (raceh
 		if _, ok := cfg.set["RL_LIMIT"]; ok {
 			limits = []int{tc.Limit}
 		}
-		return racehunt.StartEmbedded(tc, racehunt.EmbeddedOptions{Fault: cfg.Fault, Replicas: cfg.Replicas, Limits: limits})
+		if len(limits) == 0 {
+			limits = []int{1, 2, 3, 4}
+		}
+		q, err := embedded.StartQuotas(tc.Window, limits, cfg.Replicas, embedded.Options{Fault: cfg.Fault, Store: cfg.Store})
+		if err != nil {
+			return nil, err
+		}
+		t, err := racehunt.NewQuotas(tc, q.Bases, q.Clock, q.Description, q.Close)
+		if err != nil {
+			return nil, errors.Join(err, q.Close())
+		}
+		return t, nil
 	}
 }

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/internal/junit"
 	"github.com/rlspec/rlspec/selftest"
 	"github.com/rlspec/rlspec/target"
 )
@@ -19,8 +22,9 @@ import (
 type selftestConfig struct {
 	Runs      int
 	Checks    int
-	Faults    []fakeserver.Fault // nil: all
+	Faults    []fault.Name // nil: all
 	ReportDir string
+	Store     fakeserver.StoreKind // STORE
 	Quiet     bool
 }
 
@@ -30,15 +34,14 @@ type selftestConfig struct {
 // reference passed every run and every fault was caught as expected, 1
 // otherwise, 2 when the matrix could not run.
 func runSelftest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cfg, err := selftestSettings(args, os.LookupEnv, stderr)
+	cfg, err := selftestSettings(args, os.LookupEnv, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "rlspec selftest: %v\n", err)
-		return 2
+		return couldNotRun(stderr, "selftest", "", err.Error())
 	}
-	opts := []selftest.Option{selftest.WithRuns(cfg.Runs), selftest.WithRaceChecks(cfg.Checks), selftest.WithReportDir(cfg.ReportDir)}
+	opts := []selftest.Option{selftest.WithRuns(cfg.Runs), selftest.WithRaceChecks(cfg.Checks), selftest.WithReportDir(cfg.ReportDir), selftest.WithStore(cfg.Store)}
 	if cfg.Faults != nil {
 		opts = append(opts, selftest.WithFaults(cfg.Faults...))
 	}
@@ -47,23 +50,30 @@ func runSelftest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	m, err := selftest.Run(ctx, opts...)
 	if err != nil {
-		fmt.Fprintf(stderr, "rlspec selftest: could not run: %s\n", oneLine(err.Error()))
-		return 2
+		return couldNotRun(stderr, "selftest", cfg.ReportDir, "could not run: "+oneLine(err.Error()))
 	}
 	m.Write(stdout)
+	if err := junit.WriteFile(cfg.ReportDir, m.JUnit()); err != nil {
+		return couldNotRun(stderr, "selftest", cfg.ReportDir, "write junit.xml: "+err.Error())
+	}
+	fmt.Fprintf(stdout, "report: %s\n", filepath.Join(cfg.ReportDir, junit.FileName))
 	if !m.OK() {
 		return 1
 	}
 	return 0
 }
 
+// selftestSummary is the first paragraph of `rlspec selftest -h`.
+const selftestSummary = `Run the acceptance suite and the race properties against the reference
+(RUNS times) and against every fault, and print the matrix. Exit status: 0
+the reference passed and every fault was caught, 1 otherwise, 2 could not run.`
+
 // selftestSettings reads RUNS, CHECKS, FAULTS and REPORT_DIR (flags win over
-// the environment).
-func selftestSettings(args []string, getenv target.Getenv, stderr io.Writer) (selftestConfig, error) {
+// the environment); -h writes the usage to help.
+func selftestSettings(args []string, getenv target.Getenv, help io.Writer) (selftestConfig, error) {
 	cfg := selftestConfig{Runs: 1, Checks: selftest.DefaultRaceChecks, ReportDir: target.DefaultConfig().ReportDir}
-	fs := flag.NewFlagSet("selftest", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var runs, checks, faults, reportDir string
+	fs := flag.NewFlagSet("rlspec selftest", flag.ContinueOnError)
+	var runs, checks, faults, reportDir, store string
 	env := func(p *string, name, envName, usage string) {
 		if v, ok := getenv(envName); ok {
 			*p = v
@@ -73,9 +83,10 @@ func selftestSettings(args []string, getenv target.Getenv, stderr io.Writer) (se
 	env(&runs, "runs", "RUNS", "runs against the correct reference, each a whole suite and a race hunt (default 1)")
 	env(&checks, "checks", "CHECKS", fmt.Sprintf("race workloads per hunt (default %d)", selftest.DefaultRaceChecks))
 	env(&faults, "faults", "FAULTS", "comma-separated faults to test (default all; 'none': the reference only)")
+	env(&store, "store", "STORE", "the store of the reference and every fault: sqlite (default) or postgres, a throwaway cluster")
 	env(&reportDir, "report-dir", "REPORT_DIR", "where a failing race history's porcupine visualisation goes")
 	fs.BoolVar(&cfg.Quiet, "q", false, "no progress lines on stderr")
-	if err := fs.Parse(args); err != nil {
+	if err := target.ParseFlags(fs, args, selftestSummary, help); err != nil {
 		return cfg, err
 	}
 	if fs.NArg() > 0 {
@@ -96,15 +107,15 @@ func selftestSettings(args []string, getenv target.Getenv, stderr io.Writer) (se
 	intVar(runs, "RUNS", &cfg.Runs)
 	intVar(checks, "CHECKS", &cfg.Checks)
 	if s := strings.TrimSpace(faults); s != "" {
-		cfg.Faults = []fakeserver.Fault{}
+		cfg.Faults = []fault.Name{}
 		if s != "none" {
 			for _, name := range strings.Split(s, ",") {
-				f, err := fakeserver.ParseFault(name)
+				f, err := fault.Parse(name)
 				if err != nil {
 					errs = append(errs, fmt.Errorf("FAULTS: %w", err))
 					continue
 				}
-				if f == fakeserver.FaultNone {
+				if f == fault.None {
 					errs = append(errs, fmt.Errorf("FAULTS: %q is the reference, which always runs", name))
 					continue
 				}
@@ -114,6 +125,11 @@ func selftestSettings(args []string, getenv target.Getenv, stderr io.Writer) (se
 	}
 	if s := strings.TrimSpace(reportDir); s != "" {
 		cfg.ReportDir = s
+	}
+	if k, err := fakeserver.ParseStoreKind(store); err != nil {
+		errs = append(errs, fmt.Errorf("STORE: %w", err))
+	} else {
+		cfg.Store = k
 	}
 	return cfg, errors.Join(errs...)
 }

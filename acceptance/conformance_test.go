@@ -1,0 +1,61 @@
+package acceptance
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/rlspec/rlspec/steps"
+	"github.com/rlspec/rlspec/target"
+)
+
+func TestConformance(t *testing.T) {
+	res := func(p string, st steps.Status) steps.ScenarioResult {
+		return steps.ScenarioResult{Profile: p, Status: st}
+	}
+	sl := target.DefaultConfig().ForProfile(target.ProfileSlidingLog)
+	sl.Implementation = "jack"
+	fw := target.DefaultConfig()
+	fw.Features = []target.Feature{target.FeatureAnonymousOpen}
+	fw = fw.ForProfile(target.ProfileFixedWindow)
+	prd := target.DefaultConfig().ForProfile(target.ProfilePRD)
+	rep := &Report{Target: "http://x", Runs: []target.Config{sl, fw, prd}, Results: []steps.ScenarioResult{
+		res("sliding-log", steps.Passed), res("sliding-log", steps.Passed),
+		res("fixed-window", steps.Passed), res("fixed-window", steps.Skipped),
+		res("", steps.Passed), res("", steps.Failed),
+	}}
+	var b bytes.Buffer
+	if err := writeConformance(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	var c Conformance
+	if err := json.Unmarshal(b.Bytes(), &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Implementation != "jack" || c.Profile != target.ProfileAll || len(c.Profiles) != 3 {
+		t.Fatalf("%s", b.String())
+	}
+	want := []Core{{"pass", 2, 0, 0}, {"partial", 1, 0, 1}, {"fail", 1, 1, 0}}
+	for i, p := range c.Profiles {
+		if p.Core != want[i] {
+			t.Errorf("%s: core %+v, want %+v", p.Profile, p.Core, want[i])
+		}
+	}
+	claimed := map[target.Feature]FeatureResult{}
+	for _, f := range c.Profiles[1].Features {
+		claimed[f.Feature] = f
+	}
+	if f := claimed[target.FeatureAnonymousOpen]; !f.Claimed || f.Result == "pass" || f.Result == "not claimed" {
+		t.Errorf("a claimed feature without scenarios: %+v", f)
+	}
+	if f := claimed[target.FeatureTiers]; f.Claimed || f.Result != "not claimed" {
+		t.Errorf("an unclaimed feature: %+v", f)
+	}
+	if len(c.Profiles[0].Features) == len(c.Profiles[1].Features) {
+		t.Errorf("anonymous-open listed for sliding-log")
+	}
+	one := &Report{Target: "http://x", Runs: []target.Config{prd}}
+	if c := conformance(one); c.Implementation != "http://x" || c.Profile != target.ProfilePRD || c.Profiles[0].Core.Result != "partial" {
+		t.Errorf("one profile, nothing run: %+v", c)
+	}
+}

@@ -1,0 +1,33 @@
+package acceptance
+
+import (
+	"testing"
+
+	"github.com/rlspec/rlspec/embedded"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/target"
+)
+
+// startEmbedded starts the embedded reference (with fault f) for tc's
+// settings and returns tc pointed at it: URLs and TARGET_DB. It requires
+// the Authorization TARGET_HEADERS carries, if any.
+func startEmbedded(t testing.TB, tc target.Config, f fault.Name) target.Config {
+	t.Helper()
+	tc, _ = startEmbeddedPair(t, tc, f)
+	return tc
+}
+
+// startEmbeddedPair is startEmbedded that also returns the pair (its store
+// control).
+func startEmbeddedPair(t testing.TB, tc target.Config, f fault.Name) (target.Config, *embedded.Pair) {
+	t.Helper()
+	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, TrustLoopbackProxies: tc.ClientIPs == target.ClientIPsXFF, RequireAuth: tc.Headers.Get("Authorization"),
+		Profile: fakeserver.Profile(tc.Profile), Align: fakeserver.Align(tc.WindowAlign)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Close() })
+	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = p.URL, p.DisabledURL, p.TargetDB, target.SchemaPRD
+	return tc, p
+}

@@ -1,0 +1,75 @@
+package acceptance
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/rlspec/rlspec/target"
+)
+
+// dateSlack is how far a correct service's Reset may lie beyond its window
+// from the harness's view: the Date header's and Reset's whole seconds.
+const dateSlack = 2 * time.Second
+
+// checkSettings sends one request on a fresh bucket (a fresh device_bucket
+// no scenario uses) to the enabled target and compares what its rate-limit
+// headers say with RL_LIMIT and RL_WINDOW. A contradiction is a
+// settings mismatch only when the response is otherwise a consistent first
+// response (HTTP 200, Limit = Remaining + 1): a service that lies in its
+// headers is left to the scenarios (FR-7), which report it as a failure.
+func checkSettings(ctx context.Context, tc target.Config, body *target.Body, timeout time.Duration) error {
+	b, err := body.Render(target.Bucket(target.NewDeviceBucket()))
+	if err != nil {
+		return err
+	}
+	c := target.NewClient(tc, tc.URL, target.WithTimeout(timeout))
+	defer c.Close()
+	return settingsMismatch(tc, c.Do(ctx, target.Request{Body: b}))
+}
+
+// settingsMismatch returns one sentence naming the setting the first
+// response of a fresh bucket contradicts, or nil.
+func settingsMismatch(tc target.Config, ex *target.Exchange) error {
+	if ex.Err != nil || ex.Status != http.StatusOK {
+		return nil
+	}
+	rl, err := ex.RateLimit()
+	if err != nil || rl.Limit != rl.Remaining+1 {
+		return nil
+	}
+	if rl.Limit != int64(tc.Limit) {
+		return fmt.Errorf("RL_LIMIT=%d but the service answers %s: %d on the first request of a fresh bucket; set RL_LIMIT=%d",
+			tc.Limit, target.HeaderLimit, rl.Limit, rl.Limit)
+	}
+	now := ex.Received
+	if d, err := http.ParseTime(ex.RespHeader.Get("Date")); err == nil {
+		now = d
+	}
+	left := time.Unix(rl.Reset, 0).Sub(now)
+	if left > tc.Window+dateSlack {
+		return fmt.Errorf("RL_WINDOW=%s but the service answers %s: %d, %s after the first request of a fresh bucket; set RL_WINDOW to the service's window (at least %s)",
+			tc.Window, target.HeaderReset, rl.Reset, left.Round(time.Second), left.Truncate(time.Second))
+	}
+	return nil
+}
+
+// bodyNote says, when BODY_TEMPLATE renders the same body twice, that
+// RL-AC6-03 (one Idempotency-Key, a different body) cannot run.
+func bodyNote(body *target.Body) (string, error) {
+	bucket := target.Bucket(target.NewDeviceBucket())
+	a, err := body.Render(bucket)
+	if err != nil {
+		return "", err
+	}
+	b, err := body.Render(bucket)
+	if err != nil {
+		return "", err
+	}
+	if !bytes.Equal(a, b) {
+		return "", nil
+	}
+	return "BODY_TEMPLATE renders the same body twice, so RL-AC6-03 (one Idempotency-Key, a different body) cannot run and will be SKIPPED; put {{uuid}} in a field your service accepts (a nonce or a client reference)", nil
+}

@@ -1,0 +1,142 @@
+package acceptance
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/target"
+)
+
+// startService starts a reference at limit per window with fault f (and an
+// optional handler wrapper) and returns its URL.
+func startService(t *testing.T, limit int, window time.Duration, f fault.Name, handler func(http.Handler) http.Handler) string {
+	t.Helper()
+	return startConfigured(t, f, func(cfg *fakeserver.Config) {
+		cfg.Limit, cfg.Window = limit, window
+		if handler != nil {
+			cfg.Wrap.Handler = handler
+		}
+	})
+}
+
+// startConfigured starts a reference configured by mutate, with fault f
+// applied after it, and returns its URL.
+func startConfigured(t *testing.T, f fault.Name, mutate func(*fakeserver.Config)) string {
+	t.Helper()
+	cfg := fakeserver.DefaultConfig()
+	mutate(&cfg)
+	cfg, err := fault.Apply(f, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := fakeserver.Start(cfg, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.Close() })
+	return r.URL
+}
+
+// A service at 20 per 3 s run with the defaults, and a service with a
+// one-hour window run with RL_WINDOW=3s, cannot run: one sentence naming
+// the variable and the value the service showed, not 25 failures.
+func TestSettingsThatDoNotMatchTheServiceCannotRun(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		limit    int
+		window   time.Duration
+		tcLimit  int
+		tcWindow time.Duration
+		want     string
+	}{
+		{"limit", 20, 3 * time.Second, 500, time.Hour, "RL_LIMIT=500 but the service answers X-RateLimit-Limit: 20 on the first request of a fresh bucket; set RL_LIMIT=20"},
+		{"window", 20, time.Hour, 20, 3 * time.Second, "RL_WINDOW=3s but the service answers X-RateLimit-Reset: "},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tc := target.DefaultConfig()
+			tc.URL = startService(t, c.limit, c.window, fault.None, nil)
+			tc.Limit, tc.Window = c.tcLimit, c.tcWindow
+			var out strings.Builder
+			_, err := runWithin(t, 15*time.Second, Config{Target: tc}, WithoutReports(), WithOutput(&out))
+			wantCouldNotRun(t, err, c.want)
+			if strings.Contains(out.String(), "FAIL") {
+				t.Errorf("scenarios ran:\n%s", out.String())
+			}
+		})
+	}
+}
+
+// Matching settings pass the check, and so do services whose headers are
+// wrong in a way the scenarios must catch (off-by-one Remaining, a Limit
+// header that lies, a Reset that slides): those are failures, not exit 2.
+func TestSettingsCheckLeavesFaultsToTheScenarios(t *testing.T) {
+	lieLimit := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set(target.HeaderLimit, "7")
+			h.ServeHTTP(&fixedLimit{ResponseWriter: w}, r)
+		})
+	}
+	for _, c := range []struct {
+		name    string
+		f       fault.Name
+		handler func(http.Handler) http.Handler
+	}{
+		{"reference", fault.None, nil},
+		{"off-by-one", fault.OffByOne, nil},
+		{"sliding-reset", fault.SlidingReset, nil},
+		{"limit header lies", fault.None, lieLimit},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tc := target.DefaultConfig()
+			tc.Limit, tc.Window = 20, 3*time.Second
+			tc.URL = startService(t, tc.Limit, tc.Window, c.f, c.handler)
+			body, err := target.LoadBody("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := checkSettings(context.Background(), tc, body, 5*time.Second); err != nil {
+				t.Errorf("checkSettings: %v", err)
+			}
+		})
+	}
+}
+
+// fixedLimit keeps the X-RateLimit-Limit header its wrapper set.
+type fixedLimit struct{ http.ResponseWriter }
+
+func (w *fixedLimit) WriteHeader(status int) {
+	w.Header().Set(target.HeaderLimit, "7")
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *fixedLimit) Write(b []byte) (int, error) { return w.ResponseWriter.Write(b) }
+
+// A template that renders the same body twice gets a note saying RL-AC6-03
+// cannot run and how to fix it; the default template does not.
+func TestBodyNoteOnConstantTemplate(t *testing.T) {
+	constant, err := target.NewBody(`{"route_id":"335E","submitted_at":"{{now}}"}`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	note, err := bodyNote(constant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"RL-AC6-03", "{{uuid}}"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("note %q lacks %q", note, want)
+		}
+	}
+	def, err := target.LoadBody("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if note, err := bodyNote(def); err != nil || note != "" {
+		t.Errorf("default template: note %q, err %v", note, err)
+	}
+}

@@ -1,0 +1,120 @@
+package acceptance
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/rlspec/rlspec/features"
+	"github.com/rlspec/rlspec/steps"
+	"github.com/rlspec/rlspec/target"
+)
+
+func TestParseTags(t *testing.T) {
+	tags := func(names ...string) map[string]bool {
+		m := map[string]bool{}
+		for _, n := range names {
+			m[n] = true
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		expr string
+		tags map[string]bool
+		want bool
+	}{
+		{"", tags(), true},
+		{"@AC1", tags("@AC1"), true},
+		{"not @AC1", tags("@AC1"), false},
+		{"not @AC1", tags("@AC2"), true},
+		{"@AC1 or @AC2", tags("@AC2"), true},
+		{"@AC1 and @extended", tags("@AC1"), false},
+		{"@AC1 or @AC2 and @x", tags("@AC1"), true},    // and binds tighter
+		{"(@AC1 or @AC2) and @x", tags("@AC1"), false}, // parentheses
+		{"not (@AC1 or @AC2)", tags("@AC3"), true},     //
+		{`@a\ b`, tags("@a b"), true},                  // escaped space
+		{"@AC3 && ~@extended", tags("@AC3"), true},     // godog's form
+		{"@AC3 && ~@extended", tags("@AC3", "@extended"), false},
+		{"@AC1,@AC3", tags("@AC3"), true},
+	} {
+		e, err := parseTags(tc.expr)
+		if err != nil {
+			t.Errorf("parseTags(%q): %v", tc.expr, err)
+			continue
+		}
+		if got := e(tc.tags); got != tc.want {
+			t.Errorf("%q on %v = %v, want %v", tc.expr, tc.tags, got, tc.want)
+		}
+	}
+	for _, bad := range []string{"@AC1&&", "&&@AC1", "@AC1,", "~", "@AC1 and", "or @AC1", "(@AC1", "@AC1)", "AC1", "@AC1 @AC2", "not", "@", `@a\`} {
+		if _, err := parseTags(bad); err == nil {
+			t.Errorf("parseTags(%q) gave no error", bad)
+		}
+	}
+}
+
+func TestSelectScenarios(t *testing.T) {
+	all, nAll, err := selectScenarios(features.FS, "", target.ProfilePRD)
+	if err != nil || all == "" || nAll == 0 || strings.Contains(all, "@id:SL-") {
+		t.Fatalf("all of prd: %q %d %v", all, nAll, err)
+	}
+	sl, nSL, err := selectScenarios(features.FS, "", target.ProfileSlidingLog)
+	if err != nil || nSL == 0 || strings.Contains(sl, "@id:RL-") || !strings.Contains(sl, "@id:SL-1-01") {
+		t.Fatalf("all of sliding-log: %q %d %v", sl, nSL, err)
+	}
+	ac1, n1, err := selectScenarios(features.FS, "@AC1", target.ProfilePRD)
+	if err != nil || n1 == 0 || !strings.Contains(ac1, "@id:RL-AC1-01") {
+		t.Fatalf("@AC1: %q %d %v", ac1, n1, err)
+	}
+	_, notAC1, err := selectScenarios(features.FS, "not @AC1", target.ProfilePRD)
+	if err != nil || notAC1 != nAll-n1 {
+		t.Fatalf("not @AC1: %d of %d, want %d; %v", notAC1, nAll, nAll-n1, err)
+	}
+	_, n2, _ := selectScenarios(features.FS, "@AC2", target.ProfilePRD)
+	_, n12, err := selectScenarios(features.FS, "@AC1 or @AC2", target.ProfilePRD)
+	if err != nil || n12 != n1+n2 {
+		t.Fatalf("@AC1 or @AC2: %d, want %d; %v", n12, n1+n2, err)
+	}
+	if f, n, err := selectScenarios(features.FS, "@AC1 and @AC2", target.ProfilePRD); err != nil || f != "" || n != 0 {
+		t.Fatalf("@AC1 and @AC2: %q %d %v", f, n, err)
+	}
+	if _, _, err := selectScenarios(features.FS, "@AC1&&", target.ProfilePRD); err == nil || !strings.Contains(err.Error(), "TAGS") {
+		t.Fatalf("@AC1&&: %v", err)
+	}
+}
+
+// A scenario of an extended feature the implementation does not claim is
+// left out of the run and reported SKIPPED "not claimed", which STRICT=1
+// does not fail; claimed, it runs.
+func TestUnclaimedFeatureSkipped(t *testing.T) {
+	fsys := fstest.MapFS{"tiers.feature": {Data: []byte(`Feature: tiers (SL-9)
+
+  @SL-9 @profile:sliding-log @feature:tiers @id:SL-9-01
+  Scenario: SL-9-01 [SL-9] tiers
+    "SL-9: each tier enforces its own N and W."
+    Given a fresh key
+
+  @SL-1 @profile:sliding-log @id:SL-1-99
+  Scenario: SL-1-99 [SL-1] core
+    "SL-1: at most N."
+    Given a fresh key
+`)}}
+	none := func(target.Feature) bool { return false }
+	filter, n, skipped, err := selectClaimed(fsys, "", target.ProfileSlidingLog, none)
+	if err != nil || n != 1 || filter != "@id:SL-1-99" || len(skipped) != 1 || skipped[0].ID != "SL-9-01" ||
+		skipped[0].Status != steps.Skipped || skipped[0].Reason != NotClaimed || !skipped[0].NotClaimed {
+		t.Fatalf("unclaimed: %q %d %+v %v", filter, n, skipped, err)
+	}
+	all := func(target.Feature) bool { return true }
+	if filter, n, skipped, err := selectClaimed(fsys, "", target.ProfileSlidingLog, all); err != nil || n != 2 || len(skipped) != 0 {
+		t.Fatalf("claimed: %q %d %+v %v", filter, n, skipped, err)
+	}
+	rep := &Report{Strict: true, Results: []steps.ScenarioResult{{Status: steps.Passed}, skipped[0]}}
+	if rep.ExitCode() != 0 {
+		t.Fatal("STRICT=1 failed a not-claimed skip")
+	}
+	rep.Results = append(rep.Results, steps.ScenarioResult{Status: steps.Skipped, Reason: "a window passed"})
+	if rep.ExitCode() != 1 {
+		t.Fatal("STRICT=1 passed a skip of claimed work")
+	}
+}

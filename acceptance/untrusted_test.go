@@ -1,0 +1,50 @@
+package acceptance
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/steps"
+	"github.com/rlspec/rlspec/target"
+)
+
+// With CLIENT_IPS=xff the harness is the target's trusted proxy; given an
+// instance that trusts no proxy (Config.UntrustedURL, as a TARGET_IMAGE
+// start sets it), RL-EXT-XFF-01 runs against that one: it passes the
+// reference, fails trust-xff, and is SKIPPED only without the instance.
+func TestUntrustedInstanceRunsXFF01(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		untrusted bool
+		f         fault.Name
+		want      steps.Status
+	}{
+		{"reference", true, fault.None, steps.Passed},
+		{"trust-xff", true, fault.TrustXFF, steps.Failed},
+		{"no instance", false, fault.None, steps.Skipped},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tc := target.DefaultConfig()
+			tc.ClientIPs = target.ClientIPsXFF
+			tc = startEmbedded(t, tc, fault.None)
+			tc.DB = ""
+			if c.untrusted {
+				tc.UntrustedURL = startConfigured(t, c.f, func(*fakeserver.Config) {})
+			}
+			tc.Tags = "@id:RL-EXT-XFF-01"
+			rep, err := runWithin(t, 30*time.Second, Config{Target: tc}, WithoutReports())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Results) != 1 || rep.Results[0].Status != c.want {
+				t.Fatalf("results %+v, want one %v", rep.Results, c.want)
+			}
+			if r := rep.Results[0]; c.want == steps.Skipped && !strings.Contains(r.Reason, "trusted proxy") {
+				t.Errorf("skip reason %q", r.Reason)
+			}
+		})
+	}
+}

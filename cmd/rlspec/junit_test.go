@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// junitFile is what the tests read of a junit.xml.
+type junitFile struct {
+	Tests    int `xml:"tests,attr"`
+	Failures int `xml:"failures,attr"`
+	Errors   int `xml:"errors,attr"`
+	Suites   []struct {
+		Cases []struct {
+			Name    string `xml:"name,attr"`
+			Failure *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"failure"`
+			Error *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"error"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func readJUnit(t *testing.T, dir string) junitFile {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "junit.xml"))
+	if err != nil {
+		t.Fatalf("no junit.xml: %v", err)
+	}
+	var r junitFile
+	if err := xml.Unmarshal(b, &r); err != nil {
+		t.Fatalf("junit.xml: %v", err)
+	}
+	return r
+}
+
+// TestJUnitOnExit2: every command that cannot run still writes a junit.xml
+// with one error case saying why.
+func TestJUnitOnExit2(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		env  map[string]string
+		want string
+	}{
+		{"acceptance", map[string]string{"RL_LIMIT": "many"}, "RL_LIMIT"},
+		{"acceptance", map[string]string{"TAGS": "@AC1&&"}, "TAGS"},
+		{"acceptance", map[string]string{"TARGET_URL": "http://127.0.0.1:1"}, "could not run"},
+		{"race", map[string]string{"SEED": "x"}, "SEED"},
+	} {
+		dir := t.TempDir()
+		t.Setenv("REPORT_DIR", dir)
+		for k, v := range tc.env {
+			t.Setenv(k, v)
+		}
+		code, _, stderr := runMain(tc.cmd)
+		for k := range tc.env {
+			os.Unsetenv(k)
+		}
+		if code != 2 {
+			t.Errorf("%s %v: exit %d, want 2 (%s)", tc.cmd, tc.env, code, stderr)
+			continue
+		}
+		r := readJUnit(t, dir)
+		if r.Tests != 1 || r.Errors != 1 || r.Suites[0].Cases[0].Error == nil || !strings.Contains(r.Suites[0].Cases[0].Error.Message, tc.want) {
+			t.Errorf("%s %v: junit %+v", tc.cmd, tc.env, r)
+		}
+	}
+}
+
+// TestRaceJUnit: a race hunt writes one test case per property, the
+// violated ones failed.
+func TestRaceJUnit(t *testing.T) {
+	t.Chdir(t.TempDir())
+	dir := t.TempDir()
+	t.Setenv("REPORT_DIR", dir)
+	var stdout, stderr bytes.Buffer
+	if code := runRace(context.Background(), []string{"-fault", "check-then-act", "-checks", "30", "-repeat", "1", "-shrink-time", "1s"}, &stdout, &stderr); code != 1 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	r := readJUnit(t, dir)
+	if r.Tests < len(raceProperties) || r.Failures == 0 {
+		t.Fatalf("junit %+v", r)
+	}
+	for _, c := range r.Suites[0].Cases {
+		if c.Name == "no oversell" && c.Failure == nil && strings.Contains(stdout.String(), "VIOLATION oversell") {
+			t.Errorf("oversell found but its case passed")
+		}
+	}
+}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/target"
+)
+
+func TestRaceSettingsTargetURLs(t *testing.T) {
+	getenv := func(env map[string]string) target.Getenv {
+		return func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	}
+	cfg, err := raceSettings(nil, getenv(map[string]string{"TARGET_URLS": " http://a:1, http://b:2 ,"}), nil)
+	if err != nil || strings.Join(cfg.URLs, " ") != "http://a:1 http://b:2" {
+		t.Fatalf("URLs = %q, err = %v", cfg.URLs, err)
+	}
+	for name, tc := range map[string]struct {
+		env  map[string]string
+		want string
+	}{
+		"bad":      {map[string]string{"TARGET_URLS": "http://a:1,localhost:2"}, `"localhost:2" is not an http(s) base URL`},
+		"empty":    {map[string]string{"TARGET_URLS": " , "}, "names no URL"},
+		"url":      {map[string]string{"TARGET_URLS": "http://a:1", "TARGET_URL": "http://b:2"}, "set one"},
+		"replicas": {map[string]string{"TARGET_URLS": "http://a:1", "REPLICAS": "3"}, "REPLICAS starts instances"},
+		"fault":    {map[string]string{"TARGET_URLS": "http://a:1", "FAULT": "process-cache"}, "unset TARGET_URLS"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := raceSettings(nil, getenv(tc.env), nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestRaceTargetURLs: two instances on one SQLite file with a quota cache
+// per process oversell across TARGET_URLS; two correct ones do not.
+func TestRaceTargetURLs(t *testing.T) {
+	for _, tc := range []struct {
+		fault fault.Name
+		want  int
+	}{{fault.None, 0}, {fault.ProcessCache, 1}} {
+		t.Run(tc.fault.String(), func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "shared.db")
+			var urls []string
+			for range 2 {
+				cfg := fakeserver.DefaultConfig()
+				cfg.Limit, cfg.DBPath = 3, db
+				cfg, err := fault.Apply(tc.fault, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				run, err := fakeserver.Start(cfg, "127.0.0.1:0")
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = run.Close() })
+				urls = append(urls, run.URL)
+			}
+			for k, v := range map[string]string{"REPORT_DIR": t.TempDir(), "TARGET_URLS": strings.Join(urls, ","), "RL_LIMIT": "3",
+				"CHECKS": "40", "REPEAT": "1", "SHRINK_TIME": "1s"} {
+				t.Setenv(k, v)
+			}
+			var stdout, stderr bytes.Buffer
+			if code := runRace(context.Background(), nil, &stdout, &stderr); code != tc.want {
+				t.Fatalf("exit %d, want %d\n%s\n%s", code, tc.want, stdout.String(), stderr.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/rlspec/rlspec/internal/junit"
+	"github.com/rlspec/rlspec/racehunt"
+)
+
+// raceProperties are the properties every race hunt checks, one JUnit test
+// case each (a violation of a class not listed gets its own case too).
+var raceProperties = []racehunt.Class{
+	racehunt.ClassOversell, racehunt.ClassDuplicate, racehunt.ClassUndersell, racehunt.ClassOrder,
+	racehunt.ClassCachedConflict, racehunt.ClassLimited, racehunt.ClassStatus, racehunt.ClassHeaders,
+	racehunt.ClassLinearizable,
+}
+
+// raceJUnit is a hunt as JUnit: one case per property, failed with the
+// violations of that class; the seed, workloads and target as properties.
+func raceJUnit(cfg raceConfig, tgt racehunt.Target, res racehunt.Result) junit.Suite {
+	s := junit.Suite{Name: "rlspec race: " + tgt.Describe(), Elapsed: res.Duration, Properties: []junit.Property{
+		junit.Prop("target", tgt.Describe()), junit.Prop("workloads", res.Checks), junit.Prop("requests", res.Requests),
+		junit.Prop("seed", res.SearchSeed),
+	}}
+	if res.Seed != 0 {
+		s.Properties = append(s.Properties, junit.Prop("failing seed", res.Seed), junit.Prop("replay", replayCommand(cfg, res.Seed)))
+	}
+	byClass := map[racehunt.Class][]string{}
+	for _, v := range res.Violations {
+		byClass[v.Class] = append(byClass[v.Class], v.String())
+	}
+	classes := append([]racehunt.Class(nil), raceProperties...)
+	for _, v := range res.Violations {
+		if !containsClass(classes, v.Class) {
+			classes = append(classes, v.Class)
+		}
+	}
+	for _, c := range classes {
+		tc := junit.Case{Name: "no " + string(c), Classname: "rlspec.race"}
+		if vs := byClass[c]; len(vs) > 0 {
+			text := strings.Join(vs, "\n") + "\n\nshrunk workload:\n" + res.Workload.String()
+			tc.Failure = &junit.Problem{Message: vs[0], Type: string(c), Text: text}
+		}
+		s.Cases = append(s.Cases, tc)
+	}
+	return s
+}
+
+func containsClass(cs []racehunt.Class, c racehunt.Class) bool {
+	for _, x := range cs {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}

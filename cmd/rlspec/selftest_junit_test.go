@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rlspec/rlspec/containers"
+)
+
+// rlspec selftest and rlspec image write junit.xml: one case per reference
+// run and per fault (selftest), per build and smoke test (image), and one
+// error case when they cannot run.
+func TestSelftestAndImageWriteJUnit(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"selftest", "-runs", "x"}, "RUNS"},
+		{[]string{"image", "stray"}, "unexpected arguments"},
+	} {
+		dir := t.TempDir()
+		t.Setenv("REPORT_DIR", dir)
+		if code, _, stderr := runMain(c.args...); code != 2 {
+			t.Fatalf("%v: exit %d, want 2 (%s)", c.args, code, stderr)
+		}
+		r := readJUnit(t, dir)
+		if r.Errors != 1 || r.Suites[0].Cases[0].Error == nil || !strings.Contains(r.Suites[0].Cases[0].Error.Message, c.want) {
+			t.Errorf("%v: junit %+v", c.args, r)
+		}
+	}
+
+	dir := t.TempDir()
+	t.Setenv("REPORT_DIR", dir)
+	code, stdout, stderr := runMain("selftest", "-q", "-faults", "off-by-one", "-checks", "5")
+	if code != 0 {
+		t.Fatalf("selftest: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	r := readJUnit(t, dir)
+	var names []string
+	for _, c := range r.Suites[0].Cases {
+		names = append(names, c.Name)
+	}
+	if r.Tests != 2 || r.Failures != 0 || names[0] != "reference run 1/1 passes everything" || names[1] != "fault off-by-one is caught" {
+		t.Errorf("selftest junit: %d tests, %d failures, %q", r.Tests, r.Failures, names)
+	}
+
+	if testing.Short() {
+		return
+	}
+	t.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := containers.Available(ctx); err != nil {
+		line, _, _ := strings.Cut(err.Error(), "\n")
+		t.Log("image junit not checked: docker not available: " + line)
+		return
+	}
+	dir = t.TempDir()
+	t.Setenv("REPORT_DIR", dir)
+	if code, stdout, stderr := runMain("image", "-harness-tag", ""); code != 0 {
+		t.Fatalf("image: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	r = readJUnit(t, dir)
+	if r.Tests != 2 || r.Failures != 0 || r.Errors != 0 {
+		t.Errorf("image junit: %+v", r)
+	}
+}

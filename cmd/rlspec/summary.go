@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// runSummary turns a JUnit report into the Markdown a CI job appends to its
+// step summary (rlspec summary -junit reports/junit.xml >> "$GITHUB_STEP_SUMMARY"):
+// the totals, every failed and skipped scenario with its message, and the
+// passed ones folded. It needs no API token, so it also works on pull
+// requests from forks. Exit status 0 when the report was read, 2 when not;
+// the verdict itself is the acceptance run's exit status.
+func runSummary(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("rlspec summary", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := os.Getenv("REPORT_DIR")
+	if dir == "" {
+		dir = "reports"
+	}
+	path := fs.String("junit", filepath.Join(dir, "junit.xml"), "JUnit report to summarise (default $REPORT_DIR/junit.xml)")
+	title := fs.String("title", "rlspec acceptance", "heading of the summary")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "rlspec summary: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	raw, err := os.ReadFile(*path)
+	if err != nil {
+		fmt.Fprintf(stderr, "rlspec summary: %v\n", err)
+		return 2
+	}
+	var rep junitReport
+	if err := xml.Unmarshal(raw, &rep); err != nil {
+		fmt.Fprintf(stderr, "rlspec summary: %s: %v\n", *path, err)
+		return 2
+	}
+	writeSummary(stdout, *title, rep)
+	return 0
+}
+
+// junitReport is the part of a JUnit report the summary reads.
+type junitReport struct {
+	Suites []struct {
+		Name  string `xml:"name,attr"`
+		Cases []struct {
+			Name    string `xml:"name,attr"`
+			Failure *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"failure"`
+			Error *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"error"`
+			Skipped *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"skipped"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+// writeSummary writes the Markdown summary of rep.
+func writeSummary(w io.Writer, title string, rep junitReport) {
+	type row struct{ mark, name, msg string }
+	var bad, passed []row
+	var nFail, nSkip int
+	for _, s := range rep.Suites {
+		for _, c := range s.Cases {
+			switch {
+			case c.Failure != nil:
+				nFail++
+				bad = append(bad, row{"❌ failed", c.Name, c.Failure.Message})
+			case c.Error != nil:
+				nFail++
+				bad = append(bad, row{"❌ error", c.Name, c.Error.Message})
+			case c.Skipped != nil:
+				nSkip++
+				bad = append(bad, row{"⚠️ skipped", c.Name, c.Skipped.Message})
+			default:
+				passed = append(passed, row{"✅ passed", c.Name, ""})
+			}
+		}
+	}
+	total := len(bad) + len(passed)
+	fmt.Fprintf(w, "### %s: %d passed, %d failed, %d skipped (%d scenarios)\n\n", cell(title), len(passed), nFail, nSkip, total)
+	if len(bad) > 0 {
+		fmt.Fprintln(w, "| result | scenario | why |")
+		fmt.Fprintln(w, "| --- | --- | --- |")
+		for _, r := range bad {
+			fmt.Fprintf(w, "| %s | %s | %s |\n", r.mark, cell(r.name), cell(r.msg))
+		}
+		fmt.Fprintln(w)
+	}
+	if len(passed) > 0 {
+		fmt.Fprintf(w, "<details><summary>%d passed</summary>\n\n", len(passed))
+		for _, r := range passed {
+			fmt.Fprintf(w, "- %s\n", cell(r.name))
+		}
+		fmt.Fprintln(w, "\n</details>")
+	}
+}
+
+// cell makes s safe inside a Markdown table cell: one line, no pipes, no HTML.
+func cell(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	s = strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;").Replace(s)
+	if r := []rune(s); len(r) > 300 {
+		s = string(r[:300]) + "…"
+	}
+	return s
+}

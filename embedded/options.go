@@ -1,0 +1,124 @@
+package embedded
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/internal/pgcluster"
+)
+
+// Options say which reference to start.
+type Options struct {
+	Fault fault.Name           // a deliberate defect (self-tests); "" the reference
+	Store fakeserver.StoreKind // "" or sqlite, or postgres
+	// Profile is the design served ("" the PRD); Align fixed-window's
+	// window alignment ("" epoch).
+	Profile fakeserver.Profile
+	Align   fakeserver.Align
+	// TrustLoopbackProxies honours X-Forwarded-For from loopback peers, for
+	// a harness that gives scenarios their addresses that way
+	// (CLIENT_IPS=xff).
+	TrustLoopbackProxies bool
+	// RequireAuth is the Authorization value every instance requires
+	// (fakeserver.Config.RequireAuth); "" requires none.
+	RequireAuth string
+}
+
+// stores hands out one empty store per instance set: SQLite leaves the
+// path to the server (a temporary file) or a shared file; PostgreSQL gets
+// a database of its own on one cluster.
+type stores struct {
+	kind    fakeserver.StoreKind
+	cluster *pgcluster.Cluster
+	n       int
+}
+
+func newStores(kind fakeserver.StoreKind) (*stores, error) {
+	if kind == "" {
+		kind = fakeserver.StoreSQLite
+	}
+	s := &stores{kind: kind}
+	if kind != fakeserver.StorePostgres {
+		return s, nil
+	}
+	c, err := pgcluster.Start(context.Background(), pgcluster.WithSetting("max_connections", "300"))
+	if err != nil {
+		return nil, fmt.Errorf("embedded reference on PostgreSQL: %w", err)
+	}
+	s.cluster = c
+	return s, nil
+}
+
+// configure points cfg at a fresh store: a new PostgreSQL database, or for
+// SQLite sqlitePath ("" = the server's own temporary file).
+func (s *stores) configure(cfg *fakeserver.Config, sqlitePath string) error {
+	cfg.Store = s.kind
+	if s.kind != fakeserver.StorePostgres {
+		cfg.DBPath = sqlitePath
+		return nil
+	}
+	s.n++
+	name := fmt.Sprintf("rlspec_%d", s.n)
+	dsn, err := s.cluster.CreateDatabase(context.Background(), name)
+	if err != nil {
+		return fmt.Errorf("embedded reference: %w", err)
+	}
+	cfg.DatabaseURL = dsn
+	return nil
+}
+
+func (s *stores) close() error {
+	if s == nil || s.cluster == nil {
+		return nil
+	}
+	return s.cluster.Close()
+}
+
+// base is the server configuration every instance starts from.
+func (o Options) base() fakeserver.Config {
+	cfg := fakeserver.DefaultConfig()
+	cfg.RequireAuth = o.RequireAuth
+	if o.Profile != "" {
+		cfg.Profile = o.Profile
+	}
+	if o.Align != "" {
+		cfg.Align = o.Align
+	}
+	if o.TrustLoopbackProxies {
+		cfg.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+	}
+	return cfg
+}
+
+// start applies the fault to the final cfg (a fault sees whether the flag is
+// on) and starts it on a loopback port.
+func (o Options) start(cfg fakeserver.Config) (*fakeserver.Running, error) {
+	cfg, err := fault.Apply(o.Fault, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("embedded reference: %w", err)
+	}
+	return fakeserver.Start(cfg, "127.0.0.1:0")
+}
+
+func closeAll(rs []*fakeserver.Running, st *stores) error {
+	var errs []error
+	for _, r := range rs {
+		errs = append(errs, r.Close())
+	}
+	return errors.Join(append(errs, st.close())...)
+}
+
+// profile names a non-PRD profile for descriptions: "sliding-log, " or "".
+func (o Options) profile() string {
+	switch {
+	case o.Profile == "" || o.Profile == fakeserver.ProfilePRD:
+		return ""
+	case o.Profile == fakeserver.ProfileFixedWindow:
+		return string(o.Profile) + " " + string(max(o.Align, fakeserver.AlignEpoch)) + ", "
+	}
+	return string(o.Profile) + ", "
+}

@@ -1,0 +1,91 @@
+package embedded
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/rlspec/rlspec/fakeserver"
+
+	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+)
+
+// outageBusyTimeout is the embedded SQLite pair's busy timeout: how long a
+// decision waits for a held write lock before the server answers 503. Short,
+// so that requests during a store outage come back quickly; the pair's
+// instances each write their own file, so nothing else waits that long.
+const outageBusyTimeout = 250 * time.Millisecond
+
+// outage takes a Pair's store away and brings it back: PostgreSQL's server
+// is stopped and restarted on its data directory; SQLite's database file is
+// held by a write transaction (BEGIN IMMEDIATE) of another connection.
+type outage struct {
+	mu   sync.Mutex
+	db   *sql.DB   // SQLite: the connection holding the write lock
+	conn *sql.Conn // nil while the store is up
+	down bool
+}
+
+// StoreDown makes the enabled instance's store unavailable (FAIL-1,
+// FAIL-2): its decisions fail until StoreUp.
+func (p *Pair) StoreDown(ctx context.Context) error {
+	o := &p.outage
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.down {
+		return errors.New("store down: already down")
+	}
+	if p.stores.kind == fakeserver.StorePostgres {
+		if err := p.stores.cluster.Stop(); err != nil {
+			return fmt.Errorf("store down: stop PostgreSQL: %w", err)
+		}
+		o.down = true
+		return nil
+	}
+	path := p.servers[0].Server.DBPath()
+	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?mode=rw&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return fmt.Errorf("store down: %w", err)
+	}
+	conn, err := db.Conn(ctx)
+	if err == nil {
+		_, err = conn.ExecContext(ctx, "BEGIN IMMEDIATE")
+	}
+	if err != nil {
+		if conn != nil {
+			_ = conn.Close()
+		}
+		_ = db.Close()
+		return fmt.Errorf("store down: hold the SQLite write lock: %w", err)
+	}
+	o.db, o.conn, o.down = db, conn, true
+	return nil
+}
+
+// StoreUp ends StoreDown's outage; the store keeps what it held before.
+func (p *Pair) StoreUp(ctx context.Context) error {
+	o := &p.outage
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.down {
+		return nil
+	}
+	if p.stores.kind == fakeserver.StorePostgres {
+		if err := p.stores.cluster.Restart(ctx); err != nil {
+			return fmt.Errorf("store up: restart PostgreSQL: %w", err)
+		}
+		o.down = false
+		return nil
+	}
+	_, err := o.conn.ExecContext(ctx, "ROLLBACK")
+	err = errors.Join(err, o.conn.Close(), o.db.Close())
+	o.db, o.conn, o.down = nil, nil, false
+	if err != nil {
+		return fmt.Errorf("store up: release the SQLite write lock: %w", err)
+	}
+	return nil
+}

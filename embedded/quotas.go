@@ -1,0 +1,94 @@
+package embedded
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/reference"
+)
+
+// Quotas is the race hunter's embedded target: for each quota, Replicas
+// servers sharing one store, all on one fake clock the hunter moves.
+type Quotas struct {
+	Clock       *reference.FakeClock
+	Bases       map[int][]string // quota → base URLs of its replicas
+	Description string
+
+	servers []*fakeserver.Running
+	stores  *stores
+	dir     string
+}
+
+// StartQuotas starts replicas (at least 1) servers per quota in limits,
+// each set on one store, with window on a fake clock that starts on a
+// whole second (Reset is unix seconds, so boundaries fall exactly).
+func StartQuotas(window time.Duration, limits []int, replicas int, o Options) (q *Quotas, err error) {
+	replicas = max(replicas, 1)
+	st, err := newStores(o.Store)
+	if err != nil {
+		return nil, err
+	}
+	q = &Quotas{
+		Clock:  reference.NewFakeClock(time.Now().Truncate(time.Second)),
+		Bases:  map[int][]string{},
+		stores: st,
+		Description: fmt.Sprintf("embedded reference (fault %s, %s, %d replica(s), fake clock, quotas %v)",
+			o.Fault, st.kind, replicas, limits),
+	}
+	defer func() {
+		if err != nil {
+			_ = q.Close()
+			q = nil
+		}
+	}()
+	if replicas > 1 && st.kind != fakeserver.StorePostgres {
+		if q.dir, err = os.MkdirTemp("", "rlspec-race-"); err != nil {
+			return nil, fmt.Errorf("temp dir: %w", err)
+		}
+	}
+	for _, limit := range limits {
+		cfg := o.base()
+		cfg.Limit, cfg.Window, cfg.Clock = limit, window, q.Clock
+		path := ""
+		if q.dir != "" {
+			path = filepath.Join(q.dir, fmt.Sprintf("limit-%d.db", limit))
+		}
+		if err := st.configure(&cfg, path); err != nil {
+			return nil, err
+		}
+		for range replicas {
+			run, err := o.start(cfg)
+			if err != nil {
+				return nil, err
+			}
+			q.servers = append(q.servers, run)
+			q.Bases[limit] = append(q.Bases[limit], run.URL)
+		}
+	}
+	return q, nil
+}
+
+// Limits are the served quotas, ascending.
+func (q *Quotas) Limits() []int {
+	out := make([]int, 0, len(q.Bases))
+	for l := range q.Bases {
+		out = append(out, l)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// Close stops every server and removes the stores.
+func (q *Quotas) Close() error {
+	err := closeAll(q.servers, q.stores)
+	if q.dir != "" {
+		if rerr := os.RemoveAll(q.dir); rerr != nil && err == nil {
+			err = rerr
+		}
+	}
+	return err
+}

@@ -1,0 +1,39 @@
+package fakeserver
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/rlspec/rlspec/reference"
+)
+
+// limitedBody is spec/002's 429 body.
+const limitedBody = `{"error":{"code":"RATE_LIMITED","message":"Too many requests. Please try again later.","retryAfter":%d}}`
+
+// limited serves a non-PRD profile's endpoint: GET, keyed by
+// X-User-ID or the client address, the three X-RateLimit-* headers on every
+// decision, and on a 429 Retry-After and spec/002's body.
+func (s *Server) limited(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet { // a HEAD spends nothing: harnesses open connections with it
+		w.Header().Set("Allow", http.MethodGet)
+		writeError(w, http.StatusMethodNotAllowed, "method_not_allowed", "use GET")
+		return
+	}
+	d, err := s.ref.Decide(r.Context(), reference.Request{Bucket: s.keyer.Key(r, Ride{}), BodySHA256: sha256.Sum256(nil)})
+	if err != nil {
+		s.unavailable(w, r, err)
+		return
+	}
+	h := w.Header()
+	h.Set("X-RateLimit-Limit", strconv.Itoa(d.Limit))
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(d.Remaining))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(d.Reset, 10))
+	if d.Outcome == reference.Limited {
+		h.Set("Retry-After", strconv.FormatInt(d.RetryAfter, 10))
+		writeJSON(w, http.StatusTooManyRequests, fmt.Appendf(nil, limitedBody, d.RetryAfter))
+		return
+	}
+	writeJSON(w, http.StatusOK, []byte(`{"ok":true}`))
+}

@@ -1,0 +1,97 @@
+package fakeserver
+
+import (
+	"fmt"
+	"net/http"
+	"net/netip"
+	"strings"
+
+	"github.com/rlspec/rlspec/model"
+)
+
+// Profile is the design the server serves (profiles.md): the PRD's
+// POST /v1/ride_summary, or a GET endpoint of another design on the same
+// path, keyed by UserHeader with the client address as fallback.
+type Profile string
+
+// The profiles the reference serves.
+const (
+	ProfilePRD         Profile = "prd"
+	ProfileSlidingLog  Profile = "sliding-log"
+	ProfileFixedWindow Profile = "fixed-window"
+)
+
+// Align is the fixed-window profile's window alignment.
+type Align string
+
+// The alignments (WINDOW_ALIGN).
+const (
+	AlignEpoch        Align = "epoch"
+	AlignFirstRequest Align = "first-request"
+)
+
+// UserHeader keys the non-PRD profiles' requests (spec/002's staff id).
+const UserHeader = "X-User-ID"
+
+// UserPrefix starts the bucket id of a request keyed by UserHeader.
+const UserPrefix = "user:"
+
+// ParseProfile accepts "" (the PRD) and the profiles above.
+func ParseProfile(s string) (Profile, error) {
+	switch p := Profile(strings.TrimSpace(s)); p {
+	case "", ProfilePRD:
+		return ProfilePRD, nil
+	case ProfileSlidingLog, ProfileFixedWindow:
+		return p, nil
+	}
+	return "", fmt.Errorf("%q is not a profile the reference serves (prd, sliding-log, fixed-window)", s)
+}
+
+// ParseAlign accepts "" (epoch), epoch and first-request.
+func ParseAlign(s string) (Align, error) {
+	switch a := Align(strings.TrimSpace(s)); a {
+	case "", AlignEpoch:
+		return AlignEpoch, nil
+	case AlignFirstRequest:
+		return a, nil
+	}
+	return "", fmt.Errorf("%q is neither epoch nor first-request", s)
+}
+
+// Model is the configured design: the profile's, or the flag off.
+func (c Config) Model() model.Model {
+	switch {
+	case !c.Enabled:
+		return model.FlagOff{Limit: c.Limit, Window: c.Window, Sentinel: c.Sentinel}
+	case c.Profile == ProfileSlidingLog:
+		return model.SlidingLog{Limit: c.Limit, Window: c.Window}
+	case c.Profile == ProfileFixedWindow && c.Align != AlignFirstRequest:
+		return model.Epoch{Limit: c.Limit, Window: c.Window}
+	}
+	// The PRD, and fixed-window opened by the first request (the PRD's rule).
+	return model.PRD{Limit: c.Limit, Window: c.Window}
+}
+
+// HeaderKeyer keys a request by UserHeader ("user:" and its value) and,
+// without one, by client address as DeviceKeyer does (SL-8, FW-7).
+type HeaderKeyer struct {
+	TrustedProxies []netip.Prefix
+}
+
+var _ Keyer = HeaderKeyer{}
+
+// Key is the bucket id.
+func (k HeaderKeyer) Key(r *http.Request, _ Ride) string {
+	if v := strings.TrimSpace(r.Header.Get(UserHeader)); v != "" && validIdempotencyKey(v) {
+		return UserPrefix + v
+	}
+	return AddressPrefix + DeviceKeyer(k).ClientAddr(r)
+}
+
+// keyer is the profile's correct keying.
+func (c Config) keyer() Keyer {
+	if c.Profile == ProfilePRD || c.Profile == "" {
+		return DeviceKeyer{TrustedProxies: c.TrustedProxies}
+	}
+	return HeaderKeyer{TrustedProxies: c.TrustedProxies}
+}

@@ -1,0 +1,91 @@
+package fault
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+)
+
+// Name names a fault. Keep names stable: self-test reports and
+// reproductions use them. The empty Name is the correct reference.
+type Name string
+
+// None is the correct reference.
+const None Name = ""
+
+// String is the fault's name, "none" for the reference.
+func (n Name) String() string {
+	if n == None {
+		return "none"
+	}
+	return string(n)
+}
+
+// Fault is one deliberate defect.
+type Fault struct {
+	Name        Name
+	Breaks      clause.Refs // the clauses it breaks, the first the main one
+	Description string
+	Detectors   Detectors
+	// Profile is the design the fault belongs to: the self-test runs it on
+	// the reference serving that profile ("" the PRD).
+	Profile fakeserver.Profile
+	// Wrap returns the replacements of a server configured by cfg.
+	Wrap func(cfg fakeserver.Config) fakeserver.Wrap
+}
+
+// Detectors is what the self-test demands of a fault.
+type Detectors struct {
+	// Scenarios are acceptance scenario ids that must fail against the
+	// fault (others may fail too). Empty: the suite is still run and its
+	// verdict shown, but nothing is required of it.
+	Scenarios []string
+	// Race: the race hunter must find a violation.
+	Race bool
+	// Replicas is the number of in-process servers on one database file
+	// the race hunter targets (process-cache needs more than one).
+	Replicas int
+}
+
+// Lookup returns the fault named n.
+func Lookup(n Name) (Fault, bool) {
+	for _, f := range All() {
+		if f.Name == n {
+			return f, true
+		}
+	}
+	return Fault{}, false
+}
+
+// Parse accepts "" or "none" (the reference) and every fault's name.
+func Parse(s string) (Name, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || s == "none" {
+		return None, nil
+	}
+	if f, ok := Lookup(Name(s)); ok {
+		return f.Name, nil
+	}
+	var names []string
+	for _, f := range All() {
+		names = append(names, string(f.Name))
+	}
+	slices.Sort(names)
+	return None, fmt.Errorf("unknown fault %q (known: %s)", s, strings.Join(names, ", "))
+}
+
+// Apply returns cfg with fault n's replacements (cfg itself for None).
+func Apply(n Name, cfg fakeserver.Config) (fakeserver.Config, error) {
+	if n == None {
+		return cfg, nil
+	}
+	f, ok := Lookup(n)
+	if !ok {
+		return cfg, fmt.Errorf("apply fault: unknown fault %q", string(n))
+	}
+	cfg.Wrap = f.Wrap(cfg)
+	return cfg, nil
+}

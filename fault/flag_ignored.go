@@ -1,0 +1,24 @@
+package fault
+
+import (
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/model"
+)
+
+// FlagIgnored enforces the limit with the flag off.
+const FlagIgnored Name = "flag-ignored"
+
+func flagIgnored() Fault {
+	return Fault{
+		Name:        FlagIgnored,
+		Breaks:      clause.Of(clause.AC8, clause.FR8),
+		Description: "BMTC_RATE_LIMIT_ENABLED=false is ignored: the limit is enforced anyway",
+		Detectors:   Detectors{Scenarios: []string{"RL-AC8-02"}},
+		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
+			cfg.Enabled = true
+			enforced := cfg.Model()
+			return fakeserver.Wrap{Model: func(model.Model) model.Model { return enforced }}
+		},
+	}
+}

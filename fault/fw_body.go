@@ -1,0 +1,52 @@
+package fault
+
+import (
+	"net/http"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+)
+
+// FWBody answers a 429 with spec/003's body, {"error": "Rate limit
+// exceeded", …}, where LIMITED_BODY expects spec/002's error code.
+const FWBody Name = "fw-body"
+
+func fwBody() Fault {
+	return Fault{
+		Name:        FWBody,
+		Breaks:      clause.Of(clause.FW6),
+		Description: `a 429 whose body is not LIMITED_BODY's (spec/003's {"error":"Rate limit exceeded"} where /error/code=RATE_LIMITED is claimed)`,
+		Detectors:   Detectors{Scenarios: []string{"FW-6-01"}},
+		Profile:     fakeserver.ProfileFixedWindow,
+		Wrap: func(fakeserver.Config) fakeserver.Wrap {
+			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					h.ServeHTTP(&bodyRewrite{ResponseWriter: w}, r)
+				})
+			}}
+		},
+	}
+}
+
+// bodyRewrite replaces the body of a 429.
+type bodyRewrite struct {
+	http.ResponseWriter
+	limited bool
+}
+
+func (w *bodyRewrite) WriteHeader(status int) {
+	if w.limited = status == http.StatusTooManyRequests; w.limited {
+		w.Header().Del("Content-Length")
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *bodyRewrite) Write(b []byte) (int, error) {
+	if !w.limited {
+		return w.ResponseWriter.Write(b)
+	}
+	if _, err := w.ResponseWriter.Write([]byte(`{"error":"Rate limit exceeded"}`)); err != nil {
+		return 0, err
+	}
+	return len(b), nil // the reference's body is dropped
+}

@@ -1,0 +1,32 @@
+package fault
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+)
+
+// FWLimitFromRemaining is spec/003's middleware:
+// w.Header().Set("X-RateLimit-Limit", fmt.Sprintf("%d", result.Remaining+1)).
+const FWLimitFromRemaining Name = "fw-limit-from-remaining"
+
+func fwLimitFromRemaining() Fault {
+	return Fault{
+		Name:        FWLimitFromRemaining,
+		Breaks:      clause.Of(clause.FW5),
+		Description: "spec/003: X-RateLimit-Limit = Remaining + 1 (derived from Remaining, not the configured N)",
+		Detectors:   Detectors{Scenarios: []string{"FW-5-01"}},
+		Profile:     fakeserver.ProfileFixedWindow,
+		Wrap: func(fakeserver.Config) fakeserver.Wrap {
+			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
+				return onHeaders(h, func(_ *http.Request, _ int, hdr http.Header) {
+					if rem, err := strconv.Atoi(hdr.Get("X-RateLimit-Remaining")); err == nil {
+						hdr.Set("X-RateLimit-Limit", strconv.Itoa(rem+1))
+					}
+				})
+			}}
+		},
+	}
+}

@@ -1,0 +1,69 @@
+package fault_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rlspec/rlspec/fakeserver"
+)
+
+// The fixed-window faults' detectors: a server serving profile
+// fixed-window (epoch) with N = 3, W = 10 s on a fake clock that starts at
+// an epoch boundary.
+
+func fwServer(mk mkServer) tserver {
+	return mk(func(c *fakeserver.Config) {
+		c.Profile, c.Align, c.Limit, c.Window = fakeserver.ProfileFixedWindow, fakeserver.AlignEpoch, 3, 10*time.Second
+	})
+}
+
+func fwLimitDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := fwServer(mk)
+	s.do(user("u", ""))
+	l := hdr(s.do(user("u", "")), "X-RateLimit-Limit")
+	return l != 3, fmt.Sprintf("second request's Limit %d with N = 3", l)
+}
+
+func fwEpochDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := fwServer(mk)
+	s.clk.Advance(5 * time.Second)
+	s.spend(3, user("u", ""))
+	s.clk.Advance(5 * time.Second) // t0 + 10.3 s: the next epoch window
+	w := s.do(user("u", ""))
+	return w.Code != 200, fmt.Sprintf("first request of the next epoch window: %d", w.Code)
+}
+
+func fwBoundaryDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := fwServer(mk)
+	s.spend(3, user("u", ""))
+	s.clk.Advance(10 * time.Second)
+	ok := codes(s.parallel(50, user("u", "")))
+	return ok > 3, fmt.Sprintf("%d of 50 allowed at the boundary with N = 3", ok)
+}
+
+func fwInsertDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := fwServer(mk)
+	ok := codes(s.parallel(50, user("u", "")))
+	return ok > 3, fmt.Sprintf("%d of 50 concurrent first requests allowed with N = 3", ok)
+}
+
+func fwOffByOneDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := fwServer(mk)
+	_, ok := s.spend(5, user("u", ""))
+	return ok != 3, fmt.Sprintf("%d of 5 allowed in one window with N = 3", ok)
+}
+
+func fwAnonymousDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := fwServer(mk)
+	s.spend(3, user("", "192.0.2.7:1"))
+	w := s.do(user("", "192.0.2.8:1"))
+	return w.Code != 200, fmt.Sprintf("another address without the header after one spent N: %d", w.Code)
+}
+
+func fwBodyDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := fwServer(mk)
+	w, _ := s.spend(4, user("u", ""))
+	return w.Code != 429 || !strings.Contains(w.Body.String(), `"RATE_LIMITED"`), fmt.Sprintf("429 body %s", w.Body)
+}

@@ -1,0 +1,122 @@
+package fault
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/reference"
+)
+
+// FWFirstRequestWindow claims epoch windows (WINDOW_ALIGN=epoch, spec/003)
+// but opens each window at the key's first request, as spec/004 does.
+const FWFirstRequestWindow Name = "fw-first-request-window"
+
+// FWInsertRace is spec/004's UPDATE-then-INSERT without the
+// unique_violation retry (spec/003 likewise): the first requests of a key
+// race their own insert and each is let through.
+const FWInsertRace Name = "fw-insert-race"
+
+// FWOffByOne lets N+1 requests through per window (a count compared with
+// > after it was incremented, or >= before).
+const FWOffByOne Name = "fw-off-by-one"
+
+func fwFirstRequestWindow() Fault {
+	return Fault{
+		Name:        FWFirstRequestWindow,
+		Breaks:      clause.Of(clause.FW1, clause.FW3),
+		Description: "epoch windows claimed, but a window opens at the key's first request and lasts W",
+		Detectors:   Detectors{Scenarios: []string{"FW-3-01"}},
+		Profile:     fakeserver.ProfileFixedWindow,
+		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
+			return fakeserver.Wrap{Model: func(model.Model) model.Model { return model.PRD{Limit: cfg.Limit, Window: cfg.Window} }}
+		},
+	}
+}
+
+func fwInsertRace() Fault {
+	return Fault{
+		Name:        FWInsertRace,
+		Breaks:      clause.Of(clause.FW4),
+		Description: "spec/004: UPDATE, then INSERT when no row was updated, without the unique_violation retry: a fresh key's racing first requests are each allowed",
+		Detectors:   Detectors{Scenarios: []string{"FW-4-01"}},
+		Profile:     fakeserver.ProfileFixedWindow,
+		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
+			ins := &inserts{clock: cfg.ClockOrWall(), at: map[string]time.Time{}}
+			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
+				return txStore{Store: s, wrap: func(tx reference.Tx) reference.Tx { return unseenInsert{Tx: tx, ins: ins} }}
+			}}
+		},
+	}
+}
+
+// insertRace is how long a key's first row stays unseen by the requests
+// racing it (their UPDATE found no row; their INSERT's unique violation
+// is swallowed): deterministic, where a real race depends on scheduling.
+const insertRace = 200 * time.Millisecond
+
+// inserts remembers when each key's row was first written.
+type inserts struct {
+	clock reference.Clock
+	mu    sync.Mutex
+	at    map[string]time.Time
+}
+
+// unseenInsert reads a key as absent within insertRace of its first write.
+type unseenInsert struct {
+	reference.Tx
+	ins *inserts
+}
+
+func (t unseenInsert) Bucket(ctx context.Context, id string) (model.State, error) {
+	t.ins.mu.Lock()
+	first, ok := t.ins.at[id]
+	t.ins.mu.Unlock()
+	if ok && t.ins.clock.Now().Sub(first) < insertRace {
+		return model.State{}, nil
+	}
+	return t.Tx.Bucket(ctx, id)
+}
+
+func (t unseenInsert) PutBucket(ctx context.Context, id string, st model.State) error {
+	t.ins.mu.Lock()
+	if _, ok := t.ins.at[id]; !ok {
+		t.ins.at[id] = t.ins.clock.Now()
+	}
+	t.ins.mu.Unlock()
+	return t.Tx.PutBucket(ctx, id, st)
+}
+
+func fwOffByOne() Fault {
+	return Fault{
+		Name:        FWOffByOne,
+		Breaks:      clause.Of(clause.FW1),
+		Description: "N+1 requests allowed per window",
+		Detectors:   Detectors{Scenarios: []string{"FW-1-01"}},
+		Profile:     fakeserver.ProfileFixedWindow,
+		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
+			return wrapModel(func(_ model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+				next, d := model.Epoch{Limit: cfg.Limit + 1, Window: cfg.Window}.Step(st, req, now)
+				d.Limit = cfg.Limit
+				return next, d
+			})
+		},
+	}
+}
+
+// FWAnonymousShared keys every request without the key by one bucket.
+const FWAnonymousShared Name = "fw-anonymous-shared"
+
+func fwAnonymousShared() Fault {
+	return Fault{
+		Name:        FWAnonymousShared,
+		Breaks:      clause.Of(clause.FW7),
+		Description: "a request without the key header is keyed by one bucket shared by every client",
+		Detectors:   Detectors{Scenarios: []string{"FW-7-01"}},
+		Profile:     fakeserver.ProfileFixedWindow,
+		Wrap:        addressesShare("anonymous"),
+	}
+}

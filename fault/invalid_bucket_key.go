@@ -1,0 +1,30 @@
+package fault
+
+import (
+	"net/http"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+)
+
+// InvalidBucketKey keys by any non-empty device_bucket string.
+const InvalidBucketKey Name = "invalid-bucket-key"
+
+func invalidBucketKey() Fault {
+	return Fault{
+		Name:        InvalidBucketKey,
+		Breaks:      clause.Of(clause.AC9, clause.FR2),
+		Description: "any string device_bucket, valid or not, is used as the key",
+		Detectors:   Detectors{Scenarios: []string{"RL-AC9-01.1", "RL-AC9-02"}},
+		Wrap: func(fakeserver.Config) fakeserver.Wrap {
+			return fakeserver.Wrap{Keyer: func(k fakeserver.Keyer) fakeserver.Keyer {
+				return keyFunc(func(r *http.Request, ride fakeserver.Ride) string {
+					if ride.HasBucket && ride.DeviceBucket != "" && !fakeserver.ValidDeviceBucket(ride.DeviceBucket) {
+						return ride.DeviceBucket
+					}
+					return k.Key(r, ride)
+				})
+			}}
+		},
+	}
+}

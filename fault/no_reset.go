@@ -1,0 +1,38 @@
+package fault
+
+import (
+	"time"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/model"
+)
+
+// NoReset never opens a new window once a key has one.
+const NoReset Name = "no-reset"
+
+func noReset() Fault {
+	return Fault{
+		Name:        NoReset,
+		Breaks:      clause.Of(clause.AC4, clause.FR5),
+		Description: "the window never resets: an exhausted bucket stays exhausted",
+		Detectors:   Detectors{Scenarios: []string{"RL-AC4-01"}},
+		Wrap: func(fakeserver.Config) fakeserver.Wrap {
+			return fakeserver.Wrap{Model: func(m model.Model) model.Model {
+				return stepFunc(func(st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+					if !st.Found || st.Reset > now.Unix() {
+						return m.Step(st, req, now)
+					}
+					// Show the model an expired window as if it were still
+					// open, then put its real end back.
+					held := st
+					held.Reset = now.Unix() + 1
+					next, d := m.Step(held, req, now)
+					next.Reset, d.Reset = st.Reset, st.Reset
+					d.Write = next != st
+					return next, d
+				})
+			}}
+		},
+	}
+}

@@ -1,0 +1,32 @@
+package fault
+
+import (
+	"time"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/model"
+)
+
+// OffByOne reports Remaining from before the spend.
+const OffByOne Name = "off-by-one"
+
+func offByOne() Fault {
+	return Fault{
+		Name:        OffByOne,
+		Breaks:      clause.Of(clause.AC1, clause.AC2),
+		Description: "X-RateLimit-Remaining is one too high (the value before the spend)",
+		Detectors:   Detectors{Scenarios: []string{"RL-AC1-01", "RL-AC2-01"}},
+		Wrap: func(fakeserver.Config) fakeserver.Wrap {
+			return fakeserver.Wrap{Model: func(m model.Model) model.Model {
+				return stepFunc(func(st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+					next, d := m.Step(st, req, now)
+					if d.Allowed && d.Write && req.Cost > 0 {
+						d.Remaining += req.Cost
+					}
+					return next, d
+				})
+			}}
+		},
+	}
+}

@@ -1,0 +1,92 @@
+package fault
+
+import (
+	"context"
+	"sync"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/reference"
+)
+
+// ProcessCache keeps bucket state in a per-process cache.
+const ProcessCache Name = "process-cache"
+
+func processCache() Fault {
+	return Fault{
+		Name:        ProcessCache,
+		Breaks:      clause.Of(clause.AC7, clause.FR4),
+		Description: "a per-process in-memory quota cache: right with one replica, oversells with several sharing one file",
+		// The acceptance suite sees process-cache only because TARGET_DB
+		// seeding writes behind the cache; its real symptom, oversell
+		// across replicas, is the race hunter's to find. Nothing is
+		// required of the suite.
+		Detectors: Detectors{Race: true, Replicas: 2},
+		Wrap: func(fakeserver.Config) fakeserver.Wrap {
+			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
+				return &cachedStore{Store: s, cache: map[string]model.State{}}
+			}}
+		},
+	}
+}
+
+// cachedStore answers bucket reads in Update from what this process last
+// read or wrote, never seeing other processes' writes. Its decisions are
+// serialised by a process-wide lock (as an in-memory cache's would be), so
+// within one process it is exact on any store, SQLite's single writer or
+// PostgreSQL's many connections alike; only other processes go unseen.
+type cachedStore struct {
+	reference.Store
+	decide sync.Mutex // held for a whole Update
+	mu     sync.Mutex // guards cache
+	cache  map[string]model.State
+}
+
+func (s *cachedStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
+	s.decide.Lock()
+	defer s.decide.Unlock()
+	return s.Store.Update(ctx, func(ctx context.Context, tx reference.Tx) error { return fn(ctx, cachedTx{Tx: tx, s: s}) })
+}
+
+func (s *cachedStore) Cleanup(ctx context.Context, cut int64) (reference.CleanupStats, error) {
+	st, err := s.Store.Cleanup(ctx, cut)
+	s.mu.Lock()
+	clear(s.cache)
+	s.mu.Unlock()
+	return st, err
+}
+
+func (s *cachedStore) put(id string, st model.State) {
+	s.mu.Lock()
+	s.cache[id] = st
+	s.mu.Unlock()
+}
+
+type cachedTx struct {
+	reference.Tx
+	s *cachedStore
+}
+
+func (t cachedTx) Bucket(ctx context.Context, id string) (model.State, error) {
+	t.s.mu.Lock()
+	st, ok := t.s.cache[id]
+	t.s.mu.Unlock()
+	if ok {
+		return st, nil
+	}
+	st, err := t.Tx.Bucket(ctx, id)
+	if err == nil && st.Found {
+		t.s.put(id, st)
+	}
+	return st, err
+}
+
+func (t cachedTx) PutBucket(ctx context.Context, id string, st model.State) error {
+	if err := t.Tx.PutBucket(ctx, id, st); err != nil {
+		return err
+	}
+	st.Found = true
+	t.s.put(id, st)
+	return nil
+}

@@ -1,0 +1,45 @@
+package fault
+
+// All lists every fault in a stable order (the self-test matrix's rows).
+// A new fault's file adds its function here.
+func All() []Fault {
+	return []Fault{
+		checkThenAct(),
+		replaySpends(),
+		concurrentReplays(),
+		replayIgnoresBody(),
+		noHeaders429(),
+		offByOne(),
+		noReset(),
+		resetKeepsReset(),
+		resetRace(),
+		pushesWindow429(),
+		slidingReset(),
+		noIPFallback(),
+		invalidBucketKey(),
+		trustXFF(),
+		flagIgnored(),
+		noHeadersFlagOff(),
+		processCache(),
+		noRetryAfter(),
+		badInput500(),
+		noHeadersFallback(),
+		authSpends(),
+		failOpen(),
+		slSameSecond(),
+		slCheckThenRecord(),
+		slResetNow(),
+		slRefusedRecorded(),
+		slRetryAfterWindow(),
+		slRetryAfterShort(),
+		slKeyIgnored(),
+		slAnonymousShared(),
+		fwLimitFromRemaining(),
+		fwFirstRequestWindow(),
+		fwBoundaryRace(),
+		fwInsertRace(),
+		fwOffByOne(),
+		fwAnonymousShared(),
+		fwBody(),
+	}
+}

@@ -1,0 +1,57 @@
+package fault_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rlspec/rlspec/fault"
+)
+
+// Every Name constant declared in the package's files is a registered
+// fault: a new fault's file cannot be forgotten in registry.go.
+func TestEveryDeclaredFaultIsRegistered(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool {
+		return !strings.HasSuffix(fi.Name(), "_test.go")
+	}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	registered := map[fault.Name]bool{}
+	for _, f := range fault.All() {
+		registered[f.Name] = true
+	}
+	declared := 0
+	for _, file := range pkgs["fault"].Files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			vs, ok := n.(*ast.ValueSpec)
+			if !ok || vs.Type == nil || len(vs.Values) != 1 {
+				return true
+			}
+			if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != "Name" {
+				return true
+			}
+			lit, ok := vs.Values[0].(*ast.BasicLit)
+			if !ok {
+				return true
+			}
+			name, _ := strconv.Unquote(lit.Value)
+			if name == "" {
+				return true // None
+			}
+			declared++
+			if !registered[fault.Name(name)] {
+				t.Errorf("%s: fault %q is declared but not listed in registry.go", fset.Position(vs.Pos()), name)
+			}
+			return true
+		})
+	}
+	if declared != len(fault.All()) {
+		t.Errorf("%d fault names declared, %d registered", declared, len(fault.All()))
+	}
+}

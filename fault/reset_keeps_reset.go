@@ -1,0 +1,32 @@
+package fault
+
+import (
+	"time"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/model"
+)
+
+// ResetKeepsReset refills an expired window but keeps its old end.
+const ResetKeepsReset Name = "reset-keeps-reset"
+
+func resetKeepsReset() Fault {
+	return Fault{
+		Name:        ResetKeepsReset,
+		Breaks:      clause.Of(clause.AC4, clause.FR5),
+		Description: "the reset refills the quota but does not move reset_utc, so Reset stays in the past",
+		Detectors:   Detectors{Scenarios: []string{"RL-AC4-01"}},
+		Wrap: func(fakeserver.Config) fakeserver.Wrap {
+			return fakeserver.Wrap{Model: func(m model.Model) model.Model {
+				return stepFunc(func(st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+					next, d := m.Step(st, req, now)
+					if st.Found && st.Reset <= now.Unix() && req.Cost > 0 && d.Allowed {
+						next.Reset, d.Reset = st.Reset, st.Reset
+					}
+					return next, d
+				})
+			}}
+		},
+	}
+}

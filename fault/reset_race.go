@@ -1,0 +1,45 @@
+package fault
+
+import (
+	"context"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/reference"
+)
+
+// ResetRace decides a window's expiry on a read outside the transaction.
+const ResetRace Name = "reset-race"
+
+func resetRace() Fault {
+	return Fault{
+		Name:        ResetRace,
+		Breaks:      clause.Of(clause.AC4, clause.FR5),
+		Description: "the expiry check runs outside the transaction: requests racing at the boundary each refill",
+		Detectors:   Detectors{Scenarios: []string{"RL-AC4-02"}, Race: true, Replicas: 1},
+		Wrap: func(fakeserver.Config) fakeserver.Wrap {
+			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
+				return staleStore{Store: s, wrap: func(tx reference.Tx, earlier reads) reference.Tx { return staleExpiry{Tx: tx, earlier: earlier} }}
+			}}
+		},
+	}
+}
+
+// staleExpiry returns the state the check read when the transaction shows
+// that window already replaced: the model, seeing it expired, refills again.
+type staleExpiry struct {
+	reference.Tx
+	earlier reads
+}
+
+func (t staleExpiry) Bucket(ctx context.Context, id string) (model.State, error) {
+	cur, err := t.Tx.Bucket(ctx, id)
+	if err != nil {
+		return cur, err
+	}
+	if old, ok := t.earlier.buckets[id]; ok && old.Found && cur.Found && old.Reset < cur.Reset {
+		return old, nil
+	}
+	return cur, nil
+}

@@ -1,0 +1,37 @@
+package fault
+
+import (
+	"time"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/model"
+)
+
+// SLRefusedRecorded records refused requests in the log too (a
+// checkAndRecord that calls record() whatever check() said): a client that
+// keeps retrying is never let through again.
+const SLRefusedRecorded Name = "sl-refused-recorded"
+
+func slRefusedRecorded() Fault {
+	return Fault{
+		Name:        SLRefusedRecorded,
+		Breaks:      clause.Of(clause.SL5),
+		Description: "refused requests are recorded in the log: each 429 extends the block",
+		Detectors:   Detectors{Scenarios: []string{"SL-5-01"}},
+		Profile:     fakeserver.ProfileSlidingLog,
+		Wrap: func(fakeserver.Config) fakeserver.Wrap {
+			return wrapModel(func(m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+				next, d := m.Step(st, req, now)
+				if d.Allowed || req.Cost == 0 {
+					return next, d
+				}
+				next.Found = true
+				next.Log = model.EncodeLog(append(model.DecodeLog(st.Log), now.UnixMilli()))
+				next.Reset = max(next.Reset, now.Unix()+d.RetryAfter)
+				d.Write = true
+				return next, d
+			})
+		},
+	}
+}

@@ -1,0 +1,33 @@
+package fault
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+)
+
+// SLResetNow is spec/002's allowed result: resetAt = windowStart +
+// windowMs/1000 with windowStart = now − windowMs/1000, which is now.
+const SLResetNow Name = "sl-reset-now"
+
+func slResetNow() Fault {
+	return Fault{
+		Name:        SLResetNow,
+		Breaks:      clause.Of(clause.SL7),
+		Description: "spec/002: resetAt = windowStart + W = now on allowed responses (X-RateLimit-Reset is the current second)",
+		Detectors:   Detectors{Scenarios: []string{"SL-7-01"}},
+		Profile:     fakeserver.ProfileSlidingLog,
+		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
+			clk := cfg.ClockOrWall()
+			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
+				return onHeaders(h, func(_ *http.Request, status int, hdr http.Header) {
+					if status == http.StatusOK {
+						hdr.Set("X-RateLimit-Reset", strconv.FormatInt(clk.Now().Unix(), 10))
+					}
+				})
+			}}
+		},
+	}
+}

@@ -1,0 +1,102 @@
+package fault_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/rlspec/rlspec/fakeserver"
+)
+
+// The sliding-log faults' detectors: a server serving profile sliding-log
+// with N = 3, W = 10 s on a fake clock.
+
+type mkServer = func(func(*fakeserver.Config)) tserver
+
+func slServer(mk mkServer) tserver {
+	return mk(func(c *fakeserver.Config) {
+		c.Profile, c.Limit, c.Window = fakeserver.ProfileSlidingLog, 3, 10*time.Second
+	})
+}
+
+// user is a GET keyed by X-User-ID (none for ""), from remote ("" the default).
+func user(id, remote string) call {
+	c := call{Method: http.MethodGet, Remote: remote, Header: http.Header{}}
+	if id != "" {
+		c.Header.Set(fakeserver.UserHeader, id)
+	}
+	return c
+}
+
+// spend sends n requests of c, 100 ms apart, and returns the last.
+func (s tserver) spend(n int, c call) (last *httptest.ResponseRecorder, ok int) {
+	for range n {
+		last = s.do(c)
+		if last.Code == 200 {
+			ok++
+		}
+		s.clk.Advance(100 * time.Millisecond)
+	}
+	return last, ok
+}
+
+func slSameSecondDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := slServer(mk)
+	_, ok := s.spend(4, user("u", ""))
+	return ok > 3, fmt.Sprintf("%d of 4 requests within 0.4 s allowed with N = 3", ok)
+}
+
+func slOversellDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := slServer(mk)
+	ok := codes(s.parallel(40, user("u", "")))
+	return ok > 3, fmt.Sprintf("%d of 40 concurrent allowed with N = 3", ok)
+}
+
+func slResetDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := slServer(mk)
+	r := reset(s.do(user("u", "")))
+	return r != s.clk.Now().Unix()+10, fmt.Sprintf("first request's Reset %d, now %d, W 10 s", r, s.clk.Now().Unix())
+}
+
+func slRefusedDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := slServer(mk)
+	start := s.clk.Now()
+	s.spend(3, user("u", ""))
+	s.spend(60, user("u", "")) // 6 s of refusals, 100 ms apart
+	s.clk.Advance(start.Add(10*time.Second + 50*time.Millisecond).Sub(s.clk.Now()))
+	w := s.do(user("u", ""))
+	return w.Code != 200, fmt.Sprintf("10.05 s after the first allowed request, after 60 refusals: %d", w.Code)
+}
+
+func slRetryAfterLongDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := slServer(mk)
+	s.spend(3, user("u", ""))
+	s.clk.Advance(6 * time.Second)
+	ra := hdr(s.do(user("u", "")), "Retry-After")
+	return ra > 5, fmt.Sprintf("Retry-After %d when the oldest leaves in 3.7 s", ra)
+}
+
+func slRetryAfterShortDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := slServer(mk)
+	s.spend(3, user("u", ""))
+	ra := hdr(s.do(user("u", "")), "Retry-After")
+	s.clk.Advance(time.Duration(ra) * time.Second)
+	w := s.do(user("u", ""))
+	return w.Code != 200, fmt.Sprintf("Retry-After %d, then %d", ra, w.Code)
+}
+
+func slKeysDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := slServer(mk)
+	s.spend(3, user("a", ""))
+	w := s.do(user("b", ""))
+	return w.Code != 200, fmt.Sprintf("another user from the same address after one spent N: %d", w.Code)
+}
+
+func slAnonymousDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := slServer(mk)
+	s.spend(3, user("", "192.0.2.7:1"))
+	w := s.do(user("", "192.0.2.8:1"))
+	return w.Code != 200, fmt.Sprintf("another address without the header after one spent N: %d", w.Code)
+}

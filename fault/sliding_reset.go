@@ -1,0 +1,32 @@
+package fault
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+)
+
+// SlidingReset reports Reset as now + window on every response.
+const SlidingReset Name = "sliding-reset"
+
+func slidingReset() Fault {
+	return Fault{
+		Name:        SlidingReset,
+		Breaks:      clause.Of(clause.AC3, clause.FR7),
+		Description: "X-RateLimit-Reset is recomputed as now + window on every response",
+		Detectors:   Detectors{Scenarios: []string{"RL-AC3-03", "RL-EXT-RESET-01"}},
+		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
+			clock, window := cfg.ClockOrWall(), int64(cfg.Window/time.Second)
+			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
+				return onHeaders(h, func(_ *http.Request, _ int, hdr http.Header) {
+					if hdr.Get("X-RateLimit-Reset") != "" {
+						hdr.Set("X-RateLimit-Reset", strconv.FormatInt(clock.Now().Unix()+window, 10))
+					}
+				})
+			}}
+		},
+	}
+}

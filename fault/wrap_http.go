@@ -1,0 +1,77 @@
+package fault
+
+import (
+	"bytes"
+	"io"
+	"mime"
+	"net/http"
+
+	"github.com/rlspec/rlspec/fakeserver"
+)
+
+// keyFunc is a fakeserver.Keyer from a function: how keying faults wrap the
+// correct keyer.
+type keyFunc func(r *http.Request, ride fakeserver.Ride) string
+
+var _ fakeserver.Keyer = keyFunc(nil)
+
+// Key calls f.
+func (f keyFunc) Key(r *http.Request, ride fakeserver.Ride) string { return f(r, ride) }
+
+// onHeaders wraps h so that hook may change the response headers just
+// before they are sent: how header faults wrap the correct handler.
+func onHeaders(h http.Handler, hook func(r *http.Request, status int, hdr http.Header)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(&headerHook{ResponseWriter: w, hook: func(status int, hdr http.Header) { hook(r, status, hdr) }}, r)
+	})
+}
+
+type headerHook struct {
+	http.ResponseWriter
+	hook func(status int, hdr http.Header)
+	sent bool
+}
+
+func (w *headerHook) WriteHeader(status int) {
+	if !w.sent {
+		w.sent = true
+		w.hook(status, w.Header())
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *headerHook) Write(b []byte) (int, error) {
+	if !w.sent {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap gives http.ResponseController the underlying writer.
+func (w *headerHook) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// dropRateLimitHeaders removes the X-RateLimit-* headers.
+func dropRateLimitHeaders(hdr http.Header) {
+	for _, k := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} {
+		hdr.Del(k)
+	}
+}
+
+// peekRide reads r's body (leaving it readable again) and parses it as a
+// ride the way the server does. ok is false when the body is too large or
+// unreadable.
+func peekRide(r *http.Request) (body []byte, ride fakeserver.Ride, perr *fakeserver.InputError, ok bool) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, fakeserver.MaxBodyBytes+1))
+	r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), r.Body))
+	if err != nil || len(body) > fakeserver.MaxBodyBytes {
+		return body, ride, nil, false
+	}
+	ride, perr = fakeserver.ParseRide(body)
+	return body, ride, perr, true
+}
+
+// isRidePost tells whether r is a POST of JSON to the ride endpoint.
+func isRidePost(r *http.Request) bool {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return r.Method == http.MethodPost && r.URL.Path == fakeserver.PathRideSummary && err == nil && mt == "application/json"
+}

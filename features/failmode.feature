@@ -1,0 +1,29 @@
+Feature: Store outages (FAIL-1 fail-closed, FAIL-2 fail-open)
+
+  The store is taken away mid-run: for the embedded reference rlspec stops
+  PostgreSQL or holds SQLite's write lock itself; for another target through
+  STORE_DOWN_CMD and STORE_UP_CMD. These scenarios run alone.
+
+  @FAIL-1 @id:RL-FAIL1-01
+  Scenario: RL-FAIL1-01 [FAIL-1] while the store is down nothing is allowed, and quota spent before stays spent
+    "FAIL-1: While the store is down no request is allowed: 503 (or 429) with
+    Retry-After, never 200; after it is back, quota spent before is still spent."
+    Given the target claims fail-closed
+    And a fresh device bucket with its first ride sent
+    And I send a ride to the bucket
+    When the store goes down
+    And I send 3 rides to the bucket while the store is down
+    Then none of them was allowed and each carried Retry-After
+    When the store comes back
+    Then within 30 seconds a ride to the bucket gets 200 with Remaining at most the limit minus 3
+
+  @FAIL-2 @id:RL-FAIL2-01
+  Scenario: RL-FAIL2-01 [FAIL-2] while the store is down requests are allowed and none gets a 5xx
+    "FAIL-2: While the store is down requests are allowed (200) and none gets a 5xx."
+    Given the target claims fail-open
+    And a fresh device bucket with its first ride sent
+    When the store goes down
+    And I send 3 rides to the bucket while the store is down
+    Then every one of them was allowed
+    When the store comes back
+    Then within 30 seconds a ride to the bucket gets 200

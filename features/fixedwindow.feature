@@ -1,0 +1,94 @@
+Feature: Fixed window: at most N allowed per window (FW-1 … FW-7)
+
+  Profile fixed-window (profiles.md; spec/003 fixed_window, spec/004). The
+  same scenarios run for WINDOW_ALIGN=epoch (window k is [kW, (k+1)W) in
+  unix seconds) and WINDOW_ALIGN=first-request (a window opens at the first
+  request after the previous one ended). Every scenario uses a fresh key.
+
+  @FW-1 @profile:fixed-window @id:FW-1-01
+  Scenario: FW-1-01 [FW-1] at most N per window, over two windows
+    "FW-1: For one key, at most N allowed in each window." N+1 requests go
+    out in a window 1.2 s old (more than the 1 s tolerance from either
+    end), and N+1 more right after it ends.
+    Given a fresh key
+    When the key's window is 1200 ms old
+    And N+1 requests are sent with the key one after another
+    And the window ends
+    And N+1 requests are sent with the key one after another
+    Then no window held more than N allowed requests of the key
+
+  @FW-2 @profile:fixed-window @id:FW-2-01
+  Scenario: FW-2-01 [FW-2] the boundary burst
+    "FW-2: In any span of length W at most 2N (epoch) or 2N − 1
+    (first-request) allowed." The key spends its window in its last 600 ms,
+    then N+5 requests race at the boundary; the largest burst measured is
+    reported.
+    Given a fresh key
+    When the key's window has 600 ms left
+    And the key spends the rest of its window
+    And the window ends
+    And N+5 requests are sent with the key concurrently
+    Then no span of length W held more allowed requests than the boundary bound
+
+  @FW-3 @FW-1 @profile:fixed-window @id:FW-3-01
+  Scenario: FW-3-01 [FW-3] the next window gives N fresh allowances
+    "FW-3: The next window gives N fresh allowances; requests racing at the
+    boundary get at most N." "FW-1: For one key, at most N allowed in each
+    window." The key spends N in a window 1.2 s old; right after the window
+    ends, N+1 more get exactly N.
+    Given a fresh key
+    When the key's window is 1200 ms old
+    And the key spends the rest of its window
+    And the window ends
+    And N+1 requests are sent with the key one after another
+    Then exactly N of them were allowed and the rest refused with 429
+
+  @FW-3 @profile:fixed-window @id:FW-3-02
+  Scenario: FW-3-02 [FW-3] requests racing at the boundary
+    "FW-3: The next window gives N fresh allowances; requests racing at the
+    boundary get at most N."
+    Given a fresh key
+    When the key's window has 600 ms left
+    And the key spends the rest of its window
+    And the window ends
+    And N+20 requests are sent with the key concurrently
+    Then exactly N of them were allowed and the rest refused with 429
+
+  @FW-4 @profile:fixed-window @id:FW-4-01
+  Scenario: FW-4-01 [FW-4] concurrent requests on a fresh key
+    "FW-4: N+k concurrent requests on a fresh key (the first-ever request of
+    that key races its own insert) get exactly N."
+    Given a fresh key
+    When an epoch window is 200 ms old
+    And N+20 requests are sent with the key concurrently
+    Then exactly N of them were allowed and the rest refused with 429
+
+  @FW-5 @profile:fixed-window @id:FW-5-01
+  Scenario: FW-5-01 [FW-5] headers
+    "FW-5: Limit = N (never derived from Remaining); Remaining = N − allowed
+    so far in the window; Reset = the window's end; Retry-After on a 429 =
+    seconds to the window's end (±1)."
+    Given a fresh key
+    When an epoch window is 200 ms old
+    And N requests are sent with the key
+    And the next request with the key is refused with 429
+    Then every response carried Limit N, Remaining N minus the allowed requests so far, and Reset at the window's end
+
+  @FW-6 @profile:fixed-window @id:FW-6-01
+  Scenario: FW-6-01 [FW-6] the 429
+    "FW-6: Status 429 with LIMITED_BODY (spec/004: status only)."
+    Given a fresh key
+    When an epoch window is 200 ms old
+    And N requests are sent with the key
+    And the next request with the key is refused with 429
+    Then the 429 matches LIMITED_BODY
+
+  @FW-7 @profile:fixed-window @id:FW-7-01
+  Scenario: FW-7-01 [FW-7] without the key, the client address
+    "FW-7: A request without the key is keyed by client address — or, with
+    the feature anonymous-open, always allowed."
+    Given a fresh client address
+    When an epoch window is 200 ms old
+    And N requests are sent without the key
+    Then the next request without the key is refused with 429, or allowed with anonymous-open
+    And a request without the key from another fresh client address is allowed

@@ -1,0 +1,64 @@
+package pgcluster
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// ping opens and closes one connection.
+func ping(ctx context.Context, dsn string) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	return conn.Close(ctx)
+}
+
+// waitNoBackends polls until no process works in dataDir. PostgreSQL's
+// processes all chdir into the data directory, and after a SIGKILL of the
+// postmaster its orphaned backends exit on their own once they notice; a
+// new postmaster refuses to start while they still hold shared memory.
+func waitNoBackends(dataDir string, timeout time.Duration) error {
+	want, err := filepath.EvalSymlinks(dataDir)
+	if err != nil {
+		return fmt.Errorf("pgcluster: %w", err)
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		n := 0
+		procs, _ := filepath.Glob("/proc/[0-9]*/cwd")
+		for _, p := range procs {
+			if cwd, err := os.Readlink(p); err == nil && cwd == want {
+				n++
+			}
+		}
+		if n == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("pgcluster: %d PostgreSQL processes still in %s after %s", n, dataDir, timeout)
+		}
+		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline, not synchronisation by sleep
+	}
+}
+
+// CreateDatabase creates an empty database named name (quoted as an
+// identifier) and returns its DSN.
+func (c *Cluster) CreateDatabase(ctx context.Context, name string) (string, error) {
+	admin, err := pgx.Connect(ctx, c.DSN("postgres"))
+	if err != nil {
+		return "", fmt.Errorf("pgcluster: %w", err)
+	}
+	defer admin.Close(ctx)
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
+		return "", fmt.Errorf("pgcluster: create database %s: %w", name, err)
+	}
+	return c.DSN(name), nil
+}

@@ -1,0 +1,22 @@
+package model_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/model/modeltest"
+)
+
+// TestConformance runs the suite against every model.
+func TestConformance(t *testing.T) {
+	for name, s := range map[string]modeltest.Subject{
+		"prd":         {New: func(n int, w time.Duration) model.Model { return model.PRD{Limit: n, Window: w} }},
+		"sliding-log": {New: func(n int, w time.Duration) model.Model { return model.SlidingLog{Limit: n, Window: w} }},
+		"epoch":       {New: func(n int, w time.Duration) model.Model { return model.Epoch{Limit: n, Window: w} }},
+		"flag-off": {New: func(n int, w time.Duration) model.Model { return model.FlagOff{Limit: n, Window: w, Sentinel: 999} },
+			Unlimited: true},
+	} {
+		t.Run(name, func(t *testing.T) { modeltest.Run(t, s) })
+	}
+}

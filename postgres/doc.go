@@ -1,0 +1,18 @@
+// Package postgres is the reference's store on PostgreSQL (pgx and
+// pgxpool): the same reference.Store the SQLite adapter implements, for
+// several reference instances sharing one limit (spec/003's multi-instance
+// deployment, profiles.md MI-1).
+//
+// Tables follow the PRD's layout (FR-1): rate_limit_buckets(bucket_id,
+// quota_remaining, reset_utc) plus idempotency_keys and ride_ingest, so
+// TARGET_DB=postgres://… seeds and ages them exactly as it does on SQLite.
+//
+// Isolation is READ COMMITTED with many connections. Each Update is one
+// transaction; the check-and-spend is atomic because a transaction takes a
+// transaction-scoped advisory lock on the key before it reads it
+// (pg_advisory_xact_lock): one lock class for idempotency keys, taken
+// first, one for buckets, taken second, so two transactions never wait on
+// each other in a cycle, and a key that has no row yet is locked as surely
+// as one that has. Lock waits longer than the busy timeout end in
+// reference.ErrBusy (the server answers 503, never an allow).
+package postgres

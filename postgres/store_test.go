@@ -1,0 +1,158 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rlspec/rlspec/internal/pgcluster"
+	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/reference"
+	"github.com/rlspec/rlspec/reference/storetest"
+)
+
+// testEnv is this test binary's PostgreSQL server; nil cluster: tests skip
+// with reason. Each store gets a database of its own.
+type testEnv struct {
+	cluster *pgcluster.Cluster
+	reason  string
+	dbs     atomic.Int64
+}
+
+var env testEnv // set in TestMain, read-only afterwards (dbs is atomic)
+
+func TestMain(m *testing.M) {
+	c, err := pgcluster.Start(context.Background(), pgcluster.WithSetting("max_connections", "300"))
+	switch {
+	case errors.Is(err, pgcluster.ErrNotInstalled):
+		env.reason = err.Error()
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "postgres tests: start PostgreSQL:", err)
+		os.Exit(1)
+	default:
+		env.cluster = c
+	}
+	code := m.Run()
+	if c != nil {
+		_ = c.Close()
+	}
+	os.Exit(code)
+}
+
+// newDatabase creates an empty database and returns its DSN.
+func newDatabase(tb testing.TB) string {
+	tb.Helper()
+	if env.cluster == nil {
+		tb.Skip(env.reason)
+	}
+	dsn, err := env.cluster.CreateDatabase(context.Background(), fmt.Sprintf("store_%d_%d", os.Getpid(), env.dbs.Add(1)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return dsn
+}
+
+func open(tb testing.TB, opts ...Option) *Store {
+	tb.Helper()
+	s, err := Open(context.Background(), newDatabase(tb), opts...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// TestStore runs the store behaviour suite every adapter passes.
+func TestStore(t *testing.T) {
+	storetest.Run(t, func(t testing.TB) reference.Store { return open(t) })
+}
+
+// TestHeldLockIsBusy: a bucket locked longer than the busy timeout fails
+// the Update with ErrBusy, never a decision.
+func TestHeldLockIsBusy(t *testing.T) {
+	s := open(t, WithBusyTimeout(300*time.Millisecond))
+	ctx := context.Background()
+	hold := make(chan struct{})
+	held := make(chan struct{})
+	go func() {
+		_ = s.Update(ctx, func(ctx context.Context, tx reference.Tx) error {
+			if _, err := tx.Bucket(ctx, "b"); err != nil {
+				return err
+			}
+			close(held)
+			<-hold
+			return nil
+		})
+	}()
+	<-held
+	err := s.Update(ctx, func(ctx context.Context, tx reference.Tx) error {
+		_, err := tx.Bucket(ctx, "b")
+		return err
+	})
+	close(hold)
+	if !errors.Is(err, reference.ErrBusy) {
+		t.Fatalf("update on a held bucket: %v, want ErrBusy", err)
+	}
+}
+
+// TestAbsentKeyIsLocked: two Updates that both find a bucket absent do not
+// both create it (the lost update an ON CONFLICT upsert alone allows).
+func TestAbsentKeyIsLocked(t *testing.T) {
+	s := open(t)
+	ctx := context.Background()
+	const n = 40
+	errs := make(chan error, n)
+	start := make(chan struct{})
+	for range n {
+		go func() {
+			<-start
+			errs <- s.Update(ctx, func(ctx context.Context, tx reference.Tx) error {
+				st, err := tx.Bucket(ctx, "fresh")
+				if err != nil {
+					return err
+				}
+				if !st.Found {
+					st = model.State{Found: true, Remaining: 0}
+				}
+				st.Remaining++
+				return tx.PutBucket(ctx, "fresh", st)
+			})
+		}()
+	}
+	close(start)
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	var st model.State
+	if err := s.View(ctx, func(ctx context.Context, tx reference.Tx) error {
+		var err error
+		st, err = tx.Bucket(ctx, "fresh")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if st.Remaining != n {
+		t.Fatalf("%d concurrent increments of an absent bucket left %d", n, st.Remaining)
+	}
+}
+
+func TestOpenRejectsBadInput(t *testing.T) {
+	if _, err := Open(context.Background(), "postgres://u:hunter2@127.0.0.1:1/x?connect_timeout=1"); err == nil {
+		t.Fatal("connected to port 1")
+	} else if s := err.Error(); strings.Contains(s, "hunter2") {
+		t.Fatalf("error shows the password: %s", s)
+	}
+	if _, err := Open(context.Background(), "::not a url::"); err == nil {
+		t.Fatal("accepted a malformed DSN")
+	}
+	if _, err := Open(context.Background(), "postgres://x", WithMaxConns(0)); err == nil {
+		t.Fatal("accepted 0 connections")
+	}
+}

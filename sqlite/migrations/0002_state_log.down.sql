@@ -1,0 +1,1 @@
+ALTER TABLE rate_limit_buckets DROP COLUMN state_log;

@@ -1,0 +1,28 @@
+-- Fault no-retry: the UPDATE-then-INSERT without the unique_violation retry.
+-- The first-ever requests of a user race their own INSERT: the losers get
+-- an error (which spec/004's edge function turns into an allow).
+CREATE OR REPLACE FUNCTION public.check_rate_limit(p_rpc_name text, p_max_calls integer, p_window_minutes integer)
+RETURNS boolean
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+DECLARE
+  v_user_id uuid := auth.uid();
+  v_now     timestamptz := now();
+  v_window  interval := make_interval(mins => p_window_minutes);
+  v_count   integer;
+BEGIN
+  IF v_user_id IS NULL THEN
+    RETURN TRUE;
+  END IF;
+  UPDATE rpc_rate_limits
+     SET call_count   = CASE WHEN window_start < v_now - v_window THEN 1 ELSE call_count + 1 END,
+         window_start = CASE WHEN window_start < v_now - v_window THEN v_now ELSE window_start END
+   WHERE user_id = v_user_id AND rpc_name = p_rpc_name
+  RETURNING call_count INTO v_count;
+  IF NOT FOUND THEN
+    INSERT INTO rpc_rate_limits (user_id, rpc_name, call_count, window_start)
+    VALUES (v_user_id, p_rpc_name, 1, v_now)
+    RETURNING call_count INTO v_count;
+  END IF;
+  RETURN v_count <= p_max_calls;
+END
+$$;

@@ -1,0 +1,103 @@
+// Package spec004 ships spec/004's rate limiter as SQL: the single-row
+// rpc_rate_limits table, a Supabase-style auth.uid() that reads the caller
+// from request.jwt.claims, and check_rate_limit as the document describes
+// it — plus faulty variants of the function for rlspec's self-tests. Install
+// writes one variant into a PostgreSQL database.
+package spec004
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/rlspec/rlspec/clause"
+)
+
+var (
+	//go:embed schema.sql
+	schemaSQL string
+	//go:embed check_rate_limit.sql
+	shippedSQL string
+	//go:embed fault_no_retry.sql
+	noRetrySQL string
+	//go:embed fault_reset_race.sql
+	resetRaceSQL string
+)
+
+// Variant names one version of check_rate_limit.
+type Variant string
+
+// The variants. Shipped is spec/004's function as documented.
+const (
+	Shipped   Variant = ""
+	NoRetry   Variant = "no-retry"
+	ResetRace Variant = "reset-race"
+)
+
+// VariantInfo says what a faulty variant breaks.
+type VariantInfo struct {
+	Variant     Variant
+	Clauses     clause.Refs
+	Description string
+	sql         string
+}
+
+// variants is a constant table, never written.
+var variants = []VariantInfo{
+	{Shipped, nil, "spec/004's check_rate_limit v2.0 as documented", shippedSQL},
+	{NoRetry, clause.Of(clause.FW4), "UPDATE-then-INSERT without the unique_violation retry: the first requests of a user race their own INSERT and error", noRetrySQL},
+	{ResetRace, clause.Of(clause.FW3), "the window's expiry is read and the reset written in two statements without a lock: callers at the boundary each reset", resetRaceSQL},
+}
+
+// Variants lists every variant, the shipped one first.
+func Variants() []VariantInfo {
+	out := make([]VariantInfo, len(variants))
+	copy(out, variants)
+	return out
+}
+
+// ParseVariant accepts "", "none" or "shipped" for the shipped function and
+// every faulty variant's name.
+func ParseVariant(s string) (Variant, error) {
+	s = strings.TrimSpace(s)
+	if s == "none" || s == "shipped" {
+		s = ""
+	}
+	for _, v := range variants {
+		if string(v.Variant) == s {
+			return v.Variant, nil
+		}
+	}
+	var names []string
+	for _, v := range variants[1:] {
+		names = append(names, string(v.Variant))
+	}
+	sort.Strings(names)
+	return "", fmt.Errorf("unknown spec/004 variant %q (known: shipped, %s)", s, strings.Join(names, ", "))
+}
+
+// Install creates the schema and the variant's check_rate_limit in the
+// database conn is connected to. It is idempotent: a second Install of
+// another variant replaces the function and keeps the table.
+func Install(ctx context.Context, conn *pgx.Conn, v Variant) error {
+	var fn string
+	for _, info := range variants {
+		if info.Variant == v {
+			fn = info.sql
+		}
+	}
+	if fn == "" {
+		return fmt.Errorf("install spec/004: unknown variant %q", v)
+	}
+	if _, err := conn.Exec(ctx, schemaSQL); err != nil {
+		return fmt.Errorf("install spec/004 schema: %w", err)
+	}
+	if _, err := conn.Exec(ctx, fn); err != nil {
+		return fmt.Errorf("install spec/004 check_rate_limit: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,36 @@
+package steps
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/cucumber/godog"
+
+	"github.com/rlspec/rlspec/target"
+)
+
+// A template that renders the same body every time skips RL-AC6-03 with a
+// reason that suggests {{uuid}} and not {{now}}: two requests within one
+// second render the same {{now}}.
+func TestConstantBodySkipsWithUUIDAdvice(t *testing.T) {
+	s := newTestScenario(t, newFakeLimiter(10))
+	body, err := target.NewBody(`{"route_id":"335E","submitted_at":"{{now}}"}`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.env.Body = body
+	if err := s.freshBucket(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.sendRide(); err != nil {
+		t.Fatal(err)
+	}
+	err = s.sameKeyOtherBody()
+	if !errors.Is(err, godog.ErrSkip) {
+		t.Fatalf("err = %v, want a skip", err)
+	}
+	if !strings.Contains(err.Error(), "{{uuid}}") || strings.Contains(err.Error(), "{{now}}") {
+		t.Errorf("skip reason %q: want {{uuid}}, not {{now}}", err.Error())
+	}
+}

@@ -1,0 +1,214 @@
+package steps
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/target"
+)
+
+// registerFailMode registers the steps of store outages (FAIL-1
+// fail-closed, FAIL-2 fail-open). A scenario that takes the store away runs
+// alone (Env.outage) and brings the store back when it ends, on every path.
+func (s *scenario) registerFailMode(sc stepper) {
+	sc.Step(`^the target claims (fail-closed|fail-open)$`, s.claimsFailMode)
+	sc.Step(`^the store goes down$`, s.storeGoesDown)
+	sc.Step(`^the store comes back$`, s.storeComesBack)
+	sc.Step(`^I send (\d+) rides to the bucket while the store is down$`, s.sendWhileDown)
+	sc.Step(`^none of them was allowed and each carried Retry-After$`, s.noneAllowed)
+	sc.Step(`^every one of them was allowed$`, s.allAllowed)
+	sc.Step(`^within (\d+) seconds a ride to the bucket gets 200 with Remaining at most the limit minus (\d+)$`, s.backWithSpent)
+	sc.Step(`^within (\d+) seconds a ride to the bucket gets 200$`, func(secs int) error { _, err := s.answeredAgain(secs); return err })
+}
+
+// NotClaimed opens the reason of a scenario skipped because the target does
+// not claim its extended feature; STRICT=1 does not fail those.
+const NotClaimed = "not claimed:"
+
+// takesStore reports whether a scenario takes the store away (its tags).
+func takesStore(sc *godog.Scenario) bool {
+	for _, t := range sc.Tags {
+		if id := clause.ID(strings.TrimPrefix(t.Name, "@")); id == clause.FAIL1 || id == clause.FAIL2 {
+			return true
+		}
+	}
+	return false
+}
+
+// lockOutage makes a scenario that takes the store away wait for the
+// others and run alone; others share the lock.
+func (s *scenario) lockOutage(sc *godog.Scenario) {
+	s.exclusive = takesStore(sc)
+	if s.exclusive {
+		s.env.outage.Lock()
+	} else {
+		s.env.outage.RLock()
+	}
+	s.locked = true
+}
+
+func (s *scenario) unlockOutage() {
+	if !s.locked {
+		return
+	}
+	s.locked = false
+	if s.exclusive {
+		s.env.outage.Unlock()
+	} else {
+		s.env.outage.RUnlock()
+	}
+}
+
+func (s *scenario) claimsFailMode(feature string) error {
+	if !s.env.Config.Claims(target.Feature(feature)) {
+		return skip("%s FEATURES does not include %s", NotClaimed, feature)
+	}
+	if s.env.Store == nil {
+		return skip("no way to take the target's store away: set STORE_DOWN_CMD and STORE_UP_CMD (rlspec does it itself for the embedded reference)")
+	}
+	return nil
+}
+
+func (s *scenario) storeGoesDown() error {
+	s.storeDown = true // StoreUp at the end even when StoreDown half-failed
+	if err := s.env.Store.StoreDown(s.ctx); err != nil {
+		return fmt.Errorf("take the store away: %w", err)
+	}
+	return nil
+}
+
+func (s *scenario) storeComesBack() error {
+	s.storeDown = false
+	if err := s.env.Store.StoreUp(s.ctx); err != nil {
+		return fmt.Errorf("bring the store back: %w", err)
+	}
+	return nil
+}
+
+// restoreStore brings the store back after a scenario that left it down.
+func (s *scenario) restoreStore() {
+	if !s.storeDown || s.env.Store == nil {
+		return
+	}
+	s.storeDown = false
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := s.env.Store.StoreUp(ctx); err != nil && s.err == nil {
+		s.err = fmt.Errorf("bring the store back after the scenario: %w", err)
+	}
+}
+
+// sendWhileDown sends n fresh rides one after another; the batch keeps them.
+func (s *scenario) sendWhileDown(n int) error {
+	s.batch = batch{sent: n}
+	for range n {
+		_, ex, err := s.sendFresh(s.theClient(), target.Bucket(s.bucket.id), nil)
+		if ex != nil {
+			s.batch.exchanges = append(s.batch.exchanges, ex)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *scenario) noneAllowed() error {
+	refs := clause.Of(clause.FAIL1)
+	for i, ex := range s.batch.exchanges {
+		where := fmt.Sprintf("request %d of %d while the store was down", i+1, len(s.batch.exchanges))
+		switch {
+		case ex.Status == http.StatusOK:
+			return violation(refs, where, "503 (or 429) with Retry-After, never 200", describe(ex)+": allowed without its store", ex)
+		case ex.Status != http.StatusServiceUnavailable && ex.Status != http.StatusTooManyRequests:
+			return violation(refs, where, "503 (or 429) with Retry-After", describe(ex), ex)
+		}
+		if v := strings.TrimSpace(ex.RespHeader.Get(target.HeaderRetryAfter)); !validRetryAfter(v) {
+			return violation(refs, where, "a Retry-After header (seconds or an HTTP date)", fmt.Sprintf("%s; Retry-After %q", describe(ex), v), ex)
+		}
+	}
+	return nil
+}
+
+func validRetryAfter(v string) bool {
+	if n, err := strconv.Atoi(v); err == nil {
+		return n >= 0
+	}
+	_, err := http.ParseTime(v)
+	return err == nil
+}
+
+func (s *scenario) allAllowed() error {
+	exs := s.batch.exchanges
+	allowed := 0
+	var bad *target.Exchange
+	for _, ex := range exs {
+		if ex.Status == http.StatusOK {
+			allowed++
+		} else if bad == nil {
+			bad = ex
+		}
+	}
+	if bad != nil {
+		return violation(clause.Of(clause.FAIL2), "requests while the store was down",
+			fmt.Sprintf("all %d allowed (200), none a 5xx", len(exs)),
+			fmt.Sprintf("%d of %d let through; %s", allowed, len(exs), describe(bad)), exs...)
+	}
+	return nil
+}
+
+// answeredAgain sends rides until one is not a 503 (the store may take a
+// moment to come back), up to secs seconds, and checks that it is a 200.
+func (s *scenario) answeredAgain(secs int) (*target.Exchange, error) {
+	deadline := s.env.now().Add(time.Duration(secs) * time.Second)
+	for {
+		ex, err := s.one(s.theClient(), target.Bucket(s.bucket.id))
+		if err != nil {
+			return ex, err
+		}
+		if ex.Status != http.StatusServiceUnavailable || !s.env.now().Before(deadline) {
+			if ex.Status != http.StatusOK {
+				return ex, violation(s.failModeRefs(), "the first ride after the store came back",
+					fmt.Sprintf("200 within %d s", secs), describe(ex), ex)
+			}
+			return ex, nil
+		}
+		// Polling a condition with a deadline, not synchronisation by sleep.
+		if err := s.waitUntil(s.env.now().Add(200 * time.Millisecond)); err != nil {
+			return ex, err
+		}
+	}
+}
+
+// backWithSpent checks that the quota spent before the outage is still
+// spent: the first ride allowed after it has at most limit - n left.
+func (s *scenario) backWithSpent(secs, n int) error {
+	ex, err := s.answeredAgain(secs)
+	if err != nil {
+		return err
+	}
+	rl, err := s.headersOf(ex, clause.Of(clause.FR7))
+	if err != nil {
+		return err
+	}
+	if want := int64(s.limit() - n); rl.Remaining > want {
+		return violation(clause.Of(clause.FAIL1), "quota spent before the outage is still spent after it",
+			fmt.Sprintf("X-RateLimit-Remaining at most %d (limit - %d)", want, n), describe(ex), ex)
+	}
+	return nil
+}
+
+// failModeRefs is the clause the scenario checks.
+func (s *scenario) failModeRefs() clause.Refs {
+	if s.env.Config.Claims(target.FeatureFailOpen) {
+		return clause.Of(clause.FAIL2)
+	}
+	return clause.Of(clause.FAIL1)
+}

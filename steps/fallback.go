@@ -1,0 +1,145 @@
+package steps
+
+import (
+	"fmt"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+
+	"github.com/rlspec/rlspec/target"
+)
+
+// registerFallback registers the steps of keying by client address when
+// device_bucket is missing or invalid (AC5, AC9, FR-2).
+func (s *scenario) registerFallback(sc stepper) {
+	sc.Step(`^the address bucket has (\d+) units? left$`, s.addressBucketWithLeft)
+	sc.Step(`^I send a ride without device_bucket$`, s.sendNoBucket)
+	sc.Step(`^I send a ride without device_bucket from another client address$`, s.sendNoBucketOtherAddr)
+	sc.Step(`^I send a ride without device_bucket and a spoofed X-Forwarded-For$`, s.sendSpoofedXFF)
+	sc.Step(`^I send a ride with an invalid device_bucket "([^"]*)"$`, s.sendInvalidBucket)
+}
+
+func (s *scenario) addressBucketWithLeft(n int) error {
+	s.bucket.first = nil
+	ex, err := s.one(s.theClient(), target.Omit())
+	if err != nil {
+		return precondition(err)
+	}
+	if err := s.expectFirst(ex, s.limit()-1); err != nil {
+		return precondition(err)
+	}
+	return precondition(s.leaveUnits(n, true))
+}
+
+func (s *scenario) sendNoBucket() error {
+	ex, err := s.one(s.theClient(), target.Omit())
+	if err == nil && ex.Status == http.StatusOK {
+		s.address.paid++
+	}
+	return err
+}
+
+func (s *scenario) sendNoBucketOtherAddr() error {
+	_, err := s.one(s.newClient(), target.Omit())
+	return err
+}
+
+func (s *scenario) sendSpoofedXFF() error {
+	if s.spoofer == nil {
+		s.spoofer = s.spoofClient()
+	}
+	if s.spoofer == nil {
+		return skip("CLIENT_IPS=xff makes the harness a trusted proxy, so an untrusted X-Forwarded-For cannot be sent (with TARGET_IMAGE, rlspec starts an instance that trusts no proxy for it)")
+	}
+	spoof := target.NewClientAddr(target.ClientIPsXFF)
+	_, err := s.oneWith(s.spoofer, target.Omit(), http.Header{"X-Forwarded-For": {spoof.String()}})
+	return err
+}
+
+// invalidBucket maps a feature's description of an invalid device_bucket to
+// the value sent. Values are fresh where the kind allows, so that a target
+// that keys by the invalid value itself cannot have two scenarios share a
+// bucket (and one of them pass by that chance).
+func invalidBucket(kind string) (target.BucketField, error) {
+	hex := target.NewDeviceBucket()
+	switch kind {
+	case "not-a-hash":
+		return target.Bucket("not-a-hash-" + hex[:8]), nil
+	case "63 hex":
+		return target.Bucket(hex[:63]), nil
+	case "65 hex":
+		return target.Bucket(hex + "a"), nil
+	case "64 non-hex":
+		return target.Bucket(strings.Repeat("z", 8) + hex[8:]), nil
+	case "empty":
+		return target.Bucket(""), nil
+	case "number":
+		n, err := strconv.ParseInt(hex[:7], 16, 64)
+		if err != nil {
+			return target.BucketField{}, fmt.Errorf("number device_bucket: %w", err)
+		}
+		return target.BucketValue(n), nil
+	}
+	return target.BucketField{}, fmt.Errorf("unknown invalid device_bucket kind %q", kind)
+}
+
+func (s *scenario) sendInvalidBucket(kind string) error {
+	f, err := invalidBucket(kind)
+	if err != nil {
+		return err
+	}
+	ex, err := s.one(s.theClient(), f)
+	if ex != nil {
+		s.address.invalid = append(s.address.invalid, ex)
+	}
+	return err
+}
+
+// addressLedger is what the scenario's client address should have paid:
+// the rides without device_bucket that got 200, and the rides with an
+// invalid device_bucket, which AC9 keys by the address too.
+type addressLedger struct {
+	paid    int
+	invalid []*target.Exchange
+}
+
+// spentUnderInvalid says, after a failure of a scenario that sent invalid
+// device_bucket values, whether units of the address's quota were spent
+// under them: one more ride without device_bucket shows how many units the
+// address has lost, of which the plain rides account for paid.
+func (s *scenario) spentUnderInvalid() string {
+	n := len(s.address.invalid)
+	if n == 0 || s.ctx == nil || s.ctx.Err() != nil {
+		return ""
+	}
+	_, ex, err := s.sendFresh(s.theClient(), target.Omit(), nil)
+	var rl target.RateLimit
+	if err == nil {
+		rl, err = ex.RateLimit()
+	}
+	if err != nil || ex.Status != http.StatusOK {
+		return "whether a unit was spent under the invalid device_bucket is unknown: a ride without device_bucket afterwards got " + describe(ex)
+	}
+	lost := s.limit() - 1 - int(rl.Remaining)
+	under := lost - s.address.paid
+	out := fmt.Sprintf("a ride without device_bucket afterwards got Remaining %d: the address's bucket had lost %d units, %d for rides without device_bucket, so ",
+		rl.Remaining, lost, s.address.paid)
+	switch {
+	case under == 0:
+		out += fmt.Sprintf("no unit of the address's quota was spent under the %d invalid device_bucket value(s)", n)
+		if last := s.address.invalid[n-1]; last.Status == http.StatusOK {
+			if own, err := last.RateLimit(); err == nil {
+				out += fmt.Sprintf(" (the last one got 200 with Remaining %d: it was counted on a bucket of its own)", own.Remaining)
+			}
+		}
+	case under == n:
+		out += fmt.Sprintf("one unit of the address's quota was spent under each of the %d invalid device_bucket value(s)", n)
+	default:
+		out += fmt.Sprintf("%d units of the address's quota were spent under %d invalid device_bucket value(s)", under, n)
+	}
+	return out
+}
+
+// addrKey is the bucket id of the address fallback.
+func addrKey(a netip.Addr) string { return "ip:" + a.String() }

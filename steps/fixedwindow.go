@@ -1,0 +1,293 @@
+package steps
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/rlspec/rlspec/bound"
+	"github.com/rlspec/rlspec/target"
+)
+
+// registerFixedWindow registers the checks of profile fixed-window (FW-1 …
+// FW-7) for both WINDOW_ALIGN values: waits aimed at a window's start or
+// end, the per-window and boundary-burst bounds (package bound), the
+// headers, the 429 and the address fallback.
+func (s *scenario) registerFixedWindow(sc stepper) {
+	sc.Step(`^the key's window has (\d+) ms left$`, s.windowHasLeft)
+	sc.Step(`^the key's window is (\d+) ms old$`, s.windowIsOld)
+	sc.Step(`^an epoch window is (\d+) ms old$`, s.epochWindowIsOld)
+	sc.Step(`^the key spends the rest of its window$`, s.spendRest)
+	sc.Step(`^the window ends$`, s.windowEnds)
+	sc.Step(`^N\+(\d+) requests are sent with the key one after another$`, s.nPlusSequential)
+	sc.Step(`^no window held more than N allowed requests of the key$`, s.fixedBound)
+	sc.Step(`^no span of length W held more allowed requests than the boundary bound$`, s.boundaryBurst)
+	sc.Step(`^every response carried Limit N, Remaining N minus the allowed requests so far, and Reset at the window's end$`, s.fixedHeaders)
+	sc.Step(`^the 429 matches LIMITED_BODY$`, s.fixed429)
+	sc.Step(`^the next request without the key is refused with 429, or allowed with anonymous-open$`, s.anonymousNext)
+}
+
+// epoch reports whether windows are aligned to the epoch.
+func (s *scenario) epoch() bool { return s.env.Config.WindowAlign != target.AlignFirstRequest }
+
+// epochStart is the start of the epoch window holding t.
+func (s *scenario) epochStart(t time.Time) time.Time {
+	w := s.window()
+	return time.Unix(0, t.UnixNano()/int64(w)*int64(w))
+}
+
+// keyWindowEnd is the latest the key's current window can end: the epoch
+// boundary after the window's first request, or (first-request) when the
+// response that opened it came back, plus W.
+func (s *scenario) keyWindowEnd() time.Time {
+	if s.epoch() {
+		return s.key.end
+	}
+	if s.key.opened == nil {
+		return time.Time{}
+	}
+	return s.key.opened.Received.Add(s.window())
+}
+
+// keyWindowEarliestEnd is the earliest the current window can end: the
+// epoch boundary, or (first-request) W after the whole second in which the
+// request that opened it was sent (a server keeping whole seconds ends it
+// there).
+func (s *scenario) keyWindowEarliestEnd() time.Time {
+	if s.epoch() || s.key.opened == nil {
+		return s.keyWindowEnd()
+	}
+	return s.key.opened.Sent.Truncate(time.Second).Add(s.window())
+}
+
+// openWindow sends the request that opens a first-request window.
+func (s *scenario) openWindow() error {
+	if s.key.opened != nil {
+		return nil
+	}
+	ex, err := s.sendKeyed()
+	if err != nil {
+		return err
+	}
+	if ex.Status/100 != 2 {
+		return s.setupFailed("the first request of a fresh key", ex)
+	}
+	s.key.runs = append(s.key.runs, []*target.Exchange{ex})
+	return nil
+}
+
+func (s *scenario) setupFailed(what string, ex *target.Exchange) error {
+	v := violation(s.refs, what, "2xx", fmt.Sprintf("HTTP %d", ex.Status), ex)
+	v.Precondition = true
+	return v
+}
+
+// windowHasLeft waits until the key's window has ms left: before the next
+// epoch boundary (at least ms+100 ms away), or before the earliest end of
+// the window the key's first request opens.
+func (s *scenario) windowHasLeft(ms int) error {
+	left := time.Duration(ms) * time.Millisecond
+	if !s.epoch() {
+		if err := s.openWindow(); err != nil {
+			return err
+		}
+		return s.waitUntil(s.keyWindowEarliestEnd().Add(-left))
+	}
+	now := s.env.now()
+	end := s.epochStart(now).Add(s.window())
+	if end.Sub(now) < left+100*time.Millisecond {
+		end = end.Add(s.window())
+	}
+	s.key.end, s.key.spent = end, 0
+	return s.waitUntil(end.Add(-left))
+}
+
+// windowIsOld waits until the key's window is ms old: an epoch window's
+// start plus ms (the next window's when that has passed), or ms after
+// the request that opens a first-request window.
+func (s *scenario) windowIsOld(ms int) error {
+	age := time.Duration(ms) * time.Millisecond
+	if !s.epoch() {
+		if err := s.openWindow(); err != nil {
+			return err
+		}
+		return s.waitUntil(s.key.opened.Sent.Add(age))
+	}
+	now := s.env.now()
+	start := s.epochStart(now)
+	if now.After(start.Add(age)) {
+		start = start.Add(s.window())
+	}
+	s.key.end, s.key.spent = start.Add(s.window()), 0
+	return s.waitUntil(start.Add(age))
+}
+
+// epochWindowIsOld waits until an epoch window is ms old, so that what
+// follows falls in one window; with first-request windows the key's next
+// request opens its window, and there is nothing to wait for.
+func (s *scenario) epochWindowIsOld(ms int) error {
+	if !s.epoch() {
+		return nil
+	}
+	return s.windowIsOld(ms)
+}
+
+// spendRest sends the requests the key has left in its window, each of
+// which must be allowed, and assumes they were decided inside it.
+func (s *scenario) spendRest() error {
+	end := s.keyWindowEarliestEnd()
+	run, err := s.sendRun(s.limit() - s.key.spent)
+	if err != nil {
+		return err
+	}
+	for _, ex := range run {
+		if ex.Status/100 != 2 {
+			return s.setupFailed("spending the rest of a window", ex)
+		}
+	}
+	if len(run) > 0 {
+		last := run[len(run)-1]
+		s.assume("the window spent before it ended", func() string {
+			if !end.IsZero() && !last.Received.Before(end) {
+				return fmt.Sprintf("the last request of the window came back %s after it ended", last.Received.Sub(end).Round(time.Millisecond))
+			}
+			return ""
+		})
+	}
+	return nil
+}
+
+// windowEnds waits until 100 ms after the key's window has certainly
+// ended; the next request opens (first-request) or falls in the next one.
+func (s *scenario) windowEnds() error {
+	end := s.keyWindowEnd()
+	if end.IsZero() {
+		end = s.epochStart(s.env.now()).Add(s.window())
+	}
+	if err := s.waitUntil(end.Add(100 * time.Millisecond)); err != nil {
+		return err
+	}
+	s.key.opened, s.key.spent, s.key.end = nil, 0, end.Add(s.window())
+	return nil
+}
+
+// nPlusSequential sends N+k requests of the key one after another.
+func (s *scenario) nPlusSequential(k int) error {
+	run, err := s.sendRun(s.limit() + k)
+	s.batch = batch{exchanges: run, sent: len(run)}
+	return err
+}
+
+// fixedBound is FW-1 on every exchange: at most N allowed per epoch window,
+// or per window opened by a first request.
+func (s *scenario) fixedBound() error {
+	check := bound.EpochWindows
+	if !s.epoch() {
+		check = bound.FirstWindow
+	}
+	return s.boundViolation(check(s.events(), s.limit(), s.window(), bound.DefaultTolerance))
+}
+
+// boundaryBurst is FW-2: at most 2N (epoch) or 2N − 1 (first-request)
+// allowed in any span of W; the largest burst measured is the scenario's
+// note.
+func (s *scenario) boundaryBurst() error {
+	most := 2 * s.limit()
+	if !s.epoch() {
+		most--
+	}
+	largest, vs := bound.Burst(s.events(), most, s.window(), bound.DefaultTolerance)
+	s.note = fmt.Sprintf("largest burst measured: %d allowed within %s (bound %d)", largest, s.window()-bound.DefaultTolerance, most)
+	return s.boundViolation(vs)
+}
+
+// headersSpoken reports whether the target answers with rate-limit
+// headers: DIALECT=status never does; unset, the first response decides.
+func (s *scenario) headersSpoken(ex *target.Exchange) bool {
+	switch s.env.Config.Dialect {
+	case target.DialectStatus:
+		return false
+	case target.DialectAuto:
+		return ex.RespHeader.Get(target.HeaderLimit) != ""
+	}
+	return true
+}
+
+// fixedHeaders is FW-5 over the key's first run and the 429 after it.
+func (s *scenario) fixedHeaders() error {
+	exs := append(slices.Clone(s.key.runs[0]), s.last.ex)
+	first := exs[0]
+	if !s.headersSpoken(first) {
+		return skip("DIALECT %q: the target sends no rate-limit headers", s.env.Config.Dialect)
+	}
+	lo, hi := first.Sent.Add(s.window()), first.Received.Add(s.window())
+	if s.epoch() {
+		lo = s.epochStart(first.Sent).Add(s.window())
+		hi = lo
+		s.assume("one epoch window", func() string {
+			if last := exs[len(exs)-1]; !last.Received.Before(lo) {
+				return "the requests did not all come back before the epoch window ended"
+			}
+			return ""
+		})
+	}
+	rlo, rhi := lo.Unix()-1, int64(math.Ceil(float64(hi.UnixNano())/1e9))+1
+	for i, ex := range exs {
+		rl, err := s.limitHeaders(ex)
+		if err != nil {
+			return err
+		}
+		want := int64(0)
+		if ex.Status/100 == 2 {
+			want = int64(s.limit() - 1 - i)
+		}
+		if rl.Remaining != want {
+			return violation(s.refs, fmt.Sprintf("X-RateLimit-Remaining of request %d", i+1), fmt.Sprintf("%d", want), fmt.Sprintf("%d", rl.Remaining), exs[:i+1]...)
+		}
+		if rl.Reset < rlo || rl.Reset > rhi {
+			return violation(s.refs, fmt.Sprintf("X-RateLimit-Reset of request %d: the window's end", i+1), fmt.Sprintf("in [%d, %d]", rlo, rhi), fmt.Sprintf("%d", rl.Reset), first, ex)
+		}
+		if ex.Status != http.StatusTooManyRequests {
+			continue
+		}
+		ra, err := s.retryAfterOf(ex)
+		if err != nil {
+			return err
+		}
+		alo, ahi := int64(lo.Sub(ex.Received).Seconds())-1, int64(math.Ceil(hi.Sub(ex.Sent).Seconds()))+1
+		if ra < alo || ra > ahi {
+			return violation(s.refs, "Retry-After on a 429: seconds to the window's end", fmt.Sprintf("in [%d, %d]", alo, ahi), fmt.Sprintf("%d", ra), first, ex)
+		}
+	}
+	return nil
+}
+
+// fixed429 is FW-6: the 429 (already checked) carries LIMITED_BODY.
+func (s *scenario) fixed429() error {
+	ex := s.last.ex
+	rl, err := target.ParseRateLimit(ex.RespHeader)
+	ra := int64(-1)
+	if err == nil {
+		ra = rl.RetryAfter
+	}
+	return s.limitedBody(ex, ra)
+}
+
+// anonymousNext is FW-7: after N without the key from one address, the
+// next is refused; with anonymous-open claimed, allowed.
+func (s *scenario) anonymousNext() error {
+	ex, err := s.sendKeyed()
+	if err != nil {
+		return err
+	}
+	want := http.StatusTooManyRequests
+	if s.env.Config.Claims(target.FeatureAnonymousOpen) {
+		want = http.StatusOK
+	}
+	if ex.Status != want {
+		return violation(s.refs, "a request without the key after N from its address", fmt.Sprintf("HTTP %d", want), fmt.Sprintf("HTTP %d", ex.Status), ex)
+	}
+	return nil
+}

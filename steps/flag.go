@@ -1,0 +1,69 @@
+package steps
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/target"
+)
+
+// registerFlag registers the steps of the feature flag (AC8, FR-8).
+func (s *scenario) registerFlag(sc stepper) {
+	sc.Step(`^the flag-off instance$`, s.flagOff)
+	sc.Step(`^I send more rides than the limit to the bucket$`, s.sendPastLimit)
+	sc.Step(`^Remaining is the sentinel$`, func() error { return s.remainingIs(s.env.Config.Sentinel, "RL_SENTINEL") })
+	sc.Step(`^every response was 200 with the three headers and Remaining equal to the sentinel$`, s.allSentinel)
+}
+
+func (s *scenario) flagOff() error {
+	if s.env.DisabledURL == "" {
+		return skip("TARGET_URL_DISABLED is not set: AC8 needs a second instance started with BMTC_RATE_LIMIT_ENABLED=false")
+	}
+	s.base, s.enabled = s.env.DisabledURL, false
+	s.client = nil
+	return nil
+}
+
+// sendPastLimit sends limit+1 rides one after another, stopping at the
+// first that is not a 200 (the Then step reports it).
+func (s *scenario) sendPastLimit() error {
+	if s.bucket.id == "" {
+		s.bucket.id = target.NewDeviceBucket()
+	}
+	n := s.limit() + 1
+	s.batch = batch{exchanges: make([]*target.Exchange, 0, n)}
+	for range n {
+		ex, err := s.one(s.theClient(), target.Bucket(s.bucket.id))
+		if ex != nil {
+			s.batch.exchanges = append(s.batch.exchanges, ex)
+		}
+		if err != nil {
+			return err
+		}
+		if ex.Status != http.StatusOK {
+			break
+		}
+	}
+	return nil
+}
+
+func (s *scenario) allSentinel() error {
+	exs := s.batch.exchanges
+	if len(exs) == 0 {
+		return errors.New("no responses")
+	}
+	for i, ex := range exs {
+		rl, err := ex.RateLimit()
+		if ex.Status != http.StatusOK || err != nil || int(rl.Remaining) != s.env.Config.Sentinel {
+			return violation(clause.Of(clause.AC8, clause.FR8), fmt.Sprintf("request %d of %d on one bucket with the flag off", i+1, len(exs)),
+				fmt.Sprintf("200 with the three headers and X-RateLimit-Remaining %d (RL_SENTINEL)", s.env.Config.Sentinel),
+				describe(ex), ex)
+		}
+	}
+	if len(exs) <= s.limit() {
+		return fmt.Errorf("only %d requests were sent, not more than the limit %d", len(exs), s.limit())
+	}
+	return nil
+}

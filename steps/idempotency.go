@@ -1,0 +1,192 @@
+package steps
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/target"
+)
+
+// registerIdempotency registers the steps of idempotent replays (AC6, FR-6).
+func (s *scenario) registerIdempotency(sc stepper) {
+	sc.Step(`^I replay the last request$`, s.replay)
+	sc.Step(`^I send the same Idempotency-Key with a different body$`, s.sameKeyOtherBody)
+	sc.Step(`^(\d+) rounds of (\d+) identical rides, one Idempotency-Key per round, are sent concurrently$`, s.concurrentIdentical)
+	sc.Step(`^the replay has the first response's status and body$`, s.replayMatches)
+	sc.Step(`^the next fresh ride's Remaining is (\d+) below the first response's$`, s.nextBelowFirst)
+	sc.Step(`^the next fresh ride's Remaining is the limit minus (\d+)$`, s.nextLimitMinus)
+	sc.Step(`^the response is not the cached first response$`, s.notCached)
+	sc.Step(`^none of the concurrent rides got a 5xx$`, s.no5xx)
+}
+
+func (s *scenario) replay() error {
+	if s.last.ex == nil {
+		return errors.New("no request to replay")
+	}
+	ex, err := s.send(s.theClient(), s.last.req)
+	s.last = lastExchange{req: s.last.req, ex: ex, keyed: s.last.ex}
+	return err
+}
+
+func (s *scenario) sameKeyOtherBody() error {
+	if s.last.ex == nil {
+		return errors.New("no earlier request")
+	}
+	r, err := s.request(target.Bucket(s.bucket.id))
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(r.Body, s.last.req.Body) {
+		return skip("BODY_TEMPLATE renders the same body twice, so no different body can be sent with the same key; put {{uuid}} in a field your service accepts (a timestamp repeats within its second)")
+	}
+	r.IdempotencyKey = s.last.req.IdempotencyKey
+	ex, err := s.send(s.theClient(), r)
+	s.last = lastExchange{req: r, ex: ex, keyed: s.last.ex}
+	return err
+}
+
+// concurrentIdentical sends rounds bursts of n identical requests (one key
+// and body per round): a lost race between the replay lookup and the spend
+// shows only sometimes, so the burst is repeated.
+//
+// The check after it rests on every request, to the next fresh ride, being
+// decided in one window: that is verified afterwards.
+func (s *scenario) concurrentIdentical(rounds, n int) error {
+	s.batch = batch{}
+	if s.bucket.first == nil {
+		if err := s.alignWindowStart(); err != nil {
+			return err
+		}
+	}
+	s.assumeOneWindow(s.recorded(), -1)
+	for range rounds {
+		r, err := s.request(target.Bucket(s.bucket.id))
+		if err != nil {
+			return err
+		}
+		reqs := make([]target.Request, n)
+		for i := range reqs {
+			reqs[i] = r
+		}
+		out, err := s.fire(s.theClient(), reqs, time.Time{})
+		s.batch.exchanges = append(s.batch.exchanges, out...)
+		s.batch.rounds = append(s.batch.rounds, out)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *scenario) replayMatches() error {
+	orig, replay := s.last.keyed, s.last.ex
+	if orig == nil || replay == nil || orig == replay {
+		return errors.New("no replay to compare")
+	}
+	if orig.Status != replay.Status || !bytes.Equal(orig.RespBody, replay.RespBody) {
+		return violation(clause.Of(clause.AC6, clause.FR6), "an idempotent replay returns the cached response",
+			fmt.Sprintf("the first response again: HTTP %d %s", orig.Status, truncate(orig.RespBody)),
+			describe(replay), orig, replay)
+	}
+	return nil
+}
+
+// nextFresh sends a fresh ride (new key) on the bucket and returns its
+// Remaining.
+func (s *scenario) nextFresh() (*target.Exchange, int64, error) {
+	_, ex, err := s.sendFresh(s.theClient(), target.Bucket(s.bucket.id), nil)
+	if err != nil {
+		return ex, 0, err
+	}
+	rl, err := s.headersOf(ex, clause.Of(clause.FR7))
+	return ex, rl.Remaining, err
+}
+
+func (s *scenario) nextBelowFirst(n int) error {
+	if s.last.keyed == nil {
+		return errors.New("no first response")
+	}
+	first, err := s.headersOf(s.last.keyed, clause.Of(clause.FR7))
+	if err != nil {
+		return err
+	}
+	ex, got, err := s.nextFresh()
+	if err != nil {
+		return err
+	}
+	if want := first.Remaining - int64(n); got != want {
+		return violation(clause.Of(clause.AC6, clause.FR6), "a replay spends nothing",
+			fmt.Sprintf("the next fresh request's Remaining %d (first response's %d minus %d)", want, first.Remaining, n),
+			describe(ex), s.exchanges()...)
+	}
+	return nil
+}
+
+func (s *scenario) nextLimitMinus(n int) error {
+	ex, got, err := s.nextFresh()
+	if err != nil {
+		return err
+	}
+	if want := int64(s.limit() - n); got != want {
+		return violation(clause.Of(clause.AC6, clause.FR6), "concurrent identical requests spend one unit",
+			fmt.Sprintf("the next fresh request's Remaining %d (limit - %d)", want, n),
+			describe(ex)+"; "+s.spentByRounds(got), append(s.batch.exchanges, ex)...)
+	}
+	return nil
+}
+
+// spentByRounds says how many units the rounds of identical concurrent
+// requests on a fresh bucket spent, by the Remaining of the fresh ride after
+// them (which spent one itself), and how many 200s each round got.
+func (s *scenario) spentByRounds(remaining int64) string {
+	rounds := s.batch.rounds
+	ok := make([]int, len(rounds))
+	for i, round := range rounds {
+		for _, ex := range round {
+			if ex.Status == http.StatusOK {
+				ok[i]++
+			}
+		}
+	}
+	n := 0
+	if len(rounds) > 0 {
+		n = len(rounds[0])
+	}
+	return fmt.Sprintf("the %d rounds of %d identical requests spent %d units (one per round is %d); 200s per round: %v",
+		len(rounds), n, int64(s.limit())-1-remaining, len(rounds), ok)
+}
+
+func (s *scenario) notCached() error {
+	orig, ex := s.last.keyed, s.last.ex
+	if orig == nil || ex == nil || orig == ex {
+		return errors.New("no second response")
+	}
+	if ex.Status == http.StatusConflict || ex.Status == http.StatusUnprocessableEntity {
+		return nil
+	}
+	o, err := s.headersOf(orig, clause.Of(clause.FR7))
+	if err != nil {
+		return err
+	}
+	if ex.Status == http.StatusOK {
+		if rl, err := ex.RateLimit(); err == nil && rl.Remaining == o.Remaining-1 {
+			return nil // processed as a new request
+		}
+	}
+	return violation(clause.Of(clause.AC6, clause.FR6), "the same Idempotency-Key with a different body",
+		fmt.Sprintf("422 or 409, or processing as a new request (200 with Remaining %d); never the cached response", o.Remaining-1),
+		describe(ex), orig, ex)
+}
+
+func (s *scenario) no5xx() error {
+	for _, ex := range s.batch.exchanges {
+		if ex.Status >= 500 {
+			return violation(clause.Of(clause.AC6, clause.FR6), "concurrent identical requests", "no 5xx", describe(ex), ex)
+		}
+	}
+	return nil
+}

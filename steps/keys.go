@@ -1,0 +1,305 @@
+package steps
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/rlspec/rlspec/bound"
+	"github.com/rlspec/rlspec/target"
+)
+
+// keyState is the key under test of a profile other than the PRD: its
+// value as sent (KEY_FORMAT applied to a fresh id; "" sends no key, so the
+// client address keys the request) and the client that sends it.
+type keyState struct {
+	value  string
+	client Client
+	runs   [][]*target.Exchange // the batches sent with the key, in order
+	// fixed windows: the exchange that opened the current window
+	// (first-request), the allowed requests in it, and its end (epoch)
+	opened *target.Exchange
+	spent  int
+	end    time.Time
+}
+
+// registerKeys registers the steps that make keys and send with them.
+func (s *scenario) registerKeys(sc stepper) {
+	sc.Step(`^a fresh key$`, s.freshKey)
+	sc.Step(`^a fresh client address$`, s.freshAnonymous)
+	sc.Step(`^N requests are sent with the key$`, s.nAllowed)
+	sc.Step(`^N requests are sent without the key$`, s.nAllowed)
+	sc.Step(`^N\+1 requests are sent with the key within one second$`, s.burstWithinSecond)
+	sc.Step(`^N\+(\d+) requests are sent with the key concurrently$`, s.concurrentKeyed)
+	sc.Step(`^the next request (?:with|without) the key is refused with 429$`, s.nextRefused)
+	sc.Step(`^(\d+) seconds? pass(?:es)?$`, s.secondsPass)
+	sc.Step(`^exactly N of them were allowed and the rest refused with 429$`, s.exactlyN)
+}
+
+// newKey returns a fresh key value rendered with KEY_FORMAT.
+func (s *scenario) newKey() (string, error) {
+	v, err := s.env.Config.RenderKey(target.NewUUID())
+	if err != nil {
+		return "", precondition(err)
+	}
+	return v, nil
+}
+
+func (s *scenario) freshKey() error {
+	v, err := s.newKey()
+	if err != nil {
+		return err
+	}
+	s.key = keyState{value: v, client: s.newClient()}
+	return nil
+}
+
+// freshAnonymous is a fresh client address sending no key.
+func (s *scenario) freshAnonymous() error {
+	s.key = keyState{client: s.newClient()}
+	return nil
+}
+
+// keyed is a request carrying key (none when "") as KEY says: a header, a
+// JSON body field, or nothing (ip: the client address is the key).
+func (s *scenario) keyed(key string) target.Request {
+	cfg := s.env.Config
+	r := target.Request{Method: cfg.Method, ContentType: "-"}
+	if key == "" {
+		return r
+	}
+	switch cfg.Key.Kind {
+	case target.KeyHeader:
+		r.Header = http.Header{}
+		r.Header.Set(cfg.Key.Name, key)
+	case target.KeyBody:
+		b, _ := json.Marshal(map[string]string{cfg.Key.Name: key})
+		r.Body, r.ContentType = b, "application/json"
+	}
+	return r
+}
+
+// keyOf names an exchange's key for the bound checks: the key it carried,
+// or its client address.
+func (s *scenario) keyOf(ex *target.Exchange) string {
+	cfg := s.env.Config
+	if cfg.Key.Kind == target.KeyHeader {
+		if v := ex.Header.Get(cfg.Key.Name); v != "" {
+			return v
+		}
+	}
+	if cfg.Key.Kind == target.KeyBody && len(ex.Body) > 0 {
+		var m map[string]any
+		if json.Unmarshal(ex.Body, &m) == nil {
+			if v, ok := m[cfg.Key.Name].(string); ok {
+				return v
+			}
+		}
+	}
+	return "ip:" + ex.ClientAddr.String()
+}
+
+// sendKeyed sends one request of the scenario's key and records it.
+func (s *scenario) sendKeyed() (*target.Exchange, error) {
+	if s.key.client == nil {
+		return nil, precondition(fmt.Errorf("no key: the scenario must start with a fresh key or client address"))
+	}
+	ex, err := s.send(s.key.client, s.keyed(s.key.value))
+	if ex != nil {
+		s.last = lastExchange{req: s.keyed(s.key.value), ex: ex}
+		if ex.Status/100 == 2 {
+			s.key.spent++
+			if s.key.opened == nil {
+				s.key.opened = ex
+			}
+		}
+	}
+	return ex, err
+}
+
+// sendRun sends n requests of the key one after another as one run.
+func (s *scenario) sendRun(n int) ([]*target.Exchange, error) {
+	run := make([]*target.Exchange, 0, n)
+	for range n {
+		ex, err := s.sendKeyed()
+		if ex != nil {
+			run = append(run, ex)
+		}
+		if err != nil {
+			s.key.runs = append(s.key.runs, run)
+			return run, err
+		}
+	}
+	s.key.runs = append(s.key.runs, run)
+	return run, nil
+}
+
+// nAllowed sends N requests of a fresh key: each must be allowed (the
+// set-up of the scenario's check).
+func (s *scenario) nAllowed() error {
+	run, err := s.sendRun(s.limit())
+	if err != nil {
+		return err
+	}
+	for i, ex := range run {
+		if ex.Status/100 != 2 {
+			v := violation(s.refs, "the first N requests of a fresh key", "2xx for each",
+				fmt.Sprintf("request %d of %d got HTTP %d", i+1, len(run), ex.Status), ex)
+			v.Precondition = true
+			return v
+		}
+	}
+	return nil
+}
+
+// burstWithinSecond sends N+1 requests of the key one after another; the
+// scenario assumes they went out within one second.
+func (s *scenario) burstWithinSecond() error {
+	run, err := s.sendRun(s.limit() + 1)
+	if err != nil {
+		return err
+	}
+	s.assume("N+1 requests within one second", func() string {
+		if d := run[len(run)-1].Sent.Sub(run[0].Sent); d >= time.Second {
+			return fmt.Sprintf("the %d requests took %s to send", len(run), d.Round(time.Millisecond))
+		}
+		return ""
+	})
+	s.batch = batch{exchanges: run, sent: len(run)}
+	return nil
+}
+
+// concurrentKeyed releases N+k requests of the key at once.
+func (s *scenario) concurrentKeyed(k int) error {
+	reqs := make([]target.Request, s.limit()+k)
+	for i := range reqs {
+		reqs[i] = s.keyed(s.key.value)
+	}
+	out, err := s.fireKeyed(reqs)
+	s.key.runs = append(s.key.runs, out)
+	s.batch = batch{exchanges: out, sent: len(out)}
+	return err
+}
+
+// fireKeyed sends reqs concurrently from the key's client, released
+// together; connections are opened first with requests that carry no key
+// of the scenario (a HEAD from another address would spend nothing of it).
+func (s *scenario) fireKeyed(reqs []target.Request) ([]*target.Exchange, error) {
+	out := make([]*target.Exchange, len(reqs))
+	start := make(chan struct{})
+	done := make(chan int, len(reqs))
+	for i, r := range reqs {
+		go func() {
+			<-start
+			out[i] = s.key.client.Do(s.ctx, r)
+			done <- i
+		}()
+	}
+	close(start)
+	for range reqs {
+		<-done
+	}
+	s.record(out...)
+	for _, ex := range out {
+		if ex.Err != nil {
+			return out, violation(s.refs, "the target answers concurrent requests", "an HTTP response to each", ex.Err.Error(), ex)
+		}
+	}
+	return out, nil
+}
+
+// nextRefused sends one more request of the key; it must be a 429. A 200
+// is only a violation when the key's last run and this request fell in
+// one window: less than W − 1 s from the run's first send to this
+// response, and (fixed windows) before the window's earliest end.
+func (s *scenario) nextRefused() error {
+	ex, err := s.sendKeyed()
+	if err != nil {
+		return err
+	}
+	if len(s.key.runs) > 0 && len(s.key.runs[len(s.key.runs)-1]) > 0 {
+		first, end := s.key.runs[len(s.key.runs)-1][0], s.keyWindowEarliestEnd()
+		s.assume("the key's requests within one window", func() string {
+			if ex.Status == http.StatusTooManyRequests {
+				return "" // refused: the verdict rests on no timing
+			}
+			if span := ex.Received.Sub(first.Sent); span >= s.window()-time.Second {
+				return fmt.Sprintf("%d requests took %s, not less than W − 1 s", s.limit()+1, span.Round(time.Millisecond))
+			}
+			if s.env.Config.Profile == target.ProfileFixedWindow && !end.IsZero() && !ex.Received.Before(end) {
+				return "the requests ran past the window's end"
+			}
+			return ""
+		})
+	}
+	if ex.Status != http.StatusTooManyRequests {
+		return violation(s.refs, "a key that spent N", "429", fmt.Sprintf("HTTP %d", ex.Status), ex)
+	}
+	return nil
+}
+
+// secondsPass waits n seconds of the harness's clock.
+func (s *scenario) secondsPass(n int) error {
+	return s.waitUntil(s.env.now().Add(time.Duration(n) * time.Second))
+}
+
+// exactlyN checks the last batch: exactly N allowed, the rest 429.
+func (s *scenario) exactlyN() error {
+	allowed, other := 0, []*target.Exchange(nil)
+	for _, ex := range s.batch.exchanges {
+		switch {
+		case ex.Status/100 == 2:
+			allowed++
+		case ex.Status != http.StatusTooManyRequests:
+			other = append(other, ex)
+		}
+	}
+	if len(other) > 0 {
+		return violation(s.refs, "each request is allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", other[0].Status), other[0])
+	}
+	if allowed != s.limit() {
+		return violation(s.refs, fmt.Sprintf("%d requests of one key within one window", s.batch.sent),
+			fmt.Sprintf("exactly %d allowed", s.limit()), fmt.Sprintf("%d allowed", allowed), s.batch.exchanges...)
+	}
+	return nil
+}
+
+// events are the scenario's exchanges that got an allow or a 429, as the
+// bound checks take them.
+func (s *scenario) events() []bound.Event {
+	var out []bound.Event
+	for i, ex := range s.exchanges() {
+		if ex.Err != nil || (ex.Status/100 != 2 && ex.Status != http.StatusTooManyRequests) || ex.Method == http.MethodHead {
+			continue
+		}
+		out = append(out, bound.Event{ID: i, Key: s.keyOf(ex), Send: ex.Sent.UnixNano(), Recv: ex.Received.UnixNano(), Allowed: ex.Status/100 == 2})
+	}
+	return out
+}
+
+// boundViolation turns the first of a bound check's violations into a
+// step's verdict.
+func (s *scenario) boundViolation(vs []bound.Violation) error {
+	if len(vs) == 0 {
+		return nil
+	}
+	all := s.exchanges()
+	var ev []*target.Exchange
+	for _, e := range vs[0].Events {
+		ev = append(ev, all[e.ID])
+	}
+	return violation(s.refs, vs[0].Bound, vs[0].Bound, vs[0].String(), ev...)
+}
+
+// limitHeaders parses ex's rate-limit headers and checks Limit = N.
+func (s *scenario) limitHeaders(ex *target.Exchange) (target.RateLimit, error) {
+	rl, err := s.headersOf(ex, s.refs)
+	if err != nil {
+		return rl, err
+	}
+	if rl.Limit != int64(s.limit()) {
+		return rl, violation(s.refs, "X-RateLimit-Limit", fmt.Sprintf("%d", s.limit()), fmt.Sprintf("%d", rl.Limit), ex)
+	}
+	return rl, nil
+}

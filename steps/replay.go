@@ -1,0 +1,83 @@
+package steps
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+	"strconv"
+
+	"github.com/cucumber/godog"
+)
+
+// stepper is what the area files register their steps with: godog's
+// ScenarioContext, or a replayer when a scenario is run once more.
+type stepper interface {
+	Step(expr, stepFunc any)
+}
+
+var (
+	_ stepper = (*godog.ScenarioContext)(nil)
+	_ stepper = (*replayer)(nil)
+)
+
+// register registers every area's steps on s.
+func (s *scenario) register(sc stepper) {
+	for _, register := range []func(stepper){
+		s.registerQuota, s.registerWindow, s.registerIdempotency, s.registerFallback,
+		s.registerFlag, s.registerBadInput, s.registerConcurrency, s.registerHeaders, s.registerAuth,
+		s.registerFailMode, s.registerKeys, s.registerSlidingLog, s.registerFixedWindow,
+	} {
+		register(sc)
+	}
+}
+
+// replayer runs a scenario's step texts against the steps registered on a
+// fresh scenario, as godog would: the step whose expression matches the
+// text is called with the submatches as its int or string arguments.
+type replayer struct {
+	defs []stepDef
+}
+
+type stepDef struct {
+	re *regexp.Regexp
+	fn reflect.Value
+}
+
+func (p *replayer) Step(expr, stepFunc any) {
+	p.defs = append(p.defs, stepDef{re: regexp.MustCompile(expr.(string)), fn: reflect.ValueOf(stepFunc)})
+}
+
+// run runs the step of text and returns its error.
+func (p *replayer) run(text string) error {
+	for _, d := range p.defs {
+		m := d.re.FindStringSubmatch(text)
+		if m == nil {
+			continue
+		}
+		t := d.fn.Type()
+		if t.NumIn() != len(m)-1 {
+			return fmt.Errorf("step %q: %d arguments for %d parameters", text, len(m)-1, t.NumIn())
+		}
+		args := make([]reflect.Value, t.NumIn())
+		for i := range args {
+			switch t.In(i).Kind() {
+			case reflect.Int:
+				n, err := strconv.Atoi(m[i+1])
+				if err != nil {
+					return fmt.Errorf("step %q: argument %d: %w", text, i+1, err)
+				}
+				args[i] = reflect.ValueOf(n)
+			case reflect.String:
+				args[i] = reflect.ValueOf(m[i+1])
+			default:
+				return fmt.Errorf("step %q: parameter %d of kind %s", text, i+1, t.In(i).Kind())
+			}
+		}
+		out := d.fn.Call(args)
+		if err, _ := out[0].Interface().(error); err != nil {
+			return err
+		}
+		return nil
+	}
+	return fmt.Errorf("step %q is undefined", text)
+}

@@ -1,0 +1,243 @@
+package steps
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rlspec/rlspec/bound"
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/target"
+)
+
+// registerSlidingLog registers the checks of profile sliding-log (SL-1 …
+// SL-8): the bounds on the recorded exchanges (package bound), the 429 and
+// the headers.
+func (s *scenario) registerSlidingLog(sc stepper) {
+	sc.Step(`^no window of length W held more than N allowed requests of the key$`, s.slidingBound)
+	sc.Step(`^a request sent once Retry-After plus 1 second has passed is allowed$`, s.allowedAfterRetry)
+	sc.Step(`^no request of the key was refused while fewer than N allowed ones lay in the last W plus 1 second$`, s.noOverBlocking)
+	sc.Step(`^requests refused meanwhile do not keep the key refused once its first allowed request has left the window$`, s.refusedNotRecorded)
+	sc.Step(`^the 429 has Retry-After in \[1, W\] and a body matching LIMITED_BODY$`, s.the429)
+	sc.Step(`^Retry-After is at most the time until the oldest allowed request leaves the window plus 1 second$`, s.retryAfterFromOldest)
+	sc.Step(`^every response carried Limit N, Remaining N minus the allowed requests, and Reset at the oldest allowed request plus W$`, s.logHeaders)
+	sc.Step(`^another fresh key from the same client address gets N requests allowed$`, s.anotherKey)
+	sc.Step(`^a request without the key from another fresh client address is allowed$`, s.anotherAddress)
+}
+
+// window is W.
+func (s *scenario) window() time.Duration { return s.env.Config.Window }
+
+// slidingBound is SL-1 on every exchange of the scenario.
+func (s *scenario) slidingBound() error {
+	return s.boundViolation(bound.SlidingLog(s.events(), s.limit(), s.window(), bound.DefaultTolerance))
+}
+
+// noOverBlocking is SL-4's first sentence on every exchange.
+func (s *scenario) noOverBlocking() error {
+	return s.boundViolation(bound.OverBlocking(s.events(), s.limit(), s.window(), bound.DefaultTolerance))
+}
+
+// retryAfterOf reads a 429's Retry-After (integer seconds >= 0).
+func (s *scenario) retryAfterOf(ex *target.Exchange) (int64, error) {
+	rl, err := target.ParseRateLimit(ex.RespHeader)
+	if err == nil && rl.RetryAfter >= 0 {
+		return rl.RetryAfter, nil
+	}
+	v := ex.RespHeader.Get(target.HeaderRetryAfter)
+	return 0, violation(s.refs, "Retry-After on a 429", "integer seconds", fmt.Sprintf("%q", v), ex)
+}
+
+// allowedAfterRetry is SL-4's second sentence: the last 429 said
+// Retry-After; a request sent Retry-After + 1 s after that 429 came back
+// is allowed.
+func (s *scenario) allowedAfterRetry() error {
+	refused := s.last.ex
+	ra, err := s.retryAfterOf(refused)
+	if err != nil {
+		return err
+	}
+	if err := s.waitUntil(refused.Received.Add(time.Duration(ra)*time.Second + time.Second)); err != nil {
+		return err
+	}
+	ex, err := s.sendKeyed()
+	if err != nil {
+		return err
+	}
+	if ex.Status/100 != 2 {
+		return violation(s.refs, fmt.Sprintf("a request %d s + 1 s after a 429 with Retry-After: %d", ra, ra),
+			"2xx", fmt.Sprintf("HTTP %d", ex.Status), refused, ex)
+	}
+	return nil
+}
+
+// refusedNotRecorded is SL-5: after N allowed requests, requests sent
+// every 250 ms are refused at first; the key is allowed again once its
+// first allowed request has left the window (its response came back more
+// than W + 1 s ago), however many were refused meanwhile.
+func (s *scenario) refusedNotRecorded() error {
+	first := s.key.runs[len(s.key.runs)-1][0]
+	due := first.Received.Add(s.window() + time.Second)
+	var refused []*target.Exchange
+	for {
+		ex, err := s.sendKeyed()
+		if err != nil {
+			return err
+		}
+		if ex.Status/100 == 2 {
+			return nil
+		}
+		if ex.Status != http.StatusTooManyRequests {
+			return violation(s.refs, "a key that spent N", "429", fmt.Sprintf("HTTP %d", ex.Status), ex)
+		}
+		refused = append(refused, ex)
+		if !ex.Sent.Before(due) {
+			return violation(clause.Of(clause.SL5), "refused requests do not move when the key is allowed again",
+				fmt.Sprintf("allowed once the first allowed request left the window (sent %s after it)", ex.Sent.Sub(first.Received).Round(time.Millisecond)),
+				fmt.Sprintf("429 after %d refused requests", len(refused)), append([]*target.Exchange{first}, refused...)...)
+		}
+		if err := s.waitUntil(ex.Received.Add(250 * time.Millisecond)); err != nil {
+			return err
+		}
+	}
+}
+
+// the429 is SL-6 on the last exchange.
+func (s *scenario) the429() error {
+	ex := s.last.ex
+	ra, err := s.retryAfterOf(ex)
+	if err != nil {
+		return err
+	}
+	w := int64(s.window() / time.Second)
+	if ra < 1 || ra > w {
+		return violation(s.refs, "Retry-After on a 429", fmt.Sprintf("in [1, %d]", w), fmt.Sprintf("%d", ra), ex)
+	}
+	return s.limitedBody(ex, ra)
+}
+
+// limitedBody checks LIMITED_BODY and a retry value in the body.
+func (s *scenario) limitedBody(ex *target.Exchange, ra int64) error {
+	lb := s.env.Config.LimitedBody
+	var doc any
+	if err := json.Unmarshal(ex.RespBody, &doc); err != nil {
+		if lb.Pointer == "" {
+			return nil
+		}
+		return violation(s.refs, "the 429 body", "JSON with "+lb.String(), truncate(ex.RespBody), ex)
+	}
+	if lb.Pointer != "" {
+		got, ok := pointer(doc, lb.Pointer)
+		if str, isStr := got.(string); !ok || !isStr || !slices.Contains(lb.Values, str) {
+			return violation(s.refs, "the 429 body", lb.String(), truncate(ex.RespBody), ex)
+		}
+	}
+	if v, ok := pointer(doc, "/error/retryAfter"); ok && ra >= 0 {
+		if f, isNum := v.(float64); !isNum || f != float64(ra) {
+			return violation(s.refs, "the retry value of the 429 body", fmt.Sprintf("/error/retryAfter = Retry-After = %d", ra), truncate(ex.RespBody), ex)
+		}
+	}
+	return nil
+}
+
+// pointer resolves a JSON pointer (RFC 6901) in doc.
+func pointer(doc any, p string) (any, bool) {
+	cur := doc
+	for _, tok := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = m[tok]; !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// retryAfterFromOldest: the 429's Retry-After is at most the whole seconds
+// from the 429's send until the oldest allowed request (by its receive
+// time) leaves the window, plus 1 s.
+func (s *scenario) retryAfterFromOldest() error {
+	ex := s.last.ex
+	ra, err := s.retryAfterOf(ex)
+	if err != nil {
+		return err
+	}
+	oldest := s.key.runs[0][0]
+	most := int64(math.Ceil(oldest.Received.Add(s.window()).Sub(ex.Sent).Seconds())) + 1
+	if ra > most {
+		return violation(s.refs, "Retry-After says when the oldest allowed request leaves the window",
+			fmt.Sprintf("at most %d s (its response came %s before the 429 was sent, W = %s, +1 s)", most, ex.Sent.Sub(oldest.Received).Round(time.Millisecond), s.window()),
+			fmt.Sprintf("Retry-After: %d", ra), oldest, ex)
+	}
+	return nil
+}
+
+// logHeaders is SL-7 over the key's first run and the 429 after it: Limit
+// N on each; Remaining N−1 … 0 on the allowed ones, 0 on the 429; Reset of
+// an allowed one within 1 s of the first request plus W (the oldest in the
+// window); Reset of the 429 within 1 s of now + Retry-After.
+func (s *scenario) logHeaders() error {
+	exs := append(slices.Clone(s.key.runs[0]), s.last.ex)
+	first := exs[0]
+	lo, hi := first.Sent.Add(s.window()-time.Second).Unix(), first.Received.Add(s.window()+time.Second).Unix()+1
+	for i, ex := range exs {
+		rl, err := s.limitHeaders(ex)
+		if err != nil {
+			return err
+		}
+		if ex.Status/100 == 2 {
+			if want := int64(s.limit() - 1 - i); rl.Remaining != want {
+				return violation(s.refs, fmt.Sprintf("X-RateLimit-Remaining of allowed request %d", i+1), fmt.Sprintf("%d", want), fmt.Sprintf("%d", rl.Remaining), exs[:i+1]...)
+			}
+			if rl.Reset < lo || rl.Reset > hi {
+				return violation(s.refs, fmt.Sprintf("X-RateLimit-Reset of allowed request %d: the oldest allowed request plus W", i+1),
+					fmt.Sprintf("in [%d, %d]", lo, hi), fmt.Sprintf("%d", rl.Reset), first, ex)
+			}
+			continue
+		}
+		if rl.Remaining != 0 {
+			return violation(s.refs, "X-RateLimit-Remaining on a 429", "0", fmt.Sprintf("%d", rl.Remaining), ex)
+		}
+		ra, err := s.retryAfterOf(ex)
+		if err != nil {
+			return err
+		}
+		rlo, rhi := ex.Sent.Unix()+ra-1, ex.Received.Unix()+ra+2
+		if rl.Reset < rlo || rl.Reset > rhi {
+			return violation(s.refs, "X-RateLimit-Reset on a 429: now + Retry-After", fmt.Sprintf("in [%d, %d]", rlo, rhi), fmt.Sprintf("%d", rl.Reset), ex)
+		}
+	}
+	return nil
+}
+
+// anotherKey: after the scenario's key was refused, a fresh key sent from
+// the same client address gets N allowed.
+func (s *scenario) anotherKey() error {
+	v, err := s.newKey()
+	if err != nil {
+		return err
+	}
+	s.key.value = v
+	return s.nAllowed()
+}
+
+// anotherAddress: after one client address spent N without a key, another
+// address without a key is allowed.
+func (s *scenario) anotherAddress() error {
+	s.key = keyState{client: s.newClient()}
+	ex, err := s.sendKeyed()
+	if err != nil {
+		return err
+	}
+	if ex.Status/100 != 2 {
+		return violation(s.refs, "a request without the key from a fresh client address", "2xx", fmt.Sprintf("HTTP %d", ex.Status), ex)
+	}
+	return nil
+}

@@ -1,0 +1,265 @@
+package steps
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"time"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/target"
+)
+
+// registerWindow registers the steps of a window that passes and of Reset
+// (AC4, FR-5).
+func (s *scenario) registerWindow(sc stepper) {
+	sc.Step(`^the window of the bucket has passed$`, s.windowPassed)
+	sc.Step(`^I wait (\d+) seconds inside the window$`, s.waitInsideWindow)
+	sc.Step(`^Reset is about now plus the window$`, s.resetAboutNowPlusWindow)
+	sc.Step(`^Reset is the same as on the first response$`, s.resetSameAsFirst)
+	sc.Step(`^rides race for the bucket as its window passes$`, s.raceBoundary)
+	sc.Step(`^the racing rides got at most the limit of 200s with distinct Remaining values$`, s.boundaryOnce)
+}
+
+// windowPassed moves the bucket's window into the past (TARGET_DB) or waits
+// for it to pass (up to MAX_WAIT); that it had passed at the server too is
+// verified afterwards.
+func (s *scenario) windowPassed() error {
+	s.bucket.from = s.recorded() // the next request opens a new window
+	if s.env.Seeder != nil {
+		return s.env.Seeder.ExpireWindow(s.ctx, s.bucket.id)
+	}
+	until, err := s.windowEnd()
+	if err != nil {
+		return err
+	}
+	reset := until.Add(-time.Second)
+	s.assume("the window had passed at the server", func() string { return s.passedAtServer(reset) })
+	return s.waitUntil(until)
+}
+
+// passedAtServer checks that the request sent after waiting for a window to
+// pass was decided after the window's end (reset) by the server's clock:
+// its Date header, when it has one, is not before reset. (The harness
+// waited a second past reset by its own clock; a server clock further
+// behind would decide the request in the old window.)
+func (s *scenario) passedAtServer(reset time.Time) string {
+	ex := s.last.ex
+	if ex == nil || ex.Err != nil {
+		return ""
+	}
+	date, err := http.ParseTime(ex.RespHeader.Get("Date"))
+	if err != nil || !date.Before(reset) {
+		return ""
+	}
+	return fmt.Sprintf("the response's Date %s is before the window's end %s (X-RateLimit-Reset %d): the server's clock is behind the harness's",
+		date.UTC().Format(time.RFC3339), reset.UTC().Format(time.RFC3339), reset.Unix())
+}
+
+// windowEnd is when, by the last Reset seen, the bucket's window has passed
+// (with a second for the server's rounding); a SKIP when that is beyond
+// MAX_WAIT.
+func (s *scenario) windowEnd() (time.Time, error) {
+	if s.bucket.spent == nil {
+		return time.Time{}, errors.New("no response with rate-limit headers on this bucket yet")
+	}
+	rl, err := s.bucket.spent.RateLimit()
+	if err != nil {
+		return time.Time{}, err
+	}
+	until := time.Unix(rl.Reset, 0).Add(time.Second)
+	if wait := until.Sub(s.env.now()); wait > s.env.Config.MaxWait {
+		return time.Time{}, skip("needs the window to pass (%s more), longer than MAX_WAIT=%s, and TARGET_DB is not set",
+			wait.Round(time.Second), s.env.Config.MaxWait)
+	}
+	return until, nil
+}
+
+// shortWindow is the window length below which the first request of a
+// bucket is sent at the start of a wall-clock second (see alignWindowStart).
+const shortWindow = 10 * time.Second
+
+// alignWindowStart delays a bucket's first request, when the window is short
+// and windows are waited out rather than seeded, to just after a whole
+// second. A server that stores Reset as whole unix seconds may round the
+// window's end down by up to a second; starting on the second keeps a 3 s
+// window at nearly 3 s, so two samples 2 s apart still fit inside it.
+//
+// A run once more after a broken time assumption (see settle) aligns even
+// with TARGET_DB, where windows are otherwise expired rather than waited.
+func (s *scenario) alignWindowStart() error {
+	if s.env.Config.Window >= shortWindow || (s.env.Seeder != nil && s.rerun == "") {
+		return nil
+	}
+	now := s.env.now()
+	return s.waitUntil(now.Truncate(time.Second).Add(time.Second + 5*time.Millisecond))
+}
+
+// secondSampleRoom is the time a second sample is given, at least, to be
+// answered before the window ends.
+const secondSampleRoom = 250 * time.Millisecond
+
+// waitInsideWindow waits until secs have passed since the response to the
+// bucket's first request — the first sample of a "does not move" check —
+// provided the window (started by that request, and ending no later than
+// its Reset) still has room for the second sample. That the samples were
+// that far apart and inside the window is verified afterwards.
+func (s *scenario) waitInsideWindow(secs int) error {
+	first := s.bucket.first
+	if first == nil {
+		return errors.New("no request on the bucket yet")
+	}
+	d := time.Duration(secs) * time.Second
+	end := first.Sent.Add(s.env.Config.Window)
+	if rl, err := first.RateLimit(); err == nil && s.enabled {
+		if reset := time.Unix(rl.Reset, 0); reset.Before(end) {
+			end = reset
+		}
+	}
+	// The server decided the first request by the time its response came
+	// back, perhaps long after it was sent: count the gap from there.
+	at := first.Received.Add(d)
+	if s.env.now().After(at) {
+		at = s.env.now()
+	}
+	// A quarter second is left for the second sample's own round trip;
+	// that it came back inside the window is verified afterwards.
+	what := fmt.Sprintf("two samples %s apart at the server inside one window", d)
+	if at.Add(secondSampleRoom).After(end) {
+		// A first request that queued long leaves no room: run the
+		// scenario once more (see settle) before skipping it.
+		why := fmt.Sprintf("RL_WINDOW=%s leaves no room for them (first request sent at %s, answered at %s; the window ends by %s)",
+			s.env.Config.Window, first.Sent.Format(time.RFC3339Nano), first.Received.Format(time.RFC3339Nano), end.Format(time.RFC3339Nano))
+		s.assume(what, func() string { return why })
+		return skip("%s: %s", what, why)
+	}
+	s.assume(what, func() string { return s.samplesApart(first, d, end) })
+	return s.waitUntil(at)
+}
+
+func (s *scenario) resetAboutNowPlusWindow() error {
+	ex, rl, err := s.lastWithHeaders()
+	if err != nil {
+		return err
+	}
+	lo := ex.Sent.Add(s.env.Config.Window - clockTolerance).Unix()
+	hi := ex.Received.Add(s.env.Config.Window + clockTolerance).Unix()
+	if rl.Reset < lo || rl.Reset > hi {
+		return violation(clause.Of(clause.AC4, clause.FR5), "X-RateLimit-Reset of a new window",
+			fmt.Sprintf("about now + %s: unix seconds in [%d, %d]", s.env.Config.Window, lo, hi), describe(ex), ex)
+	}
+	return nil
+}
+
+func (s *scenario) resetSameAsFirst() error {
+	ex, err := s.need()
+	if err != nil {
+		return err
+	}
+	first := s.bucket.first
+	if first == nil {
+		return errors.New("no first response")
+	}
+	a, err := s.headersOf(first, clause.Of(clause.FR7))
+	if err != nil {
+		return err
+	}
+	b, err := s.headersOf(ex, clause.Of(clause.FR7))
+	if err != nil {
+		return err
+	}
+	if d := b.Reset - a.Reset; d < -1 || d > 1 {
+		return violation(clause.Of(clause.FR5, clause.AC3), "X-RateLimit-Reset does not move within a window",
+			fmt.Sprintf("%d ±1 (the first response's Reset, %s earlier)", a.Reset, ex.Sent.Sub(first.Sent).Round(100*time.Millisecond)),
+			describe(ex), first, ex)
+	}
+	return nil
+}
+
+// boundaryRounds is how many times the boundary race is run when TARGET_DB
+// can expire the window on demand: a lost race shows only sometimes.
+const boundaryRounds = 25
+
+// raceBoundary sends more rides than the limit at once, released at the
+// instant the bucket's window ends (or right after TARGET_DB expired it).
+func (s *scenario) raceBoundary() error {
+	n := min(s.limit()+3, 64)
+	rounds := 1
+	if s.env.Seeder != nil {
+		rounds = boundaryRounds
+	}
+	s.batch = batch{}
+	s.bucket.until = s.recorded() // the race spans windows by design
+	for round := range rounds {
+		var release time.Time
+		if s.env.Seeder != nil {
+			if round > 0 {
+				if err := s.env.Seeder.SetRemaining(s.ctx, s.bucket.id, 0); err != nil {
+					return err
+				}
+			}
+			if err := s.env.Seeder.ExpireWindow(s.ctx, s.bucket.id); err != nil {
+				return err
+			}
+		} else {
+			until, err := s.windowEnd()
+			if err != nil {
+				return err
+			}
+			release = until.Add(-time.Second) // the Reset instant itself
+		}
+		reqs, err := s.requests(n, target.Bucket(s.bucket.id))
+		if err != nil {
+			return err
+		}
+		out, err := s.fire(s.theClient(), reqs, release)
+		s.batch.exchanges = out
+		if err != nil {
+			return err
+		}
+		s.batch.rounds = append(s.batch.rounds, out)
+	}
+	return nil
+}
+
+func (s *scenario) boundaryOnce() error {
+	if len(s.batch.rounds) == 0 {
+		return errors.New("no boundary race was run")
+	}
+	for i, round := range s.batch.rounds {
+		if err := s.resetOnce(round, i+1, len(s.batch.rounds)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *scenario) resetOnce(round []*target.Exchange, i, rounds int) error {
+	var got []int64
+	seen := map[int64]bool{}
+	dup := false
+	for _, ex := range round {
+		if ex.Status != http.StatusOK {
+			continue
+		}
+		rl, err := s.headersOf(ex, clause.Of(clause.FR7))
+		if err != nil {
+			return err
+		}
+		dup = dup || seen[rl.Remaining]
+		seen[rl.Remaining] = true
+		got = append(got, rl.Remaining)
+	}
+	sort.Slice(got, func(i, j int) bool { return got[i] > got[j] })
+	consecutive := true
+	for i, r := range got {
+		consecutive = consecutive && r == int64(s.limit()-1-i)
+	}
+	if len(got) > s.limit() || dup || !consecutive {
+		return violation(clause.Of(clause.AC4, clause.FR5), fmt.Sprintf("%d requests racing at the window boundary (round %d of %d)", len(round), i, rounds),
+			fmt.Sprintf("the bucket resets once: at most %d× 200, Remaining %d, %d, … each once", s.limit(), s.limit()-1, s.limit()-2),
+			fmt.Sprintf("%d× 200 with Remaining %v", len(got), got), round...)
+	}
+	return nil
+}

@@ -1,0 +1,124 @@
+package target
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestProfileDefaults(t *testing.T) {
+	c, err := parse(t, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Profile != ProfilePRD {
+		t.Fatalf("default profile %q", c.Profile)
+	}
+	for p, want := range map[Profile]struct {
+		key, method string
+		dialect     Dialect
+		body        string
+		features    []Feature
+	}{
+		ProfilePRD:         {"body:device_bucket", "POST", DialectXRateLimit, "/error=rate_limited", []Feature{FeatureFailClosed}},
+		ProfileSlidingLog:  {"header:X-User-ID", "GET", DialectXRateLimit, "/error/code=RATE_LIMITED", []Feature{}},
+		ProfileFixedWindow: {"header:X-User-ID", "GET", DialectAuto, "", []Feature{}},
+		ProfileTokenBucket: {"header:X-User-ID", "GET", DialectXRateLimit, "", []Feature{}},
+	} {
+		got := c.ForProfile(p)
+		if got.Key.String() != want.key || got.Method != want.method || got.Dialect != want.dialect ||
+			got.LimitedBody.String() != want.body || !slices.Equal(got.Features, want.features) && len(got.Features)+len(want.features) > 0 {
+			t.Errorf("%s: got key %s method %s dialect %q body %q features %v", p, got.Key, got.Method, got.Dialect, got.LimitedBody, got.Features)
+		}
+		if k, _ := got.RenderKey("abc"); k != "abc" {
+			t.Errorf("%s: default KEY_FORMAT renders %q", p, k)
+		}
+	}
+	if a := c.ForProfile(ProfileFixedWindow).WindowAlign; a != AlignEpoch {
+		t.Errorf("fixed-window default WINDOW_ALIGN %q", a)
+	}
+}
+
+func TestProfileSettingsFromEnvironmentAndFlags(t *testing.T) {
+	env := map[string]string{
+		"PROFILE": "fixed-window", "FEATURES": "anonymous-open, fail-open", "KEY": "header:Authorization",
+		"KEY_FORMAT": "Bearer test-{{.Key}}", "TARGET_METHOD": "post", "WINDOW_ALIGN": "first-request",
+		"DIALECT": "status", "LIMITED_BODY": "/error=Rate limit exceeded|rate_limited",
+	}
+	c, err := parse(t, env, "-dialect", "x-ratelimit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = c.ForProfile(c.Profile)
+	if c.Profile != ProfileFixedWindow || !c.Claims(FeatureAnonymousOpen) || !c.Claims(FeatureFailOpen) || c.Claims(FeatureTiers) ||
+		c.Key != (Key{KeyHeader, "Authorization"}) || c.Method != "POST" || c.WindowAlign != AlignFirstRequest ||
+		c.Dialect != DialectXRateLimit || c.LimitedBody.Pointer != "/error" || !slices.Equal(c.LimitedBody.Values, []string{"Rate limit exceeded", "rate_limited"}) {
+		t.Fatalf("got %+v", c)
+	}
+	if k, err := c.RenderKey("u1"); err != nil || k != "Bearer test-u1" {
+		t.Fatalf("RenderKey = %q, %v", k, err)
+	}
+	if c, err := parse(t, map[string]string{"PROFILE": "sliding-log", "FEATURES": ""}); err != nil || c.ForProfile(c.Profile).Features == nil {
+		t.Fatalf("FEATURES= must claim none: %v %v", c.Features, err)
+	}
+	if c, err := parse(t, map[string]string{"KEY": "ip", "PROFILE": "token-bucket"}); err != nil || c.Key.Kind != KeyIP {
+		t.Fatalf("KEY=ip: %+v %v", c.Key, err)
+	}
+}
+
+func TestProfileRejectsBadSettings(t *testing.T) {
+	for name, tc := range map[string]struct {
+		env  map[string]string
+		want string
+	}{
+		"profile":       {map[string]string{"PROFILE": "leaky-bucket"}, "PROFILE"},
+		"feature":       {map[string]string{"PROFILE": "sliding-log", "FEATURES": "teleport"}, `"teleport" is not a feature`},
+		"fw-only":       {map[string]string{"PROFILE": "sliding-log", "FEATURES": "anonymous-open"}, "anonymous-open"},
+		"key":           {map[string]string{"KEY": "cookie:x"}, "KEY"},
+		"key-empty":     {map[string]string{"KEY": "header:"}, "KEY"},
+		"align":         {map[string]string{"WINDOW_ALIGN": "monday"}, "WINDOW_ALIGN"},
+		"dialect":       {map[string]string{"DIALECT": "smoke"}, "DIALECT"},
+		"body":          {map[string]string{"LIMITED_BODY": "error=x"}, "LIMITED_BODY"},
+		"method":        {map[string]string{"TARGET_METHOD": "G E T"}, "TARGET_METHOD"},
+		"template":      {map[string]string{"PROFILE": "sliding-log", "KEY_FORMAT": "{{.Nope"}, "KEY_FORMAT"},
+		"template-key":  {map[string]string{"PROFILE": "sliding-log", "KEY_FORMAT": "{{.User}}"}, "KEY_FORMAT"},
+		"prd-key":       {map[string]string{"KEY": "header:X-User-ID"}, "KEY does not apply to PROFILE=prd"},
+		"sl-align":      {map[string]string{"PROFILE": "sliding-log", "WINDOW_ALIGN": "epoch"}, "WINDOW_ALIGN does not apply to PROFILE=sliding-log"},
+		"prd-dialect":   {map[string]string{"DIALECT": "status"}, "DIALECT does not apply"},
+		"tb-align":      {map[string]string{"PROFILE": "token-bucket", "WINDOW_ALIGN": "epoch"}, "WINDOW_ALIGN does not apply"},
+		"prd-anonymous": {map[string]string{"FEATURES": "anonymous-open"}, "anonymous-open"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := parse(t, tc.env)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want mention of %s", err, tc.want)
+			}
+			if strings.Count(err.Error(), "\n") > 0 {
+				t.Fatalf("more than one sentence: %v", err)
+			}
+		})
+	}
+}
+
+func TestOnlyClearsWhatAProfileDoesNotTake(t *testing.T) {
+	c, err := parse(t, map[string]string{"PROFILE": "all", "WINDOW_ALIGN": "first-request", "KEY": "header:X-Team",
+		"FEATURES": "anonymous-open,fail-open", "LIMITED_BODY": "/error/code=X"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prd := c.Only(ProfilePRD)
+	if prd.Profile != ProfilePRD || prd.WindowAlign != "" || prd.Key != (Key{}) || prd.LimitedBody.Pointer != "" ||
+		!slices.Equal(prd.Features, []Feature{FeatureFailOpen}) {
+		t.Fatalf("prd: %+v", prd)
+	}
+	if err := prd.Validate(); err != nil {
+		t.Fatalf("prd's share of PROFILE=all does not validate: %v", err)
+	}
+	fw := c.Only(ProfileFixedWindow)
+	if fw.WindowAlign != AlignFirstRequest || fw.Key.Name != "X-Team" || !fw.Claims(FeatureAnonymousOpen) {
+		t.Fatalf("fixed-window: %+v", fw)
+	}
+	if sl := c.Only(ProfileSlidingLog); sl.WindowAlign != "" || sl.Claims(FeatureAnonymousOpen) || sl.Validate() != nil {
+		t.Fatalf("sliding-log: %+v %v", sl, sl.Validate())
+	}
+}

@@ -1,0 +1,122 @@
+package target
+
+import (
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+)
+
+// IsCredential reports whether a header carries a credential whose value
+// rlspec must never write out: Authorization, Proxy-Authorization, Cookie,
+// and any name with token, secret, key, auth, password, session or
+// signature in it (X-Api-Key, X-Auth-Token), except Idempotency-Key, which
+// rlspec makes up itself.
+func IsCredential(name string) bool {
+	n := strings.ToLower(name)
+	if n == "idempotency-key" {
+		return false
+	}
+	switch n {
+	case "cookie", "set-cookie":
+		return true
+	}
+	for _, w := range []string{"auth", "token", "secret", "key", "password", "passwd", "session", "signature", "credential"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// CredentialVar is the environment variable a printed command refers to in
+// place of a credential header's value: RLSPEC_HEADER_AUTHORIZATION for
+// Authorization, RLSPEC_HEADER_X_API_KEY for X-Api-Key.
+func CredentialVar(name string) string {
+	b := []byte("RLSPEC_HEADER_" + strings.ToUpper(name))
+	for i, c := range b {
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
+
+// RedactedHeader is one header line for a shell command, double-quoted: a
+// credential's value is a reference to its CredentialVar, any other value
+// is escaped so the shell keeps it as written.
+func RedactedHeader(name, value string) string {
+	if IsCredential(name) {
+		return `"` + dquote(name) + `: $` + CredentialVar(name) + `"`
+	}
+	return `"` + dquote(name+": "+value) + `"`
+}
+
+// RedactedHeaders renders h as TARGET_HEADERS would be written, in one
+// double-quoted shell word, credentials as references to their variables.
+func RedactedHeaders(h http.Header) string {
+	var parts []string
+	for _, k := range sortedKeys(h) {
+		for _, v := range h[k] {
+			r := RedactedHeader(k, v)
+			parts = append(parts, r[1:len(r)-1])
+		}
+	}
+	return `"` + strings.Join(parts, ";") + `"`
+}
+
+// CredentialVars lists the variables the redacted headers of h refer to.
+func CredentialVars(h http.Header) []string {
+	var vars []string
+	for _, k := range sortedKeys(h) {
+		if IsCredential(k) {
+			vars = append(vars, CredentialVar(k))
+		}
+	}
+	return vars
+}
+
+// CredentialNote is one sentence telling the user which variables to set
+// before pasting a printed command, or "" when h carries no credential.
+func CredentialNote(h http.Header) string {
+	vars := CredentialVars(h)
+	if len(vars) == 0 {
+		return ""
+	}
+	return "credentials are not shown: export " + strings.Join(vars, ", ") + " with their values from TARGET_HEADERS before running the commands"
+}
+
+func sortedKeys(h http.Header) []string {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// dquote escapes what the shell expands inside double quotes.
+func dquote(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`").Replace(s)
+}
+
+// RedactDSN returns a database URL with its password (user info or a
+// password query parameter) replaced by xxxxx, for output; an unparsable
+// URL that may hold one is withheld.
+func RedactDSN(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		if strings.Contains(dsn, "@") || strings.Contains(strings.ToLower(dsn), "password") {
+			return "(unparsable database URL withheld)"
+		}
+		return dsn
+	}
+	q := u.Query()
+	for k := range q {
+		if strings.EqualFold(k, "password") {
+			q.Set(k, "xxxxx")
+			u.RawQuery = q.Encode()
+		}
+	}
+	return u.Redacted()
+}

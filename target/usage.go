@@ -1,0 +1,84 @@
+package target
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Flag names of the contract's settings, for RegisterSome.
+const (
+	FlagURL          = "target-url"
+	FlagDisabledURL  = "target-url-disabled"
+	FlagImage        = "target-image"
+	FlagPath         = "target-path"
+	FlagHeaders      = "target-headers"
+	FlagBodyTemplate = "body-template"
+	FlagLimit        = "rl-limit"
+	FlagWindow       = "rl-window"
+	FlagSentinel     = "rl-sentinel"
+	FlagDB           = "target-db"
+	FlagSchema       = "db-schema"
+	FlagMaxWait      = "max-wait"
+	FlagClientIPs    = "client-ips"
+	FlagTags         = "tags"
+	FlagStrict       = "strict"
+	FlagReportDir    = "report-dir"
+	FlagProfile      = "profile"
+	FlagImpl         = "implementation"
+	FlagFeatures     = "features"
+	FlagKey          = "key"
+	FlagKeyFormat    = "key-format"
+	FlagMethod       = "target-method"
+	FlagWindowAlign  = "window-align"
+	FlagDialect      = "dialect"
+	FlagLimitedBody  = "limited-body"
+)
+
+// RegisterSome binds only the named settings to fs (RegisterFlags binds them
+// all), so that a command shows and accepts only the flags it uses.
+func (c *Config) RegisterSome(fs *flag.FlagSet, getenv Getenv, names ...string) {
+	all := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	c.RegisterFlags(all, getenv)
+	for _, n := range names {
+		f := all.Lookup(n)
+		if f == nil {
+			panic("target: no setting flag " + n) // a programming error, caught by every test of the command
+		}
+		fs.Var(f.Value, f.Name, f.Usage)
+	}
+}
+
+// ParseFlags parses args with fs for a command line: -h prints usage (the
+// summary, then every flag with its environment variable) to help and
+// returns flag.ErrHelp; any other mistake is returned as one sentence
+// pointing at -h, with nothing printed.
+func ParseFlags(fs *flag.FlagSet, args []string, summary string, help io.Writer) error {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		PrintUsage(help, fs, summary)
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("%v (%s -h lists the flags)", err, fs.Name())
+	}
+	return nil
+}
+
+// PrintUsage writes the usage of the command fs: its summary and its flags.
+func PrintUsage(w io.Writer, fs *flag.FlagSet, summary string) {
+	fmt.Fprintf(w, "usage: %s [flags]\n\n%s\n", fs.Name(), strings.TrimSpace(summary))
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nEach flag can also be set by the environment variable in parentheses; a flag wins.\n\nflags:\n")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
