@@ -30,15 +30,14 @@ type staleStore struct {
 	wrap func(tx reference.Tx, earlier reads) reference.Tx
 }
 
-// reads is what an Update's check saw, by bucket id and idempotency key.
+// reads is what an Update's check saw, by bucket id.
 type reads struct {
 	buckets map[string]model.State
-	replays map[string]reference.Replay
 }
 
 // Update checks, then acts.
 func (s staleStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
-	earlier := reads{buckets: map[string]model.State{}, replays: map[string]reference.Replay{}}
+	earlier := reads{buckets: map[string]model.State{}}
 	// The check ends at fn's first write (reference.ErrReadOnly), or
 	// earlier on any error: what was read so far is the check.
 	_ = s.Store.View(ctx, func(ctx context.Context, tx reference.Tx) error {
@@ -59,12 +58,4 @@ func (t recorder) Bucket(ctx context.Context, id string) (model.State, error) {
 		t.r.buckets[id] = st
 	}
 	return st, err
-}
-
-func (t recorder) Idempotency(ctx context.Context, key string, body [32]byte, since int64) (reference.Replay, error) {
-	rp, err := t.Tx.Idempotency(ctx, key, body, since)
-	if err == nil {
-		t.r.replays[key] = rp
-	}
-	return rp, err
 }
