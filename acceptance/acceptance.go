@@ -15,7 +15,7 @@ import (
 
 	"github.com/rlspec/rlspec/features"
 	"github.com/rlspec/rlspec/steps"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // Config is what Run needs. Target carries the contract's settings; its URL
@@ -23,7 +23,7 @@ import (
 // edge starts TARGET_IMAGE containers or the embedded reference and fills
 // them in). Name is how reports name the target (default: the URL).
 type Config struct {
-	Target target.Config
+	Target service.Config
 	Name   string
 	// Store takes the target's store away and brings it back (the
 	// embedded reference's hook); nil: STORE_DOWN_CMD / STORE_UP_CMD when
@@ -65,7 +65,7 @@ func WithProbeTimeout(d time.Duration) Option { return func(r *runner) { r.probe
 func WithScenarioTimeout(d time.Duration) Option { return func(r *runner) { r.scenarioTimeout = d } }
 
 // WithRequestTimeout bounds every request of the suite (default
-// target.DefaultRequestTimeout).
+// service.DefaultRequestTimeout).
 func WithRequestTimeout(d time.Duration) Option { return func(r *runner) { r.requestTimeout = d } }
 
 // WithoutReports skips writing REPORT_DIR (used by the self-test matrix).
@@ -79,7 +79,7 @@ type Report struct {
 	Elapsed time.Duration
 	// Runs are the profiles run (one, or several with PROFILE=all), with
 	// the settings each ran with: conformance.json's input.
-	Runs []target.Config
+	Runs []service.Config
 }
 
 // Count returns how many results have status st.
@@ -163,7 +163,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	if err := Probe(ctx, tc, r.probeTimeout); err != nil {
 		return nil, couldNotRun("%v", err)
 	}
-	body, err := target.LoadBody(tc.BodyTemplate)
+	body, err := service.LoadBody(tc.BodyTemplate)
 	if err != nil {
 		return nil, couldNotRun("%v", err)
 	}
@@ -184,7 +184,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	}
 	if r.requestTimeout > 0 {
 		env.NewClient = func(base string) steps.Client {
-			return target.NewClient(tc, base, target.WithTimeout(r.requestTimeout))
+			return service.NewClient(tc, base, service.WithTimeout(r.requestTimeout))
 		}
 	}
 	env.ScenarioTimeout = r.scenarioTimeout
@@ -225,7 +225,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	for _, u := range unclaimed {
 		col.Record(u)
 	}
-	rep := &Report{Results: col.results(), Strict: tc.Strict, Target: name, Elapsed: time.Since(start), Runs: []target.Config{tc}}
+	rep := &Report{Results: col.results(), Strict: tc.Strict, Target: name, Elapsed: time.Since(start), Runs: []service.Config{tc}}
 	switch {
 	case len(rep.Results) == 0:
 		return nil, couldNotRun("godog ran no scenario (godog exit status %d)", status)
@@ -235,7 +235,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		return nil, errors.New("godog reported a failure that no scenario recorded")
 	}
 	writeTable(r.out, rep)
-	if note := target.CredentialNote(tc.Headers); note != "" && rep.Count(steps.Failed) > 0 {
+	if note := service.CredentialNote(tc.Headers); note != "" && rep.Count(steps.Failed) > 0 {
 		fmt.Fprintf(r.out, "note: %s\n", note)
 	}
 	if r.reports {
@@ -250,7 +250,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 // NewEnv returns the steps' environment for tc (URL set) and a function
 // closing what it opened (the TARGET_DB seeder); STORE_DOWN_CMD and
 // STORE_UP_CMD become its store control.
-func NewEnv(tc target.Config) (*steps.Env, func(), error) {
+func NewEnv(tc service.Config) (*steps.Env, func(), error) {
 	env, err := steps.NewEnv(tc, tc.URL, tc.DisabledURL)
 	if err != nil {
 		return nil, nil, err

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/steps"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // RunAll runs several profiles' suites at once (PROFILE=all), each against
@@ -60,9 +60,9 @@ func RunAll(ctx context.Context, cfgs []Config, name string, opts ...Option) (*R
 
 // AllProfiles are the profiles PROFILE=all runs: every profile with
 // scenarios.
-func AllProfiles() []target.Profile {
-	var out []target.Profile
-	for _, p := range target.Profiles() {
+func AllProfiles() []service.Profile {
+	var out []service.Profile
+	for _, p := range service.Profiles() {
 		if implemented[p] {
 			out = append(out, p)
 		}

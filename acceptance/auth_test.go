@@ -9,7 +9,7 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/steps"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // RL-EXT-AUTH-01 passes a reference that requires a token, fails one that
@@ -29,7 +29,7 @@ func TestRefusedRequestsSpendNothing(t *testing.T) {
 		{"no credential", fault.None, http.Header{"X-Team": {"rides"}}, steps.Skipped, "TARGET_HEADERS carries no credential"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tc := target.DefaultConfig()
+			tc := service.DefaultConfig()
 			tc.Headers = c.headers
 			tc.Tags = "@id:RL-EXT-AUTH-01"
 			require := token

@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/rlspec/rlspec/steps"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // ConformanceFile is the per-run verdict by profile, written beside the
@@ -16,13 +16,13 @@ const ConformanceFile = "conformance.json"
 // profile run, its core result and each extended feature's.
 type Conformance struct {
 	Implementation string               `json:"implementation"`
-	Profile        target.Profile       `json:"profile"` // as asked: one profile, or all
+	Profile        service.Profile       `json:"profile"` // as asked: one profile, or all
 	Profiles       []ProfileConformance `json:"profiles"`
 }
 
 // ProfileConformance is one profile's verdict.
 type ProfileConformance struct {
-	Profile  target.Profile  `json:"profile"`
+	Profile  service.Profile  `json:"profile"`
 	Core     Core            `json:"core"`
 	Features []FeatureResult `json:"features"`
 }
@@ -41,7 +41,7 @@ type Core struct {
 // it and what came of it. No profile has scenarios for its extended
 // features yet, so a claimed one is "not checked".
 type FeatureResult struct {
-	Feature target.Feature `json:"feature"`
+	Feature service.Feature `json:"feature"`
 	Claimed bool           `json:"claimed"`
 	Result  string         `json:"result"`
 }
@@ -57,7 +57,7 @@ func conformance(rep *Report) Conformance {
 			}
 		}
 		pc := ProfileConformance{Profile: tc.Profile, Core: coreOf(rep.Results, tc.Profile), Features: []FeatureResult{}}
-		for _, f := range target.FeaturesOf(tc.Profile) {
+		for _, f := range service.FeaturesOf(tc.Profile) {
 			fr := FeatureResult{Feature: f, Claimed: tc.Claims(f), Result: "not claimed"}
 			if fr.Claimed {
 				fr.Result = "not checked: no scenarios for this feature yet"
@@ -67,13 +67,13 @@ func conformance(rep *Report) Conformance {
 		c.Profiles = append(c.Profiles, pc)
 	}
 	if len(rep.Runs) > 1 {
-		c.Profile = target.ProfileAll
+		c.Profile = service.ProfileAll
 	}
 	return c
 }
 
 // coreOf counts the results of profile p.
-func coreOf(rs []steps.ScenarioResult, p target.Profile) Core {
+func coreOf(rs []steps.ScenarioResult, p service.Profile) Core {
 	var c Core
 	for _, r := range rs {
 		if profileOf(r) != p {
@@ -100,11 +100,11 @@ func coreOf(rs []steps.ScenarioResult, p target.Profile) Core {
 }
 
 // profileOf is the profile a result belongs to (no @profile: tag: prd).
-func profileOf(r steps.ScenarioResult) target.Profile {
+func profileOf(r steps.ScenarioResult) service.Profile {
 	if r.Profile == "" {
-		return target.ProfilePRD
+		return service.ProfilePRD
 	}
-	return target.Profile(r.Profile)
+	return service.Profile(r.Profile)
 }
 
 func writeConformance(w io.Writer, rep *Report) error {

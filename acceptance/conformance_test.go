@@ -6,20 +6,20 @@ import (
 	"testing"
 
 	"github.com/rlspec/rlspec/steps"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 func TestConformance(t *testing.T) {
 	res := func(p string, st steps.Status) steps.ScenarioResult {
 		return steps.ScenarioResult{Profile: p, Status: st}
 	}
-	sl := target.DefaultConfig().ForProfile(target.ProfileSlidingLog)
+	sl := service.DefaultConfig().ForProfile(service.ProfileSlidingLog)
 	sl.Implementation = "jack"
-	fw := target.DefaultConfig()
-	fw.Features = []target.Feature{target.FeatureAnonymousOpen}
-	fw = fw.ForProfile(target.ProfileFixedWindow)
-	prd := target.DefaultConfig().ForProfile(target.ProfilePRD)
-	rep := &Report{Target: "http://x", Runs: []target.Config{sl, fw, prd}, Results: []steps.ScenarioResult{
+	fw := service.DefaultConfig()
+	fw.Features = []service.Feature{service.FeatureAnonymousOpen}
+	fw = fw.ForProfile(service.ProfileFixedWindow)
+	prd := service.DefaultConfig().ForProfile(service.ProfilePRD)
+	rep := &Report{Target: "http://x", Runs: []service.Config{sl, fw, prd}, Results: []steps.ScenarioResult{
 		res("sliding-log", steps.Passed), res("sliding-log", steps.Passed),
 		res("fixed-window", steps.Passed), res("fixed-window", steps.Skipped),
 		res("", steps.Passed), res("", steps.Failed),
@@ -32,7 +32,7 @@ func TestConformance(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &c); err != nil {
 		t.Fatal(err)
 	}
-	if c.Implementation != "jack" || c.Profile != target.ProfileAll || len(c.Profiles) != 3 {
+	if c.Implementation != "jack" || c.Profile != service.ProfileAll || len(c.Profiles) != 3 {
 		t.Fatalf("%s", b.String())
 	}
 	want := []Core{{"pass", 2, 0, 0}, {"partial", 1, 0, 1}, {"fail", 1, 1, 0}}
@@ -41,21 +41,21 @@ func TestConformance(t *testing.T) {
 			t.Errorf("%s: core %+v, want %+v", p.Profile, p.Core, want[i])
 		}
 	}
-	claimed := map[target.Feature]FeatureResult{}
+	claimed := map[service.Feature]FeatureResult{}
 	for _, f := range c.Profiles[1].Features {
 		claimed[f.Feature] = f
 	}
-	if f := claimed[target.FeatureAnonymousOpen]; !f.Claimed || f.Result == "pass" || f.Result == "not claimed" {
+	if f := claimed[service.FeatureAnonymousOpen]; !f.Claimed || f.Result == "pass" || f.Result == "not claimed" {
 		t.Errorf("a claimed feature without scenarios: %+v", f)
 	}
-	if f := claimed[target.FeatureTiers]; f.Claimed || f.Result != "not claimed" {
+	if f := claimed[service.FeatureTiers]; f.Claimed || f.Result != "not claimed" {
 		t.Errorf("an unclaimed feature: %+v", f)
 	}
 	if len(c.Profiles[0].Features) == len(c.Profiles[1].Features) {
 		t.Errorf("anonymous-open listed for sliding-log")
 	}
-	one := &Report{Target: "http://x", Runs: []target.Config{prd}}
-	if c := conformance(one); c.Implementation != "http://x" || c.Profile != target.ProfilePRD || c.Profiles[0].Core.Result != "partial" {
+	one := &Report{Target: "http://x", Runs: []service.Config{prd}}
+	if c := conformance(one); c.Implementation != "http://x" || c.Profile != service.ProfilePRD || c.Profiles[0].Core.Result != "partial" {
 		t.Errorf("one profile, nothing run: %+v", c)
 	}
 }

@@ -6,13 +6,13 @@ import (
 	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // startEmbedded starts the embedded reference (with fault f) for tc's
 // settings and returns tc pointed at it: URLs and TARGET_DB. It requires
 // the Authorization TARGET_HEADERS carries, if any.
-func startEmbedded(t testing.TB, tc target.Config, f fault.Name) target.Config {
+func startEmbedded(t testing.TB, tc service.Config, f fault.Name) service.Config {
 	t.Helper()
 	tc, _ = startEmbeddedPair(t, tc, f)
 	return tc
@@ -20,14 +20,14 @@ func startEmbedded(t testing.TB, tc target.Config, f fault.Name) target.Config {
 
 // startEmbeddedPair is startEmbedded that also returns the pair (its store
 // control).
-func startEmbeddedPair(t testing.TB, tc target.Config, f fault.Name) (target.Config, *embedded.Pair) {
+func startEmbeddedPair(t testing.TB, tc service.Config, f fault.Name) (service.Config, *embedded.Pair) {
 	t.Helper()
-	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, TrustLoopbackProxies: tc.ClientIPs == target.ClientIPsXFF, RequireAuth: tc.Headers.Get("Authorization"),
+	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, TrustLoopbackProxies: tc.ClientIPs == service.ClientIPsXFF, RequireAuth: tc.Headers.Get("Authorization"),
 		Profile: fakeserver.Profile(tc.Profile), Align: fakeserver.Align(tc.WindowAlign)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = p.Close() })
-	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = p.URL, p.DisabledURL, p.TargetDB, target.SchemaPRD
+	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = p.URL, p.DisabledURL, p.TargetDB, service.SchemaPRD
 	return tc, p
 }

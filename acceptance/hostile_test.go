@@ -16,7 +16,7 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/steps"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // hostile is a tiny limiter (keyed by device_bucket or peer address) whose
@@ -58,11 +58,11 @@ func (s *hostile) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.left[key] = left
 	h := http.Header{}
-	h.Set(target.HeaderLimit, strconv.Itoa(s.limit))
-	h.Set(target.HeaderRemaining, strconv.Itoa(left))
-	h.Set(target.HeaderReset, strconv.FormatInt(s.reset[key], 10))
+	h.Set(service.HeaderLimit, strconv.Itoa(s.limit))
+	h.Set(service.HeaderRemaining, strconv.Itoa(left))
+	h.Set(service.HeaderReset, strconv.FormatInt(s.reset[key], 10))
 	if status == http.StatusTooManyRequests {
-		h.Set(target.HeaderRetryAfter, "60")
+		h.Set(service.HeaderRetryAfter, "60")
 	}
 	h.Set("Content-Type", "application/json")
 	s.mu.Unlock()
@@ -87,7 +87,7 @@ func startHostile(t *testing.T, spoil func(http.ResponseWriter, *http.Request, i
 // results; the run must end within a minute and with exit 1.
 func runHostile(t *testing.T, url, tags string) []steps.ScenarioResult {
 	t.Helper()
-	tc := target.DefaultConfig()
+	tc := service.DefaultConfig()
 	tc.URL, tc.Limit, tc.Tags = url, 3, tags
 	rep, err := runWithin(t, time.Minute, Config{Target: tc}, WithoutReports(), WithRequestTimeout(500*time.Millisecond))
 	if err != nil {
@@ -120,7 +120,7 @@ func wantViolation(t *testing.T, rs []steps.ScenarioResult, id string, c clause.
 
 // sanity: the hostile server without spoiling passes AC1.
 func TestHostileBaselinePasses(t *testing.T) {
-	tc := target.DefaultConfig()
+	tc := service.DefaultConfig()
 	tc.URL, tc.Limit, tc.Tags = startHostile(t, nil), 3, clause.AC1.Tag()
 	rep, err := runWithin(t, time.Minute, Config{Target: tc}, WithoutReports())
 	if err != nil || rep.ExitCode() != 0 {
@@ -161,10 +161,10 @@ func TestHostileGarbageHeaders(t *testing.T) {
 	for _, tc := range []struct {
 		name, header, value, actual string
 	}{
-		{"non-integer", target.HeaderRemaining, "two", `X-RateLimit-Remaining: "two" is not a non-negative integer`},
-		{"negative", target.HeaderRemaining, "-1", `X-RateLimit-Remaining: "-1" is not a non-negative integer`},
-		{"float reset", target.HeaderReset, "1.5e9", `X-RateLimit-Reset: "1.5e9" is not a non-negative integer`},
-		{"missing", target.HeaderLimit, "", "X-RateLimit-Limit is missing"},
+		{"non-integer", service.HeaderRemaining, "two", `X-RateLimit-Remaining: "two" is not a non-negative integer`},
+		{"negative", service.HeaderRemaining, "-1", `X-RateLimit-Remaining: "-1" is not a non-negative integer`},
+		{"float reset", service.HeaderReset, "1.5e9", `X-RateLimit-Reset: "1.5e9" is not a non-negative integer`},
+		{"missing", service.HeaderLimit, "", "X-RateLimit-Limit is missing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			url := startHostile(t, func(w http.ResponseWriter, _ *http.Request, status int, h http.Header, body []byte) bool {
@@ -221,7 +221,7 @@ func TestHeadersAndBodyTemplateReachTheTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, withAuth := range []bool{true, false} {
-		tc := target.DefaultConfig()
+		tc := service.DefaultConfig()
 		tc.URL, tc.Limit, tc.Tags, tc.BodyTemplate = url, 3, "@id:RL-AC1-01", tmpl
 		if withAuth {
 			tc.Headers = http.Header{"Authorization": {"Bearer abc"}}
@@ -255,7 +255,7 @@ func TestServerErrorsGroupUnderOneRootCause(t *testing.T) {
 		_, _ = w.Write([]byte(`{"error":"internal"}`))
 		return true
 	})
-	tc := target.DefaultConfig()
+	tc := service.DefaultConfig()
 	tc.URL, tc.Limit = url, 3
 	var out strings.Builder
 	rep, err := runWithin(t, time.Minute, Config{Target: tc}, WithoutReports(), WithOutput(&out))

@@ -9,12 +9,12 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // Probe checks that the target (and its flag-off twin, when given) answers
 // HTTP at all within timeout. Any HTTP status counts as an answer.
-func Probe(ctx context.Context, tc target.Config, timeout time.Duration) error {
+func Probe(ctx context.Context, tc service.Config, timeout time.Duration) error {
 	for _, u := range []struct{ name, url string }{{"TARGET_URL", tc.URL}, {"TARGET_URL_DISABLED", tc.DisabledURL}} {
 		if u.url == "" {
 			continue

@@ -13,7 +13,7 @@ import (
 
 	"github.com/rlspec/rlspec/internal/junit"
 	"github.com/rlspec/rlspec/steps"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // clauseOf is the clause column of a result: its clause tags.
@@ -189,7 +189,7 @@ const maxEvidence = 8
 
 // evidence returns the last maxEvidence exchanges of v and how many earlier
 // ones were left out.
-func evidence(v *steps.Violation) ([]*target.Exchange, int) {
+func evidence(v *steps.Violation) ([]*service.Exchange, int) {
 	if n := len(v.Evidence); n > maxEvidence {
 		return v.Evidence[n-maxEvidence:], n - maxEvidence
 	}
@@ -282,14 +282,14 @@ func failuresFirst(rs []steps.ScenarioResult) []steps.ScenarioResult {
 	return out
 }
 
-func responseText(ex *target.Exchange) string {
+func responseText(ex *service.Exchange) string {
 	if ex.Err != nil {
 		return fmt.Sprintf("sent %s, no response by %s: %s", stamp(ex.Sent), stamp(ex.Received), ex.Err.Error())
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "sent %s, received %s\n", stamp(ex.Sent), stamp(ex.Received))
 	fmt.Fprintf(&b, "HTTP %d (%s after sending)\n", ex.Status, ex.Received.Sub(ex.Sent).Round(time.Microsecond))
-	for _, k := range []string{target.HeaderLimit, target.HeaderRemaining, target.HeaderReset, target.HeaderRetryAfter, "Content-Type"} {
+	for _, k := range []string{service.HeaderLimit, service.HeaderRemaining, service.HeaderReset, service.HeaderRetryAfter, "Content-Type"} {
 		for _, v := range ex.RespHeader.Values(k) {
 			fmt.Fprintf(&b, "%s: %s\n", k, v)
 		}

@@ -16,7 +16,7 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/steps"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // runWithin runs the suite and fails the test if it has not returned
@@ -61,7 +61,7 @@ func TestClosedPortCannotRun(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	tc := target.DefaultConfig()
+	tc := service.DefaultConfig()
 	tc.URL = "http://" + addr
 	_, err = runWithin(t, 5*time.Second, Config{Target: tc}, WithoutReports())
 	wantCouldNotRun(t, err, "cannot be reached")
@@ -88,21 +88,21 @@ func TestSilentTargetCannotRun(t *testing.T) {
 			(<-held).Close()
 		}
 	})
-	tc := target.DefaultConfig()
+	tc := service.DefaultConfig()
 	tc.URL = "http://" + ln.Addr().String()
 	_, err = runWithin(t, 60*time.Second, Config{Target: tc}, WithoutReports(), WithProbeTimeout(3*time.Second))
 	wantCouldNotRun(t, err, "no HTTP answer within 3s")
 }
 
 func TestTagsMatchingNothingCannotRun(t *testing.T) {
-	tc := target.DefaultConfig()
+	tc := service.DefaultConfig()
 	tc.Tags = "@no-such-tag"
 	_, err := runWithin(t, 30*time.Second, Config{Target: tc}, WithoutReports())
 	wantCouldNotRun(t, err, "matched no scenario")
 }
 
 func TestBadSettingsCannotRun(t *testing.T) {
-	tc := target.DefaultConfig()
+	tc := service.DefaultConfig()
 	tc.Limit = 0
 	_, err := runWithin(t, 5*time.Second, Config{Target: tc}, WithoutReports())
 	wantCouldNotRun(t, err, "RL_LIMIT")
@@ -111,9 +111,9 @@ func TestBadSettingsCannotRun(t *testing.T) {
 // A live target without TARGET_URL_DISABLED skips AC8 with the reason;
 // STRICT=1 turns the skip into a failing run.
 func TestSkipWithReasonAndStrict(t *testing.T) {
-	emb := startEmbedded(t, target.DefaultConfig(), fault.None)
+	emb := startEmbedded(t, service.DefaultConfig(), fault.None)
 	for _, strict := range []bool{false, true} {
-		tc := target.DefaultConfig()
+		tc := service.DefaultConfig()
 		tc.URL = emb.URL
 		tc.Tags = clause.AC8.Tag()
 		tc.Strict = strict
@@ -175,7 +175,7 @@ type junitTestCase struct {
 // actual; report.html opens with the counts and failures first and shows
 // the evidence with send and receive times.
 func TestReportsOfAFailingRun(t *testing.T) {
-	tc := startEmbedded(t, target.DefaultConfig(), fault.NoRetryAfter)
+	tc := startEmbedded(t, service.DefaultConfig(), fault.NoRetryAfter)
 	tc.ReportDir = t.TempDir()
 	tc.Tags = clause.AC3.Tag()
 	var out bytes.Buffer
@@ -244,7 +244,7 @@ func TestWindowWaitedOutWithoutDB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for real 3 s windows")
 	}
-	tc := target.DefaultConfig()
+	tc := service.DefaultConfig()
 	tc.Limit, tc.Window = 20, 3*time.Second
 	emb := startEmbedded(t, tc, fault.None)
 	tc.URL, tc.DisabledURL = emb.URL, emb.DisabledURL
@@ -260,7 +260,7 @@ func TestWindowWaitedOutWithoutDB(t *testing.T) {
 
 // The library never starts a reference: without a URL it cannot run.
 func TestNoTargetCannotRun(t *testing.T) {
-	_, err := runWithin(t, 5*time.Second, Config{Target: target.DefaultConfig()}, WithoutReports())
+	_, err := runWithin(t, 5*time.Second, Config{Target: service.DefaultConfig()}, WithoutReports())
 	wantCouldNotRun(t, err, "no target")
 }
 

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // dateSlack is how far a correct service's Reset may lie beyond its window
@@ -20,19 +20,19 @@ const dateSlack = 2 * time.Second
 // settings mismatch only when the response is otherwise a consistent first
 // response (HTTP 200, Limit = Remaining + 1): a service that lies in its
 // headers is left to the scenarios (FR-7), which report it as a failure.
-func checkSettings(ctx context.Context, tc target.Config, body *target.Body, timeout time.Duration) error {
-	b, err := body.Render(target.Bucket(target.NewDeviceBucket()))
+func checkSettings(ctx context.Context, tc service.Config, body *service.Body, timeout time.Duration) error {
+	b, err := body.Render(service.Bucket(service.NewDeviceBucket()))
 	if err != nil {
 		return err
 	}
-	c := target.NewClient(tc, tc.URL, target.WithTimeout(timeout))
+	c := service.NewClient(tc, tc.URL, service.WithTimeout(timeout))
 	defer c.Close()
-	return settingsMismatch(tc, c.Do(ctx, target.Request{Body: b}))
+	return settingsMismatch(tc, c.Do(ctx, service.Request{Body: b}))
 }
 
 // settingsMismatch returns one sentence naming the setting the first
 // response of a fresh bucket contradicts, or nil.
-func settingsMismatch(tc target.Config, ex *target.Exchange) error {
+func settingsMismatch(tc service.Config, ex *service.Exchange) error {
 	if ex.Err != nil || ex.Status != http.StatusOK {
 		return nil
 	}
@@ -42,7 +42,7 @@ func settingsMismatch(tc target.Config, ex *target.Exchange) error {
 	}
 	if rl.Limit != int64(tc.Limit) {
 		return fmt.Errorf("RL_LIMIT=%d but the service answers %s: %d on the first request of a fresh bucket; set RL_LIMIT=%d",
-			tc.Limit, target.HeaderLimit, rl.Limit, rl.Limit)
+			tc.Limit, service.HeaderLimit, rl.Limit, rl.Limit)
 	}
 	now := ex.Received
 	if d, err := http.ParseTime(ex.RespHeader.Get("Date")); err == nil {
@@ -51,15 +51,15 @@ func settingsMismatch(tc target.Config, ex *target.Exchange) error {
 	left := time.Unix(rl.Reset, 0).Sub(now)
 	if left > tc.Window+dateSlack {
 		return fmt.Errorf("RL_WINDOW=%s but the service answers %s: %d, %s after the first request of a fresh bucket; set RL_WINDOW to the service's window (at least %s)",
-			tc.Window, target.HeaderReset, rl.Reset, left.Round(time.Second), left.Truncate(time.Second))
+			tc.Window, service.HeaderReset, rl.Reset, left.Round(time.Second), left.Truncate(time.Second))
 	}
 	return nil
 }
 
 // bodyNote says, when BODY_TEMPLATE renders the same body twice, that
 // RL-AC6-03 (one Idempotency-Key, a different body) cannot run.
-func bodyNote(body *target.Body) (string, error) {
-	bucket := target.Bucket(target.NewDeviceBucket())
+func bodyNote(body *service.Body) (string, error) {
+	bucket := service.Bucket(service.NewDeviceBucket())
 	a, err := body.Render(bucket)
 	if err != nil {
 		return "", err

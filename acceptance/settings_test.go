@@ -9,7 +9,7 @@ import (
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // startService starts a reference at limit per window with fault f (and an
@@ -58,7 +58,7 @@ func TestSettingsThatDoNotMatchTheServiceCannotRun(t *testing.T) {
 		{"window", 20, time.Hour, 20, 3 * time.Second, "RL_WINDOW=3s but the service answers X-RateLimit-Reset: "},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tc := target.DefaultConfig()
+			tc := service.DefaultConfig()
 			tc.URL = startService(t, c.limit, c.window, fault.None, nil)
 			tc.Limit, tc.Window = c.tcLimit, c.tcWindow
 			var out strings.Builder
@@ -77,7 +77,7 @@ func TestSettingsThatDoNotMatchTheServiceCannotRun(t *testing.T) {
 func TestSettingsCheckLeavesFaultsToTheScenarios(t *testing.T) {
 	lieLimit := func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set(target.HeaderLimit, "7")
+			w.Header().Set(service.HeaderLimit, "7")
 			h.ServeHTTP(&fixedLimit{ResponseWriter: w}, r)
 		})
 	}
@@ -92,10 +92,10 @@ func TestSettingsCheckLeavesFaultsToTheScenarios(t *testing.T) {
 		{"limit header lies", fault.None, lieLimit},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tc := target.DefaultConfig()
+			tc := service.DefaultConfig()
 			tc.Limit, tc.Window = 20, 3*time.Second
 			tc.URL = startService(t, tc.Limit, tc.Window, c.f, c.handler)
-			body, err := target.LoadBody("")
+			body, err := service.LoadBody("")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +110,7 @@ func TestSettingsCheckLeavesFaultsToTheScenarios(t *testing.T) {
 type fixedLimit struct{ http.ResponseWriter }
 
 func (w *fixedLimit) WriteHeader(status int) {
-	w.Header().Set(target.HeaderLimit, "7")
+	w.Header().Set(service.HeaderLimit, "7")
 	w.ResponseWriter.WriteHeader(status)
 }
 
@@ -119,7 +119,7 @@ func (w *fixedLimit) Write(b []byte) (int, error) { return w.ResponseWriter.Writ
 // A template that renders the same body twice gets a note saying RL-AC6-03
 // cannot run and how to fix it; the default template does not.
 func TestBodyNoteOnConstantTemplate(t *testing.T) {
-	constant, err := target.NewBody(`{"route_id":"335E","submitted_at":"{{now}}"}`, nil)
+	constant, err := service.NewBody(`{"route_id":"335E","submitted_at":"{{now}}"}`, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestBodyNoteOnConstantTemplate(t *testing.T) {
 			t.Errorf("note %q lacks %q", note, want)
 		}
 	}
-	def, err := target.LoadBody("")
+	def, err := service.LoadBody("")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,13 +13,13 @@ import (
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/features"
 	"github.com/rlspec/rlspec/steps"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // wantScenarios pins the number of scenarios of each profile (outline
 // rows included). Adding or removing a scenario must update it,
 // deliberately.
-var wantScenarios = map[target.Profile]int{target.ProfilePRD: 38, target.ProfileSlidingLog: 8, target.ProfileFixedWindow: 8}
+var wantScenarios = map[service.Profile]int{service.ProfilePRD: 38, service.ProfileSlidingLog: 8, service.ProfileFixedWindow: 8}
 
 type memRecorder struct {
 	mu sync.Mutex
@@ -38,38 +38,38 @@ func (m *memRecorder) Record(r steps.ScenarioResult) {
 // runs (RL-EXT-AUTH-01 included).
 func TestFeatures(t *testing.T) {
 	t.Parallel()
-	runProfile(t, target.DefaultConfig())
+	runProfile(t, service.DefaultConfig())
 }
 
 // TestFeaturesSlidingLog runs profile sliding-log's suite against the
 // embedded reference serving it, with a window of seconds.
 func TestFeaturesSlidingLog(t *testing.T) {
 	t.Parallel()
-	tc := target.DefaultConfig()
+	tc := service.DefaultConfig()
 	tc.Limit, tc.Window = 5, 3*time.Second
-	runProfile(t, tc.ForProfile(target.ProfileSlidingLog))
+	runProfile(t, tc.ForProfile(service.ProfileSlidingLog))
 }
 
 // TestFeaturesFixedWindow runs profile fixed-window's suite against the
 // embedded reference serving it, for both window alignments.
 func TestFeaturesFixedWindow(t *testing.T) {
-	for _, align := range []target.WindowAlign{target.AlignEpoch, target.AlignFirstRequest} {
+	for _, align := range []service.WindowAlign{service.AlignEpoch, service.AlignFirstRequest} {
 		t.Run(string(align), func(t *testing.T) {
 			t.Parallel()
-			tc := target.DefaultConfig()
+			tc := service.DefaultConfig()
 			tc.Limit, tc.Window, tc.WindowAlign = 5, 3*time.Second, align
-			runProfile(t, tc.ForProfile(target.ProfileFixedWindow))
+			runProfile(t, tc.ForProfile(service.ProfileFixedWindow))
 		})
 	}
 }
 
-func runProfile(t *testing.T, tc target.Config) {
+func runProfile(t *testing.T, tc service.Config) {
 	tc = tc.ForProfile(tc.Profile)
 	tags, _, err := selectScenarios(features.FS, "", tc.Profile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tc.Headers.Set("Authorization", "Bearer "+target.NewUUID())
+	tc.Headers.Set("Authorization", "Bearer "+service.NewUUID())
 	tc, pair := startEmbeddedPair(t, tc, fault.None)
 	env, closeEnv, err := NewEnv(tc)
 	if err != nil {

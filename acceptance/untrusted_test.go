@@ -8,7 +8,7 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/steps"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // With CLIENT_IPS=xff the harness is the target's trusted proxy; given an
@@ -27,8 +27,8 @@ func TestUntrustedInstanceRunsXFF01(t *testing.T) {
 		{"no instance", false, fault.None, steps.Skipped},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tc := target.DefaultConfig()
-			tc.ClientIPs = target.ClientIPsXFF
+			tc := service.DefaultConfig()
+			tc.ClientIPs = service.ClientIPsXFF
 			tc = startEmbedded(t, tc, fault.None)
 			tc.DB = ""
 			if c.untrusted {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 	tc "github.com/testcontainers/testcontainers-go"
 )
 
@@ -38,7 +38,7 @@ type HarnessOptions struct {
 // must be called on every path. Requests through published ports reach the container from the
 // Docker gateway, so per-scenario client addresses only work with
 // CLIENT_IPS=xff: it is switched on unless the user chose CLIENT_IPS.
-func StartForHarness(ctx context.Context, cfg *target.Config, o HarnessOptions, note io.Writer) (urls []string, stop func() error, err error) {
+func StartForHarness(ctx context.Context, cfg *service.Config, o HarnessOptions, note io.Writer) (urls []string, stop func() error, err error) {
 	if cfg.Window%time.Second != 0 {
 		return nil, nil, fmt.Errorf("TARGET_IMAGE: RL_WINDOW=%s must be whole seconds (BMTC_RATE_LIMIT_WINDOW_SECONDS)", cfg.Window)
 	}
@@ -90,7 +90,7 @@ func StartForHarness(ctx context.Context, cfg *target.Config, o HarnessOptions, 
 	if ct.Gateway.IsValid() && ct.Gateway != gw {
 		return nil, nil, errors.Join(fmt.Errorf("the container sees requests from %s, not the default network's gateway %s it was told to trust", ct.Gateway, gw), stop())
 	}
-	if xff := !o.ClientIPsGiven || cfg.ClientIPs == target.ClientIPsXFF; o.Untrusted && xff {
+	if xff := !o.ClientIPsGiven || cfg.ClientIPs == service.ClientIPsXFF; o.Untrusted && xff {
 		fmt.Fprintf(note, "starting one more %s without %s, for RL-EXT-XFF-01…\n", image, EnvTrustedProxies)
 		u, err := StartTarget(ctx, image, untrustedOpts...)
 		if err != nil {
@@ -106,9 +106,9 @@ func StartForHarness(ctx context.Context, cfg *target.Config, o HarnessOptions, 
 	}
 	switch {
 	case !o.ClientIPsGiven:
-		cfg.ClientIPs = target.ClientIPsXFF
+		cfg.ClientIPs = service.ClientIPsXFF
 		fmt.Fprintf(note, "CLIENT_IPS=xff: the containers see every request come from the Docker gateway %s, which they trust as a proxy; client addresses travel in X-Forwarded-For\n", gw)
-	case cfg.ClientIPs != target.ClientIPsXFF:
+	case cfg.ClientIPs != service.ClientIPsXFF:
 		fmt.Fprintf(note, "warning: CLIENT_IPS=%s with TARGET_IMAGE: every request reaches the container from the Docker gateway %s, so per-client-address scenarios share one address\n", cfg.ClientIPs, gw)
 	}
 	fmt.Fprintf(note, "started %s at %s\n", image, strings.TrimSpace(ct.URL+" "+ct.DisabledURL))

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // referenceImage builds ReferenceImage once per test binary.
@@ -32,19 +32,19 @@ func buildReference(t *testing.T) string {
 }
 
 // post sends one ride summary for bucket and returns status and headers.
-func post(t *testing.T, base, bucket string) (int, target.RateLimit) {
+func post(t *testing.T, base, bucket string) (int, service.RateLimit) {
 	t.Helper()
-	body, err := target.LoadBody("")
+	body, err := service.LoadBody("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := body.Render(target.Bucket(bucket))
+	raw, err := body.Render(service.Bucket(bucket))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+target.DefaultPath, bytes.NewReader(raw))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+service.DefaultPath, bytes.NewReader(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func post(t *testing.T, base, bucket string) (int, target.RateLimit) {
 		t.Fatalf("POST %s: %v", base, err)
 	}
 	resp.Body.Close()
-	rl, err := target.ParseRateLimit(resp.Header)
+	rl, err := service.ParseRateLimit(resp.Header)
 	if err != nil {
 		t.Fatalf("POST %s: status %d: %v", base, resp.StatusCode, err)
 	}
@@ -73,7 +73,7 @@ func TestReferenceImageSmoke(t *testing.T) {
 			t.Fatalf("%s/healthz: %d %s", u, code, body)
 		}
 	}
-	bucket := target.NewDeviceBucket()
+	bucket := service.NewDeviceBucket()
 	for i, want := range []struct {
 		status    int
 		remaining int64
@@ -87,8 +87,8 @@ func TestReferenceImageSmoke(t *testing.T) {
 	}
 	for i := 0; i < 4; i++ {
 		code, rl := post(t, tg.DisabledURL, bucket)
-		if code != 200 || rl.Remaining != target.DefaultSentinel {
-			t.Fatalf("flag-off twin request %d: %d remaining %d, want 200 remaining %d", i+1, code, rl.Remaining, target.DefaultSentinel)
+		if code != 200 || rl.Remaining != service.DefaultSentinel {
+			t.Fatalf("flag-off twin request %d: %d remaining %d, want 200 remaining %d", i+1, code, rl.Remaining, service.DefaultSentinel)
 		}
 	}
 }

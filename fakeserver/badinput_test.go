@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // badInput is one entry of the corpus: what is sent and the 4xx expected.
@@ -164,14 +164,14 @@ func TestBadInputCorpus(t *testing.T) {
 	t.Logf("%d bad inputs, twice each: all 4xx with a JSON error, quota unchanged", len(corpus))
 }
 
-// The harness's default body (target.DefaultBodyTemplate, with and without
+// The harness's default body (service.DefaultBodyTemplate, with and without
 // device_bucket) passes the unknown-field check.
 func TestDefaultBodyIsARide(t *testing.T) {
-	b, err := target.NewBody(target.DefaultBodyTemplate, nil)
+	b, err := service.NewBody(service.DefaultBodyTemplate, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []target.BucketField{target.Bucket(devBucket(1)), target.Omit(), target.BucketValue(42)} {
+	for _, f := range []service.BucketField{service.Bucket(devBucket(1)), service.Omit(), service.BucketValue(42)} {
 		body, err := b.Render(f)
 		if err != nil {
 			t.Fatal(err)
@@ -180,7 +180,7 @@ func TestDefaultBodyIsARide(t *testing.T) {
 			t.Fatalf("ParseRide(%s): %v", body, perr)
 		}
 	}
-	ride, _ := ParseRide(must(b.Render(target.Bucket(devBucket(1)))))
+	ride, _ := ParseRide(must(b.Render(service.Bucket(devBucket(1)))))
 	if !ride.HasBucket || ride.DeviceBucket != devBucket(1) {
 		t.Fatalf("device_bucket read as %+v", ride)
 	}

@@ -23,7 +23,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 var soak = flag.Bool("soak", false, "run the load test for 30 s instead of 3 s (make soak)")
@@ -165,11 +165,11 @@ func runLoad(t *testing.T, fault string, duration time.Duration) *loadReport {
 		ipAddrs[i] = net.IPv4(127, 77, 0, byte(i+1))
 		buckets = append(buckets, "ip:"+ipAddrs[i].String())
 	}
-	tmpl, err := target.NewBody(target.DefaultBodyTemplate, nil)
+	tmpl, err := service.NewBody(service.DefaultBodyTemplate, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	render := func(f target.BucketField) []byte {
+	render := func(f service.BucketField) []byte {
 		b, err := tmpl.Render(f)
 		if err != nil {
 			t.Fatal(err)
@@ -179,19 +179,19 @@ func runLoad(t *testing.T, fault string, duration time.Duration) *loadReport {
 	var cs []*loadClient
 	for b := 0; b < loadHotBuckets; b++ {
 		for range loadHotClients {
-			cs = append(cs, &loadClient{bucket: b, body: render(target.Bucket(buckets[b])), http: loadHTTPClient(nil)})
+			cs = append(cs, &loadClient{bucket: b, body: render(service.Bucket(buckets[b])), http: loadHTTPClient(nil)})
 		}
 	}
 	for i := range loadColdCount {
 		b := loadHotBuckets + i
-		cs = append(cs, &loadClient{bucket: b, body: render(target.Bucket(buckets[b])), http: loadHTTPClient(nil)})
+		cs = append(cs, &loadClient{bucket: b, body: render(service.Bucket(buckets[b])), http: loadHTTPClient(nil)})
 	}
 	for a, ip := range ipAddrs {
 		b := loadHotBuckets + loadColdCount + a
 		for i := range loadIPClients {
-			f := target.Omit()
+			f := service.Omit()
 			if i%2 == 1 {
-				f = target.Bucket("not-a-device-bucket")
+				f = service.Bucket("not-a-device-bucket")
 			}
 			cs = append(cs, &loadClient{bucket: b, body: render(f), http: loadHTTPClient(ip)})
 		}

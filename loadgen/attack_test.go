@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 func fixedRequests(n int) func() ([][]byte, error) {
@@ -130,7 +130,7 @@ func TestScheduleTimelineAndLag(t *testing.T) {
 }
 
 func TestRequestsRender(t *testing.T) {
-	cfg := target.DefaultConfig()
+	cfg := service.DefaultConfig()
 	cfg.Headers = http.Header{"Authorization": {"Bearer abc"}, "X-Trace": {"1"}}
 	r, err := NewRequests(cfg, "http://127.0.0.1:9/", 5)
 	if err != nil {
@@ -149,7 +149,7 @@ func TestRequestsRender(t *testing.T) {
 		if err != nil {
 			t.Fatalf("not a valid HTTP request: %v\n%s", err, w)
 		}
-		if req.Method != "POST" || req.URL.Path != target.DefaultPath || req.Host != "127.0.0.1:9" {
+		if req.Method != "POST" || req.URL.Path != service.DefaultPath || req.Host != "127.0.0.1:9" {
 			t.Errorf("request line %s %s host %s", req.Method, req.URL, req.Host)
 		}
 		if req.Header.Get("Authorization") != "Bearer abc" || req.Header.Get("X-Trace") != "1" || req.Header.Get("Content-Type") != "application/json" {

@@ -8,12 +8,12 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // Requests renders the wire bytes of the requests an attack sends: one
 // request per device bucket, each a complete HTTP/1.1 POST with the body
-// rendered from the template (target.Body) with that bucket set, and the
+// rendered from the template (service.Body) with that bucket set, and the
 // extra headers (TARGET_HEADERS). Request n goes to bucket n mod len.
 //
 // Bodies are pre-rendered rather than executed per request, so the template
@@ -23,27 +23,27 @@ import (
 type Requests struct {
 	Endpoint string      // full URL of the endpoint
 	Header   http.Header // extra headers, sent on every request
-	Body     *target.Body
+	Body     *service.Body
 	Buckets  []string // device buckets the load is spread over
 	XFF      string   // X-Forwarded-For value; empty sends none
 }
 
 // NewRequests returns a request set for cfg against base with n fresh random
 // device buckets (64 lowercase hex each).
-func NewRequests(cfg target.Config, base string, n int) (*Requests, error) {
+func NewRequests(cfg service.Config, base string, n int) (*Requests, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("BUCKETS=%d must be at least 1", n)
 	}
-	body, err := target.LoadBody(cfg.BodyTemplate)
+	body, err := service.LoadBody(cfg.BodyTemplate)
 	if err != nil {
 		return nil, err
 	}
 	r := &Requests{Endpoint: cfg.Endpoint(base), Header: cfg.Headers, Body: body, Buckets: make([]string, n)}
 	for i := range r.Buckets {
-		r.Buckets[i] = target.NewDeviceBucket()
+		r.Buckets[i] = service.NewDeviceBucket()
 	}
-	if cfg.ClientIPs == target.ClientIPsXFF {
-		r.XFF = target.NewClientAddr(target.ClientIPsXFF).String()
+	if cfg.ClientIPs == service.ClientIPsXFF {
+		r.XFF = service.NewClientAddr(service.ClientIPsXFF).String()
 	}
 	return r, nil
 }
@@ -84,7 +84,7 @@ func (r *Requests) Render() ([][]byte, error) {
 	head.WriteString("User-Agent: rlspec-loadgen\r\n")
 	out := make([][]byte, len(r.Buckets))
 	for i, b := range r.Buckets {
-		body, err := r.Body.Render(target.Bucket(b))
+		body, err := r.Body.Render(service.Bucket(b))
 		if err != nil {
 			return nil, fmt.Errorf("render body for bucket %d: %w", i, err)
 		}

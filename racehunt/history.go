@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // Op is one recorded request of a workload run.
@@ -20,7 +20,7 @@ type Op struct {
 	Bucket   string
 	IdemKey  string
 	BodyHash string // SHA-256 of the request body, hex
-	Ex       *target.Exchange
+	Ex       *service.Exchange
 	// ServerFrom and ServerTo bound the target's clock while the request was
 	// in flight: the fake clock's reading against the embedded reference,
 	// the wall clock at send and receive otherwise.
@@ -85,13 +85,13 @@ func statusOf(o *Op) int {
 }
 
 // rateLimitOf parses the op's rate-limit headers.
-func rateLimitOf(o *Op) (target.RateLimit, error) {
+func rateLimitOf(o *Op) (service.RateLimit, error) {
 	if o.Unknown() {
-		return target.RateLimit{}, fmt.Errorf("no response")
+		return service.RateLimit{}, fmt.Errorf("no response")
 	}
-	return target.ParseRateLimit(o.Ex.RespHeader)
+	return service.ParseRateLimit(o.Ex.RespHeader)
 }
 
 func hasRateLimitHeaders(h http.Header) bool {
-	return len(h.Values(target.HeaderLimit)) > 0 || len(h.Values(target.HeaderRemaining)) > 0 || len(h.Values(target.HeaderReset)) > 0
+	return len(h.Values(service.HeaderLimit)) > 0 || len(h.Values(service.HeaderRemaining)) > 0 || len(h.Values(service.HeaderReset)) > 0
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // startWallClock starts a reference on the wall clock with a short window,
@@ -29,8 +29,8 @@ func startWallClock(t *testing.T, f fault.Name) string {
 	return run.URL
 }
 
-func liveConfig() target.Config {
-	cfg := target.DefaultConfig()
+func liveConfig() service.Config {
+	cfg := service.DefaultConfig()
 	cfg.Limit, cfg.Window, cfg.MaxWait = 3, 2*time.Second, 3*time.Second
 	return cfg
 }

@@ -8,12 +8,12 @@ import (
 
 	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 func startEmbedded(t testing.TB, f fault.Name, replicas int) *Quotas {
 	t.Helper()
-	cfg := target.DefaultConfig()
+	cfg := service.DefaultConfig()
 	q, err := embedded.StartQuotas(cfg.Window, []int{1, 2, 3, 4}, replicas, embedded.Options{Fault: f})
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // Clock reads the target's clock. Against the embedded reference it is the
@@ -25,10 +25,10 @@ type Mover interface {
 // Runner sends workloads to a target (one or more base URLs serving one
 // shared state) and records histories. A Runner is used by one goroutine.
 type Runner struct {
-	cfg       target.Config
+	cfg       service.Config
 	bases     []string
 	limit     int
-	body      *target.Body
+	body      *service.Body
 	clock     Mover // nil: live target, wall clock
 	timeout   time.Duration
 	tolerance time.Duration
@@ -41,7 +41,7 @@ type RunnerOption func(*Runner)
 // instead of waiting on the wall clock.
 func WithFakeClock(c Mover) RunnerOption { return func(r *Runner) { r.clock = c } }
 
-// WithRequestTimeout bounds each request (default target.DefaultRequestTimeout).
+// WithRequestTimeout bounds each request (default service.DefaultRequestTimeout).
 func WithRequestTimeout(d time.Duration) RunnerOption { return func(r *Runner) { r.timeout = d } }
 
 // WithTolerance sets the allowed skew between the harness's and the target's
@@ -50,15 +50,15 @@ func WithTolerance(d time.Duration) RunnerOption { return func(r *Runner) { r.to
 
 // NewRunner returns a runner of cfg's endpoint on bases; clients are spread
 // over the bases round-robin. limit is the quota the target enforces.
-func NewRunner(cfg target.Config, bases []string, limit int, opts ...RunnerOption) (*Runner, error) {
+func NewRunner(cfg service.Config, bases []string, limit int, opts ...RunnerOption) (*Runner, error) {
 	if len(bases) == 0 {
 		return nil, errors.New("runner: no base URL")
 	}
-	body, err := target.LoadBody(cfg.BodyTemplate)
+	body, err := service.LoadBody(cfg.BodyTemplate)
 	if err != nil {
 		return nil, fmt.Errorf("runner: %w", err)
 	}
-	r := &Runner{cfg: cfg, bases: bases, limit: limit, body: body, timeout: target.DefaultRequestTimeout, tolerance: -1}
+	r := &Runner{cfg: cfg, bases: bases, limit: limit, body: body, timeout: service.DefaultRequestTimeout, tolerance: -1}
 	for _, o := range opts {
 		o(r)
 	}
@@ -79,8 +79,8 @@ var badBuckets = []string{"not-a-sha256", "0123456789abcdef0123456789abcdef01234
 
 // prepared is one request ready to send.
 type prepared struct {
-	client *target.Client
-	req    target.Request
+	client *service.Client
+	req    service.Request
 	op     Op
 }
 
@@ -92,15 +92,15 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 		return nil, fmt.Errorf("run: workload for limit %d on a target with limit %d", w.Limit, r.limit)
 	}
 	h := &History{Limit: r.limit, Window: r.cfg.Window, Tolerance: r.tolerance}
-	clients := make([]*target.Client, w.Clients)
+	clients := make([]*service.Client, w.Clients)
 	for i := range clients {
-		opts := []target.ClientOption{target.WithTimeout(r.timeout)}
-		clients[i] = target.NewClient(r.cfg, r.bases[i%len(r.bases)], opts...)
+		opts := []service.ClientOption{service.WithTimeout(r.timeout)}
+		clients[i] = service.NewClient(r.cfg, r.bases[i%len(r.bases)], opts...)
 		defer clients[i].Close()
 	}
 	buckets := make([]string, w.Buckets)
 	for i := range buckets {
-		buckets[i] = target.NewDeviceBucket()
+		buckets[i] = service.NewDeviceBucket()
 	}
 	type group struct {
 		key  string
@@ -108,11 +108,11 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 	}
 	groups := make([]group, w.Groups)
 	for g := range groups {
-		b, err := r.body.Render(target.Bucket(buckets[w.GroupBucket(g)]))
+		b, err := r.body.Render(service.Bucket(buckets[w.GroupBucket(g)]))
 		if err != nil {
 			return nil, fmt.Errorf("render group body: %w", err)
 		}
-		groups[g] = group{key: target.NewUUID(), body: b}
+		groups[g] = group{key: service.NewUUID(), body: b}
 	}
 	lastReset := map[string]int64{} // bucket key → latest Reset seen
 	for bi, burst := range w.Bursts {
@@ -123,27 +123,27 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 		for j, q := range burst.Reqs {
 			c := clients[q.Client]
 			p := prepared{client: c, op: Op{Burst: bi, Req: q}}
-			var field target.BucketField
+			var field service.BucketField
 			switch q.Kind {
 			case Fresh:
-				field = target.Bucket(buckets[q.Bucket])
+				field = service.Bucket(buckets[q.Bucket])
 				p.op.Bucket = "dev:" + buckets[q.Bucket]
-				p.req.IdempotencyKey = target.NewUUID()
+				p.req.IdempotencyKey = service.NewUUID()
 			case Keyed:
 				p.op.Bucket = "dev:" + buckets[q.Bucket]
 				p.req.IdempotencyKey, p.req.Body = groups[q.Group].key, groups[q.Group].body
 			case Conflict:
-				field = target.Bucket(buckets[q.Bucket])
+				field = service.Bucket(buckets[q.Bucket])
 				p.op.Bucket = "dev:" + buckets[q.Bucket]
 				p.req.IdempotencyKey = groups[q.Group].key
 			case NoBucket:
-				field = target.Omit()
+				field = service.Omit()
 				p.op.Bucket = "ip:" + clientKey(c.Addr())
-				p.req.IdempotencyKey = target.NewUUID()
+				p.req.IdempotencyKey = service.NewUUID()
 			case BadBucket:
-				field = target.Bucket(badBuckets[(bi+j)%len(badBuckets)])
+				field = service.Bucket(badBuckets[(bi+j)%len(badBuckets)])
 				p.op.Bucket = "ip:" + clientKey(c.Addr())
-				p.req.IdempotencyKey = target.NewUUID()
+				p.req.IdempotencyKey = service.NewUUID()
 			default:
 				return nil, fmt.Errorf("run: unknown request kind %d", q.Kind)
 			}

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"sort"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // Target gives runners for workloads: one per quota it can enforce.
@@ -33,7 +33,7 @@ var _ Target = (*Live)(nil)
 // NewLive returns a live target on bases after checking that the first one
 // answers a request (on a fresh bucket, so the probe spends nothing a
 // workload will see).
-func NewLive(ctx context.Context, cfg target.Config, bases []string, opts ...RunnerOption) (*Live, error) {
+func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...RunnerOption) (*Live, error) {
 	r, err := NewRunner(cfg, bases, cfg.Limit, opts...)
 	if err != nil {
 		return nil, err
@@ -46,14 +46,14 @@ func NewLive(ctx context.Context, cfg target.Config, bases []string, opts ...Run
 	return &Live{runner: r, desc: fmt.Sprintf("%v (RL_LIMIT=%d, RL_WINDOW=%s)", bases, cfg.Limit, cfg.Window)}, nil
 }
 
-func probe(ctx context.Context, cfg target.Config, base string, body *target.Body) error {
-	c := target.NewClient(cfg, base)
+func probe(ctx context.Context, cfg service.Config, base string, body *service.Body) error {
+	c := service.NewClient(cfg, base)
 	defer c.Close()
-	b, err := body.Render(target.Bucket(target.NewDeviceBucket()))
+	b, err := body.Render(service.Bucket(service.NewDeviceBucket()))
 	if err != nil {
 		return fmt.Errorf("probe: %w", err)
 	}
-	ex := c.Do(ctx, target.Request{Body: b, IdempotencyKey: target.NewUUID()})
+	ex := c.Do(ctx, service.Request{Body: b, IdempotencyKey: service.NewUUID()})
 	if ex.Err != nil {
 		return fmt.Errorf("target %s does not answer: %w", cfg.Endpoint(base), ex.Err)
 	}
@@ -93,7 +93,7 @@ var _ Target = (*Quotas)(nil)
 
 // NewQuotas returns the target for bases (quota → base URLs) on clock;
 // closeFn (may be nil) is called by Close.
-func NewQuotas(cfg target.Config, bases map[int][]string, clock Mover, desc string, closeFn func() error) (*Quotas, error) {
+func NewQuotas(cfg service.Config, bases map[int][]string, clock Mover, desc string, closeFn func() error) (*Quotas, error) {
 	q := &Quotas{runners: map[int]*Runner{}, desc: desc, close: closeFn}
 	for limit, urls := range bases {
 		r, err := NewRunner(cfg, urls, limit, WithFakeClock(clock))

@@ -10,7 +10,7 @@ import (
 	"github.com/rlspec/rlspec/containers"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/racehunt"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 	tc "github.com/testcontainers/testcontainers-go"
 )
 
@@ -86,10 +86,10 @@ func TestProcessCacheAcrossReplicas(t *testing.T) {
 		if ct.Gateway.IsValid() && ct.Gateway != gw {
 			t.Fatalf("containers see requests from %s, not %s", ct.Gateway, gw)
 		}
-		cfg := target.DefaultConfig()
+		cfg := service.DefaultConfig()
 		// Every request reaches the containers from the gateway: client
 		// addresses travel in X-Forwarded-For.
-		cfg.Limit, cfg.Window, cfg.ClientIPs = limit, time.Minute, target.ClientIPsXFF
+		cfg.Limit, cfg.Window, cfg.ClientIPs = limit, time.Minute, service.ClientIPsXFF
 		live, err := racehunt.NewLive(ctx, cfg, ct.URLs)
 		if err != nil {
 			t.Fatal(err)

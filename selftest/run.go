@@ -17,7 +17,7 @@ import (
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/racehunt"
 	"github.com/rlspec/rlspec/steps"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // Defaults of Run.
@@ -385,11 +385,11 @@ func profiles() []fakeserver.Profile {
 // profileConfig is the settings a profile's suite runs with: the
 // contract's defaults for the PRD, windows of seconds for the others, and
 // the reference's 429 body (spec/002's) claimed as LIMITED_BODY.
-func profileConfig(p fakeserver.Profile) target.Config {
-	tc := target.DefaultConfig()
+func profileConfig(p fakeserver.Profile) service.Config {
+	tc := service.DefaultConfig()
 	if p != "" && p != fakeserver.ProfilePRD {
-		tc.Profile, tc.Limit, tc.Window = target.Profile(p), 5, 3*time.Second
-		tc.LimitedBody = target.LimitedBody{Pointer: "/error/code", Values: []string{"RATE_LIMITED"}}
+		tc.Profile, tc.Limit, tc.Window = service.Profile(p), 5, 3*time.Second
+		tc.LimitedBody = service.LimitedBody{Pointer: "/error/code", Values: []string{"RATE_LIMITED"}}
 	}
 	return tc
 }
@@ -421,14 +421,14 @@ func runReference(ctx context.Context, store fakeserver.StoreKind) (AcceptanceRe
 // refused for their credentials are tested too (RL-EXT-AUTH-01).
 func runAcceptance(ctx context.Context, f fault.Name, p fakeserver.Profile, store fakeserver.StoreKind) (AcceptanceResult, error) {
 	tc := profileConfig(p)
-	token := "Bearer rlspec-selftest-" + target.NewUUID()
+	token := "Bearer rlspec-selftest-" + service.NewUUID()
 	tc.Headers.Set("Authorization", token)
 	pair, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, Profile: p, Store: store, RequireAuth: token})
 	if err != nil {
 		return AcceptanceResult{}, err
 	}
 	defer pair.Close()
-	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = pair.URL, pair.DisabledURL, pair.TargetDB, target.SchemaPRD
+	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = pair.URL, pair.DisabledURL, pair.TargetDB, service.SchemaPRD
 	rep, err := acceptance.Run(ctx, acceptance.Config{Target: tc, Name: pair.Description, Store: pair}, acceptance.WithoutReports())
 	if err != nil {
 		return AcceptanceResult{}, err
@@ -461,7 +461,7 @@ func runAcceptance(ctx context.Context, f fault.Name, p fakeserver.Profile, stor
 // runRace hunts races in the embedded reference with fault f on replicas
 // in-process servers sharing one database file.
 func runRace(ctx context.Context, f fault.Name, replicas int, c config) (RaceResult, error) {
-	tc := target.DefaultConfig()
+	tc := service.DefaultConfig()
 	q, err := embedded.StartQuotas(tc.Window, []int{1, 2, 3, 4}, replicas, embedded.Options{Fault: f, Store: c.store})
 	if err != nil {
 		return RaceResult{}, err

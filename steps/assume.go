@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // assumption is a time assumption a check rests on (one window, two
@@ -82,12 +82,12 @@ func (s *scenario) settle(ctx context.Context) *scenario {
 
 // posts are the POST exchanges recorded at indexes [from, to) (to < 0:
 // to the end), with rate-limit headers.
-func (s *scenario) posts(from, to int) []*target.Exchange {
+func (s *scenario) posts(from, to int) []*service.Exchange {
 	all := s.exchanges()
 	if to < 0 || to > len(all) {
 		to = len(all)
 	}
-	var out []*target.Exchange
+	var out []*service.Exchange
 	for _, ex := range all[min(from, to):to] {
 		if ex.Method != http.MethodPost {
 			continue
@@ -137,7 +137,7 @@ func (s *scenario) oneWindow(from, to int) string {
 // second was sent at least d after the first response came back (so the
 // server's two decisions are at least d apart, however long the first
 // request queued) and came back before end, the first window's end.
-func (s *scenario) samplesApart(first *target.Exchange, d time.Duration, end time.Time) string {
+func (s *scenario) samplesApart(first *service.Exchange, d time.Duration, end time.Time) string {
 	second := s.last.ex
 	if second == nil || second == first {
 		return ""
@@ -167,9 +167,9 @@ func (s *scenario) refill(from, to int) string {
 		to = len(all)
 	}
 	type sample struct {
-		ex   *target.Exchange
+		ex   *service.Exchange
 		left int64
-		rl   target.RateLimit
+		rl   service.RateLimit
 	}
 	byBucket := map[string][]sample{}
 	keys := map[string]bool{}
@@ -177,7 +177,7 @@ func (s *scenario) refill(from, to int) string {
 		if ex.Method != http.MethodPost || (ex.Status != http.StatusOK && ex.Status != http.StatusTooManyRequests) {
 			continue
 		}
-		if k := ex.Header.Get(target.HeaderIdemKey); k != "" {
+		if k := ex.Header.Get(service.HeaderIdemKey); k != "" {
 			if keys[k] {
 				continue // a replay
 			}
@@ -221,7 +221,7 @@ func (s *scenario) refill(from, to int) string {
 
 // bucketOf is the bucket a request is counted on: its device_bucket when
 // that is 64 hex characters, else its client address.
-func bucketOf(ex *target.Exchange) string {
+func bucketOf(ex *service.Exchange) string {
 	var body struct {
 		Bucket any `json:"device_bucket"`
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // fakeTime is a fake clock; waiting moves it (by a share of the wait, for
@@ -66,7 +66,7 @@ type slowServer struct {
 	mu      sync.Mutex
 	n       int
 	buckets map[string]*fwBucket
-	cache   map[string]*target.Exchange
+	cache   map[string]*service.Exchange
 }
 
 type fwBucket struct {
@@ -74,8 +74,8 @@ type fwBucket struct {
 	end  time.Time
 }
 
-func (s *slowServer) Do(_ context.Context, r target.Request) *target.Exchange {
-	ex := &target.Exchange{Method: r.Method, Body: r.Body, Sent: s.clock.Now()}
+func (s *slowServer) Do(_ context.Context, r service.Request) *service.Exchange {
+	ex := &service.Exchange{Method: r.Method, Body: r.Body, Sent: s.clock.Now()}
 	if ex.Method == "" {
 		ex.Method = http.MethodPost
 	}
@@ -112,11 +112,11 @@ func (s *slowServer) Do(_ context.Context, r target.Request) *target.Exchange {
 		b.left--
 	}
 	ex.RespHeader = http.Header{"Date": {now.UTC().Format(http.TimeFormat)}}
-	ex.RespHeader.Set(target.HeaderLimit, strconv.Itoa(s.limit))
-	ex.RespHeader.Set(target.HeaderRemaining, strconv.Itoa(b.left))
-	ex.RespHeader.Set(target.HeaderReset, strconv.FormatInt(reset.Unix(), 10))
+	ex.RespHeader.Set(service.HeaderLimit, strconv.Itoa(s.limit))
+	ex.RespHeader.Set(service.HeaderRemaining, strconv.Itoa(b.left))
+	ex.RespHeader.Set(service.HeaderReset, strconv.FormatInt(reset.Unix(), 10))
 	if ex.Status == http.StatusTooManyRequests {
-		ex.RespHeader.Set(target.HeaderRetryAfter, strconv.Itoa(int(reset.Sub(now).Seconds())+1))
+		ex.RespHeader.Set(service.HeaderRetryAfter, strconv.Itoa(int(reset.Sub(now).Seconds())+1))
 	}
 	s.cache[r.IdempotencyKey] = ex
 	return ex
@@ -124,7 +124,7 @@ func (s *slowServer) Do(_ context.Context, r target.Request) *target.Exchange {
 
 func newSlowServer(clock *fakeTime, limit int, window time.Duration, delay func(int) time.Duration) *slowServer {
 	return &slowServer{clock: clock, limit: limit, window: window, delay: delay,
-		buckets: map[string]*fwBucket{}, cache: map[string]*target.Exchange{}}
+		buckets: map[string]*fwBucket{}, cache: map[string]*service.Exchange{}}
 }
 
 // runScenario runs texts as godog would (steps in order, stopping at the
@@ -132,9 +132,9 @@ func newSlowServer(clock *fakeTime, limit int, window time.Duration, delay func(
 // srv, and returns the verdict its end records.
 func runScenario(t *testing.T, srv *slowServer, window time.Duration, texts ...string) ScenarioResult {
 	t.Helper()
-	cfg := target.DefaultConfig()
+	cfg := service.DefaultConfig()
 	cfg.Limit, cfg.Window = srv.limit, window
-	body, err := target.LoadBody("")
+	body, err := service.LoadBody("")
 	if err != nil {
 		t.Fatal(err)
 	}

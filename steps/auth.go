@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // registerAuth registers the steps of requests refused for their
@@ -22,7 +22,7 @@ func (s *scenario) registerAuth(sc stepper) {
 func (s *scenario) credentials() []string {
 	var names []string
 	for k := range s.env.Config.Headers {
-		if target.IsCredential(k) {
+		if service.IsCredential(k) {
 			names = append(names, k)
 		}
 	}
@@ -49,7 +49,7 @@ func (s *scenario) withoutCredentials() http.Header {
 
 func (s *scenario) wrongCredentials() http.Header {
 	h := http.Header{}
-	wrong := "rlspec-wrong-" + target.NewUUID()
+	wrong := "rlspec-wrong-" + service.NewUUID()
 	for _, k := range s.credentials() {
 		for _, v := range s.env.Config.Headers[k] {
 			if scheme, _, ok := strings.Cut(v, " "); ok {
@@ -67,7 +67,7 @@ func (s *scenario) wrongCredentials() http.Header {
 func (s *scenario) sendUnauthorised() error {
 	s.batch = batch{}
 	for _, h := range []http.Header{s.withoutCredentials(), s.wrongCredentials()} {
-		_, ex, err := s.sendFresh(s.theClient(), target.Bucket(s.bucket.id), h)
+		_, ex, err := s.sendFresh(s.theClient(), service.Bucket(s.bucket.id), h)
 		if ex != nil {
 			s.batch.exchanges = append(s.batch.exchanges, ex)
 		}

@@ -7,7 +7,7 @@ import (
 	"net/http"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // registerBadInput registers the steps of bad input (extended).
@@ -31,7 +31,7 @@ func (s *scenario) badBody(kind string) ([]byte, error) {
 	case "JSON null":
 		return []byte(`null`), nil
 	case "oversized body":
-		r, err := s.request(target.Omit())
+		r, err := s.request(service.Omit())
 		if err != nil {
 			return nil, err
 		}
@@ -47,7 +47,7 @@ func (s *scenario) sendBadBody(kind string) error {
 	if err != nil {
 		return err
 	}
-	r := target.Request{Body: body, IdempotencyKey: target.NewUUID()}
+	r := service.Request{Body: body, IdempotencyKey: service.NewUUID()}
 	ex := s.do(s.theClient(), r)
 	s.last = lastExchange{req: r, ex: ex, keyed: ex}
 	if ex.Err != nil {
@@ -71,7 +71,7 @@ func (s *scenario) is4xxJSON() error {
 }
 
 func (s *scenario) nextNoBucketAtMost(n int) error {
-	ex, err := s.one(s.theClient(), target.Omit())
+	ex, err := s.one(s.theClient(), service.Omit())
 	if err != nil {
 		return err
 	}

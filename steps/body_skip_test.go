@@ -7,7 +7,7 @@ import (
 
 	"github.com/cucumber/godog"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // A template that renders the same body every time skips RL-AC6-03 with a
@@ -15,7 +15,7 @@ import (
 // second render the same {{now}}.
 func TestConstantBodySkipsWithUUIDAdvice(t *testing.T) {
 	s := newTestScenario(t, newFakeLimiter(10))
-	body, err := target.NewBody(`{"route_id":"335E","submitted_at":"{{now}}"}`, nil)
+	body, err := service.NewBody(`{"route_id":"335E","submitted_at":"{{now}}"}`, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

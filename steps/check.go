@@ -5,14 +5,14 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // clockTolerance is the contract's clock tolerance.
 const clockTolerance = 2 * time.Second
 
 // describe is an exchange as a violation's Actual shows it.
-func describe(ex *target.Exchange) string {
+func describe(ex *service.Exchange) string {
 	if ex == nil {
 		return "no request was sent"
 	}
@@ -20,7 +20,7 @@ func describe(ex *target.Exchange) string {
 }
 
 // need is the last exchange, which a Then step checks.
-func (s *scenario) need() (*target.Exchange, error) {
+func (s *scenario) need() (*service.Exchange, error) {
 	if s.last.ex == nil {
 		return nil, errors.New("no response to check")
 	}
@@ -29,7 +29,7 @@ func (s *scenario) need() (*target.Exchange, error) {
 
 // headersOf parses ex's rate-limit headers; missing or malformed headers
 // are a violation of refs.
-func (s *scenario) headersOf(ex *target.Exchange, refs clause.Refs) (target.RateLimit, error) {
+func (s *scenario) headersOf(ex *service.Exchange, refs clause.Refs) (service.RateLimit, error) {
 	rl, err := ex.RateLimit()
 	if err != nil {
 		return rl, violation(refs, "rate-limit headers",
@@ -41,10 +41,10 @@ func (s *scenario) headersOf(ex *target.Exchange, refs clause.Refs) (target.Rate
 
 // lastWithHeaders is the last response and its parsed rate-limit headers
 // (FR-7).
-func (s *scenario) lastWithHeaders() (*target.Exchange, target.RateLimit, error) {
+func (s *scenario) lastWithHeaders() (*service.Exchange, service.RateLimit, error) {
 	ex, err := s.need()
 	if err != nil {
-		return nil, target.RateLimit{}, err
+		return nil, service.RateLimit{}, err
 	}
 	rl, err := s.headersOf(ex, clause.Of(clause.FR7))
 	return ex, rl, err

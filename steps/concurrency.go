@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // registerConcurrency registers the steps of concurrent requests on one
@@ -34,7 +34,7 @@ func (s *scenario) unitsLeft() int {
 // concurrentDifferent sends n fresh rides at once; the batch records how
 // many were sent and how many units the bucket had before.
 func (s *scenario) concurrentDifferent(n int) error {
-	reqs, err := s.requests(n, target.Bucket(s.bucket.id))
+	reqs, err := s.requests(n, service.Bucket(s.bucket.id))
 	if err != nil {
 		return err
 	}
@@ -48,7 +48,7 @@ func (s *scenario) exactlyMinNQ() error {
 	k := min(n, q)
 	var got []int64
 	others := 0
-	var bad *target.Exchange
+	var bad *service.Exchange
 	for _, ex := range s.batch.exchanges {
 		switch ex.Status {
 		case http.StatusOK:

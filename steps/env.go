@@ -5,16 +5,16 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // Env is what every scenario shares: the settings, the target's base URLs
 // and the means to reach it. It is read-only once the suite runs.
 type Env struct {
-	Config      target.Config // limits, window, sentinel, MAX_WAIT, CLIENT_IPS
+	Config      service.Config // limits, window, sentinel, MAX_WAIT, CLIENT_IPS
 	URL         string        // base URL of the enabled target
 	DisabledURL string        // base URL of the flag-off twin; "" skips AC8
-	Body        *target.Body
+	Body        *service.Body
 	Seeder      StateSeeder  // nil without TARGET_DB
 	Store       StoreControl // nil: the fail-mode scenarios skip
 	NewClient   ClientFactory
@@ -32,9 +32,9 @@ type Env struct {
 }
 
 // NewEnv returns an Env for cfg against url (and disabled, may be empty)
-// with target.Client clients and the default body or BODY_TEMPLATE.
-func NewEnv(cfg target.Config, url, disabled string) (*Env, error) {
-	body, err := target.LoadBody(cfg.BodyTemplate)
+// with service.Client clients and the default body or BODY_TEMPLATE.
+func NewEnv(cfg service.Config, url, disabled string) (*Env, error) {
+	body, err := service.LoadBody(cfg.BodyTemplate)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +44,7 @@ func NewEnv(cfg target.Config, url, disabled string) (*Env, error) {
 		DisabledURL: disabled,
 		Body:        body,
 		NewClient: func(base string) Client {
-			return target.NewClient(cfg, base)
+			return service.NewClient(cfg, base)
 		},
 		Now: time.Now,
 	}, nil

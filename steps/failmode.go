@@ -11,7 +11,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // registerFailMode registers the steps of store outages (FAIL-1
@@ -67,7 +67,7 @@ func (s *scenario) unlockOutage() {
 }
 
 func (s *scenario) claimsFailMode(feature string) error {
-	if !s.env.Config.Claims(target.Feature(feature)) {
+	if !s.env.Config.Claims(service.Feature(feature)) {
 		return skip("%s FEATURES does not include %s", NotClaimed, feature)
 	}
 	if s.env.Store == nil {
@@ -109,7 +109,7 @@ func (s *scenario) restoreStore() {
 func (s *scenario) sendWhileDown(n int) error {
 	s.batch = batch{sent: n}
 	for range n {
-		_, ex, err := s.sendFresh(s.theClient(), target.Bucket(s.bucket.id), nil)
+		_, ex, err := s.sendFresh(s.theClient(), service.Bucket(s.bucket.id), nil)
 		if ex != nil {
 			s.batch.exchanges = append(s.batch.exchanges, ex)
 		}
@@ -130,7 +130,7 @@ func (s *scenario) noneAllowed() error {
 		case ex.Status != http.StatusServiceUnavailable && ex.Status != http.StatusTooManyRequests:
 			return violation(refs, where, "503 (or 429) with Retry-After", describe(ex), ex)
 		}
-		if v := strings.TrimSpace(ex.RespHeader.Get(target.HeaderRetryAfter)); !validRetryAfter(v) {
+		if v := strings.TrimSpace(ex.RespHeader.Get(service.HeaderRetryAfter)); !validRetryAfter(v) {
 			return violation(refs, where, "a Retry-After header (seconds or an HTTP date)", fmt.Sprintf("%s; Retry-After %q", describe(ex), v), ex)
 		}
 	}
@@ -148,7 +148,7 @@ func validRetryAfter(v string) bool {
 func (s *scenario) allAllowed() error {
 	exs := s.batch.exchanges
 	allowed := 0
-	var bad *target.Exchange
+	var bad *service.Exchange
 	for _, ex := range exs {
 		if ex.Status == http.StatusOK {
 			allowed++
@@ -166,10 +166,10 @@ func (s *scenario) allAllowed() error {
 
 // answeredAgain sends rides until one is not a 503 (the store may take a
 // moment to come back), up to secs seconds, and checks that it is a 200.
-func (s *scenario) answeredAgain(secs int) (*target.Exchange, error) {
+func (s *scenario) answeredAgain(secs int) (*service.Exchange, error) {
 	deadline := s.env.now().Add(time.Duration(secs) * time.Second)
 	for {
-		ex, err := s.one(s.theClient(), target.Bucket(s.bucket.id))
+		ex, err := s.one(s.theClient(), service.Bucket(s.bucket.id))
 		if err != nil {
 			return ex, err
 		}
@@ -207,7 +207,7 @@ func (s *scenario) backWithSpent(secs, n int) error {
 
 // failModeRefs is the clause the scenario checks.
 func (s *scenario) failModeRefs() clause.Refs {
-	if s.env.Config.Claims(target.FeatureFailOpen) {
+	if s.env.Config.Claims(service.FeatureFailOpen) {
 		return clause.Of(clause.FAIL2)
 	}
 	return clause.Of(clause.FAIL1)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/cucumber/godog"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 func TestCommandStore(t *testing.T) {
@@ -29,17 +29,17 @@ func TestCommandStore(t *testing.T) {
 
 func TestFailModeSkipsWithReason(t *testing.T) {
 	for _, tc := range []struct {
-		features []target.Feature
+		features []service.Feature
 		store    StoreControl
-		claim    target.Feature
+		claim    service.Feature
 		want     string
 	}{
-		{nil, CommandStore{}, target.FeatureFailOpen, "not claimed: FEATURES does not include fail-open"},
-		{[]target.Feature{target.FeatureFailOpen}, CommandStore{}, target.FeatureFailClosed, "not claimed"},
-		{nil, nil, target.FeatureFailClosed, "set STORE_DOWN_CMD and STORE_UP_CMD"},
-		{nil, CommandStore{}, target.FeatureFailClosed, ""},
+		{nil, CommandStore{}, service.FeatureFailOpen, "not claimed: FEATURES does not include fail-open"},
+		{[]service.Feature{service.FeatureFailOpen}, CommandStore{}, service.FeatureFailClosed, "not claimed"},
+		{nil, nil, service.FeatureFailClosed, "set STORE_DOWN_CMD and STORE_UP_CMD"},
+		{nil, CommandStore{}, service.FeatureFailClosed, ""},
 	} {
-		cfg := target.DefaultConfig()
+		cfg := service.DefaultConfig()
 		cfg.Features = tc.features
 		s := &scenario{env: &Env{Config: cfg, Store: tc.store}}
 		err := s.claimsFailMode(string(tc.claim))

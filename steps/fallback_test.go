@@ -5,14 +5,14 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // Every invalid device_bucket is not 64 hex characters, and is fresh on
 // every call where its kind allows, so that scenarios never share a bucket
 // on a target that keys by the invalid value itself.
 func TestInvalidBucketsAreInvalidAndFresh(t *testing.T) {
-	body, err := target.LoadBody("")
+	body, err := service.LoadBody("")
 	if err != nil {
 		t.Fatal(err)
 	}

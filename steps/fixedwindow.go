@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/bound"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // registerFixedWindow registers the checks of profile fixed-window (FW-1 …
@@ -30,7 +30,7 @@ func (s *scenario) registerFixedWindow(sc stepper) {
 }
 
 // epoch reports whether windows are aligned to the epoch.
-func (s *scenario) epoch() bool { return s.env.Config.WindowAlign != target.AlignFirstRequest }
+func (s *scenario) epoch() bool { return s.env.Config.WindowAlign != service.AlignFirstRequest }
 
 // epochStart is the start of the epoch window holding t.
 func (s *scenario) epochStart(t time.Time) time.Time {
@@ -74,11 +74,11 @@ func (s *scenario) openWindow() error {
 	if ex.Status/100 != 2 {
 		return s.setupFailed("the first request of a fresh key", ex)
 	}
-	s.key.runs = append(s.key.runs, []*target.Exchange{ex})
+	s.key.runs = append(s.key.runs, []*service.Exchange{ex})
 	return nil
 }
 
-func (s *scenario) setupFailed(what string, ex *target.Exchange) error {
+func (s *scenario) setupFailed(what string, ex *service.Exchange) error {
 	v := violation(s.refs, what, "2xx", fmt.Sprintf("HTTP %d", ex.Status), ex)
 	v.Precondition = true
 	return v
@@ -205,12 +205,12 @@ func (s *scenario) boundaryBurst() error {
 
 // headersSpoken reports whether the target answers with rate-limit
 // headers: DIALECT=status never does; unset, the first response decides.
-func (s *scenario) headersSpoken(ex *target.Exchange) bool {
+func (s *scenario) headersSpoken(ex *service.Exchange) bool {
 	switch s.env.Config.Dialect {
-	case target.DialectStatus:
+	case service.DialectStatus:
 		return false
-	case target.DialectAuto:
-		return ex.RespHeader.Get(target.HeaderLimit) != ""
+	case service.DialectAuto:
+		return ex.RespHeader.Get(service.HeaderLimit) != ""
 	}
 	return true
 }
@@ -267,7 +267,7 @@ func (s *scenario) fixedHeaders() error {
 // fixed429 is FW-6: the 429 (already checked) carries LIMITED_BODY.
 func (s *scenario) fixed429() error {
 	ex := s.last.ex
-	rl, err := target.ParseRateLimit(ex.RespHeader)
+	rl, err := service.ParseRateLimit(ex.RespHeader)
 	ra := int64(-1)
 	if err == nil {
 		ra = rl.RetryAfter
@@ -283,7 +283,7 @@ func (s *scenario) anonymousNext() error {
 		return err
 	}
 	want := http.StatusTooManyRequests
-	if s.env.Config.Claims(target.FeatureAnonymousOpen) {
+	if s.env.Config.Claims(service.FeatureAnonymousOpen) {
 		want = http.StatusOK
 	}
 	if ex.Status != want {

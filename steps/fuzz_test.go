@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // FuzzResponseChecks feeds arbitrary responses (status, rate-limit headers,
@@ -23,17 +23,17 @@ func FuzzResponseChecks(f *testing.F) {
 		s := newTestScenario(t, lim)
 		now := time.Now()
 		h := http.Header{}
-		for k, v := range map[string]string{target.HeaderLimit: limit, target.HeaderRemaining: remaining, target.HeaderReset: reset, target.HeaderRetryAfter: retry} {
+		for k, v := range map[string]string{service.HeaderLimit: limit, service.HeaderRemaining: remaining, service.HeaderReset: reset, service.HeaderRetryAfter: retry} {
 			if v != "" {
 				h.Set(k, v)
 			}
 		}
-		first := &target.Exchange{Method: "POST", Status: 200, RespBody: []byte(`{}`), Sent: now, Received: now,
-			RespHeader: http.Header{target.HeaderLimit: {"500"}, target.HeaderRemaining: {"499"}, target.HeaderReset: {"1767225600"}}}
-		ex := &target.Exchange{Method: "POST", Status: status, RespHeader: h, RespBody: body, Sent: now, Received: now}
+		first := &service.Exchange{Method: "POST", Status: 200, RespBody: []byte(`{}`), Sent: now, Received: now,
+			RespHeader: http.Header{service.HeaderLimit: {"500"}, service.HeaderRemaining: {"499"}, service.HeaderReset: {"1767225600"}}}
+		ex := &service.Exchange{Method: "POST", Status: status, RespHeader: h, RespBody: body, Sent: now, Received: now}
 		s.bucket.first = first
 		s.last = lastExchange{ex: ex, keyed: first}
-		s.batch = batch{exchanges: []*target.Exchange{ex, first}, sent: 2, left: 1, rounds: [][]*target.Exchange{{ex}}}
+		s.batch = batch{exchanges: []*service.Exchange{ex, first}, sent: 2, left: 1, rounds: [][]*service.Exchange{{ex}}}
 		checks := map[string]func() error{
 			"validHeaders":  func() error { return s.validHeaders(ex) },
 			"remainingIs":   func() error { return s.remainingIs(0, "") },
@@ -60,7 +60,7 @@ func FuzzResponseChecks(f *testing.F) {
 			}
 		}
 		if s.validHeaders(ex) == nil {
-			rl, err := target.ParseRateLimit(h)
+			rl, err := service.ParseRateLimit(h)
 			if err != nil || rl.Limit != 500 || rl.Remaining > rl.Limit {
 				t.Fatalf("validHeaders accepted %v (%+v, %v)", h, rl, err)
 			}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // registerIdempotency registers the steps of idempotent replays (AC6, FR-6).
@@ -36,7 +36,7 @@ func (s *scenario) sameKeyOtherBody() error {
 	if s.last.ex == nil {
 		return errors.New("no earlier request")
 	}
-	r, err := s.request(target.Bucket(s.bucket.id))
+	r, err := s.request(service.Bucket(s.bucket.id))
 	if err != nil {
 		return err
 	}
@@ -64,11 +64,11 @@ func (s *scenario) concurrentIdentical(rounds, n int) error {
 	}
 	s.assumeOneWindow(s.recorded(), -1)
 	for range rounds {
-		r, err := s.request(target.Bucket(s.bucket.id))
+		r, err := s.request(service.Bucket(s.bucket.id))
 		if err != nil {
 			return err
 		}
-		reqs := make([]target.Request, n)
+		reqs := make([]service.Request, n)
 		for i := range reqs {
 			reqs[i] = r
 		}
@@ -97,8 +97,8 @@ func (s *scenario) replayMatches() error {
 
 // nextFresh sends a fresh ride (new key) on the bucket and returns its
 // Remaining.
-func (s *scenario) nextFresh() (*target.Exchange, int64, error) {
-	_, ex, err := s.sendFresh(s.theClient(), target.Bucket(s.bucket.id), nil)
+func (s *scenario) nextFresh() (*service.Exchange, int64, error) {
+	_, ex, err := s.sendFresh(s.theClient(), service.Bucket(s.bucket.id), nil)
 	if err != nil {
 		return ex, 0, err
 	}

@@ -4,13 +4,13 @@ import (
 	"context"
 	"net/netip"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // Sender sends one request to the target and records the exchange. It never
 // returns nil; transport failures are in Exchange.Err.
 type Sender interface {
-	Do(ctx context.Context, r target.Request) *target.Exchange
+	Do(ctx context.Context, r service.Request) *service.Exchange
 }
 
 // Client is a Sender bound to one client address.
@@ -21,8 +21,8 @@ type Client interface {
 }
 
 var (
-	_ Sender = (*target.Client)(nil)
-	_ Client = (*target.Client)(nil)
+	_ Sender = (*service.Client)(nil)
+	_ Client = (*service.Client)(nil)
 )
 
 // ClientFactory returns a client of the endpoint on base with a fresh client

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/bound"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // keyState is the key under test of a profile other than the PRD: its
@@ -16,10 +16,10 @@ import (
 type keyState struct {
 	value  string
 	client Client
-	runs   [][]*target.Exchange // the batches sent with the key, in order
+	runs   [][]*service.Exchange // the batches sent with the key, in order
 	// fixed windows: the exchange that opened the current window
 	// (first-request), the allowed requests in it, and its end (epoch)
-	opened *target.Exchange
+	opened *service.Exchange
 	spent  int
 	end    time.Time
 }
@@ -39,7 +39,7 @@ func (s *scenario) registerKeys(sc stepper) {
 
 // newKey returns a fresh key value rendered with KEY_FORMAT.
 func (s *scenario) newKey() (string, error) {
-	v, err := s.env.Config.RenderKey(target.NewUUID())
+	v, err := s.env.Config.RenderKey(service.NewUUID())
 	if err != nil {
 		return "", precondition(err)
 	}
@@ -63,17 +63,17 @@ func (s *scenario) freshAnonymous() error {
 
 // keyed is a request carrying key (none when "") as KEY says: a header, a
 // JSON body field, or nothing (ip: the client address is the key).
-func (s *scenario) keyed(key string) target.Request {
+func (s *scenario) keyed(key string) service.Request {
 	cfg := s.env.Config
-	r := target.Request{Method: cfg.Method, ContentType: "-"}
+	r := service.Request{Method: cfg.Method, ContentType: "-"}
 	if key == "" {
 		return r
 	}
 	switch cfg.Key.Kind {
-	case target.KeyHeader:
+	case service.KeyHeader:
 		r.Header = http.Header{}
 		r.Header.Set(cfg.Key.Name, key)
-	case target.KeyBody:
+	case service.KeyBody:
 		b, _ := json.Marshal(map[string]string{cfg.Key.Name: key})
 		r.Body, r.ContentType = b, "application/json"
 	}
@@ -82,14 +82,14 @@ func (s *scenario) keyed(key string) target.Request {
 
 // keyOf names an exchange's key for the bound checks: the key it carried,
 // or its client address.
-func (s *scenario) keyOf(ex *target.Exchange) string {
+func (s *scenario) keyOf(ex *service.Exchange) string {
 	cfg := s.env.Config
-	if cfg.Key.Kind == target.KeyHeader {
+	if cfg.Key.Kind == service.KeyHeader {
 		if v := ex.Header.Get(cfg.Key.Name); v != "" {
 			return v
 		}
 	}
-	if cfg.Key.Kind == target.KeyBody && len(ex.Body) > 0 {
+	if cfg.Key.Kind == service.KeyBody && len(ex.Body) > 0 {
 		var m map[string]any
 		if json.Unmarshal(ex.Body, &m) == nil {
 			if v, ok := m[cfg.Key.Name].(string); ok {
@@ -101,7 +101,7 @@ func (s *scenario) keyOf(ex *target.Exchange) string {
 }
 
 // sendKeyed sends one request of the scenario's key and records it.
-func (s *scenario) sendKeyed() (*target.Exchange, error) {
+func (s *scenario) sendKeyed() (*service.Exchange, error) {
 	if s.key.client == nil {
 		return nil, precondition(fmt.Errorf("no key: the scenario must start with a fresh key or client address"))
 	}
@@ -119,8 +119,8 @@ func (s *scenario) sendKeyed() (*target.Exchange, error) {
 }
 
 // sendRun sends n requests of the key one after another as one run.
-func (s *scenario) sendRun(n int) ([]*target.Exchange, error) {
-	run := make([]*target.Exchange, 0, n)
+func (s *scenario) sendRun(n int) ([]*service.Exchange, error) {
+	run := make([]*service.Exchange, 0, n)
 	for range n {
 		ex, err := s.sendKeyed()
 		if ex != nil {
@@ -172,7 +172,7 @@ func (s *scenario) burstWithinSecond() error {
 
 // concurrentKeyed releases N+k requests of the key at once.
 func (s *scenario) concurrentKeyed(k int) error {
-	reqs := make([]target.Request, s.limit()+k)
+	reqs := make([]service.Request, s.limit()+k)
 	for i := range reqs {
 		reqs[i] = s.keyed(s.key.value)
 	}
@@ -185,8 +185,8 @@ func (s *scenario) concurrentKeyed(k int) error {
 // fireKeyed sends reqs concurrently from the key's client, released
 // together; connections are opened first with requests that carry no key
 // of the scenario (a HEAD from another address would spend nothing of it).
-func (s *scenario) fireKeyed(reqs []target.Request) ([]*target.Exchange, error) {
-	out := make([]*target.Exchange, len(reqs))
+func (s *scenario) fireKeyed(reqs []service.Request) ([]*service.Exchange, error) {
+	out := make([]*service.Exchange, len(reqs))
 	start := make(chan struct{})
 	done := make(chan int, len(reqs))
 	for i, r := range reqs {
@@ -227,7 +227,7 @@ func (s *scenario) nextRefused() error {
 			if span := ex.Received.Sub(first.Sent); span >= s.window()-time.Second {
 				return fmt.Sprintf("%d requests took %s, not less than W − 1 s", s.limit()+1, span.Round(time.Millisecond))
 			}
-			if s.env.Config.Profile == target.ProfileFixedWindow && !end.IsZero() && !ex.Received.Before(end) {
+			if s.env.Config.Profile == service.ProfileFixedWindow && !end.IsZero() && !ex.Received.Before(end) {
 				return "the requests ran past the window's end"
 			}
 			return ""
@@ -246,7 +246,7 @@ func (s *scenario) secondsPass(n int) error {
 
 // exactlyN checks the last batch: exactly N allowed, the rest 429.
 func (s *scenario) exactlyN() error {
-	allowed, other := 0, []*target.Exchange(nil)
+	allowed, other := 0, []*service.Exchange(nil)
 	for _, ex := range s.batch.exchanges {
 		switch {
 		case ex.Status/100 == 2:
@@ -285,7 +285,7 @@ func (s *scenario) boundViolation(vs []bound.Violation) error {
 		return nil
 	}
 	all := s.exchanges()
-	var ev []*target.Exchange
+	var ev []*service.Exchange
 	for _, e := range vs[0].Events {
 		ev = append(ev, all[e.ID])
 	}
@@ -293,7 +293,7 @@ func (s *scenario) boundViolation(vs []bound.Violation) error {
 }
 
 // limitHeaders parses ex's rate-limit headers and checks Limit = N.
-func (s *scenario) limitHeaders(ex *target.Exchange) (target.RateLimit, error) {
+func (s *scenario) limitHeaders(ex *service.Exchange) (service.RateLimit, error) {
 	rl, err := s.headersOf(ex, s.refs)
 	if err != nil {
 		return rl, err

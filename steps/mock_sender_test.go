@@ -5,7 +5,7 @@ package steps
 import (
 	context "context"
 
-	target "github.com/rlspec/rlspec/target"
+	service "github.com/rlspec/rlspec/service"
 	mock "github.com/stretchr/testify/mock"
 )
 
@@ -23,19 +23,19 @@ func (_m *mockSender) EXPECT() *mockSender_Expecter {
 }
 
 // Do provides a mock function with given fields: ctx, r
-func (_m *mockSender) Do(ctx context.Context, r target.Request) *target.Exchange {
+func (_m *mockSender) Do(ctx context.Context, r service.Request) *service.Exchange {
 	ret := _m.Called(ctx, r)
 
 	if len(ret) == 0 {
 		panic("no return value specified for Do")
 	}
 
-	var r0 *target.Exchange
-	if rf, ok := ret.Get(0).(func(context.Context, target.Request) *target.Exchange); ok {
+	var r0 *service.Exchange
+	if rf, ok := ret.Get(0).(func(context.Context, service.Request) *service.Exchange); ok {
 		r0 = rf(ctx, r)
 	} else {
 		if ret.Get(0) != nil {
-			r0 = ret.Get(0).(*target.Exchange)
+			r0 = ret.Get(0).(*service.Exchange)
 		}
 	}
 
@@ -49,24 +49,24 @@ type mockSender_Do_Call struct {
 
 // Do is a helper method to define mock.On call
 //   - ctx context.Context
-//   - r target.Request
+//   - r service.Request
 func (_e *mockSender_Expecter) Do(ctx interface{}, r interface{}) *mockSender_Do_Call {
 	return &mockSender_Do_Call{Call: _e.mock.On("Do", ctx, r)}
 }
 
-func (_c *mockSender_Do_Call) Run(run func(ctx context.Context, r target.Request)) *mockSender_Do_Call {
+func (_c *mockSender_Do_Call) Run(run func(ctx context.Context, r service.Request)) *mockSender_Do_Call {
 	_c.Call.Run(func(args mock.Arguments) {
-		run(args[0].(context.Context), args[1].(target.Request))
+		run(args[0].(context.Context), args[1].(service.Request))
 	})
 	return _c
 }
 
-func (_c *mockSender_Do_Call) Return(_a0 *target.Exchange) *mockSender_Do_Call {
+func (_c *mockSender_Do_Call) Return(_a0 *service.Exchange) *mockSender_Do_Call {
 	_c.Call.Return(_a0)
 	return _c
 }
 
-func (_c *mockSender_Do_Call) RunAndReturn(run func(context.Context, target.Request) *target.Exchange) *mockSender_Do_Call {
+func (_c *mockSender_Do_Call) RunAndReturn(run func(context.Context, service.Request) *service.Exchange) *mockSender_Do_Call {
 	_c.Call.Return(run)
 	return _c
 }

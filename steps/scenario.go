@@ -12,7 +12,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // scenario is the fresh state of one scenario. What one step leaves for the
@@ -38,7 +38,7 @@ type scenario struct {
 	address addressLedger
 
 	mu  sync.Mutex
-	all []*target.Exchange
+	all []*service.Exchange
 
 	texts         []string     // the scenario's step texts, for a re-run
 	stepIDs       []string     // godog's ids of those steps
@@ -58,27 +58,27 @@ type scenario struct {
 // bucketState is what the scenario knows of the bucket it is testing.
 type bucketState struct {
 	id     string           // the device bucket ("" until one is made)
-	first  *target.Exchange // first exchange on the bucket (or address)
+	first  *service.Exchange // first exchange on the bucket (or address)
 	from   int              // index of the current window's first exchange
 	until  int              // index where one window stops mattering (-1: never)
-	spent  *target.Exchange // last exchange whose headers say what is left
+	spent  *service.Exchange // last exchange whose headers say what is left
 	seeded bool             // left was set through TARGET_DB
 	left   int
 }
 
 // lastExchange is the record of the last step that sent one request.
 type lastExchange struct {
-	req   target.Request   // what was sent
-	ex    *target.Exchange // what came back
-	keyed *target.Exchange // the exchange a replay or a reused key repeats
+	req   service.Request   // what was sent
+	ex    *service.Exchange // what came back
+	keyed *service.Exchange // the exchange a replay or a reused key repeats
 }
 
 // batch is the record of the last concurrent or bulk step.
 type batch struct {
-	exchanges []*target.Exchange
+	exchanges []*service.Exchange
 	sent      int                  // requests sent at once
 	left      int                  // units the bucket had before them
-	rounds    [][]*target.Exchange // its rounds (identical requests, boundary race)
+	rounds    [][]*service.Exchange // its rounds (identical requests, boundary race)
 }
 
 // Initializer returns the godog ScenarioInitializer: it registers the steps
@@ -172,7 +172,7 @@ func (s *scenario) result(sc *godog.Scenario) ScenarioResult {
 		r.ID = id // outline rows carry their own id in the name
 	}
 	s.mu.Lock()
-	r.Exchanges = append([]*target.Exchange(nil), s.all...)
+	r.Exchanges = append([]*service.Exchange(nil), s.all...)
 	r.Rerun = s.rerun
 	r.Steps = append([]string(nil), s.texts...)
 	if s.err != nil {
@@ -204,16 +204,16 @@ func skip(format string, args ...any) error {
 }
 
 // record keeps an exchange as evidence of the scenario.
-func (s *scenario) record(exs ...*target.Exchange) {
+func (s *scenario) record(exs ...*service.Exchange) {
 	s.mu.Lock()
 	s.all = append(s.all, exs...)
 	s.mu.Unlock()
 }
 
-func (s *scenario) exchanges() []*target.Exchange {
+func (s *scenario) exchanges() []*service.Exchange {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]*target.Exchange(nil), s.all...)
+	return append([]*service.Exchange(nil), s.all...)
 }
 
 // theClient returns the scenario's client, created on first use.

@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 
 	_ "modernc.org/sqlite" // database/sql driver "sqlite"
 )
@@ -23,7 +23,7 @@ import (
 type DBSeeder struct {
 	db     *sql.DB
 	where  string // TARGET_DB without credentials, for errors
-	schema target.DBSchema
+	schema service.DBSchema
 	window time.Duration
 	now    func() time.Time
 	// placeholder is the engine's n-th (1-based) bind parameter.
@@ -35,7 +35,7 @@ type DBSeeder struct {
 var _ StateSeeder = (*DBSeeder)(nil)
 
 // OpenSeeder opens TARGET_DB (sqlite:/abs/path.db or postgres://…).
-func OpenSeeder(tc target.Config, now func() time.Time) (*DBSeeder, error) {
+func OpenSeeder(tc service.Config, now func() time.Time) (*DBSeeder, error) {
 	if tc.DBIsPostgres() {
 		return OpenPostgresSeeder(tc.DB, tc.Schema, tc.Window, now)
 	}
@@ -48,7 +48,7 @@ func OpenSeeder(tc target.Config, now func() time.Time) (*DBSeeder, error) {
 
 // OpenSQLiteSeeder opens path with a busy timeout, so that seeding waits for
 // the target's own writers instead of failing.
-func OpenSQLiteSeeder(path string, schema target.DBSchema, window time.Duration, now func() time.Time) (*DBSeeder, error) {
+func OpenSQLiteSeeder(path string, schema service.DBSchema, window time.Duration, now func() time.Time) (*DBSeeder, error) {
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?mode=rw&_pragma=busy_timeout(10000)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -63,8 +63,8 @@ func OpenSQLiteSeeder(path string, schema target.DBSchema, window time.Duration,
 // OpenPostgresSeeder opens a postgres:// URL. last_refill (tokens schema)
 // is written as the contract's ISO-8601 text when the column is text, as a
 // timestamp otherwise.
-func OpenPostgresSeeder(dsn string, schema target.DBSchema, window time.Duration, now func() time.Time) (*DBSeeder, error) {
-	where := target.RedactDSN(dsn)
+func OpenPostgresSeeder(dsn string, schema service.DBSchema, window time.Duration, now func() time.Time) (*DBSeeder, error) {
+	where := service.RedactDSN(dsn)
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open TARGET_DB %s: %w", where, err)
@@ -75,7 +75,7 @@ func OpenPostgresSeeder(dsn string, schema target.DBSchema, window time.Duration
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	if schema == target.SchemaTokens {
+	if schema == service.SchemaTokens {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		var typ string
@@ -100,7 +100,7 @@ func (s *DBSeeder) check() error {
 		s.now = time.Now
 	}
 	col := "quota_remaining"
-	if s.schema == target.SchemaTokens {
+	if s.schema == service.SchemaTokens {
 		col = "tokens"
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -118,7 +118,7 @@ func (s *DBSeeder) Close() error { return s.db.Close() }
 // SetRemaining sets the bucket's remaining quota.
 func (s *DBSeeder) SetRemaining(ctx context.Context, bucketID string, n int) error {
 	col := "quota_remaining"
-	if s.schema == target.SchemaTokens {
+	if s.schema == service.SchemaTokens {
 		col = "tokens"
 	}
 	return s.update(ctx, "seed remaining quota", bucketID, col, n)
@@ -128,7 +128,7 @@ func (s *DBSeeder) SetRemaining(ctx context.Context, bucketID string, n int) err
 // ago (prd), or last_refill more than a window ago (tokens).
 func (s *DBSeeder) ExpireWindow(ctx context.Context, bucketID string) error {
 	now := s.now().UTC()
-	if s.schema == target.SchemaTokens {
+	if s.schema == service.SchemaTokens {
 		return s.update(ctx, "expire window", bucketID, "last_refill", s.refillArg(now.Add(-s.window-2*time.Second)))
 	}
 	return s.update(ctx, "expire window", bucketID, "reset_utc", now.Unix()-1)

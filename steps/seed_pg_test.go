@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/internal/pgcluster"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // TestPostgresSeederBothSchemas runs the seeding test on a throwaway
@@ -28,9 +28,9 @@ func TestPostgresSeederBothSchemas(t *testing.T) {
 	n := 0
 	engine := seederEngine{
 		name: "postgres",
-		ddl: map[target.DBSchema]string{
-			target.SchemaPRD:    `CREATE TABLE rate_limit_buckets (bucket_id TEXT PRIMARY KEY, quota_remaining INTEGER NOT NULL, reset_utc BIGINT NOT NULL)`,
-			target.SchemaTokens: `CREATE TABLE rate_limit_buckets (bucket_id TEXT PRIMARY KEY, tokens INTEGER NOT NULL, last_refill TEXT NOT NULL)`,
+		ddl: map[service.DBSchema]string{
+			service.SchemaPRD:    `CREATE TABLE rate_limit_buckets (bucket_id TEXT PRIMARY KEY, quota_remaining INTEGER NOT NULL, reset_utc BIGINT NOT NULL)`,
+			service.SchemaTokens: `CREATE TABLE rate_limit_buckets (bucket_id TEXT PRIMARY KEY, tokens INTEGER NOT NULL, last_refill TEXT NOT NULL)`,
 		},
 		insert: `INSERT INTO rate_limit_buckets VALUES ('b', 499, $1)`,
 		openDB: func(t *testing.T) (*sql.DB, string) {
@@ -45,7 +45,7 @@ func TestPostgresSeederBothSchemas(t *testing.T) {
 			}
 			return db, dsn
 		},
-		openSeed: func(dsn string, schema target.DBSchema, now func() time.Time) (*DBSeeder, error) {
+		openSeed: func(dsn string, schema service.DBSchema, now func() time.Time) (*DBSeeder, error) {
 			return OpenPostgresSeeder(dsn, schema, time.Hour, now)
 		},
 	}
@@ -53,18 +53,18 @@ func TestPostgresSeederBothSchemas(t *testing.T) {
 
 	// last_refill as timestamptz: written as a timestamp, read back in UTC.
 	tz := engine
-	tz.ddl = map[target.DBSchema]string{target.SchemaTokens: `CREATE TABLE rate_limit_buckets (bucket_id TEXT PRIMARY KEY, tokens INTEGER NOT NULL, last_refill TIMESTAMPTZ NOT NULL)`}
+	tz.ddl = map[service.DBSchema]string{service.SchemaTokens: `CREATE TABLE rate_limit_buckets (bucket_id TEXT PRIMARY KEY, tokens INTEGER NOT NULL, last_refill TIMESTAMPTZ NOT NULL)`}
 	t.Run("timestamptz", func(t *testing.T) {
 		db, dsn := tz.openDB(t)
 		defer db.Close()
-		if _, err := db.Exec(tz.ddl[target.SchemaTokens]); err != nil {
+		if _, err := db.Exec(tz.ddl[service.SchemaTokens]); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := db.Exec(`INSERT INTO rate_limit_buckets VALUES ('b', 499, now())`); err != nil {
 			t.Fatal(err)
 		}
 		now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-		s, err := tz.openSeed(dsn, target.SchemaTokens, func() time.Time { return now })
+		s, err := tz.openSeed(dsn, service.SchemaTokens, func() time.Time { return now })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,12 +86,12 @@ func TestPostgresSeederBothSchemas(t *testing.T) {
 	t.Run("after a restart", func(t *testing.T) {
 		db, dsn := engine.openDB(t)
 		defer db.Close()
-		for _, q := range []string{engine.ddl[target.SchemaPRD], `INSERT INTO rate_limit_buckets VALUES ('b', 499, 2000000000)`} {
+		for _, q := range []string{engine.ddl[service.SchemaPRD], `INSERT INTO rate_limit_buckets VALUES ('b', 499, 2000000000)`} {
 			if _, err := db.Exec(q); err != nil {
 				t.Fatal(err)
 			}
 		}
-		s, err := engine.openSeed(dsn, target.SchemaPRD, nil)
+		s, err := engine.openSeed(dsn, service.SchemaPRD, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +113,7 @@ func TestPostgresSeederBothSchemas(t *testing.T) {
 
 	t.Run("no password in errors", func(t *testing.T) {
 		dsn := strings.Replace(c.DSN("nosuchdb"), "postgres@", "u:secretpw@", 1)
-		_, err := OpenPostgresSeeder(dsn, target.SchemaPRD, time.Hour, nil)
+		_, err := OpenPostgresSeeder(dsn, service.SchemaPRD, time.Hour, nil)
 		if err == nil || strings.Contains(err.Error(), "secretpw") {
 			t.Fatalf("err = %v", err)
 		}

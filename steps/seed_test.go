@@ -8,23 +8,23 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // seederEngine opens an empty database of one engine and a seeder on it.
 type seederEngine struct {
 	name     string
-	ddl      map[target.DBSchema]string
+	ddl      map[service.DBSchema]string
 	insert   string // one row ('b', 499, $reset-or-refill)
 	openDB   func(t *testing.T) (db *sql.DB, dsn string)
-	openSeed func(dsn string, schema target.DBSchema, now func() time.Time) (*DBSeeder, error)
+	openSeed func(dsn string, schema service.DBSchema, now func() time.Time) (*DBSeeder, error)
 }
 
 var sqliteEngine = seederEngine{
 	name: "sqlite",
-	ddl: map[target.DBSchema]string{
-		target.SchemaPRD:    `CREATE TABLE rate_limit_buckets (bucket_id TEXT PRIMARY KEY, quota_remaining INT, reset_utc INT)`,
-		target.SchemaTokens: `CREATE TABLE rate_limit_buckets (bucket_id TEXT PRIMARY KEY, tokens INTEGER NOT NULL, last_refill TEXT NOT NULL) STRICT`,
+	ddl: map[service.DBSchema]string{
+		service.SchemaPRD:    `CREATE TABLE rate_limit_buckets (bucket_id TEXT PRIMARY KEY, quota_remaining INT, reset_utc INT)`,
+		service.SchemaTokens: `CREATE TABLE rate_limit_buckets (bucket_id TEXT PRIMARY KEY, tokens INTEGER NOT NULL, last_refill TEXT NOT NULL) STRICT`,
 	},
 	insert: `INSERT INTO rate_limit_buckets VALUES ('b', 499, ?)`,
 	openDB: func(t *testing.T) (*sql.DB, string) {
@@ -35,7 +35,7 @@ var sqliteEngine = seederEngine{
 		}
 		return db, path
 	},
-	openSeed: func(path string, schema target.DBSchema, now func() time.Time) (*DBSeeder, error) {
+	openSeed: func(path string, schema service.DBSchema, now func() time.Time) (*DBSeeder, error) {
 		return OpenSQLiteSeeder(path, schema, time.Hour, now)
 	},
 }
@@ -45,12 +45,12 @@ var sqliteEngine = seederEngine{
 func testSeederBothSchemas(t *testing.T, e seederEngine) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for _, tc := range []struct {
-		schema target.DBSchema
+		schema service.DBSchema
 		check  string
 		want   string
 	}{
-		{target.SchemaPRD, `SELECT quota_remaining || '|' || reset_utc FROM rate_limit_buckets WHERE bucket_id = 'b'`, "7|1767323044"},
-		{target.SchemaTokens, `SELECT tokens || '|' || last_refill FROM rate_limit_buckets WHERE bucket_id = 'b'`, "7|2026-01-02 02:04:03"},
+		{service.SchemaPRD, `SELECT quota_remaining || '|' || reset_utc FROM rate_limit_buckets WHERE bucket_id = 'b'`, "7|1767323044"},
+		{service.SchemaTokens, `SELECT tokens || '|' || last_refill FROM rate_limit_buckets WHERE bucket_id = 'b'`, "7|2026-01-02 02:04:03"},
 	} {
 		t.Run(string(tc.schema), func(t *testing.T) {
 			db, dsn := e.openDB(t)
@@ -58,7 +58,7 @@ func testSeederBothSchemas(t *testing.T, e seederEngine) {
 			if _, err := db.Exec(e.ddl[tc.schema]); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := db.Exec(e.insert, map[target.DBSchema]any{target.SchemaPRD: now.Unix() + 3600, target.SchemaTokens: "2026-01-02 03:04:05"}[tc.schema]); err != nil {
+			if _, err := db.Exec(e.insert, map[service.DBSchema]any{service.SchemaPRD: now.Unix() + 3600, service.SchemaTokens: "2026-01-02 03:04:05"}[tc.schema]); err != nil {
 				t.Fatal(err)
 			}
 			s, err := e.openSeed(dsn, tc.schema, func() time.Time { return now })
@@ -100,7 +100,7 @@ func TestSQLiteSeederRejectsWrongSchema(t *testing.T) {
 	if _, err := db.Exec(`CREATE TABLE rate_limit_buckets (bucket_id TEXT PRIMARY KEY, tokens INT, last_refill TEXT)`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenSQLiteSeeder(path, target.SchemaPRD, time.Hour, nil); err == nil || !strings.Contains(err.Error(), "DB_SCHEMA=prd") {
+	if _, err := OpenSQLiteSeeder(path, service.SchemaPRD, time.Hour, nil); err == nil || !strings.Contains(err.Error(), "DB_SCHEMA=prd") {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -7,21 +7,21 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // request renders a body with field f under a fresh Idempotency-Key.
-func (s *scenario) request(f target.BucketField) (target.Request, error) {
+func (s *scenario) request(f service.BucketField) (service.Request, error) {
 	b, err := s.env.Body.Render(f)
 	if err != nil {
-		return target.Request{}, fmt.Errorf("render body: %w", err)
+		return service.Request{}, fmt.Errorf("render body: %w", err)
 	}
-	return target.Request{Body: b, IdempotencyKey: target.NewUUID()}, nil
+	return service.Request{Body: b, IdempotencyKey: service.NewUUID()}, nil
 }
 
 // requests renders n requests with field f, each under its own key.
-func (s *scenario) requests(n int, f target.BucketField) ([]target.Request, error) {
-	reqs := make([]target.Request, n)
+func (s *scenario) requests(n int, f service.BucketField) ([]service.Request, error) {
+	reqs := make([]service.Request, n)
 	for i := range reqs {
 		r, err := s.request(f)
 		if err != nil {
@@ -33,14 +33,14 @@ func (s *scenario) requests(n int, f target.BucketField) ([]target.Request, erro
 }
 
 // do sends r with c and records the exchange as evidence.
-func (s *scenario) do(c Sender, r target.Request) *target.Exchange {
+func (s *scenario) do(c Sender, r service.Request) *service.Exchange {
 	ex := c.Do(s.ctx, r)
 	s.record(ex)
 	return ex
 }
 
 // send sends r with c, records it, and fails when no response came back.
-func (s *scenario) send(c Sender, r target.Request) (*target.Exchange, error) {
+func (s *scenario) send(c Sender, r service.Request) (*service.Exchange, error) {
 	ex := s.do(c, r)
 	if ex.Err != nil {
 		return ex, violation(clause.Of(clause.FR7), "the target answers every request",
@@ -51,7 +51,7 @@ func (s *scenario) send(c Sender, r target.Request) (*target.Exchange, error) {
 
 // sendFresh is the one render-and-send: a fresh request with field f (and
 // header h, may be nil), sent with c.
-func (s *scenario) sendFresh(c Sender, f target.BucketField, h http.Header) (target.Request, *target.Exchange, error) {
+func (s *scenario) sendFresh(c Sender, f service.BucketField, h http.Header) (service.Request, *service.Exchange, error) {
 	r, err := s.request(f)
 	if err != nil {
 		return r, nil, err
@@ -63,11 +63,11 @@ func (s *scenario) sendFresh(c Sender, f target.BucketField, h http.Header) (tar
 
 // one sends a fresh request as the scenario's last exchange; the first one
 // on a bucket also becomes its first exchange.
-func (s *scenario) one(c Sender, f target.BucketField) (*target.Exchange, error) {
+func (s *scenario) one(c Sender, f service.BucketField) (*service.Exchange, error) {
 	return s.oneWith(c, f, nil)
 }
 
-func (s *scenario) oneWith(c Sender, f target.BucketField, h http.Header) (*target.Exchange, error) {
+func (s *scenario) oneWith(c Sender, f service.BucketField, h http.Header) (*service.Exchange, error) {
 	if s.bucket.first == nil {
 		if err := s.alignWindowStart(); err != nil {
 			return nil, err
@@ -97,9 +97,9 @@ func (s *scenario) oneWith(c Sender, f target.BucketField, h http.Header) (*targ
 // fire sends reqs concurrently: connections are pre-dialled, every goroutine
 // is ready, then one channel close releases them all at release (zero: at
 // once). Any transport failure is a violation.
-func (s *scenario) fire(c Sender, reqs []target.Request, release time.Time) ([]*target.Exchange, error) {
+func (s *scenario) fire(c Sender, reqs []service.Request, release time.Time) ([]*service.Exchange, error) {
 	s.predial(c, len(reqs))
-	out := make([]*target.Exchange, len(reqs))
+	out := make([]*service.Exchange, len(reqs))
 	start := make(chan struct{})
 	var ready, done sync.WaitGroup
 	for i, r := range reqs {
@@ -139,7 +139,7 @@ func (s *scenario) predial(c Sender, n int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c.Do(s.ctx, target.Request{Method: http.MethodHead, ContentType: "-"})
+			c.Do(s.ctx, service.Request{Method: http.MethodHead, ContentType: "-"})
 		}()
 	}
 	wg.Wait()

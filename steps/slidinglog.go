@@ -11,7 +11,7 @@ import (
 
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // registerSlidingLog registers the checks of profile sliding-log (SL-1 …
@@ -43,12 +43,12 @@ func (s *scenario) noOverBlocking() error {
 }
 
 // retryAfterOf reads a 429's Retry-After (integer seconds >= 0).
-func (s *scenario) retryAfterOf(ex *target.Exchange) (int64, error) {
-	rl, err := target.ParseRateLimit(ex.RespHeader)
+func (s *scenario) retryAfterOf(ex *service.Exchange) (int64, error) {
+	rl, err := service.ParseRateLimit(ex.RespHeader)
 	if err == nil && rl.RetryAfter >= 0 {
 		return rl.RetryAfter, nil
 	}
-	v := ex.RespHeader.Get(target.HeaderRetryAfter)
+	v := ex.RespHeader.Get(service.HeaderRetryAfter)
 	return 0, violation(s.refs, "Retry-After on a 429", "integer seconds", fmt.Sprintf("%q", v), ex)
 }
 
@@ -82,7 +82,7 @@ func (s *scenario) allowedAfterRetry() error {
 func (s *scenario) refusedNotRecorded() error {
 	first := s.key.runs[len(s.key.runs)-1][0]
 	due := first.Received.Add(s.window() + time.Second)
-	var refused []*target.Exchange
+	var refused []*service.Exchange
 	for {
 		ex, err := s.sendKeyed()
 		if err != nil {
@@ -98,7 +98,7 @@ func (s *scenario) refusedNotRecorded() error {
 		if !ex.Sent.Before(due) {
 			return violation(clause.Of(clause.SL5), "refused requests do not move when the key is allowed again",
 				fmt.Sprintf("allowed once the first allowed request left the window (sent %s after it)", ex.Sent.Sub(first.Received).Round(time.Millisecond)),
-				fmt.Sprintf("429 after %d refused requests", len(refused)), append([]*target.Exchange{first}, refused...)...)
+				fmt.Sprintf("429 after %d refused requests", len(refused)), append([]*service.Exchange{first}, refused...)...)
 		}
 		if err := s.waitUntil(ex.Received.Add(250 * time.Millisecond)); err != nil {
 			return err
@@ -121,7 +121,7 @@ func (s *scenario) the429() error {
 }
 
 // limitedBody checks LIMITED_BODY and a retry value in the body.
-func (s *scenario) limitedBody(ex *target.Exchange, ra int64) error {
+func (s *scenario) limitedBody(ex *service.Exchange, ra int64) error {
 	lb := s.env.Config.LimitedBody
 	var doc any
 	if err := json.Unmarshal(ex.RespBody, &doc); err != nil {

@@ -17,7 +17,7 @@ import (
 	messages "github.com/cucumber/messages/go/v21"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // fakeClient is a hand-rolled stand-in for the Client interface (replaceable
@@ -27,7 +27,7 @@ type fakeClient struct {
 	addr netip.Addr
 	lim  *fakeLimiter
 	mu   sync.Mutex
-	reqs []target.Request
+	reqs []service.Request
 }
 
 var _ Client = (*fakeClient)(nil)
@@ -35,11 +35,11 @@ var _ Client = (*fakeClient)(nil)
 func (c *fakeClient) Addr() netip.Addr { return c.addr }
 func (c *fakeClient) Close()           {}
 
-func (c *fakeClient) Do(_ context.Context, r target.Request) *target.Exchange {
+func (c *fakeClient) Do(_ context.Context, r service.Request) *service.Exchange {
 	c.mu.Lock()
 	c.reqs = append(c.reqs, r)
 	c.mu.Unlock()
-	ex := &target.Exchange{Method: r.Method, Body: r.Body, ClientAddr: c.addr, Sent: time.Now()}
+	ex := &service.Exchange{Method: r.Method, Body: r.Body, ClientAddr: c.addr, Sent: time.Now()}
 	if ex.Method == "" {
 		ex.Method = http.MethodPost
 	}
@@ -57,7 +57,7 @@ type fakeLimiter struct {
 	mu        sync.Mutex
 	limit     int
 	left      map[string]int
-	cache     map[string]*target.Exchange
+	cache     map[string]*service.Exchange
 	oversell  bool // the bug: every request sees the quota before any spend
 	ignoreKey bool // the bug: the same key with any body gets the cache
 	noReplay  bool // the bug: a replay is processed (and spends) again
@@ -65,10 +65,10 @@ type fakeLimiter struct {
 }
 
 func newFakeLimiter(limit int) *fakeLimiter {
-	return &fakeLimiter{limit: limit, left: map[string]int{}, cache: map[string]*target.Exchange{}}
+	return &fakeLimiter{limit: limit, left: map[string]int{}, cache: map[string]*service.Exchange{}}
 }
 
-func (l *fakeLimiter) answer(addr netip.Addr, r target.Request, ex *target.Exchange) {
+func (l *fakeLimiter) answer(addr netip.Addr, r service.Request, ex *service.Exchange) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var body map[string]any
@@ -90,19 +90,19 @@ func (l *fakeLimiter) answer(addr netip.Addr, r target.Request, ex *target.Excha
 		left = l.limit
 	}
 	ex.RespHeader = http.Header{}
-	ex.RespHeader.Set(target.HeaderLimit, strconv.Itoa(l.limit))
-	ex.RespHeader.Set(target.HeaderReset, strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
+	ex.RespHeader.Set(service.HeaderLimit, strconv.Itoa(l.limit))
+	ex.RespHeader.Set(service.HeaderReset, strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
 	if left <= 0 {
 		ex.Status, ex.RespBody = 429, []byte(`{"error":"rate_limited"}`)
-		ex.RespHeader.Set(target.HeaderRemaining, "0")
-		ex.RespHeader.Set(target.HeaderRetryAfter, "3600")
+		ex.RespHeader.Set(service.HeaderRemaining, "0")
+		ex.RespHeader.Set(service.HeaderRetryAfter, "3600")
 		return
 	}
 	if !l.oversell {
 		l.left[key] = left - 1
 	}
 	ex.Status, ex.RespBody = 200, []byte(`{"status":"accepted"}`)
-	ex.RespHeader.Set(target.HeaderRemaining, strconv.Itoa(left-1))
+	ex.RespHeader.Set(service.HeaderRemaining, strconv.Itoa(left-1))
 	if r.IdempotencyKey != "" {
 		l.cache[r.IdempotencyKey] = ex
 	}
@@ -135,15 +135,15 @@ func (f *fakeSeeder) ExpireWindow(_ context.Context, id string) error {
 
 func newTestScenario(t *testing.T, lim *fakeLimiter) *scenario {
 	t.Helper()
-	cfg := target.DefaultConfig()
+	cfg := service.DefaultConfig()
 	cfg.Limit = lim.limit
-	body, err := target.LoadBody("")
+	body, err := service.LoadBody("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	env := &Env{Config: cfg, URL: "http://fake", Body: body, Now: time.Now,
 		NewClient: func(string) Client {
-			return &fakeClient{addr: target.NewClientAddr(target.ClientIPsBind), lim: lim}
+			return &fakeClient{addr: service.NewClientAddr(service.ClientIPsBind), lim: lim}
 		}}
 	return &scenario{env: env, base: env.URL, enabled: true, ctx: context.Background()}
 }
@@ -253,13 +253,13 @@ func TestValidHeadersNamesTheBadHeader(t *testing.T) {
 	s := newTestScenario(t, newFakeLimiter(10))
 	now := time.Now()
 	for name, h := range map[string]http.Header{
-		"missing":  {target.HeaderLimit: {"10"}, target.HeaderReset: {"1"}},
-		"negative": {target.HeaderLimit: {"10"}, target.HeaderRemaining: {"-1"}, target.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
-		"word":     {target.HeaderLimit: {"ten"}, target.HeaderRemaining: {"1"}, target.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
-		"past":     {target.HeaderLimit: {"10"}, target.HeaderRemaining: {"1"}, target.HeaderReset: {"1"}},
-		"over":     {target.HeaderLimit: {"10"}, target.HeaderRemaining: {"11"}, target.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
+		"missing":  {service.HeaderLimit: {"10"}, service.HeaderReset: {"1"}},
+		"negative": {service.HeaderLimit: {"10"}, service.HeaderRemaining: {"-1"}, service.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
+		"word":     {service.HeaderLimit: {"ten"}, service.HeaderRemaining: {"1"}, service.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
+		"past":     {service.HeaderLimit: {"10"}, service.HeaderRemaining: {"1"}, service.HeaderReset: {"1"}},
+		"over":     {service.HeaderLimit: {"10"}, service.HeaderRemaining: {"11"}, service.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
 	} {
-		ex := &target.Exchange{Method: "POST", Status: 200, RespHeader: h, Sent: now, Received: now}
+		ex := &service.Exchange{Method: "POST", Status: 200, RespHeader: h, Sent: now, Received: now}
 		err := s.validHeaders(ex)
 		var v *Violation
 		if !errors.As(err, &v) || !slices.Equal(v.Clause, clause.Of(clause.FR7)) {

@@ -1,7 +1,7 @@
 package steps
 
 import (
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // spoofClient is the client that sends an untrusted X-Forwarded-For
@@ -12,14 +12,14 @@ import (
 // X-Forwarded-For of its own; nil when there is none.
 func (s *scenario) spoofClient() Client {
 	cfg := s.env.Config
-	if cfg.ClientIPs != target.ClientIPsXFF {
+	if cfg.ClientIPs != service.ClientIPsXFF {
 		return s.theClient()
 	}
 	if cfg.UntrustedURL == "" {
 		return nil
 	}
-	cfg.ClientIPs = target.ClientIPsBind
-	c := target.NewClient(cfg, cfg.UntrustedURL)
+	cfg.ClientIPs = service.ClientIPsBind
+	c := service.NewClient(cfg, cfg.UntrustedURL)
 	s.clients = append(s.clients, c)
 	return c
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // registerWindow registers the steps of a window that passes and of Reset
@@ -209,7 +209,7 @@ func (s *scenario) raceBoundary() error {
 			}
 			release = until.Add(-time.Second) // the Reset instant itself
 		}
-		reqs, err := s.requests(n, target.Bucket(s.bucket.id))
+		reqs, err := s.requests(n, service.Bucket(s.bucket.id))
 		if err != nil {
 			return err
 		}
@@ -235,7 +235,7 @@ func (s *scenario) boundaryOnce() error {
 	return nil
 }
 
-func (s *scenario) resetOnce(round []*target.Exchange, i, rounds int) error {
+func (s *scenario) resetOnce(round []*service.Exchange, i, rounds int) error {
 	var got []int64
 	seen := map[int64]bool{}
 	dup := false

@@ -10,13 +10,13 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/loadgen"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // config is everything `loadgen run` needs, filled once from flags over
 // environment over defaults.
 type config struct {
-	Target      target.Config
+	Target      service.Config
 	Rate        float64
 	Duration    time.Duration
 	Warmup      time.Duration
@@ -40,17 +40,17 @@ REPORT_DIR, and check THRESHOLDS.`
 )
 
 // runFlags are the target contract's settings loadgen run uses.
-var runFlags = []string{target.FlagURL, target.FlagImage, target.FlagPath, target.FlagHeaders, target.FlagBodyTemplate,
-	target.FlagLimit, target.FlagWindow, target.FlagClientIPs, target.FlagReportDir}
+var runFlags = []string{service.FlagURL, service.FlagImage, service.FlagPath, service.FlagHeaders, service.FlagBodyTemplate,
+	service.FlagLimit, service.FlagWindow, service.FlagClientIPs, service.FlagReportDir}
 
 // parseConfig fills a config from args and getenv and validates it: the
 // flags of `loadgen run`, or with merge those of `loadgen merge`. -h writes
 // the usage to help and returns flag.ErrHelp.
-func parseConfig(merge bool, args []string, getenv target.Getenv, help io.Writer) (config, error) {
-	c := config{Target: target.DefaultConfig()}
+func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Writer) (config, error) {
+	c := config{Target: service.DefaultConfig()}
 	name, summary, own := "loadgen run", runSummary, runFlags
 	if merge {
-		name, summary, own = "loadgen merge", mergeSummary, []string{target.FlagReportDir}
+		name, summary, own = "loadgen merge", mergeSummary, []string{service.FlagReportDir}
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	c.Target.RegisterSome(fs, getenv, own...)
@@ -72,10 +72,10 @@ func parseConfig(merge bool, args []string, getenv target.Getenv, help io.Writer
 		buckets = fs.String("buckets", env("BUCKETS", strconv.Itoa(loadgen.DefaultBuckets)), "distinct device buckets the load is spread over (BUCKETS)")
 		engine = fs.String("engine", env("ENGINE", loadgen.EngineAuto), "closed-loop engine: auto (epoll when pinned to CPUs of its own under no lower CPU quota, else goroutines), epoll (Linux, plain http://) or goroutines (ENGINE)")
 	}
-	if err := target.ParseFlags(fs, args, summary, help); err != nil {
+	if err := service.ParseFlags(fs, args, summary, help); err != nil {
 		return c, err
 	}
-	if err := target.EnvErrors(fs); err != nil {
+	if err := service.EnvErrors(fs); err != nil {
 		errs = append(errs, err)
 	}
 	var err error
@@ -95,10 +95,10 @@ func parseConfig(merge bool, args []string, getenv target.Getenv, help io.Writer
 	if c.Rate, err = strconv.ParseFloat(strings.TrimSpace(*rate), 64); err != nil || c.Rate < 0 {
 		errs = append(errs, fmt.Errorf("RATE=%q is not a non-negative number of requests per second", *rate))
 	}
-	if c.Duration, err = target.ParseWindow(*duration); err != nil || c.Duration <= 0 {
+	if c.Duration, err = service.ParseWindow(*duration); err != nil || c.Duration <= 0 {
 		errs = append(errs, fmt.Errorf("DURATION=%q is not a positive duration", *duration))
 	}
-	if c.Warmup, err = target.ParseWindow(*warmup); err != nil {
+	if c.Warmup, err = service.ParseWindow(*warmup); err != nil {
 		errs = append(errs, fmt.Errorf("WARMUP=%q is not a duration", *warmup))
 	}
 	if c.Connections, err = strconv.Atoi(strings.TrimSpace(*conns)); err != nil || c.Connections < 0 {

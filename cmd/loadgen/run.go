@@ -14,11 +14,11 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/internal/junit"
 	"github.com/rlspec/rlspec/loadgen"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // runLoad is `loadgen run`.
-func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer, getenv target.Getenv) int {
+func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer, getenv service.Getenv) int {
 	cfg, err := parseConfig(false, args, getenv, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -146,7 +146,7 @@ func describe(cfg config) string {
 
 // runMerge is `loadgen merge a.hlog b.hlog …`: one report of the combined
 // histograms, thresholds evaluated on it.
-func runMerge(args []string, stdout, stderr io.Writer, getenv target.Getenv) int {
+func runMerge(args []string, stdout, stderr io.Writer, getenv service.Getenv) int {
 	cfg, err := parseConfig(true, args, getenv, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0

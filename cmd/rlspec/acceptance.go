@@ -15,7 +15,7 @@ import (
 	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // runAcceptance runs the Gherkin suite: settings from flags over the
@@ -37,7 +37,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := acceptance.CheckTags(cfg.Target.Tags); err != nil {
 		return couldNotRun(stderr, "acceptance", dir, "could not run: "+err.Error())
 	}
-	if cfg.Target.Profile == target.ProfileAll {
+	if cfg.Target.Profile == service.ProfileAll {
 		return runAll(ctx, cfg.Target, flt, store, stdout, stderr)
 	}
 	if cfg.Target.Image != "" && cfg.Target.URL == "" {
@@ -78,16 +78,16 @@ func startEmbedded(cfg *acceptance.Config, flt fault.Name, store fakeserver.Stor
 		tc.Headers = http.Header{}
 	}
 	if tc.Headers.Get("Authorization") == "" {
-		tc.Headers.Set("Authorization", "Bearer rlspec-embedded-"+target.NewUUID())
+		tc.Headers.Set("Authorization", "Bearer rlspec-embedded-"+service.NewUUID())
 	}
 	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{
-		Fault: flt, Store: store, TrustLoopbackProxies: tc.ClientIPs == target.ClientIPsXFF,
+		Fault: flt, Store: store, TrustLoopbackProxies: tc.ClientIPs == service.ClientIPsXFF,
 		RequireAuth: tc.Headers.Get("Authorization"),
 		Profile:     fakeserver.Profile(tc.Profile), Align: fakeserver.Align(tc.WindowAlign)})
 	if err != nil {
 		return nil, err
 	}
-	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = p.URL, p.DisabledURL, p.TargetDB, target.SchemaPRD
+	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = p.URL, p.DisabledURL, p.TargetDB, service.SchemaPRD
 	cfg.Name, cfg.Store = p.Description, p
 	return p, nil
 }
@@ -112,8 +112,8 @@ neither, an embedded reference. Exit status: 0 pass, 1 fail, 2 could not run.`
 // acceptanceConfig fills the one config struct from flags and environment;
 // -h writes the usage to help. -fault NAME selects a fault of the embedded
 // reference (self-tests).
-func acceptanceConfig(args []string, getenv target.Getenv, help io.Writer) (acceptance.Config, fault.Name, fakeserver.StoreKind, error) {
-	tc := target.DefaultConfig()
+func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acceptance.Config, fault.Name, fakeserver.StoreKind, error) {
+	tc := service.DefaultConfig()
 	fs := flag.NewFlagSet("rlspec acceptance", flag.ContinueOnError)
 	tc.RegisterFlags(fs, getenv)
 	faultName := fs.String("fault", "", "start the embedded reference with this fault (self-tests); see bin/fakeserver -list-faults")
@@ -122,13 +122,13 @@ func acceptanceConfig(args []string, getenv target.Getenv, help io.Writer) (acce
 	fail := func(err error) (acceptance.Config, fault.Name, fakeserver.StoreKind, error) {
 		return acceptance.Config{}, "", "", err
 	}
-	if err := target.ParseFlags(fs, args, acceptanceSummary, help); err != nil {
+	if err := service.ParseFlags(fs, args, acceptanceSummary, help); err != nil {
 		return fail(err)
 	}
 	if fs.NArg() > 0 {
 		return fail(fmt.Errorf("unexpected arguments %q", fs.Args()))
 	}
-	if err := target.EnvErrors(fs); err != nil {
+	if err := service.EnvErrors(fs); err != nil {
 		return fail(err)
 	}
 	if err := tc.Validate(); err != nil {

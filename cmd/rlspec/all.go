@@ -7,13 +7,13 @@ import (
 	"github.com/rlspec/rlspec/acceptance"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // runAll is PROFILE=all: every profile with scenarios, each against an
 // embedded reference serving it, at once, reported as one run. One
 // TARGET_URL serves one profile, so an external target is refused.
-func runAll(ctx context.Context, tc target.Config, flt fault.Name, store fakeserver.StoreKind, stdout, stderr io.Writer) int {
+func runAll(ctx context.Context, tc service.Config, flt fault.Name, store fakeserver.StoreKind, stdout, stderr io.Writer) int {
 	dir := tc.ReportDir
 	if tc.URL != "" || tc.Image != "" {
 		return couldNotRun(stderr, "acceptance", dir, "PROFILE=all runs the embedded reference's profiles; a TARGET_URL or TARGET_IMAGE serves one profile: set PROFILE to it")

@@ -18,12 +18,12 @@ import (
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/internal/junit"
 	"github.com/rlspec/rlspec/racehunt"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // raceConfig is everything `rlspec race` reads, filled once here.
 type raceConfig struct {
-	Target     target.Config
+	Target     service.Config
 	Seed       uint64
 	Checks     int
 	Repeat     int
@@ -113,7 +113,7 @@ func printRaceFailure(w io.Writer, cfg raceConfig, tgt racehunt.Target, res race
 	if cfg.Target.URL == "" && cfg.Target.Image == "" && len(cfg.URLs) == 0 {
 		fmt.Fprintln(w, "  (the embedded reference stops with rlspec: point the curl commands at your own target)")
 	}
-	if note := target.CredentialNote(cfg.Target.Headers); note != "" {
+	if note := service.CredentialNote(cfg.Target.Headers); note != "" {
 		fmt.Fprintf(w, "  (%s)\n", note)
 	}
 	for _, n := range res.History.Notes {
@@ -176,7 +176,7 @@ func replayCommand(cfg raceConfig, seed uint64) string {
 	for _, k := range keys {
 		if k == "TARGET_HEADERS" {
 			// Credentials stay out: their values are references to variables.
-			parts = append(parts, k+"="+target.RedactedHeaders(cfg.Target.Headers))
+			parts = append(parts, k+"="+service.RedactedHeaders(cfg.Target.Headers))
 			continue
 		}
 		parts = append(parts, k+"="+shellWord(vars[k]))
@@ -206,15 +206,15 @@ status: 0 no violation, 1 a violation (with its shrunk workload and a
 replay command), 2 could not run.`
 
 // raceFlags are the target contract's settings race uses.
-var raceFlags = []string{target.FlagURL, target.FlagImage, target.FlagPath, target.FlagHeaders, target.FlagBodyTemplate,
-	target.FlagLimit, target.FlagWindow, target.FlagMaxWait, target.FlagClientIPs, target.FlagReportDir}
+var raceFlags = []string{service.FlagURL, service.FlagImage, service.FlagPath, service.FlagHeaders, service.FlagBodyTemplate,
+	service.FlagLimit, service.FlagWindow, service.FlagMaxWait, service.FlagClientIPs, service.FlagReportDir}
 
 // raceSettings reads the target contract's variables race uses plus SEED,
 // CHECKS, REPEAT, REPLICAS, FAULT (the embedded reference's fault, for
 // self-tests) and SHRINK_TIME; flags win over the environment. -h writes
 // the usage to help.
-func raceSettings(args []string, getenv target.Getenv, help io.Writer) (raceConfig, error) {
-	cfg := raceConfig{Target: target.DefaultConfig(), Repeat: 20, Replicas: 1, ShrinkTime: 20 * time.Second, set: map[string]string{}}
+func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceConfig, error) {
+	cfg := raceConfig{Target: service.DefaultConfig(), Repeat: 20, Replicas: 1, ShrinkTime: 20 * time.Second, set: map[string]string{}}
 	fs := flag.NewFlagSet("rlspec race", flag.ContinueOnError)
 	cfg.Target.RegisterSome(fs, getenv, raceFlags...)
 	var seed, checks, repeat, replicas, faultName, store, shrink, urls string
@@ -233,13 +233,13 @@ func raceSettings(args []string, getenv target.Getenv, help io.Writer) (raceConf
 	env(&store, "store", "STORE", "the embedded reference's store: sqlite (default) or postgres, a throwaway cluster")
 	env(&shrink, "shrink-time", "SHRINK_TIME", "longest time spent shrinking a failing workload (default 20s)")
 	fs.BoolVar(&cfg.Verbose, "v", false, "verbose")
-	if err := target.ParseFlags(fs, args, raceSummary, help); err != nil {
+	if err := service.ParseFlags(fs, args, raceSummary, help); err != nil {
 		return cfg, err
 	}
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if err := target.EnvErrors(fs); err != nil {
+	if err := service.EnvErrors(fs); err != nil {
 		return cfg, err
 	}
 	if err := cfg.Target.Validate(); err != nil {
@@ -278,7 +278,7 @@ func raceSettings(args []string, getenv target.Getenv, help io.Writer) (raceConf
 		cfg.Store = k
 	}
 	if shrink != "" {
-		d, err := target.ParseWindow(shrink)
+		d, err := service.ParseWindow(shrink)
 		if err != nil || d <= 0 {
 			errs = append(errs, fmt.Errorf("SHRINK_TIME=%q is not a positive duration", shrink))
 		}
@@ -343,7 +343,7 @@ func parseTargetURLs(s string) ([]string, error) {
 		if u == "" {
 			continue
 		}
-		if err := target.CheckBaseURL(u); err != nil {
+		if err := service.CheckBaseURL(u); err != nil {
 			return nil, fmt.Errorf("TARGET_URLS: %w", err)
 		}
 		list = append(list, u)

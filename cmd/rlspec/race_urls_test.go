@@ -9,11 +9,11 @@ import (
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 func TestRaceSettingsTargetURLs(t *testing.T) {
-	getenv := func(env map[string]string) target.Getenv {
+	getenv := func(env map[string]string) service.Getenv {
 		return func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	}
 	cfg, err := raceSettings(nil, getenv(map[string]string{"TARGET_URLS": " http://a:1, http://b:2 ,"}), nil)

@@ -15,7 +15,7 @@ import (
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/internal/junit"
 	"github.com/rlspec/rlspec/selftest"
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // selftestConfig is everything `rlspec selftest` reads, filled once here.
@@ -70,8 +70,8 @@ the reference passed and every fault was caught, 1 otherwise, 2 could not run.`
 
 // selftestSettings reads RUNS, CHECKS, FAULTS and REPORT_DIR (flags win over
 // the environment); -h writes the usage to help.
-func selftestSettings(args []string, getenv target.Getenv, help io.Writer) (selftestConfig, error) {
-	cfg := selftestConfig{Runs: 1, Checks: selftest.DefaultRaceChecks, ReportDir: target.DefaultConfig().ReportDir}
+func selftestSettings(args []string, getenv service.Getenv, help io.Writer) (selftestConfig, error) {
+	cfg := selftestConfig{Runs: 1, Checks: selftest.DefaultRaceChecks, ReportDir: service.DefaultConfig().ReportDir}
 	fs := flag.NewFlagSet("rlspec selftest", flag.ContinueOnError)
 	var runs, checks, faults, reportDir, store string
 	env := func(p *string, name, envName, usage string) {
@@ -86,7 +86,7 @@ func selftestSettings(args []string, getenv target.Getenv, help io.Writer) (self
 	env(&store, "store", "STORE", "the store of the reference and every fault: sqlite (default) or postgres, a throwaway cluster")
 	env(&reportDir, "report-dir", "REPORT_DIR", "where a failing race history's porcupine visualisation goes")
 	fs.BoolVar(&cfg.Quiet, "q", false, "no progress lines on stderr")
-	if err := target.ParseFlags(fs, args, selftestSummary, help); err != nil {
+	if err := service.ParseFlags(fs, args, selftestSummary, help); err != nil {
 		return cfg, err
 	}
 	if fs.NArg() > 0 {

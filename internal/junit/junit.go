@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/rlspec/rlspec/target"
+	"github.com/rlspec/rlspec/service"
 )
 
 // FileName is the report's name inside REPORT_DIR.
@@ -179,7 +179,7 @@ func ReportDir(dir string, getenv func(string) (string, bool)) string {
 	if d, ok := getenv("REPORT_DIR"); ok && d != "" {
 		return d
 	}
-	return target.DefaultReportDir
+	return service.DefaultReportDir
 }
 
 // WriteError writes dir/junit.xml for a run of suite that could not run:

@@ -6,4 +6,4 @@
 // Every other part of rlspec — the acceptance steps, the race hunter and the
 // load generator — drives targets through this package, so a target is
 // addressed the same way everywhere.
-package target
+package service
