@@ -25,7 +25,7 @@ help:
 	@awk '/^## [a-z-]+:/ { sub(/^## /, ""); n = index($$0, ":"); printf "  %-16s %s\n", substr($$0, 1, n - 1), substr($$0, n + 2) }' $(firstword $(MAKEFILE_LIST))
 	@echo; echo "Settings are the target contract's variables (README.md): make acceptance TARGET_URL=http://…"
 
-## test: the project's own tests (what CI runs); go test ./docs runs go-install-check, dist and image through the README's commands
+## test: the project's own tests (CI runs this, then readme-check)
 # The self-test matrix drives HTTP servers whose packages have -race tests of
 # their own; under the race detector it costs several times its plain time,
 # so it runs without it.
@@ -186,6 +186,10 @@ go-install-check:
 	case "$$out" in "rlspec $$v "*) echo "go-install-check: go install $$m/cmd/rlspec@$$v from a clean module cache works";; \
 		*) echo "go-install-check: version does not name $$v"; exit 1;; esac; \
 	GOMODCACHE=$$d/modcache $(GO) clean -modcache
+
+## readme-check: run the README front page's commands as a new user would (go install through a file proxy, the release binary, the images); CI runs it after make test
+readme-check:
+	RLSPEC_README_CHECK=1 $(GO) test -count=1 -timeout 12m -run TestREADMEFrontPage -v ./docs
 
 ## lint-ci: actionlint on the workflows and the GitHub template (it runs shellcheck on their run: blocks), shellcheck on the action's scripts
 ACTIONLINT_VERSION := v1.7.12

@@ -65,7 +65,13 @@ func readmeBlocks(t *testing.T, path string) []block {
 //     and off, at free ports the test puts in place of 8080 and 8081;
 //   - blocks tagged docker run only with a Docker engine (`make image` in
 //     this checkout, then the image with --network host).
+//
+// It takes minutes (installs, cross-builds, images), so it runs in `make
+// readme-check` (RLSPEC_README_CHECK=1), which CI runs after `make test`.
 func TestREADMEFrontPage(t *testing.T) {
+	if os.Getenv("RLSPEC_README_CHECK") != "1" {
+		t.Skip("the README front page runs in make readme-check (RLSPEC_README_CHECK=1)")
+	}
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		t.Skip("the README's binary is linux/amd64: needs a linux/amd64 host")
 	}

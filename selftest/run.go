@@ -16,8 +16,8 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/racehunt"
-	"github.com/rlspec/rlspec/steps"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps"
 )
 
 // Defaults of Run.
@@ -37,10 +37,29 @@ type config struct {
 	progress   io.Writer
 	reportDir  string
 	store      fakeserver.StoreKind
+	parallel   int
 }
 
 // Option configures Run.
 type Option func(*config) error
+
+// DefaultParallel is how many faulty references the acceptance lane runs
+// at once. The suite against one reference mostly waits (on windows of
+// seconds and on the reference's fsyncs), so four keep two cores busy.
+const DefaultParallel = 4
+
+// WithParallel runs n faults' acceptance suites at once (default
+// DefaultParallel). The correct reference's runs stay one at a time, before
+// the faults, so that its verdicts never share the machine with them.
+func WithParallel(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("parallel %d: want at least 1", n)
+		}
+		c.parallel = n
+		return nil
+	}
+}
 
 // WithRuns runs the correct reference n times (default 1): each run is a
 // whole acceptance suite and a race hunt, all of which must pass.
@@ -241,7 +260,7 @@ func (m *Matrix) Survivors() []fault.Name {
 // that could not start, an interrupt); a caught or missed fault is in the
 // Matrix, not an error.
 func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
-	c := config{runs: 1, raceChecks: DefaultRaceChecks, progress: io.Discard}
+	c := config{runs: 1, raceChecks: DefaultRaceChecks, progress: io.Discard, parallel: DefaultParallel}
 	for _, o := range opts {
 		if err := o(&c); err != nil {
 			return nil, fmt.Errorf("selftest: %w", err)
@@ -314,21 +333,36 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 			m.Reference[i].Acceptance = r
 			say("reference run %d/%d: acceptance %d passed, %d failed, %d skipped (%s)", i+1, len(m.Reference), r.Passed, r.Failed, r.Skipped, r.Elapsed.Round(time.Millisecond))
 		}
-		for i := range m.Rows {
-			row := &m.Rows[i]
-			r, err := runAcceptance(ctx, row.Fault, info[row.Fault].Profile, m.Store)
-			if err != nil {
-				fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
-				return
-			}
-			row.Acceptance = r
-			for _, id := range row.Scenarios {
-				if !slices.Contains(r.FailedIDs, id) {
-					row.Missed = append(row.Missed, id)
+		rows := make(chan *Row)
+		var workers sync.WaitGroup
+		for range c.parallel {
+			workers.Add(1)
+			go func() {
+				defer workers.Done()
+				for row := range rows {
+					r, err := runAcceptance(ctx, row.Fault, info[row.Fault].Profile, m.Store)
+					if err != nil {
+						fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
+						continue
+					}
+					row.Acceptance = r
+					for _, id := range row.Scenarios {
+						if !slices.Contains(r.FailedIDs, id) {
+							row.Missed = append(row.Missed, id)
+						}
+					}
+					say("%s: acceptance %d scenario(s) failed (%s)", row.Fault, r.Failed, r.Elapsed.Round(time.Millisecond))
 				}
-			}
-			say("%s: acceptance %d scenario(s) failed (%s)", row.Fault, r.Failed, r.Elapsed.Round(time.Millisecond))
+			}()
 		}
+		for i := range m.Rows {
+			if ctx.Err() != nil {
+				break
+			}
+			rows <- &m.Rows[i]
+		}
+		close(rows)
+		workers.Wait()
 	}()
 
 	// Lane 2: race hunts (racehunt serialises hunts anyway).

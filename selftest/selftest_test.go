@@ -96,6 +96,7 @@ func TestOptionsRejectBadValues(t *testing.T) {
 	for name, o := range map[string]Option{
 		"runs 0":          WithRuns(0),
 		"checks 0":        WithRaceChecks(0),
+		"parallel 0":      WithParallel(0),
 		"reference fault": WithFaults(fault.None),
 		"unknown fault":   WithFaults("no-such-fault"),
 	} {

@@ -25,6 +25,7 @@ type selftestConfig struct {
 	Faults    []fault.Name // nil: all
 	ReportDir string
 	Store     fakeserver.StoreKind // STORE
+	Parallel  int                  // SELFTEST_PARALLEL
 	Quiet     bool
 }
 
@@ -41,7 +42,7 @@ func runSelftest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return couldNotRun(stderr, "selftest", "", err.Error())
 	}
-	opts := []selftest.Option{selftest.WithRuns(cfg.Runs), selftest.WithRaceChecks(cfg.Checks), selftest.WithReportDir(cfg.ReportDir), selftest.WithStore(cfg.Store)}
+	opts := []selftest.Option{selftest.WithRuns(cfg.Runs), selftest.WithRaceChecks(cfg.Checks), selftest.WithReportDir(cfg.ReportDir), selftest.WithStore(cfg.Store), selftest.WithParallel(cfg.Parallel)}
 	if cfg.Faults != nil {
 		opts = append(opts, selftest.WithFaults(cfg.Faults...))
 	}
@@ -71,9 +72,9 @@ the reference passed and every fault was caught, 1 otherwise, 2 could not run.`
 // selftestSettings reads RUNS, CHECKS, FAULTS and REPORT_DIR (flags win over
 // the environment); -h writes the usage to help.
 func selftestSettings(args []string, getenv service.Getenv, help io.Writer) (selftestConfig, error) {
-	cfg := selftestConfig{Runs: 1, Checks: selftest.DefaultRaceChecks, ReportDir: service.DefaultConfig().ReportDir}
+	cfg := selftestConfig{Runs: 1, Checks: selftest.DefaultRaceChecks, Parallel: selftest.DefaultParallel, ReportDir: service.DefaultConfig().ReportDir}
 	fs := flag.NewFlagSet("rlspec selftest", flag.ContinueOnError)
-	var runs, checks, faults, reportDir, store string
+	var runs, checks, faults, reportDir, store, parallel string
 	env := func(p *string, name, envName, usage string) {
 		if v, ok := getenv(envName); ok {
 			*p = v
@@ -82,6 +83,7 @@ func selftestSettings(args []string, getenv service.Getenv, help io.Writer) (sel
 	}
 	env(&runs, "runs", "RUNS", "runs against the correct reference, each a whole suite and a race hunt (default 1)")
 	env(&checks, "checks", "CHECKS", fmt.Sprintf("race workloads per hunt (default %d)", selftest.DefaultRaceChecks))
+	env(&parallel, "parallel", "SELFTEST_PARALLEL", fmt.Sprintf("faults whose suites run at once (default %d)", selftest.DefaultParallel))
 	env(&faults, "faults", "FAULTS", "comma-separated faults to test (default all; 'none': the reference only)")
 	env(&store, "store", "STORE", "the store of the reference and every fault: sqlite (default) or postgres, a throwaway cluster")
 	env(&reportDir, "report-dir", "REPORT_DIR", "where a failing race history's porcupine visualisation goes")
@@ -106,6 +108,7 @@ func selftestSettings(args []string, getenv service.Getenv, help io.Writer) (sel
 	}
 	intVar(runs, "RUNS", &cfg.Runs)
 	intVar(checks, "CHECKS", &cfg.Checks)
+	intVar(parallel, "SELFTEST_PARALLEL", &cfg.Parallel)
 	if s := strings.TrimSpace(faults); s != "" {
 		cfg.Faults = []fault.Name{}
 		if s != "none" {
