@@ -23,8 +23,9 @@ import (
 // edge starts TARGET_IMAGE containers or the embedded reference and fills
 // them in). Name is how reports name the target (default: the URL).
 type Config struct {
-	Target service.Config
-	Name   string
+	Target   service.Config
+	Settings Settings // how the suite runs; the zero Settings is DefaultSettings()
+	Name     string
 	// Store takes the target's store away and brings it back (the
 	// embedded reference's hook); nil: STORE_DOWN_CMD / STORE_UP_CMD when
 	// set, else the fail-mode scenarios skip.
@@ -139,10 +140,14 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		return nil, couldNotRun("%v", err)
 	}
 	tc = tc.ForProfile(tc.Profile)
-	if tc.URL == "" && tc.Image != "" {
-		return nil, couldNotRun("TARGET_IMAGE=%s must be started by the caller before acceptance.Run (no URL given)", tc.Image)
+	set := cfg.Settings
+	if set == (Settings{}) {
+		set = DefaultSettings()
 	}
-	tags, n, unclaimed, err := selectClaimed(features.FS, tc.Tags, tc.Profile, tc.Claims)
+	if err := set.Validate(); err != nil {
+		return nil, couldNotRun("bad settings: %v", err)
+	}
+	tags, n, unclaimed, err := selectClaimed(features.FS, set.Tags, tc.Profile, tc.Claims)
 	if err != nil {
 		return nil, couldNotRun("%v", err)
 	}
@@ -150,12 +155,12 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		tags = "@id:none" // only not-claimed scenarios: godog runs nothing
 	}
 	if n == 0 && len(unclaimed) == 0 {
-		return nil, couldNotRun("TAGS=%q matched no scenario of PROFILE=%s", tc.Tags, tc.Profile)
+		return nil, couldNotRun("TAGS=%q matched no scenario of PROFILE=%s", set.Tags, tc.Profile)
 	}
 	start := time.Now()
 	name := tc.URL
 	if tc.URL == "" {
-		return nil, couldNotRun("no target: TARGET_URL is empty (rlspec acceptance starts the embedded reference when neither TARGET_URL nor TARGET_IMAGE is set)")
+		return nil, couldNotRun("no target: TARGET_URL is empty (rlspec acceptance starts TARGET_IMAGE, or the embedded reference when neither is set, before it runs the suite)")
 	}
 	if cfg.Name != "" {
 		name = cfg.Name
@@ -188,16 +193,17 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		}
 	}
 	env.ScenarioTimeout = r.scenarioTimeout
+	env.MaxWait = set.MaxWait
 	col := newCollector(r.out)
 	env.Recorder = col
 
 	format := "progress"
 	var cucumberPath string
 	if r.reports {
-		if err := os.MkdirAll(tc.ReportDir, 0o755); err != nil {
+		if err := os.MkdirAll(set.ReportDir, 0o755); err != nil {
 			return nil, couldNotRun("REPORT_DIR: %v", err)
 		}
-		cucumberPath = filepath.Join(tc.ReportDir, "cucumber.json")
+		cucumberPath = filepath.Join(set.ReportDir, "cucumber.json")
 		format = "cucumber:" + cucumberPath
 	}
 	fmt.Fprintf(r.out, "rlspec acceptance: %s%s, profile %s, limit %d, window %s\n", name, tc.Endpoint(""), tc.Profile, tc.Limit, tc.Window)
@@ -225,7 +231,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	for _, u := range unclaimed {
 		col.Record(u)
 	}
-	rep := &Report{Results: col.results(), Strict: tc.Strict, Target: name, Elapsed: time.Since(start), Runs: []service.Config{tc}}
+	rep := &Report{Results: col.results(), Strict: set.Strict, Target: name, Elapsed: time.Since(start), Runs: []service.Config{tc}}
 	switch {
 	case len(rep.Results) == 0:
 		return nil, couldNotRun("godog ran no scenario (godog exit status %d)", status)
@@ -239,10 +245,10 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		fmt.Fprintf(r.out, "note: %s\n", note)
 	}
 	if r.reports {
-		if err := writeReports(tc.ReportDir, rep); err != nil {
+		if err := writeReports(set.ReportDir, rep); err != nil {
 			return rep, couldNotRun("write reports: %v", err)
 		}
-		fmt.Fprintf(r.out, "reports: %s, %s, %s\n", filepath.Join(tc.ReportDir, "junit.xml"), cucumberPath, filepath.Join(tc.ReportDir, "report.html"))
+		fmt.Fprintf(r.out, "reports: %s, %s, %s\n", filepath.Join(set.ReportDir, "junit.xml"), cucumberPath, filepath.Join(set.ReportDir, "report.html"))
 	}
 	return rep, nil
 }

@@ -49,7 +49,7 @@ func RunAll(ctx context.Context, cfgs []Config, name string, opts ...Option) (*R
 	fmt.Fprintf(r.out, "\nPROFILE=all: %d profiles, %d scenarios: %d passed, %d failed, %d skipped in %s\n", len(cfgs), len(all.Results),
 		all.Count(steps.Passed), all.Count(steps.Failed), all.Count(steps.Skipped), all.Elapsed.Round(time.Millisecond))
 	if r.reports && len(cfgs) > 0 {
-		dir := cfgs[0].Target.ReportDir
+		dir := cfgs[0].Settings.ReportDir
 		if err := writeReports(dir, all); err != nil {
 			return all, couldNotRun("write reports: %v", err)
 		}

@@ -30,14 +30,15 @@ func TestRefusedRequestsSpendNothing(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tc := service.DefaultConfig()
+			set := DefaultSettings()
 			tc.Headers = c.headers
-			tc.Tags = "@id:RL-EXT-AUTH-01"
+			set.Tags = "@id:RL-EXT-AUTH-01"
 			require := token
 			if c.headers.Get("Authorization") == "" {
 				require = ""
 			}
 			tc.URL = startConfigured(t, c.f, func(cfg *fakeserver.Config) { cfg.RequireAuth = require })
-			rep, err := runWithin(t, 30*time.Second, Config{Target: tc}, WithoutReports())
+			rep, err := runWithin(t, 30*time.Second, Config{Target: tc, Settings: set}, WithoutReports())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -88,8 +88,9 @@ func startHostile(t *testing.T, spoil func(http.ResponseWriter, *http.Request, i
 func runHostile(t *testing.T, url, tags string) []steps.ScenarioResult {
 	t.Helper()
 	tc := service.DefaultConfig()
-	tc.URL, tc.Limit, tc.Tags = url, 3, tags
-	rep, err := runWithin(t, time.Minute, Config{Target: tc}, WithoutReports(), WithRequestTimeout(500*time.Millisecond))
+	set := DefaultSettings()
+	tc.URL, tc.Limit, set.Tags = url, 3, tags
+	rep, err := runWithin(t, time.Minute, Config{Target: tc, Settings: set}, WithoutReports(), WithRequestTimeout(500*time.Millisecond))
 	if err != nil {
 		t.Fatalf("could not run: %v", err)
 	}
@@ -121,8 +122,9 @@ func wantViolation(t *testing.T, rs []steps.ScenarioResult, id string, c clause.
 // sanity: the hostile server without spoiling passes AC1.
 func TestHostileBaselinePasses(t *testing.T) {
 	tc := service.DefaultConfig()
-	tc.URL, tc.Limit, tc.Tags = startHostile(t, nil), 3, clause.AC1.Tag()
-	rep, err := runWithin(t, time.Minute, Config{Target: tc}, WithoutReports())
+	set := DefaultSettings()
+	tc.URL, tc.Limit, set.Tags = startHostile(t, nil), 3, clause.AC1.Tag()
+	rep, err := runWithin(t, time.Minute, Config{Target: tc, Settings: set}, WithoutReports())
 	if err != nil || rep.ExitCode() != 0 {
 		t.Fatalf("baseline: %v %+v", err, rep)
 	}
@@ -222,11 +224,12 @@ func TestHeadersAndBodyTemplateReachTheTarget(t *testing.T) {
 	}
 	for _, withAuth := range []bool{true, false} {
 		tc := service.DefaultConfig()
-		tc.URL, tc.Limit, tc.Tags, tc.BodyTemplate = url, 3, "@id:RL-AC1-01", tmpl
+		set := DefaultSettings()
+		tc.URL, tc.Limit, set.Tags, tc.BodyTemplate = url, 3, "@id:RL-AC1-01", tmpl
 		if withAuth {
 			tc.Headers = http.Header{"Authorization": {"Bearer abc"}}
 		}
-		rep, err := runWithin(t, time.Minute, Config{Target: tc}, WithoutReports())
+		rep, err := runWithin(t, time.Minute, Config{Target: tc, Settings: set}, WithoutReports())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -256,9 +259,10 @@ func TestServerErrorsGroupUnderOneRootCause(t *testing.T) {
 		return true
 	})
 	tc := service.DefaultConfig()
+	set := DefaultSettings()
 	tc.URL, tc.Limit = url, 3
 	var out strings.Builder
-	rep, err := runWithin(t, time.Minute, Config{Target: tc}, WithoutReports(), WithOutput(&out))
+	rep, err := runWithin(t, time.Minute, Config{Target: tc, Settings: set}, WithoutReports(), WithOutput(&out))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,8 +62,9 @@ func TestClosedPortCannotRun(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	tc := service.DefaultConfig()
+	set := DefaultSettings()
 	tc.URL = "http://" + addr
-	_, err = runWithin(t, 5*time.Second, Config{Target: tc}, WithoutReports())
+	_, err = runWithin(t, 5*time.Second, Config{Target: tc, Settings: set}, WithoutReports())
 	wantCouldNotRun(t, err, "cannot be reached")
 }
 
@@ -89,22 +90,25 @@ func TestSilentTargetCannotRun(t *testing.T) {
 		}
 	})
 	tc := service.DefaultConfig()
+	set := DefaultSettings()
 	tc.URL = "http://" + ln.Addr().String()
-	_, err = runWithin(t, 60*time.Second, Config{Target: tc}, WithoutReports(), WithProbeTimeout(3*time.Second))
+	_, err = runWithin(t, 60*time.Second, Config{Target: tc, Settings: set}, WithoutReports(), WithProbeTimeout(3*time.Second))
 	wantCouldNotRun(t, err, "no HTTP answer within 3s")
 }
 
 func TestTagsMatchingNothingCannotRun(t *testing.T) {
 	tc := service.DefaultConfig()
-	tc.Tags = "@no-such-tag"
-	_, err := runWithin(t, 30*time.Second, Config{Target: tc}, WithoutReports())
+	set := DefaultSettings()
+	set.Tags = "@no-such-tag"
+	_, err := runWithin(t, 30*time.Second, Config{Target: tc, Settings: set}, WithoutReports())
 	wantCouldNotRun(t, err, "matched no scenario")
 }
 
 func TestBadSettingsCannotRun(t *testing.T) {
 	tc := service.DefaultConfig()
+	set := DefaultSettings()
 	tc.Limit = 0
-	_, err := runWithin(t, 5*time.Second, Config{Target: tc}, WithoutReports())
+	_, err := runWithin(t, 5*time.Second, Config{Target: tc, Settings: set}, WithoutReports())
 	wantCouldNotRun(t, err, "RL_LIMIT")
 }
 
@@ -114,12 +118,13 @@ func TestSkipWithReasonAndStrict(t *testing.T) {
 	emb := startEmbedded(t, service.DefaultConfig(), fault.None)
 	for _, strict := range []bool{false, true} {
 		tc := service.DefaultConfig()
+		set := DefaultSettings()
 		tc.URL = emb.URL
-		tc.Tags = clause.AC8.Tag()
-		tc.Strict = strict
-		tc.ReportDir = t.TempDir()
+		set.Tags = clause.AC8.Tag()
+		set.Strict = strict
+		set.ReportDir = t.TempDir()
 		var out bytes.Buffer
-		rep, err := runWithin(t, 30*time.Second, Config{Target: tc}, WithOutput(&out))
+		rep, err := runWithin(t, 30*time.Second, Config{Target: tc, Settings: set}, WithOutput(&out))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +139,7 @@ func TestSkipWithReasonAndStrict(t *testing.T) {
 			t.Errorf("strict=%v: exit %d, want %d", strict, rep.ExitCode(), want)
 		}
 		for _, f := range []string{"junit.xml", "report.html"} {
-			b, err := os.ReadFile(filepath.Join(tc.ReportDir, f))
+			b, err := os.ReadFile(filepath.Join(set.ReportDir, f))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -176,17 +181,18 @@ type junitTestCase struct {
 // the evidence with send and receive times.
 func TestReportsOfAFailingRun(t *testing.T) {
 	tc := startEmbedded(t, service.DefaultConfig(), fault.NoRetryAfter)
-	tc.ReportDir = t.TempDir()
-	tc.Tags = clause.AC3.Tag()
+	set := DefaultSettings()
+	set.ReportDir = t.TempDir()
+	set.Tags = clause.AC3.Tag()
 	var out bytes.Buffer
-	rep, err := runWithin(t, 60*time.Second, Config{Target: tc}, WithOutput(&out))
+	rep, err := runWithin(t, 60*time.Second, Config{Target: tc, Settings: set}, WithOutput(&out))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.ExitCode() != 1 {
 		t.Fatalf("exit %d, want 1", rep.ExitCode())
 	}
-	raw, err := os.ReadFile(filepath.Join(tc.ReportDir, "junit.xml"))
+	raw, err := os.ReadFile(filepath.Join(set.ReportDir, "junit.xml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +221,7 @@ func TestReportsOfAFailingRun(t *testing.T) {
 		!strings.Contains(failed.Failure.Text, "curl ") {
 		t.Fatalf("failure %+v", failed)
 	}
-	html, err := os.ReadFile(filepath.Join(tc.ReportDir, "report.html"))
+	html, err := os.ReadFile(filepath.Join(set.ReportDir, "report.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +234,7 @@ func TestReportsOfAFailingRun(t *testing.T) {
 	if i, j := bytes.Index(html, []byte(`<tr class="fail">`)), bytes.Index(html, []byte(`<tr class="pass">`)); i < 0 || j < 0 || i > j {
 		t.Errorf("report.html does not list the failure first")
 	}
-	if _, err := os.Stat(filepath.Join(tc.ReportDir, "cucumber.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(set.ReportDir, "cucumber.json")); err != nil {
 		t.Error(err)
 	}
 	for _, s := range []string{"expected: Retry-After", "request:  curl -sS -i -X POST", "1 failed"} {
@@ -245,11 +251,12 @@ func TestWindowWaitedOutWithoutDB(t *testing.T) {
 		t.Skip("waits for real 3 s windows")
 	}
 	tc := service.DefaultConfig()
+	set := DefaultSettings()
 	tc.Limit, tc.Window = 20, 3*time.Second
 	emb := startEmbedded(t, tc, fault.None)
 	tc.URL, tc.DisabledURL = emb.URL, emb.DisabledURL
-	tc.Tags = clause.AC4.Tag() + ",@id:RL-EXT-RESET-01,@id:RL-AC3-03"
-	rep, err := runWithin(t, time.Minute, Config{Target: tc}, WithoutReports())
+	set.Tags = clause.AC4.Tag() + ",@id:RL-EXT-RESET-01,@id:RL-AC3-03"
+	rep, err := runWithin(t, time.Minute, Config{Target: tc, Settings: set}, WithoutReports())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +267,7 @@ func TestWindowWaitedOutWithoutDB(t *testing.T) {
 
 // The library never starts a reference: without a URL it cannot run.
 func TestNoTargetCannotRun(t *testing.T) {
-	_, err := runWithin(t, 5*time.Second, Config{Target: service.DefaultConfig()}, WithoutReports())
+	_, err := runWithin(t, 5*time.Second, Config{Target: service.DefaultConfig(), Settings: DefaultSettings()}, WithoutReports())
 	wantCouldNotRun(t, err, "no target")
 }
 

@@ -59,10 +59,11 @@ func TestSettingsThatDoNotMatchTheServiceCannotRun(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tc := service.DefaultConfig()
+			set := DefaultSettings()
 			tc.URL = startService(t, c.limit, c.window, fault.None, nil)
 			tc.Limit, tc.Window = c.tcLimit, c.tcWindow
 			var out strings.Builder
-			_, err := runWithin(t, 15*time.Second, Config{Target: tc}, WithoutReports(), WithOutput(&out))
+			_, err := runWithin(t, 15*time.Second, Config{Target: tc, Settings: set}, WithoutReports(), WithOutput(&out))
 			wantCouldNotRun(t, err, c.want)
 			if strings.Contains(out.String(), "FAIL") {
 				t.Errorf("scenarios ran:\n%s", out.String())

@@ -28,14 +28,15 @@ func TestUntrustedInstanceRunsXFF01(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tc := service.DefaultConfig()
+			set := DefaultSettings()
 			tc.ClientIPs = service.ClientIPsXFF
 			tc = startEmbedded(t, tc, fault.None)
 			tc.DB = ""
 			if c.untrusted {
 				tc.UntrustedURL = startConfigured(t, c.f, func(*fakeserver.Config) {})
 			}
-			tc.Tags = "@id:RL-EXT-XFF-01"
-			rep, err := runWithin(t, 30*time.Second, Config{Target: tc}, WithoutReports())
+			set.Tags = "@id:RL-EXT-XFF-01"
+			rep, err := runWithin(t, 30*time.Second, Config{Target: tc, Settings: set}, WithoutReports())
 			if err != nil {
 				t.Fatal(err)
 			}

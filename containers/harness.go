@@ -31,14 +31,14 @@ type HarnessOptions struct {
 	Extra     []Option
 }
 
-// StartForHarness starts cfg.Image per the image contract (limit RL_LIMIT,
+// StartForHarness starts image per the image contract (limit RL_LIMIT,
 // window RL_WINDOW in whole seconds, trusting the Docker gateway as a
 // proxy), fills cfg.URL (and DisabledURL with the twin) and returns every
 // replica's URL and the function that removes everything it started; stop
 // must be called on every path. Requests through published ports reach the container from the
 // Docker gateway, so per-scenario client addresses only work with
 // CLIENT_IPS=xff: it is switched on unless the user chose CLIENT_IPS.
-func StartForHarness(ctx context.Context, cfg *service.Config, o HarnessOptions, note io.Writer) (urls []string, stop func() error, err error) {
+func StartForHarness(ctx context.Context, image string, cfg *service.Config, o HarnessOptions, note io.Writer) (urls []string, stop func() error, err error) {
 	if cfg.Window%time.Second != 0 {
 		return nil, nil, fmt.Errorf("TARGET_IMAGE: RL_WINDOW=%s must be whole seconds (BMTC_RATE_LIMIT_WINDOW_SECONDS)", cfg.Window)
 	}
@@ -71,8 +71,7 @@ func StartForHarness(ctx context.Context, cfg *service.Config, o HarnessOptions,
 		opts = append(opts, WithDisabledTwin())
 	}
 	opts = append(opts, o.Extra...)
-	fmt.Fprintf(note, "starting %s (limit %d, window %s, %s=%s/%d)…\n", cfg.Image, cfg.Limit, cfg.Window, EnvTrustedProxies, gw, gw.BitLen())
-	image := cfg.Image
+	fmt.Fprintf(note, "starting %s (limit %d, window %s, %s=%s/%d)…\n", image, cfg.Limit, cfg.Window, EnvTrustedProxies, gw, gw.BitLen())
 	ct, err := StartTarget(ctx, image, opts...)
 	if err != nil {
 		return nil, nil, err
@@ -99,8 +98,8 @@ func StartForHarness(ctx context.Context, cfg *service.Config, o HarnessOptions,
 		started = append(started, u)
 		cfg.UntrustedURL = u.URL
 	}
-	// The URLs now stand for the image (URL and Image are exclusive).
-	cfg.URL, cfg.Image = ct.URL, ""
+	// The URLs now stand for the image.
+	cfg.URL = ct.URL
 	if o.Twin {
 		cfg.DisabledURL = ct.DisabledURL
 	}

@@ -31,7 +31,7 @@ func startWallClock(t *testing.T, f fault.Name) string {
 
 func liveConfig() service.Config {
 	cfg := service.DefaultConfig()
-	cfg.Limit, cfg.Window, cfg.MaxWait = 3, 2*time.Second, 3*time.Second
+	cfg.Limit, cfg.Window = 3, 2*time.Second
 	return cfg
 }
 

@@ -32,6 +32,7 @@ type Runner struct {
 	clock     Mover // nil: live target, wall clock
 	timeout   time.Duration
 	tolerance time.Duration
+	maxWait   time.Duration
 }
 
 // RunnerOption configures a Runner.
@@ -43,6 +44,10 @@ func WithFakeClock(c Mover) RunnerOption { return func(r *Runner) { r.clock = c 
 
 // WithRequestTimeout bounds each request (default service.DefaultRequestTimeout).
 func WithRequestTimeout(d time.Duration) RunnerOption { return func(r *Runner) { r.timeout = d } }
+
+// WithMaxWait bounds a wait on the wall clock for a window boundary
+// (MAX_WAIT; default service.DefaultMaxWait): a longer one is skipped.
+func WithMaxWait(d time.Duration) RunnerOption { return func(r *Runner) { r.maxWait = d } }
 
 // WithTolerance sets the allowed skew between the harness's and the target's
 // clocks (default 2 s against a live target, 0 with a fake clock).
@@ -58,7 +63,7 @@ func NewRunner(cfg service.Config, bases []string, limit int, opts ...RunnerOpti
 	if err != nil {
 		return nil, fmt.Errorf("runner: %w", err)
 	}
-	r := &Runner{cfg: cfg, bases: bases, limit: limit, body: body, timeout: service.DefaultRequestTimeout, tolerance: -1}
+	r := &Runner{cfg: cfg, bases: bases, limit: limit, body: body, timeout: service.DefaultRequestTimeout, tolerance: -1, maxWait: service.DefaultMaxWait}
 	for _, o := range opts {
 		o(r)
 	}
@@ -200,8 +205,8 @@ func (r *Runner) moveTo(ctx context.Context, t time.Time) (string, error) {
 	if d <= 0 {
 		return "", nil
 	}
-	if d > r.cfg.MaxWait {
-		return fmt.Sprintf("boundary %s away, longer than MAX_WAIT=%s: not waited for", d.Round(time.Millisecond), r.cfg.MaxWait), nil
+	if d > r.maxWait {
+		return fmt.Sprintf("boundary %s away, longer than MAX_WAIT=%s: not waited for", d.Round(time.Millisecond), r.maxWait), nil
 	}
 	timer := time.NewTimer(d)
 	defer timer.Stop()

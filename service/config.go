@@ -35,15 +35,17 @@ const (
 
 // Defaults of the target contract.
 const (
-	DefaultPath      = "/v1/ride_summary"
-	DefaultLimit     = 500
-	DefaultWindow    = time.Hour
-	DefaultSentinel  = 999
-	DefaultMaxWait   = 15 * time.Second
-	DefaultReportDir = "reports"
+	DefaultPath     = "/v1/ride_summary"
+	DefaultLimit    = 500
+	DefaultWindow   = time.Hour
+	DefaultSentinel = 999
 )
 
-// Config holds the target settings shared by every rlspec command. It is
+// Config is what the service under test is: where it answers, what it
+// limits and how (profile, key, dialect), and optional access to its state.
+// Every command that talks to a service reads it; how a command runs (tags,
+// strictness, reports, an image to start, a rate) is that command's own
+// settings (acceptance.Settings, the race and load commands' configs). It is
 // filled once at the CLI edge (flags over environment over defaults) and
 // passed down by value.
 type Config struct {
@@ -53,7 +55,6 @@ type Config struct {
 	// CLIENT_IPS=xff fills it with an instance that trusts no proxy, which
 	// RL-EXT-XFF-01 reaches with its own source address.
 	UntrustedURL string
-	Image        string        // TARGET_IMAGE: start the target with testcontainers-go
 	Path         string        // TARGET_PATH
 	Headers      http.Header   // TARGET_HEADERS
 	BodyTemplate string        // BODY_TEMPLATE: path of a text/template JSON file
@@ -62,11 +63,7 @@ type Config struct {
 	Sentinel     int           // RL_SENTINEL
 	DB           string        // TARGET_DB: sqlite:/abs/path.db
 	Schema       DBSchema      // DB_SCHEMA
-	MaxWait      time.Duration // MAX_WAIT
 	ClientIPs    ClientIPMode  // CLIENT_IPS
-	Tags         string        // TAGS
-	Strict       bool          // STRICT
-	ReportDir    string        // REPORT_DIR
 
 	// Profiles (profiles.md). Empty profile settings mean the profile's
 	// default; ForProfile fills them.
@@ -92,9 +89,7 @@ func DefaultConfig() Config {
 		Window:    DefaultWindow,
 		Sentinel:  DefaultSentinel,
 		Schema:    SchemaPRD,
-		MaxWait:   DefaultMaxWait,
 		ClientIPs: ClientIPsBind,
-		ReportDir: DefaultReportDir,
 		Profile:   ProfilePRD,
 	}
 }
@@ -112,20 +107,12 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 	if getenv == nil {
 		getenv = os.LookupEnv
 	}
-	str := func(p *string, name, env, usage string) {
-		if v, ok := getenv(env); ok {
-			*p = v
-		}
-		fs.StringVar(p, name, *p, usage+" ("+env+")")
-	}
+	str := func(p *string, name, env, usage string) { StringVar(fs, getenv, p, name, env, usage) }
 	str(&c.URL, "target-url", "TARGET_URL", "base URL of a running implementation; empty starts an embedded reference")
 	str(&c.DisabledURL, "target-url-disabled", "TARGET_URL_DISABLED", "base URL of a second instance with BMTC_RATE_LIMIT_ENABLED=false")
-	str(&c.Image, "target-image", "TARGET_IMAGE", "container image to start instead of TARGET_URL")
 	str(&c.Path, "target-path", "TARGET_PATH", "path of the endpoint")
 	str(&c.BodyTemplate, "body-template", "BODY_TEMPLATE", "JSON text/template file for request bodies")
 	str(&c.DB, "target-db", "TARGET_DB", "optional state access, sqlite:/abs/path.db or postgres://…")
-	str(&c.Tags, "tags", "TAGS", "godog tag expression selecting scenarios")
-	str(&c.ReportDir, "report-dir", "REPORT_DIR", "where reports are written")
 	str(&c.StoreDownCmd, "store-down-cmd", "STORE_DOWN_CMD", "shell command that makes the target's store unavailable (fail-open / fail-closed scenarios)")
 	str(&c.StoreUpCmd, "store-up-cmd", "STORE_UP_CMD", "shell command that makes the target's store available again")
 	fs.Var(envValue(getenv, "TARGET_HEADERS", (*headerFlag)(&c.Headers)), "target-headers", "extra request headers, ';'-separated (TARGET_HEADERS)")
@@ -133,9 +120,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 	fs.Var(envValue(getenv, "RL_WINDOW", (*durationFlag)(&c.Window)), "rl-window", "window length, Go duration or seconds (RL_WINDOW)")
 	fs.Var(envValue(getenv, "RL_SENTINEL", (*intFlag)(&c.Sentinel)), "rl-sentinel", "X-RateLimit-Remaining when the flag is off (RL_SENTINEL)")
 	fs.Var(envValue(getenv, "DB_SCHEMA", (*schemaFlag)(&c.Schema)), "db-schema", "prd or tokens (DB_SCHEMA)")
-	fs.Var(envValue(getenv, "MAX_WAIT", (*durationFlag)(&c.MaxWait)), "max-wait", "longest wait for a window to pass (MAX_WAIT)")
 	fs.Var(envValue(getenv, "CLIENT_IPS", (*clientIPsFlag)(&c.ClientIPs)), "client-ips", "bind or xff (CLIENT_IPS)")
-	fs.Var(envValue(getenv, "STRICT", (*boolFlag)(&c.Strict)), "strict", "1: a skipped scenario fails the run (STRICT)")
 	fs.Var(envValue(getenv, "PROFILE", (*profileFlag)(&c.Profile)), "profile", "prd, sliding-log, fixed-window, token-bucket or all (PROFILE)")
 	fs.Var(envValue(getenv, "FEATURES", (*featuresFlag)(&c.Features)), "features", "comma list of extended features claimed; default the profile's (FEATURES)")
 	fs.Var(envValue(getenv, "KEY", (*keyFlag)(&c.Key)), "key", "client identity: body:<field>, header:<Name> or ip; default per profile (KEY)")
@@ -167,9 +152,6 @@ func (c Config) Validate() error {
 			errs = append(errs, fmt.Errorf("%s=%q is not an http(s) base URL", name, u))
 		}
 	}
-	if c.URL != "" && c.Image != "" {
-		errs = append(errs, errors.New("TARGET_URL and TARGET_IMAGE are exclusive: set one"))
-	}
 	if !strings.HasPrefix(c.Path, "/") {
 		errs = append(errs, fmt.Errorf("TARGET_PATH=%q must start with /", c.Path))
 	}
@@ -178,9 +160,6 @@ func (c Config) Validate() error {
 	}
 	if c.Window < time.Second {
 		errs = append(errs, fmt.Errorf("RL_WINDOW=%s must be at least 1s", c.Window))
-	}
-	if c.MaxWait < 0 {
-		errs = append(errs, fmt.Errorf("MAX_WAIT=%s must not be negative", c.MaxWait))
 	}
 	if c.DB != "" && c.DBIsPostgres() {
 		if u, err := url.Parse(c.DB); err != nil || (u.Host == "" && u.Query().Get("host") == "") {

@@ -31,7 +31,7 @@ func TestConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Path != "/v1/ride_summary" || c.Limit != 500 || c.Window != time.Hour || c.Sentinel != 999 ||
-		c.Schema != SchemaPRD || c.MaxWait != 15*time.Second || c.ClientIPs != ClientIPsBind || c.ReportDir != "reports" || c.Strict {
+		c.Schema != SchemaPRD || c.ClientIPs != ClientIPsBind || c.Profile != ProfilePRD {
 		t.Fatalf("defaults differ from the contract: %+v", c)
 	}
 }
@@ -44,14 +44,13 @@ func TestConfigEnvironmentAndFlags(t *testing.T) {
 		"TARGET_HEADERS": "Authorization: Bearer abc; X-Team: a:b",
 		"DB_SCHEMA":      "tokens",
 		"TARGET_DB":      "sqlite:/tmp/x.db",
-		"STRICT":         "1",
 		"CLIENT_IPS":     "xff",
 	}
 	c, err := parse(t, env, "-rl-window", "5s")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.URL != "http://127.0.0.1:8080" || c.Limit != 20 || c.Window != 5*time.Second || !c.Strict ||
+	if c.URL != "http://127.0.0.1:8080" || c.Limit != 20 || c.Window != 5*time.Second ||
 		c.Schema != SchemaTokens || c.ClientIPs != ClientIPsXFF {
 		t.Fatalf("got %+v", c)
 	}
@@ -84,9 +83,7 @@ func TestConfigRejectsBadSettings(t *testing.T) {
 		"schema":    {map[string]string{"DB_SCHEMA": "mysql"}, "DB_SCHEMA"},
 		"clientips": {map[string]string{"CLIENT_IPS": "dhcp"}, "CLIENT_IPS"},
 		"headers":   {map[string]string{"TARGET_HEADERS": "no colon here"}, "TARGET_HEADERS"},
-		"strict":    {map[string]string{"STRICT": "maybe"}, "STRICT"},
 		"path":      {map[string]string{"TARGET_PATH": "v1"}, "TARGET_PATH"},
-		"both":      {map[string]string{"TARGET_URL": "http://a", "TARGET_IMAGE": "img"}, "TARGET_IMAGE"},
 		"template":  {map[string]string{"BODY_TEMPLATE": "/nonexistent/body.json"}, "BODY_TEMPLATE"},
 	} {
 		t.Run(name, func(t *testing.T) {

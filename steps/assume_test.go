@@ -141,7 +141,7 @@ func runScenario(t *testing.T, srv *slowServer, window time.Duration, texts ...s
 	rec := newMockRecorder(t)
 	var got ScenarioResult
 	rec.EXPECT().Record(mock.Anything).Run(func(r ScenarioResult) { got = r }).Once()
-	env := &Env{Config: cfg, URL: "http://fake", Body: body, Now: srv.clock.Now, Wait: srv.clock.Wait, Recorder: rec,
+	env := &Env{Config: cfg, URL: "http://fake", Body: body, Now: srv.clock.Now, Wait: srv.clock.Wait, Recorder: rec, MaxWait: service.DefaultMaxWait,
 		NewClient: func(string) Client {
 			c := newMockClient(t)
 			c.EXPECT().Do(mock.Anything, mock.Anything).RunAndReturn(srv.Do).Maybe()

@@ -11,7 +11,7 @@ import (
 // Env is what every scenario shares: the settings, the target's base URLs
 // and the means to reach it. It is read-only once the suite runs.
 type Env struct {
-	Config      service.Config // limits, window, sentinel, MAX_WAIT, CLIENT_IPS
+	Config      service.Config // limits, window, sentinel, CLIENT_IPS
 	URL         string         // base URL of the enabled target
 	DisabledURL string         // base URL of the flag-off twin; "" skips AC8
 	Body        *service.Body
@@ -20,6 +20,9 @@ type Env struct {
 	NewClient   ClientFactory
 	Recorder    Recorder // may be nil
 	Now         func() time.Time
+	// MaxWait is the longest a scenario waits for a window to pass
+	// (MAX_WAIT); a longer wait skips the scenario with the reason.
+	MaxWait time.Duration
 	// Wait waits until the clock reads until, or ctx ends (default: a timer
 	// on Now's clock). Tests that advance a fake Now set it.
 	Wait func(ctx context.Context, until time.Time) error
@@ -46,7 +49,8 @@ func NewEnv(cfg service.Config, url, disabled string) (*Env, error) {
 		NewClient: func(base string) Client {
 			return service.NewClient(cfg, base)
 		},
-		Now: time.Now,
+		Now:     time.Now,
+		MaxWait: service.DefaultMaxWait,
 	}, nil
 }
 
@@ -61,5 +65,5 @@ func (e *Env) scenarioTimeout() time.Duration {
 	if e.ScenarioTimeout > 0 {
 		return e.ScenarioTimeout
 	}
-	return e.Config.MaxWait + 60*time.Second
+	return e.MaxWait + 60*time.Second
 }

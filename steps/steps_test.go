@@ -141,7 +141,7 @@ func newTestScenario(t *testing.T, lim *fakeLimiter) *scenario {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &Env{Config: cfg, URL: "http://fake", Body: body, Now: time.Now,
+	env := &Env{Config: cfg, URL: "http://fake", Body: body, Now: time.Now, MaxWait: service.DefaultMaxWait,
 		NewClient: func(string) Client {
 			return &fakeClient{addr: service.NewClientAddr(service.ClientIPsBind), lim: lim}
 		}}

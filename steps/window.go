@@ -69,9 +69,9 @@ func (s *scenario) windowEnd() (time.Time, error) {
 		return time.Time{}, err
 	}
 	until := time.Unix(rl.Reset, 0).Add(time.Second)
-	if wait := until.Sub(s.env.now()); wait > s.env.Config.MaxWait {
+	if wait := until.Sub(s.env.now()); wait > s.env.MaxWait {
 		return time.Time{}, skip("needs the window to pass (%s more), longer than MAX_WAIT=%s, and TARGET_DB is not set",
-			wait.Round(time.Second), s.env.Config.MaxWait)
+			wait.Round(time.Second), s.env.MaxWait)
 	}
 	return until, nil
 }

@@ -17,6 +17,8 @@ import (
 // environment over defaults.
 type config struct {
 	Target      service.Config
+	Image       string // TARGET_IMAGE: started instead of TARGET_URL
+	ReportDir   string // REPORT_DIR
 	Rate        float64
 	Duration    time.Duration
 	Warmup      time.Duration
@@ -40,20 +42,24 @@ REPORT_DIR, and check THRESHOLDS.`
 )
 
 // runFlags are the target contract's settings loadgen run uses.
-var runFlags = []string{service.FlagURL, service.FlagImage, service.FlagPath, service.FlagHeaders, service.FlagBodyTemplate,
-	service.FlagLimit, service.FlagWindow, service.FlagClientIPs, service.FlagReportDir}
+var runFlags = []string{service.FlagURL, service.FlagPath, service.FlagHeaders, service.FlagBodyTemplate,
+	service.FlagLimit, service.FlagWindow, service.FlagClientIPs}
 
 // parseConfig fills a config from args and getenv and validates it: the
 // flags of `loadgen run`, or with merge those of `loadgen merge`. -h writes
 // the usage to help and returns flag.ErrHelp.
 func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Writer) (config, error) {
-	c := config{Target: service.DefaultConfig()}
+	c := config{Target: service.DefaultConfig(), ReportDir: service.DefaultReportDir}
 	name, summary, own := "loadgen run", runSummary, runFlags
 	if merge {
-		name, summary, own = "loadgen merge", mergeSummary, []string{service.FlagReportDir}
+		name, summary, own = "loadgen merge", mergeSummary, nil
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	c.Target.RegisterSome(fs, getenv, own...)
+	if !merge {
+		service.ImageVar(fs, getenv, &c.Image)
+	}
+	service.ReportDirVar(fs, getenv, &c.ReportDir)
 	var errs []error
 	env := func(key, def string) string {
 		if v, ok := getenv(key); ok {
@@ -116,6 +122,9 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 		errs = append(errs, fmt.Errorf("ENGINE=%q: want %s, %s or %s", *engine, loadgen.EngineAuto, loadgen.EngineEpoll, loadgen.EngineGoroutines))
 	}
 	if err := c.Target.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := service.CheckImage(c.Target, c.Image); err != nil {
 		errs = append(errs, err)
 	}
 	return c, errors.Join(errs...)

@@ -28,9 +28,9 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 	}
 	rep, err := load(ctx, cfg, stdout)
 	if err != nil {
-		return cannot(stderr, "run", cfg.Target.ReportDir, err.Error())
+		return cannot(stderr, "run", cfg.ReportDir, err.Error())
 	}
-	return verdict(rep, cfg.Target.ReportDir, stdout, stderr)
+	return verdict(rep, cfg.ReportDir, stdout, stderr)
 }
 
 // cannot ends a `loadgen <what>` that could not run: one sentence on
@@ -64,8 +64,8 @@ func verdict(rep *loadgen.Report, dir string, stdout, stderr io.Writer) int {
 // load starts the embedded reference when no target is given, runs the
 // attack and writes the reports.
 func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, error) {
-	if cfg.Target.Image != "" {
-		_, stop, err := containers.StartForHarness(ctx, &cfg.Target, containers.HarnessOptions{}, stdout)
+	if cfg.Image != "" {
+		_, stop, err := containers.StartForHarness(ctx, cfg.Image, &cfg.Target, containers.HarnessOptions{}, stdout)
 		if err != nil {
 			return nil, fmt.Errorf("start TARGET_IMAGE: %w", err)
 		}
@@ -95,10 +95,10 @@ func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, e
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(cfg.Target.ReportDir, 0o755); err != nil {
+	if err := os.MkdirAll(cfg.ReportDir, 0o755); err != nil {
 		return nil, fmt.Errorf("report dir: %w", err)
 	}
-	hlog, err := os.Create(filepath.Join(cfg.Target.ReportDir, "load.hlog"))
+	hlog, err := os.Create(filepath.Join(cfg.ReportDir, "load.hlog"))
 	if err != nil {
 		return nil, fmt.Errorf("create load.hlog: %w", err)
 	}
@@ -131,7 +131,7 @@ func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, e
 		return nil, fmt.Errorf("write load.hlog: %w", err)
 	}
 	rep := loadgen.NewReport(res, cfg.Thresholds)
-	if err := rep.WriteFiles(cfg.Target.ReportDir); err != nil {
+	if err := rep.WriteFiles(cfg.ReportDir); err != nil {
 		return nil, err
 	}
 	return rep, nil
@@ -154,20 +154,20 @@ func runMerge(args []string, stdout, stderr io.Writer, getenv service.Getenv) in
 	if err != nil {
 		return cannot(stderr, "merge", junit.ReportDir("", getenv), err.Error())
 	}
-	dir := cfg.Target.ReportDir
+	dir := cfg.ReportDir
 	res, err := loadgen.MergeFiles(cfg.Files, time.Second)
 	if err != nil {
 		return cannot(stderr, "merge", dir, err.Error())
 	}
 	rep := loadgen.NewReport(res, cfg.Thresholds)
 	rep.Sources = cfg.Files
-	if err := rep.WriteFiles(cfg.Target.ReportDir); err != nil {
+	if err := rep.WriteFiles(cfg.ReportDir); err != nil {
 		return cannot(stderr, "merge", dir, err.Error())
 	}
-	if err := writeMergedHlog(filepath.Join(cfg.Target.ReportDir, "load.hlog"), res, cfg.Files); err != nil {
+	if err := writeMergedHlog(filepath.Join(cfg.ReportDir, "load.hlog"), res, cfg.Files); err != nil {
 		return cannot(stderr, "merge", dir, err.Error())
 	}
-	return verdict(rep, cfg.Target.ReportDir, stdout, stderr)
+	return verdict(rep, cfg.ReportDir, stdout, stderr)
 }
 
 func writeMergedHlog(path string, res *loadgen.Result, sources []string) error {

@@ -23,31 +23,32 @@ import (
 // suite cannot run. TARGET_IMAGE is started here (the containers package)
 // before the suite is given the URLs.
 func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cfg, flt, store, err := acceptanceConfig(args, os.LookupEnv, stdout)
+	cmd, err := acceptanceConfig(args, os.LookupEnv, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
 	if err != nil {
 		return couldNotRun(stderr, "acceptance", "", err.Error())
 	}
-	dir := cfg.Target.ReportDir
+	cfg, flt, store := cmd.Suite, cmd.Fault, cmd.Store
+	dir := cfg.Settings.ReportDir
 	if err := acceptance.CheckProfile(cfg.Target.Profile); err != nil {
 		return couldNotRun(stderr, "acceptance", dir, err.Error())
 	}
-	if err := acceptance.CheckTags(cfg.Target.Tags); err != nil {
+	if err := acceptance.CheckTags(cfg.Settings.Tags); err != nil {
 		return couldNotRun(stderr, "acceptance", dir, "could not run: "+err.Error())
 	}
 	if cfg.Target.Profile == service.ProfileAll {
-		return runAll(ctx, cfg.Target, flt, store, stdout, stderr)
+		return runAll(ctx, cmd, stdout, stderr)
 	}
-	if cfg.Target.Image != "" && cfg.Target.URL == "" {
+	if cmd.Image != "" {
 		// Start TARGET_IMAGE and its flag-off twin, fill the URLs, and
 		// remove the containers on every path out (failure, Ctrl-C).
 		given := flagGiven(args, "client-ips")
 		if _, ok := os.LookupEnv("CLIENT_IPS"); ok {
 			given = true
 		}
-		_, stop, err := containers.StartForHarness(ctx, &cfg.Target, containers.HarnessOptions{Twin: true, ClientIPsGiven: given, Untrusted: true}, prefixed(stderr, "rlspec acceptance: "))
+		_, stop, err := containers.StartForHarness(ctx, cmd.Image, &cfg.Target, containers.HarnessOptions{Twin: true, ClientIPsGiven: given, Untrusted: true}, prefixed(stderr, "rlspec acceptance: "))
 		if err != nil {
 			return couldNotRun(stderr, "acceptance", dir, "could not run: "+oneLine(err.Error()))
 		}
@@ -57,7 +58,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 			}
 		}()
 	}
-	if cfg.Target.URL == "" && cfg.Target.Image == "" {
+	if cfg.Target.URL == "" {
 		p, err := startEmbedded(&cfg, flt, store)
 		if err != nil {
 			return couldNotRun(stderr, "acceptance", dir, "could not run: start the embedded reference: "+oneLine(err.Error()))
@@ -109,19 +110,31 @@ func acceptanceExit(stderr io.Writer, dir string, rep *acceptance.Report, err er
 const acceptanceSummary = `Run the Gherkin acceptance suite against TARGET_URL, TARGET_IMAGE or, with
 neither, an embedded reference. Exit status: 0 pass, 1 fail, 2 could not run.`
 
+// acceptanceCmd is everything `rlspec acceptance` reads, filled once at
+// the edge: the suite's config (the service and how the suite runs), and
+// what this command starts before it (TARGET_IMAGE, or the embedded
+// reference with a fault on a store).
+type acceptanceCmd struct {
+	Suite acceptance.Config
+	Image string               // TARGET_IMAGE
+	Fault fault.Name           // -fault: the embedded reference's fault (self-tests)
+	Store fakeserver.StoreKind // STORE: the embedded reference's store
+}
+
 // acceptanceConfig fills the one config struct from flags and environment;
 // -h writes the usage to help. -fault NAME selects a fault of the embedded
 // reference (self-tests).
-func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acceptance.Config, fault.Name, fakeserver.StoreKind, error) {
-	tc := service.DefaultConfig()
+func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acceptanceCmd, error) {
+	tc, set := service.DefaultConfig(), acceptance.DefaultSettings()
+	var image string
 	fs := flag.NewFlagSet("rlspec acceptance", flag.ContinueOnError)
 	tc.RegisterFlags(fs, getenv)
+	set.RegisterFlags(fs, getenv)
+	service.ImageVar(fs, getenv, &image)
 	faultName := fs.String("fault", "", "start the embedded reference with this fault (self-tests); see bin/fakeserver -list-faults")
 	envStore, _ := getenv("STORE")
 	storeName := fs.String("store", envStore, "the embedded reference's store: sqlite (default) or postgres, a throwaway cluster (STORE)")
-	fail := func(err error) (acceptance.Config, fault.Name, fakeserver.StoreKind, error) {
-		return acceptance.Config{}, "", "", err
-	}
+	fail := func(err error) (acceptanceCmd, error) { return acceptanceCmd{}, err }
 	if err := service.ParseFlags(fs, args, acceptanceSummary, help); err != nil {
 		return fail(err)
 	}
@@ -131,7 +144,7 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	if err := service.EnvErrors(fs); err != nil {
 		return fail(err)
 	}
-	if err := tc.Validate(); err != nil {
+	if err := errors.Join(tc.Validate(), set.Validate(), service.CheckImage(tc, image)); err != nil {
 		return fail(err)
 	}
 	f, err := fault.Parse(*faultName)
@@ -142,10 +155,10 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	if err != nil {
 		return fail(fmt.Errorf("STORE: %w", err))
 	}
-	if (f != fault.None || store != fakeserver.StoreSQLite) && (tc.URL != "" || tc.Image != "") {
+	if (f != fault.None || store != fakeserver.StoreSQLite) && (tc.URL != "" || image != "") {
 		return fail(errors.New("-fault and STORE apply to the embedded reference only; unset TARGET_URL and TARGET_IMAGE"))
 	}
-	return acceptance.Config{Target: tc}, f, store, nil
+	return acceptanceCmd{Suite: acceptance.Config{Target: tc, Settings: set}, Image: image, Fault: f, Store: store}, nil
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -24,6 +24,9 @@ import (
 // raceConfig is everything `rlspec race` reads, filled once here.
 type raceConfig struct {
 	Target     service.Config
+	Image      string        // TARGET_IMAGE: started instead of TARGET_URL
+	ReportDir  string        // REPORT_DIR
+	MaxWait    time.Duration // MAX_WAIT: the longest wait for a window boundary
 	Seed       uint64
 	Checks     int
 	Repeat     int
@@ -45,7 +48,7 @@ func runRace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return couldNotRun(stderr, "race", "", err.Error())
 	}
-	dir := cfg.Target.ReportDir
+	dir := cfg.ReportDir
 	tgt, err := startRaceTarget(ctx, cfg, stderr)
 	if err != nil {
 		return couldNotRun(stderr, "race", dir, fmt.Sprintf("could not run: %v", err))
@@ -60,7 +63,7 @@ func runRace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Seed:       cfg.Seed,
 		Repeat:     cfg.Repeat,
 		ShrinkTime: cfg.ShrinkTime,
-		ReportDir:  cfg.Target.ReportDir,
+		ReportDir:  cfg.ReportDir,
 		FailKey:    raceFailKey(cfg, tgt),
 		Gen:        racehunt.GenOptions{Boundaries: true},
 		Log:        func(format string, a ...any) { fmt.Fprintf(stderr, "rlspec race: "+format+"\n", a...) },
@@ -110,7 +113,7 @@ func printRaceFailure(w io.Writer, cfg raceConfig, tgt racehunt.Target, res race
 			fmt.Fprintf(w, "    $ %s\n", op.Ex.Curl())
 		}
 	}
-	if cfg.Target.URL == "" && cfg.Target.Image == "" && len(cfg.URLs) == 0 {
+	if cfg.Target.URL == "" && cfg.Image == "" && len(cfg.URLs) == 0 {
 		fmt.Fprintln(w, "  (the embedded reference stops with rlspec: point the curl commands at your own target)")
 	}
 	if note := service.CredentialNote(cfg.Target.Headers); note != "" {
@@ -148,8 +151,8 @@ func printRaceFailure(w io.Writer, cfg raceConfig, tgt racehunt.Target, res race
 // embedded reference with its fault.
 func raceFailKey(cfg raceConfig, tgt racehunt.Target) string {
 	switch {
-	case cfg.Target.Image != "":
-		return fmt.Sprintf("image %s fault %s replicas %d", cfg.Target.Image, cfg.Fault, cfg.Replicas)
+	case cfg.Image != "":
+		return fmt.Sprintf("image %s fault %s replicas %d", cfg.Image, cfg.Fault, cfg.Replicas)
 	case cfg.Target.URL != "":
 		return "url " + cfg.Target.URL + cfg.Target.Path
 	case len(cfg.URLs) > 0:
@@ -206,17 +209,20 @@ status: 0 no violation, 1 a violation (with its shrunk workload and a
 replay command), 2 could not run.`
 
 // raceFlags are the target contract's settings race uses.
-var raceFlags = []string{service.FlagURL, service.FlagImage, service.FlagPath, service.FlagHeaders, service.FlagBodyTemplate,
-	service.FlagLimit, service.FlagWindow, service.FlagMaxWait, service.FlagClientIPs, service.FlagReportDir}
+var raceFlags = []string{service.FlagURL, service.FlagPath, service.FlagHeaders, service.FlagBodyTemplate,
+	service.FlagLimit, service.FlagWindow, service.FlagClientIPs}
 
 // raceSettings reads the target contract's variables race uses plus SEED,
 // CHECKS, REPEAT, REPLICAS, FAULT (the embedded reference's fault, for
 // self-tests) and SHRINK_TIME; flags win over the environment. -h writes
 // the usage to help.
 func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceConfig, error) {
-	cfg := raceConfig{Target: service.DefaultConfig(), Repeat: 20, Replicas: 1, ShrinkTime: 20 * time.Second, set: map[string]string{}}
+	cfg := raceConfig{Target: service.DefaultConfig(), ReportDir: service.DefaultReportDir, MaxWait: service.DefaultMaxWait, Repeat: 20, Replicas: 1, ShrinkTime: 20 * time.Second, set: map[string]string{}}
 	fs := flag.NewFlagSet("rlspec race", flag.ContinueOnError)
 	cfg.Target.RegisterSome(fs, getenv, raceFlags...)
+	service.ImageVar(fs, getenv, &cfg.Image)
+	service.ReportDirVar(fs, getenv, &cfg.ReportDir)
+	service.MaxWaitVar(fs, getenv, &cfg.MaxWait)
 	var seed, checks, repeat, replicas, faultName, store, shrink, urls string
 	env := func(p *string, name, envName, usage string) {
 		if v, ok := getenv(envName); ok {
@@ -242,7 +248,7 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 	if err := service.EnvErrors(fs); err != nil {
 		return cfg, err
 	}
-	if err := cfg.Target.Validate(); err != nil {
+	if err := errors.Join(cfg.Target.Validate(), service.CheckImage(cfg.Target, cfg.Image), service.CheckMaxWait(cfg.MaxWait)); err != nil {
 		return cfg, err
 	}
 	var errs []error
@@ -294,7 +300,7 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 		list, err := parseTargetURLs(urls)
 		errs = append(errs, err)
 		switch {
-		case cfg.Target.URL != "" || cfg.Target.Image != "":
+		case cfg.Target.URL != "" || cfg.Image != "":
 			errs = append(errs, errors.New("TARGET_URLS replaces TARGET_URL and TARGET_IMAGE: set one"))
 		case cfg.Replicas > 1:
 			errs = append(errs, errors.New("REPLICAS starts instances; TARGET_URLS names running ones: set one"))
@@ -359,26 +365,27 @@ func parseTargetURLs(s string) ([]string, error) {
 // or runs against TARGET_URLS or TARGET_URL.
 func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (racehunt.Target, error) {
 	tc := cfg.Target
+	live := []racehunt.RunnerOption{racehunt.WithMaxWait(cfg.MaxWait)}
 	switch {
-	case tc.Image != "":
+	case cfg.Image != "":
 		extra := []containers.Option{containers.WithReplicas(cfg.Replicas)}
 		if cfg.Fault != fault.None {
 			extra = append(extra, containers.WithFault(string(cfg.Fault)))
 		}
 		_, given := cfg.set["CLIENT_IPS"]
-		urls, stop, err := containers.StartForHarness(ctx, &tc, containers.HarnessOptions{ClientIPsGiven: given, Extra: extra}, prefixed(note, "rlspec race: "))
+		urls, stop, err := containers.StartForHarness(ctx, cfg.Image, &tc, containers.HarnessOptions{ClientIPsGiven: given, Extra: extra}, prefixed(note, "rlspec race: "))
 		if err != nil {
-			return nil, fmt.Errorf("start %s: %w", cfg.Target.Image, err)
+			return nil, fmt.Errorf("start %s: %w", cfg.Image, err)
 		}
-		live, err := racehunt.NewLive(ctx, tc, urls)
+		t, err := racehunt.NewLive(ctx, tc, urls, live...)
 		if err != nil {
 			return nil, errors.Join(err, stop())
 		}
-		return raceTarget{Target: live, stop: stop}, nil
+		return raceTarget{Target: t, stop: stop}, nil
 	case len(cfg.URLs) > 0:
-		return racehunt.NewLive(ctx, tc, cfg.URLs)
+		return racehunt.NewLive(ctx, tc, cfg.URLs, live...)
 	case tc.URL != "":
-		return racehunt.NewLive(ctx, tc, []string{tc.URL})
+		return racehunt.NewLive(ctx, tc, []string{tc.URL}, live...)
 	default:
 		// Quotas small enough to exhaust, unless RL_LIMIT was given.
 		var limits []int

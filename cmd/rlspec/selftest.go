@@ -72,7 +72,7 @@ the reference passed and every fault was caught, 1 otherwise, 2 could not run.`
 // selftestSettings reads RUNS, CHECKS, FAULTS and REPORT_DIR (flags win over
 // the environment); -h writes the usage to help.
 func selftestSettings(args []string, getenv service.Getenv, help io.Writer) (selftestConfig, error) {
-	cfg := selftestConfig{Runs: 1, Checks: selftest.DefaultRaceChecks, Parallel: selftest.DefaultParallel, ReportDir: service.DefaultConfig().ReportDir}
+	cfg := selftestConfig{Runs: 1, Checks: selftest.DefaultRaceChecks, Parallel: selftest.DefaultParallel, ReportDir: service.DefaultReportDir}
 	fs := flag.NewFlagSet("rlspec selftest", flag.ContinueOnError)
 	var runs, checks, faults, reportDir, store, parallel string
 	env := func(p *string, name, envName, usage string) {

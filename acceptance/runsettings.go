@@ -1,0 +1,38 @@
+package acceptance
+
+import (
+	"errors"
+	"flag"
+	"time"
+
+	"github.com/rlspec/rlspec/service"
+)
+
+// Settings are how the suite runs, not what the service is
+// (service.Config): which scenarios, how strictly, how long a scenario
+// may wait for a window, and where the reports go.
+type Settings struct {
+	Tags      string        // TAGS: a godog tag expression
+	Strict    bool          // STRICT: a skipped scenario (other than not claimed) fails the run
+	ReportDir string        // REPORT_DIR
+	MaxWait   time.Duration // MAX_WAIT: the longest wait for a window to pass
+}
+
+// DefaultSettings are the contract's defaults.
+func DefaultSettings() Settings {
+	return Settings{ReportDir: service.DefaultReportDir, MaxWait: service.DefaultMaxWait}
+}
+
+// RegisterFlags binds the settings to fs, each defaulting to its
+// environment variable; call Validate after parsing.
+func (s *Settings) RegisterFlags(fs *flag.FlagSet, getenv service.Getenv) {
+	service.StringVar(fs, getenv, &s.Tags, "tags", "TAGS", "godog tag expression selecting scenarios")
+	service.BoolVar(fs, getenv, &s.Strict, "strict", "STRICT", "1: a skipped scenario fails the run")
+	service.ReportDirVar(fs, getenv, &s.ReportDir)
+	service.MaxWaitVar(fs, getenv, &s.MaxWait)
+}
+
+// Validate reports the settings that cannot work, one sentence each.
+func (s Settings) Validate() error {
+	return errors.Join(service.CheckMaxWait(s.MaxWait), CheckTags(s.Tags))
+}
