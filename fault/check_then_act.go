@@ -24,9 +24,9 @@ func checkThenAct() Fault {
 
 // staleBuckets is the Wrap of a store that decides on the state it read
 // before its transaction.
-func staleBuckets(fakeserver.Config) fakeserver.Wrap {
+func staleBuckets(cfg fakeserver.Config) fakeserver.Wrap {
 	return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
-		return staleStore{Store: s, wrap: func(tx reference.Tx, earlier reads) reference.Tx { return staleBucket{Tx: tx, earlier: earlier} }}
+		return newStaleStore(s, cfg.ClockOrWall(), func(tx reference.Tx, earlier reads) reference.Tx { return staleBucket{Tx: tx, earlier: earlier} })
 	}}
 }
 

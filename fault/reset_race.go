@@ -18,9 +18,9 @@ func resetRace() Fault {
 		Breaks:      clause.Of(clause.AC4, clause.FR5),
 		Description: "the expiry check runs outside the transaction: requests racing at the boundary each refill",
 		Detectors:   Detectors{Scenarios: []string{"RL-AC4-02"}, Race: true, Replicas: 1},
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
+		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
-				return staleStore{Store: s, wrap: func(tx reference.Tx, earlier reads) reference.Tx { return staleExpiry{Tx: tx, earlier: earlier} }}
+				return newStaleStore(s, cfg.ClockOrWall(), func(tx reference.Tx, earlier reads) reference.Tx { return staleExpiry{Tx: tx, earlier: earlier} })
 			}}
 		},
 	}

@@ -2,6 +2,8 @@ package fault
 
 import (
 	"context"
+	"sync"
+	"time"
 
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/reference"
@@ -25,9 +27,26 @@ func (s txStore) Update(ctx context.Context, fn func(ctx context.Context, tx ref
 // fn read, and then runs fn in the transaction with wrap deciding which of
 // those earlier reads it sees. This is how the time-of-check/time-of-use
 // faults wrap the correct store.
+//
+// A real check-then-act race needs a second request to check between the
+// first one's check and its write, which depends on scheduling: the
+// self-test must catch the fault every run. So the race is widened, the
+// same for every such fault: while another request on the same key is in
+// flight, a check reads the key as it was before its writes of the last
+// checkLag. A request alone on its key (a sequential client) checks the
+// committed state, as the correct store does.
 type staleStore struct {
 	reference.Store
+	lag  *lag
 	wrap func(tx reference.Tx, earlier reads) reference.Tx
+}
+
+// checkLag is how long a key's writes stay unseen by concurrent checks.
+const checkLag = 200 * time.Millisecond
+
+// newStaleStore wraps s; clock times checkLag.
+func newStaleStore(s reference.Store, clock reference.Clock, wrap func(tx reference.Tx, earlier reads) reference.Tx) staleStore {
+	return staleStore{Store: s, wrap: wrap, lag: &lag{clock: clock, inflight: map[string]int{}, bursts: map[string]burst{}}}
 }
 
 // reads is what an Update's check saw, by bucket id.
@@ -38,24 +57,95 @@ type reads struct {
 // Update checks, then acts.
 func (s staleStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
 	earlier := reads{buckets: map[string]model.State{}}
+	defer s.lag.leave(earlier)
 	// The check ends at fn's first write (reference.ErrReadOnly), or
 	// earlier on any error: what was read so far is the check.
 	_ = s.Store.View(ctx, func(ctx context.Context, tx reference.Tx) error {
-		return fn(ctx, recorder{Tx: tx, r: earlier})
+		return fn(ctx, recorder{Tx: tx, r: earlier, lag: s.lag})
 	})
-	return s.Store.Update(ctx, func(ctx context.Context, tx reference.Tx) error { return fn(ctx, s.wrap(tx, earlier)) })
+	return s.Store.Update(ctx, func(ctx context.Context, tx reference.Tx) error {
+		return fn(ctx, s.wrap(writer{Tx: tx, lag: s.lag}, earlier))
+	})
 }
 
-// recorder notes every read of a transaction.
+// lag keeps, per key, the requests in flight and the state before the
+// key's latest burst of writes.
+type lag struct {
+	clock    reference.Clock
+	mu       sync.Mutex
+	inflight map[string]int
+	bursts   map[string]burst
+}
+
+// burst is a key's state before its first write of the burst, and when.
+type burst struct {
+	before model.State
+	at     time.Time
+}
+
+// check notes a request checking id and returns what it sees of st, the
+// committed state.
+func (l *lag) check(id string, st model.State) model.State {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.inflight[id]++
+	if b, ok := l.bursts[id]; ok && l.inflight[id] > 1 && l.clock.Now().Sub(b.at) < checkLag {
+		return b.before
+	}
+	return st
+}
+
+// leave notes the end of a request that checked the keys of earlier.
+func (l *lag) leave(earlier reads) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for id := range earlier.buckets {
+		if l.inflight[id]--; l.inflight[id] <= 0 {
+			delete(l.inflight, id)
+		}
+	}
+}
+
+// wrote notes a write of id whose state before it was before.
+func (l *lag) wrote(id string, before model.State) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.clock.Now()
+	if b, ok := l.bursts[id]; !ok || now.Sub(b.at) >= checkLag {
+		l.bursts[id] = burst{before: before, at: now}
+	}
+}
+
+// recorder notes every read of a check.
 type recorder struct {
 	reference.Tx
-	r reads
+	r   reads
+	lag *lag
 }
 
 func (t recorder) Bucket(ctx context.Context, id string) (model.State, error) {
 	st, err := t.Tx.Bucket(ctx, id)
-	if err == nil {
+	if err != nil {
+		return st, err
+	}
+	if _, again := t.r.buckets[id]; !again {
+		st = t.lag.check(id, st)
 		t.r.buckets[id] = st
 	}
-	return st, err
+	return t.r.buckets[id], nil
+}
+
+// writer notes each write's state before it (the transaction's own view).
+type writer struct {
+	reference.Tx
+	lag *lag
+}
+
+func (t writer) PutBucket(ctx context.Context, id string, st model.State) error {
+	before, err := t.Tx.Bucket(ctx, id)
+	if err != nil {
+		return err
+	}
+	t.lag.wrote(id, before)
+	return t.Tx.PutBucket(ctx, id, st)
 }
