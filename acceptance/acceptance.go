@@ -30,6 +30,10 @@ type Config struct {
 	// embedded reference's hook); nil: STORE_DOWN_CMD / STORE_UP_CMD when
 	// set, else the fail-mode scenarios skip.
 	Store steps.StoreControl
+	// Restarter restarts the target on its store (PS-1): the embedded
+	// reference's servers, or TARGET_IMAGE's containers; nil: the
+	// persistence scenario skips.
+	Restarter steps.Restarter
 }
 
 // CouldNotRun is an error that means the suite could not run (exit 2).
@@ -187,6 +191,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	if cfg.Store != nil {
 		env.Store = cfg.Store
 	}
+	env.Restarter = cfg.Restarter
 	if r.requestTimeout > 0 {
 		env.NewClient = func(base string) steps.Client {
 			return service.NewClient(tc, base, service.WithTimeout(r.requestTimeout))

@@ -19,7 +19,7 @@ import (
 // wantScenarios pins the number of scenarios of each profile (outline
 // rows included). Adding or removing a scenario must update it,
 // deliberately.
-var wantScenarios = map[service.Profile]int{service.ProfilePRD: 38, service.ProfileSlidingLog: 8, service.ProfileFixedWindow: 8}
+var wantScenarios = map[service.Profile]int{service.ProfilePRD: 39, service.ProfileSlidingLog: 8, service.ProfileFixedWindow: 8}
 
 type memRecorder struct {
 	mu sync.Mutex
@@ -70,13 +70,14 @@ func runProfile(t *testing.T, tc service.Config) {
 		t.Fatal(err)
 	}
 	tc.Headers.Set("Authorization", "Bearer "+service.NewUUID())
+	tc.Features = append(tc.Features, service.FeaturePersistence) // the pair restarts
 	tc, pair := startEmbeddedPair(t, tc, fault.None)
 	env, closeEnv, err := NewEnv(tc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(closeEnv)
-	env.Store = pair
+	env.Store, env.Restarter = pair, pair
 	rec := &memRecorder{}
 	env.Recorder = rec
 	status := godog.TestSuite{

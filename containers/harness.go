@@ -38,23 +38,45 @@ type HarnessOptions struct {
 // must be called on every path. Requests through published ports reach the container from the
 // Docker gateway, so per-scenario client addresses only work with
 // CLIENT_IPS=xff: it is switched on unless the user chose CLIENT_IPS.
-func StartForHarness(ctx context.Context, image string, cfg *service.Config, o HarnessOptions, note io.Writer) (urls []string, stop func() error, err error) {
+func StartForHarness(ctx context.Context, image string, cfg *service.Config, o HarnessOptions, note io.Writer) (*Harness, error) {
+	urls, stop, restart, err := startForHarness(ctx, image, cfg, o, note)
+	if err != nil {
+		return nil, err
+	}
+	return &Harness{URLs: urls, stop: stop, restart: restart}, nil
+}
+
+// Harness is what StartForHarness started.
+type Harness struct {
+	URLs    []string // every flag-on replica's base URL
+	stop    func() error
+	restart func(ctx context.Context) error
+}
+
+// Stop removes every container started; call it on every path.
+func (h *Harness) Stop() error { return h.stop() }
+
+// Restart stops the flag-on containers and starts them again on their
+// volume and host ports (PS-1), returning once each answers again.
+func (h *Harness) Restart(ctx context.Context) error { return h.restart(ctx) }
+
+func startForHarness(ctx context.Context, image string, cfg *service.Config, o HarnessOptions, note io.Writer) (urls []string, stop func() error, restart func(context.Context) error, err error) {
 	if cfg.Window%time.Second != 0 {
-		return nil, nil, fmt.Errorf("TARGET_IMAGE: RL_WINDOW=%s must be whole seconds (BMTC_RATE_LIMIT_WINDOW_SECONDS)", cfg.Window)
+		return nil, nil, nil, fmt.Errorf("TARGET_IMAGE: RL_WINDOW=%s must be whole seconds (BMTC_RATE_LIMIT_WINDOW_SECONDS)", cfg.Window)
 	}
 	// No registry to pull testcontainers' Ryuk reaper from: everything is
 	// removed by stop instead (the Makefile sets this too).
 	if _, set := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !set {
 		if err := os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true"); err != nil {
-			return nil, nil, fmt.Errorf("disable ryuk: %w", err)
+			return nil, nil, nil, fmt.Errorf("disable ryuk: %w", err)
 		}
 	}
 	if err := Available(ctx); err != nil {
-		return nil, nil, fmt.Errorf("TARGET_IMAGE needs a Docker engine: %w", err)
+		return nil, nil, nil, fmt.Errorf("TARGET_IMAGE needs a Docker engine: %w", err)
 	}
 	gw, err := dockerGateway(ctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("docker gateway: %w", err)
+		return nil, nil, nil, fmt.Errorf("docker gateway: %w", err)
 	}
 	untrustedOpts := append([]Option{
 		WithLimit(cfg.Limit),
@@ -74,7 +96,7 @@ func StartForHarness(ctx context.Context, image string, cfg *service.Config, o H
 	fmt.Fprintf(note, "starting %s (limit %d, window %s, %s=%s/%d)…\n", image, cfg.Limit, cfg.Window, EnvTrustedProxies, gw, gw.BitLen())
 	ct, err := StartTarget(ctx, image, opts...)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	started := []*Target{ct}
 	stop = func() error {
@@ -87,13 +109,13 @@ func StartForHarness(ctx context.Context, image string, cfg *service.Config, o H
 		return errors.Join(errs...)
 	}
 	if ct.Gateway.IsValid() && ct.Gateway != gw {
-		return nil, nil, errors.Join(fmt.Errorf("the container sees requests from %s, not the default network's gateway %s it was told to trust", ct.Gateway, gw), stop())
+		return nil, nil, nil, errors.Join(fmt.Errorf("the container sees requests from %s, not the default network's gateway %s it was told to trust", ct.Gateway, gw), stop())
 	}
 	if xff := !o.ClientIPsGiven || cfg.ClientIPs == service.ClientIPsXFF; o.Untrusted && xff {
 		fmt.Fprintf(note, "starting one more %s without %s, for RL-EXT-XFF-01…\n", image, EnvTrustedProxies)
 		u, err := StartTarget(ctx, image, untrustedOpts...)
 		if err != nil {
-			return nil, nil, errors.Join(fmt.Errorf("the instance without trusted proxies: %w", err), stop())
+			return nil, nil, nil, errors.Join(fmt.Errorf("the instance without trusted proxies: %w", err), stop())
 		}
 		started = append(started, u)
 		cfg.UntrustedURL = u.URL
@@ -111,7 +133,7 @@ func StartForHarness(ctx context.Context, image string, cfg *service.Config, o H
 		fmt.Fprintf(note, "warning: CLIENT_IPS=%s with TARGET_IMAGE: every request reaches the container from the Docker gateway %s, so per-client-address scenarios share one address\n", cfg.ClientIPs, gw)
 	}
 	fmt.Fprintf(note, "started %s at %s\n", image, strings.TrimSpace(ct.URL+" "+ct.DisabledURL))
-	return ct.URLs, stop, nil
+	return ct.URLs, stop, ct.Restart, nil
 }
 
 // dockerGateway is the gateway of the default bridge network testcontainers

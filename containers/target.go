@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/netip"
 	"strconv"
 	"time"
@@ -218,6 +219,8 @@ type Target struct {
 	NetworkURL, NetworkDisabledURL string
 
 	containers []tc.Container
+	on         []flagOn // the flag-on replicas, for Restart
+	startup    time.Duration
 	volume     string // removed by Terminate when set
 	provider   *tc.DockerProvider
 	stop       time.Duration
@@ -248,7 +251,7 @@ func StartTarget(ctx context.Context, image string, opts ...Option) (_ *Target, 
 	if err != nil {
 		return nil, fmt.Errorf("start target: %w", err)
 	}
-	t := &Target{provider: p, stop: c.stopTimeout}
+	t := &Target{provider: p, stop: c.stopTimeout, startup: c.startupTimeout}
 	defer func() {
 		if err != nil {
 			err = errors.Join(err, t.Terminate(ctx))
@@ -322,13 +325,20 @@ func contractEnv(c config, enabled bool) map[string]string {
 // and waits until it answers HTTP; it returns the base URL.
 func (t *Target) start(ctx context.Context, image string, c config, env map[string]string, volume, alias string) (string, error) {
 	port := network.MustParsePort(strconv.Itoa(c.port) + "/tcp")
+	// A host port chosen here, not by Docker, so that a restarted
+	// container (Restart) answers at the same URL: Docker gives a stopped
+	// and started container a new ephemeral port.
+	hostPort, err := freeLoopbackPort()
+	if err != nil {
+		return "", err
+	}
 	opts := []tc.ContainerCustomizer{
 		tc.WithLogger(printfLogger{c.log}),
 		tc.WithExposedPorts(port.String()),
 		tc.WithEnv(env),
 		tc.WithLabels(c.labels),
 		tc.WithHostConfigModifier(func(hc *container.HostConfig) {
-			hc.PortBindings = network.PortMap{port: {{HostIP: netip.MustParseAddr("127.0.0.1")}}}
+			hc.PortBindings = network.PortMap{port: {{HostIP: netip.MustParseAddr("127.0.0.1"), HostPort: strconv.Itoa(hostPort)}}}
 		}),
 	}
 	if volume != "" {
@@ -361,7 +371,52 @@ func (t *Target) start(ctx context.Context, image string, c config, env map[stri
 	if err := waitReady(ctx, u, c.startupTimeout, ctr); err != nil {
 		return "", err
 	}
+	if env[EnvEnabled] == "true" {
+		t.on = append(t.on, flagOn{ctr: ctr, url: u, port: port})
+	}
 	return u, nil
+}
+
+// flagOn is a flag-on replica: its container, base URL and container port.
+type flagOn struct {
+	ctr  tc.Container
+	url  string
+	port network.Port
+}
+
+// freeLoopbackPort is a TCP port free on 127.0.0.1 at the time of asking.
+func freeLoopbackPort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("find a free port: %w", err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	return port, ln.Close()
+}
+
+// Restart stops every flag-on replica and starts it again (its volume and
+// filesystem kept), then waits, by polling, until each answers HTTP at its
+// URL again: how PS-1 checks that spent quota survives a restart.
+func (t *Target) Restart(ctx context.Context) error {
+	for _, r := range t.on {
+		if err := r.ctr.Stop(ctx, &t.stop); err != nil {
+			return fmt.Errorf("restart %s: stop: %w", shortID(r.ctr.GetContainerID()), err)
+		}
+		if err := r.ctr.Start(ctx); err != nil {
+			return fmt.Errorf("restart %s: start: %w", shortID(r.ctr.GetContainerID()), err)
+		}
+		u, _, err := loopbackURL(ctx, r.ctr, r.port)
+		if err != nil {
+			return fmt.Errorf("restart %s: %w", shortID(r.ctr.GetContainerID()), err)
+		}
+		if u != r.url {
+			return fmt.Errorf("restart %s: it came back at %s, not %s", shortID(r.ctr.GetContainerID()), u, r.url)
+		}
+		if err := waitReady(ctx, u, t.startup, r.ctr); err != nil {
+			return fmt.Errorf("restart %s: %w", shortID(r.ctr.GetContainerID()), err)
+		}
+	}
+	return nil
 }
 
 // loopbackURL reads the published port from the container's bindings rather

@@ -95,13 +95,13 @@ func (o Options) base() fakeserver.Config {
 }
 
 // start applies the fault to the final cfg (a fault sees whether the flag is
-// on) and starts it on a loopback port.
-func (o Options) start(cfg fakeserver.Config) (*fakeserver.Running, error) {
+// on) and starts it on addr, a loopback address.
+func (o Options) start(cfg fakeserver.Config, addr string) (*fakeserver.Running, error) {
 	cfg, err := fault.Apply(o.Fault, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("embedded reference: %w", err)
 	}
-	return fakeserver.Start(cfg, "127.0.0.1:0")
+	return fakeserver.Start(cfg, addr)
 }
 
 func closeAll(rs []*fakeserver.Running, st *stores) error {

@@ -3,9 +3,13 @@ package embedded
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/service"
 )
 
 // Pair is the acceptance suite's embedded target: an enabled instance and
@@ -19,6 +23,9 @@ type Pair struct {
 	servers []*fakeserver.Running
 	stores  *stores
 	outage  outage
+	opts    Options
+	onCfg   fakeserver.Config // the enabled instance's, for Restart
+	dir     string            // the enabled instance's SQLite file's directory
 }
 
 // StartPair starts both instances with limit, window and sentinel.
@@ -27,7 +34,7 @@ func StartPair(limit int, window time.Duration, sentinel int, o Options) (p *Pai
 	if err != nil {
 		return nil, err
 	}
-	p = &Pair{stores: st, Description: "embedded reference (" + o.profile() + "fault " + o.Fault.String() + ", " + string(st.kind) + ")"}
+	p = &Pair{stores: st, opts: o, Description: "embedded reference (" + o.profile() + "fault " + o.Fault.String() + ", " + string(st.kind) + ")"}
 	defer func() {
 		if err != nil {
 			_ = p.Close()
@@ -39,25 +46,68 @@ func StartPair(limit int, window time.Duration, sentinel int, o Options) (p *Pai
 	if st.kind != fakeserver.StorePostgres {
 		cfg.BusyTimeout = outageBusyTimeout
 	}
+	if st.kind != fakeserver.StorePostgres {
+		// A file of the Pair's own, not the server's temporary one, so that
+		// Restart finds it again.
+		if p.dir, err = os.MkdirTemp("", "rlspec-embedded-"); err != nil {
+			return nil, fmt.Errorf("temp dir: %w", err)
+		}
+	}
 	for _, enabled := range []bool{true, false} {
 		c := cfg
 		c.Enabled = enabled
-		if err := st.configure(&c, ""); err != nil {
+		path := ""
+		if enabled && p.dir != "" {
+			path = filepath.Join(p.dir, "reference.db")
+		}
+		if err := st.configure(&c, path); err != nil {
 			return nil, err
 		}
-		run, err := o.start(c)
+		run, err := o.start(c, "127.0.0.1:0")
 		if err != nil {
 			return nil, err
 		}
 		p.servers = append(p.servers, run)
+		if enabled {
+			p.onCfg = c
+		}
 	}
 	on := p.servers[0]
 	p.URL, p.DisabledURL, p.TargetDB = on.URL, p.servers[1].URL, on.Server.TargetDB()
 	return p, nil
 }
 
+// Restart stops the enabled instance and starts it again on its store and
+// its address (PS-1): what it acknowledged must still be spent.
+func (p *Pair) Restart(ctx context.Context) error {
+	old := p.servers[0]
+	if err := old.Close(); err != nil {
+		return fmt.Errorf("restart: stop: %w", err)
+	}
+	run, err := p.opts.start(p.onCfg, old.Addr)
+	if err != nil {
+		return fmt.Errorf("restart: start on %s: %w", old.Addr, err)
+	}
+	p.servers[0] = run
+	return ctx.Err()
+}
+
 // Close ends an outage, stops both instances and removes their stores.
 func (p *Pair) Close() error {
 	err := p.StoreUp(context.Background())
-	return errors.Join(err, closeAll(p.servers, p.stores))
+	err = errors.Join(err, closeAll(p.servers, p.stores))
+	if p.dir != "" {
+		err = errors.Join(err, os.RemoveAll(p.dir))
+	}
+	return err
+}
+
+// Claim is tc with what the embedded reference claims beyond its profile's
+// defaults, when FEATURES was not given: persistence, since Restart restarts
+// it on its store.
+func Claim(tc service.Config) service.Config {
+	if tc.Features == nil {
+		tc.Features = append(tc.ForProfile(tc.Profile).Features, service.FeaturePersistence)
+	}
+	return tc
 }

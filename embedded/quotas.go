@@ -61,7 +61,7 @@ func StartQuotas(window time.Duration, limits []int, replicas int, o Options) (q
 			return nil, err
 		}
 		for range replicas {
-			run, err := o.start(cfg)
+			run, err := o.start(cfg, "127.0.0.1:0")
 			if err != nil {
 				return nil, err
 			}

@@ -46,6 +46,17 @@ var detectors = map[fault.Name]detector{
 		r := remaining(s.post(devBucket(1)))
 		return r != 498, fmt.Sprintf("40 concurrent identical requests spent %d", 499-r)
 	},
+	fault.MemoryQuota: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+		// A restart: a second server on the first one's file.
+		path := filepath.Join(t.TempDir(), "rl.db")
+		onFile := func(c *fakeserver.Config) { c.DBPath = path }
+		first := mk(onFile)
+		first.post(devBucket(1))
+		first.post(devBucket(1))
+		first.Close()
+		r := remaining(mk(onFile).post(devBucket(1)))
+		return r != 497, fmt.Sprintf("Remaining %d after two spends and a restart", r)
+	},
 	fault.ReplayIgnoresBody: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		s := mk(nil)
 		s.do(call{Body: rideBody(devBucket(1)), Key: "k"})

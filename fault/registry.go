@@ -21,6 +21,7 @@ func All() []Fault {
 		flagIgnored(),
 		noHeadersFlagOff(),
 		processCache(),
+		memoryQuota(),
 		noRetryAfter(),
 		badInput500(),
 		noHeadersFallback(),

@@ -290,6 +290,9 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 		"rapid.nofailfile": strconv.FormatBool(noFailFile),
 		"rapid.failfile":   replay,
 		"rapid.v":          "false",
+		// rapid runs a fifth of its checks under -short: a hunt runs what
+		// it was asked for, also inside `go test -short`.
+		"test.short": "false",
 	})
 	if err != nil {
 		return Result{}, err

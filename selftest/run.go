@@ -463,7 +463,8 @@ func runAcceptance(ctx context.Context, f fault.Name, p fakeserver.Profile, stor
 	}
 	defer pair.Close()
 	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = pair.URL, pair.DisabledURL, pair.TargetDB, service.SchemaPRD
-	rep, err := acceptance.Run(ctx, acceptance.Config{Target: tc, Settings: acceptance.DefaultSettings(), Name: pair.Description, Store: pair}, acceptance.WithoutReports())
+	tc = embedded.Claim(tc)
+	rep, err := acceptance.Run(ctx, acceptance.Config{Target: tc, Settings: acceptance.DefaultSettings(), Name: pair.Description, Store: pair, Restarter: pair}, acceptance.WithoutReports())
 	if err != nil {
 		return AcceptanceResult{}, err
 	}

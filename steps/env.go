@@ -17,6 +17,7 @@ type Env struct {
 	Body        *service.Body
 	Seeder      StateSeeder  // nil without TARGET_DB
 	Store       StoreControl // nil: the fail-mode scenarios skip
+	Restarter   Restarter    // nil: the persistence scenario skips
 	NewClient   ClientFactory
 	Recorder    Recorder // may be nil
 	Now         func() time.Time

@@ -24,18 +24,22 @@ func (s *scenario) registerFailMode(sc stepper) {
 	sc.Step(`^I send (\d+) rides to the bucket while the store is down$`, s.sendWhileDown)
 	sc.Step(`^none of them was allowed and each carried Retry-After$`, s.noneAllowed)
 	sc.Step(`^every one of them was allowed$`, s.allAllowed)
-	sc.Step(`^within (\d+) seconds a ride to the bucket gets 200 with Remaining at most the limit minus (\d+)$`, s.backWithSpent)
-	sc.Step(`^within (\d+) seconds a ride to the bucket gets 200$`, func(secs int) error { _, err := s.answeredAgain(secs); return err })
+	sc.Step(`^within (\d+) seconds a ride to the bucket gets 200 with Remaining at most the limit minus (\d+)$`, func(secs, n int) error { return s.backWithSpent(secs, n, clause.Of(clause.FAIL1), "the outage") })
+	sc.Step(`^within (\d+) seconds a ride to the bucket gets 200$`, func(secs int) error {
+		_, err := s.answeredAgain(secs, s.failModeRefs(), "the store came back")
+		return err
+	})
 }
 
 // NotClaimed opens the reason of a scenario skipped because the target does
 // not claim its extended feature; STRICT=1 does not fail those.
 const NotClaimed = "not claimed:"
 
-// takesStore reports whether a scenario takes the store away (its tags).
+// takesStore reports whether a scenario takes the store away or restarts
+// the target (its tags): such a scenario runs alone.
 func takesStore(sc *godog.Scenario) bool {
 	for _, t := range sc.Tags {
-		if id := clause.ID(strings.TrimPrefix(t.Name, "@")); id == clause.FAIL1 || id == clause.FAIL2 {
+		if id := clause.ID(strings.TrimPrefix(t.Name, "@")); id == clause.FAIL1 || id == clause.FAIL2 || id == clause.PS1 {
 			return true
 		}
 	}
@@ -165,8 +169,9 @@ func (s *scenario) allAllowed() error {
 }
 
 // answeredAgain sends rides until one is not a 503 (the store may take a
-// moment to come back), up to secs seconds, and checks that it is a 200.
-func (s *scenario) answeredAgain(secs int) (*service.Exchange, error) {
+// moment to come back), up to secs seconds, and checks that it is a 200:
+// refs is the clause, after the event it follows.
+func (s *scenario) answeredAgain(secs int, refs clause.Refs, after string) (*service.Exchange, error) {
 	deadline := s.env.now().Add(time.Duration(secs) * time.Second)
 	for {
 		ex, err := s.one(s.theClient(), service.Bucket(s.bucket.id))
@@ -175,7 +180,7 @@ func (s *scenario) answeredAgain(secs int) (*service.Exchange, error) {
 		}
 		if ex.Status != http.StatusServiceUnavailable || !s.env.now().Before(deadline) {
 			if ex.Status != http.StatusOK {
-				return ex, violation(s.failModeRefs(), "the first ride after the store came back",
+				return ex, violation(refs, "the first ride after "+after,
 					fmt.Sprintf("200 within %d s", secs), describe(ex), ex)
 			}
 			return ex, nil
@@ -187,10 +192,11 @@ func (s *scenario) answeredAgain(secs int) (*service.Exchange, error) {
 	}
 }
 
-// backWithSpent checks that the quota spent before the outage is still
-// spent: the first ride allowed after it has at most limit - n left.
-func (s *scenario) backWithSpent(secs, n int) error {
-	ex, err := s.answeredAgain(secs)
+// backWithSpent checks that the quota spent before an event (the outage,
+// a restart) is still spent: the first ride allowed after it has at most
+// limit - n left; refs is the clause that says so.
+func (s *scenario) backWithSpent(secs, n int, refs clause.Refs, event string) error {
+	ex, err := s.answeredAgain(secs, refs, event)
 	if err != nil {
 		return err
 	}
@@ -199,7 +205,7 @@ func (s *scenario) backWithSpent(secs, n int) error {
 		return err
 	}
 	if want := int64(s.limit() - n); rl.Remaining > want {
-		return violation(clause.Of(clause.FAIL1), "quota spent before the outage is still spent after it",
+		return violation(refs, "quota spent before "+event+" is still spent after it",
 			fmt.Sprintf("X-RateLimit-Remaining at most %d (limit - %d)", want, n), describe(ex), ex)
 	}
 	return nil

@@ -54,3 +54,11 @@ type StoreControl interface {
 type Recorder interface {
 	Record(ScenarioResult)
 }
+
+// Restarter restarts the target on its store (PS-1): the embedded
+// reference's servers in process, TARGET_IMAGE's containers on their volume.
+type Restarter interface {
+	// Restart returns once every restarted instance answers again, at the
+	// same URLs.
+	Restart(ctx context.Context) error
+}

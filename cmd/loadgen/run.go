@@ -65,12 +65,12 @@ func verdict(rep *loadgen.Report, dir string, stdout, stderr io.Writer) int {
 // attack and writes the reports.
 func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, error) {
 	if cfg.Image != "" {
-		_, stop, err := containers.StartForHarness(ctx, cfg.Image, &cfg.Target, containers.HarnessOptions{}, stdout)
+		h, err := containers.StartForHarness(ctx, cfg.Image, &cfg.Target, containers.HarnessOptions{}, stdout)
 		if err != nil {
 			return nil, fmt.Errorf("start TARGET_IMAGE: %w", err)
 		}
 		defer func() {
-			if err := stop(); err != nil {
+			if err := h.Stop(); err != nil {
 				fmt.Fprintf(stdout, "remove containers: %v\n", err)
 			}
 		}()

@@ -16,6 +16,7 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps"
 )
 
 // runAcceptance runs the Gherkin suite: settings from flags over the
@@ -48,15 +49,16 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if _, ok := os.LookupEnv("CLIENT_IPS"); ok {
 			given = true
 		}
-		_, stop, err := containers.StartForHarness(ctx, cmd.Image, &cfg.Target, containers.HarnessOptions{Twin: true, ClientIPsGiven: given, Untrusted: true}, prefixed(stderr, "rlspec acceptance: "))
+		h, err := containers.StartForHarness(ctx, cmd.Image, &cfg.Target, containers.HarnessOptions{Twin: true, ClientIPsGiven: given, Untrusted: true}, prefixed(stderr, "rlspec acceptance: "))
 		if err != nil {
 			return couldNotRun(stderr, "acceptance", dir, "could not run: "+oneLine(err.Error()))
 		}
 		defer func() {
-			if err := stop(); err != nil {
+			if err := h.Stop(); err != nil {
 				fmt.Fprintf(stderr, "rlspec acceptance: removing the containers: %v\n", err)
 			}
 		}()
+		cfg.Restarter = h
 	}
 	if cfg.Target.URL == "" {
 		p, err := startEmbedded(&cfg, flt, store)
@@ -89,7 +91,8 @@ func startEmbedded(cfg *acceptance.Config, flt fault.Name, store fakeserver.Stor
 		return nil, err
 	}
 	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = p.URL, p.DisabledURL, p.TargetDB, service.SchemaPRD
-	cfg.Name, cfg.Store = p.Description, p
+	*tc = embedded.Claim(*tc)
+	cfg.Name, cfg.Store, cfg.Restarter = p.Description, p, p
 	return p, nil
 }
 
@@ -162,3 +165,9 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// What rlspec acceptance hands the suite to restart the target (PS-1).
+var (
+	_ steps.Restarter = (*containers.Harness)(nil)
+	_ steps.Restarter = (*embedded.Pair)(nil)
+)

@@ -373,15 +373,15 @@ func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (raceh
 			extra = append(extra, containers.WithFault(string(cfg.Fault)))
 		}
 		_, given := cfg.set["CLIENT_IPS"]
-		urls, stop, err := containers.StartForHarness(ctx, cfg.Image, &tc, containers.HarnessOptions{ClientIPsGiven: given, Extra: extra}, prefixed(note, "rlspec race: "))
+		h, err := containers.StartForHarness(ctx, cfg.Image, &tc, containers.HarnessOptions{ClientIPsGiven: given, Extra: extra}, prefixed(note, "rlspec race: "))
 		if err != nil {
 			return nil, fmt.Errorf("start %s: %w", cfg.Image, err)
 		}
-		t, err := racehunt.NewLive(ctx, tc, urls, live...)
+		t, err := racehunt.NewLive(ctx, tc, h.URLs, live...)
 		if err != nil {
-			return nil, errors.Join(err, stop())
+			return nil, errors.Join(err, h.Stop())
 		}
-		return raceTarget{Target: t, stop: stop}, nil
+		return raceTarget{Target: t, stop: h.Stop}, nil
 	case len(cfg.URLs) > 0:
 		return racehunt.NewLive(ctx, tc, cfg.URLs, live...)
 	case tc.URL != "":
