@@ -2,8 +2,11 @@ package acceptance
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"slices"
 
+	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps"
 )
@@ -38,12 +41,43 @@ type Core struct {
 }
 
 // FeatureResult is an extended feature: whether the implementation claims
-// it and what came of it. No profile has scenarios for its extended
-// features yet, so a claimed one is "not checked".
+// it and what came of its scenarios (those of its clauses): "pass", "fail",
+// "partial" (some skipped), "not checked: …" when none ran, or "not
+// claimed"; with the counts.
 type FeatureResult struct {
 	Feature service.Feature `json:"feature"`
 	Claimed bool            `json:"claimed"`
 	Result  string          `json:"result"`
+	Passed  int             `json:"passed,omitempty"`
+	Failed  int             `json:"failed,omitempty"`
+	Skipped int             `json:"skipped,omitempty"`
+}
+
+// featureClauses are the clauses whose scenarios check each extended
+// feature (profiles.md); a scenario of one of them is the feature's, not
+// the core's. anonymous-open changes what FW-7 expects, a core clause.
+var featureClauses = map[service.Feature][]clause.ID{
+	service.FeaturePenalties:     {clause.PN1, clause.PN2, clause.PN3, clause.PN4, clause.PN5},
+	service.FeatureTiers:         {clause.SL9},
+	service.FeatureBypass:        {clause.SL10},
+	service.FeatureFailOpen:      {clause.FAIL2},
+	service.FeatureFailClosed:    {clause.FAIL1},
+	service.FeatureMultiInstance: {clause.MI1},
+	service.FeaturePersistence:   {clause.PS1},
+	service.FeatureIETFHeaders:   {clause.IETF1},
+}
+
+// featureOf is the extended feature whose clause r checks, "" for a core
+// scenario.
+func featureOf(r steps.ScenarioResult) service.Feature {
+	for f, ids := range featureClauses {
+		for _, id := range r.Clauses {
+			if slices.Contains(ids, id) {
+				return f
+			}
+		}
+	}
+	return ""
 }
 
 // conformance builds conformance.json from a report.
@@ -58,11 +92,7 @@ func conformance(rep *Report) Conformance {
 		}
 		pc := ProfileConformance{Profile: tc.Profile, Core: coreOf(rep.Results, tc.Profile), Features: []FeatureResult{}}
 		for _, f := range service.FeaturesOf(tc.Profile) {
-			fr := FeatureResult{Feature: f, Claimed: tc.Claims(f), Result: "not claimed"}
-			if fr.Claimed {
-				fr.Result = "not checked: no scenarios for this feature yet"
-			}
-			pc.Features = append(pc.Features, fr)
+			pc.Features = append(pc.Features, featureResult(rep.Results, tc, f))
 		}
 		c.Profiles = append(c.Profiles, pc)
 	}
@@ -72,11 +102,44 @@ func conformance(rep *Report) Conformance {
 	return c
 }
 
-// coreOf counts the results of profile p.
+// featureResult is what came of feature f's scenarios in tc's profile.
+func featureResult(rs []steps.ScenarioResult, tc service.Config, f service.Feature) FeatureResult {
+	fr := FeatureResult{Feature: f, Claimed: tc.Claims(f), Result: "not claimed"}
+	if !fr.Claimed {
+		return fr
+	}
+	for _, r := range rs {
+		if profileOf(r) != tc.Profile || featureOf(r) != f {
+			continue
+		}
+		switch r.Status {
+		case steps.Passed:
+			fr.Passed++
+		case steps.Failed:
+			fr.Failed++
+		case steps.Skipped:
+			fr.Skipped++
+		}
+	}
+	switch {
+	case fr.Failed > 0:
+		fr.Result = "fail"
+	case fr.Passed+fr.Skipped == 0:
+		fr.Result = fmt.Sprintf("not checked: no scenario of %s ran in profile %s", f, tc.Profile)
+	case fr.Skipped > 0:
+		fr.Result = "partial"
+	default:
+		fr.Result = "pass"
+	}
+	return fr
+}
+
+// coreOf counts the results of profile p's core scenarios (not those of an
+// extended feature).
 func coreOf(rs []steps.ScenarioResult, p service.Profile) Core {
 	var c Core
 	for _, r := range rs {
-		if profileOf(r) != p {
+		if profileOf(r) != p || featureOf(r) != "" {
 			continue
 		}
 		switch r.Status {

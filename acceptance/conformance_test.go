@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps"
 )
@@ -13,16 +14,22 @@ func TestConformance(t *testing.T) {
 	res := func(p string, st steps.Status) steps.ScenarioResult {
 		return steps.ScenarioResult{Profile: p, Status: st}
 	}
+	feat := func(id clause.ID, st steps.Status) steps.ScenarioResult { // the PRD's
+		return steps.ScenarioResult{Clauses: []clause.ID{id}, Status: st}
+	}
 	sl := service.DefaultConfig().ForProfile(service.ProfileSlidingLog)
 	sl.Implementation = "jack"
 	fw := service.DefaultConfig()
 	fw.Features = []service.Feature{service.FeatureAnonymousOpen}
 	fw = fw.ForProfile(service.ProfileFixedWindow)
-	prd := service.DefaultConfig().ForProfile(service.ProfilePRD)
+	prd := service.DefaultConfig()
+	prd.Features = []service.Feature{service.FeatureFailClosed, service.FeaturePersistence}
+	prd = prd.ForProfile(service.ProfilePRD)
 	rep := &Report{Target: "http://x", Runs: []service.Config{sl, fw, prd}, Results: []steps.ScenarioResult{
 		res("sliding-log", steps.Passed), res("sliding-log", steps.Passed),
 		res("fixed-window", steps.Passed), res("fixed-window", steps.Skipped),
 		res("", steps.Passed), res("", steps.Failed),
+		feat(clause.FAIL1, steps.Passed), feat(clause.PS1, steps.Failed), feat(clause.FAIL2, steps.Skipped),
 	}}
 	var b bytes.Buffer
 	if err := writeConformance(&b, rep); err != nil {
@@ -53,6 +60,18 @@ func TestConformance(t *testing.T) {
 	}
 	if len(c.Profiles[0].Features) == len(c.Profiles[1].Features) {
 		t.Errorf("anonymous-open listed for sliding-log")
+	}
+	// The feature scenarios are the features', not the core's (the core
+	// counts above left them out): fail-closed passed, persistence failed,
+	// fail-open is not claimed though its scenario was skipped.
+	prdFeatures := map[service.Feature]FeatureResult{}
+	for _, f := range c.Profiles[2].Features {
+		prdFeatures[f.Feature] = f
+	}
+	for f, want := range map[service.Feature]string{service.FeatureFailClosed: "pass", service.FeaturePersistence: "fail", service.FeatureFailOpen: "not claimed"} {
+		if got := prdFeatures[f].Result; got != want {
+			t.Errorf("prd %s: %q, want %q", f, got, want)
+		}
 	}
 	one := &Report{Target: "http://x", Runs: []service.Config{prd}}
 	if c := conformance(one); c.Implementation != "http://x" || c.Profile != service.ProfilePRD || c.Profiles[0].Core.Result != "partial" {
