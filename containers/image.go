@@ -76,6 +76,19 @@ func BuildReferenceImage(ctx context.Context, opts ...BuildOption) error {
 	return BuildImage(ctx, ReferenceImage, opts...)
 }
 
+// RemoveImage removes the image tag (and its untagged parents).
+func RemoveImage(ctx context.Context, tag string) error {
+	p, err := newProvider(ctx, io.Discard)
+	if err != nil {
+		return fmt.Errorf("remove image %s: %w", tag, err)
+	}
+	defer p.Close()
+	if _, err := p.Client().ImageRemove(ctx, tag, client.ImageRemoveOptions{Force: true, PruneChildren: true}); err != nil {
+		return fmt.Errorf("remove image %s: %w", tag, err)
+	}
+	return nil
+}
+
 // BuildImage compiles a main package as a static Linux binary
 // (CGO_ENABLED=0 go build -trimpath -ldflags="-s -w") for the engine's
 // architecture and builds the FROM scratch image tag from it through the

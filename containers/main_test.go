@@ -19,9 +19,12 @@ func TestMain(m *testing.M) {
 	// No registry here, so no Ryuk sidecar; every test cleans up itself.
 	os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
 	code := m.Run()
-	if testImage.tag != "" {
+	for _, tag := range []string{testImage.tag, referenceBuild.tag} {
+		if tag == "" {
+			continue
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		if err := removeImage(ctx, testImage.tag); err != nil {
+		if err := removeImage(ctx, tag); err != nil {
 			fmt.Fprintln(os.Stderr, "remove test image:", err)
 		}
 		cancel()
@@ -70,15 +73,7 @@ func envserverImage(t *testing.T) string {
 	return testImage.tag
 }
 
-func removeImage(ctx context.Context, tag string) error {
-	p, err := newProvider(ctx, io.Discard)
-	if err != nil {
-		return err
-	}
-	defer p.Close()
-	_, err = p.Client().ImageRemove(ctx, tag, client.ImageRemoveOptions{Force: true, PruneChildren: true})
-	return err
-}
+func removeImage(ctx context.Context, tag string) error { return RemoveImage(ctx, tag) }
 
 // runLabel returns a label unique to the test and asserts, at cleanup, that
 // no container or volume carrying it is left.

@@ -11,9 +11,12 @@ import (
 	"github.com/rlspec/rlspec/service"
 )
 
-// referenceImage builds ReferenceImage once per test binary.
+// referenceBuild is the reference image this test binary built once,
+// under a tag of its own (removed by TestMain): another checkout's tests
+// building rlspec-reference:latest at the same time cannot swap it.
 var referenceBuild struct {
 	once sync.Once
+	tag  string
 	err  error
 }
 
@@ -23,12 +26,13 @@ func buildReference(t *testing.T) string {
 	referenceBuild.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
-		referenceBuild.err = BuildReferenceImage(ctx)
+		referenceBuild.tag = "rlspec-reference:test-" + randomHex(4)
+		referenceBuild.err = BuildImage(ctx, referenceBuild.tag, WithPackage(ReferencePackage))
 	})
 	if referenceBuild.err != nil {
-		t.Fatalf("build %s: %v", ReferenceImage, referenceBuild.err)
+		t.Fatalf("build %s: %v", referenceBuild.tag, referenceBuild.err)
 	}
-	return ReferenceImage
+	return referenceBuild.tag
 }
 
 // post sends one ride summary for bucket and returns status and headers.

@@ -12,12 +12,15 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/containers"
+	"github.com/rlspec/rlspec/service"
 )
 
-// referenceImage builds rlspec-reference:latest once per test binary, or
+// referenceImage builds the reference image once per test binary (under a
+// tag of its own, so that another checkout's tests cannot swap it), or
 // skips the test with a one-line reason when no Docker engine answers.
 var refImage struct {
 	once sync.Once
+	tag  string // this test binary's own tag, removed by TestMain
 	err  error
 }
 
@@ -36,12 +39,13 @@ func referenceImage(t *testing.T) string {
 	refImage.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
-		refImage.err = containers.BuildReferenceImage(ctx, containers.WithBuildDir("../.."))
+		refImage.tag = "rlspec-reference:test-" + strings.ToLower(service.NewUUID()[:8])
+		refImage.err = containers.BuildImage(ctx, refImage.tag, containers.WithBuildDir("../.."))
 	})
 	if refImage.err != nil {
-		t.Fatalf("build %s: %v", containers.ReferenceImage, refImage.err)
+		t.Fatalf("build %s: %v", refImage.tag, refImage.err)
 	}
-	return containers.ReferenceImage
+	return refImage.tag
 }
 
 // TestAcceptanceTargetImage: `make acceptance TARGET_IMAGE=…` against the
@@ -62,6 +66,7 @@ func TestAcceptanceTargetImage(t *testing.T) {
 	code, stdout, stderr := runCLI(t, 4*time.Minute, map[string]string{
 		"TARGET_IMAGE": img, "RL_LIMIT": "10", "RL_WINDOW": "5s", "REPORT_DIR": dir,
 		"STRICT": "1", "TAGS": "not @id:RL-EXT-AUTH-01 and not @id:RL-FAIL1-01",
+		"FEATURES": "fail-closed,persistence", // PS-1: rlspec restarts the container
 	})
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -98,16 +103,17 @@ func TestAcceptanceTargetImage(t *testing.T) {
 			xff = xff || strings.HasPrefix(c.Name, "RL-EXT-XFF-01")
 		}
 	}
-	// Expected skip: FAIL-2 (not claimed, which STRICT allows).
-	// RL-EXT-XFF-01 runs against the untrusting instance.
+	// Expected skip: FAIL-2 (not claimed, which STRICT allows). PS-1-01
+	// passes: rlspec restarted the container. RL-EXT-XFF-01 runs against
+	// the untrusting instance.
 	want := []string{"RL-FAIL2-01"}
 	sort.Strings(skipped)
 	ok := len(skipped) == len(want)
 	for i := 0; ok && i < len(want); i++ {
 		ok = strings.HasPrefix(skipped[i], want[i]+" ")
 	}
-	if junit.Tests < 36 || junit.Failures != 0 || !ok || !xff {
-		t.Fatalf("tests %d, failures %d, skipped %v, RL-EXT-XFF-01 ran %v; want ≥36, 0, only %v, true\n%s", junit.Tests, junit.Failures, skipped, xff, want, stdout)
+	if junit.Tests < 37 || junit.Failures != 0 || !ok || !xff {
+		t.Fatalf("tests %d, failures %d, skipped %v, RL-EXT-XFF-01 ran %v; want ≥37, 0, only %v, true\n%s", junit.Tests, junit.Failures, skipped, xff, want, stdout)
 	}
 }
 
