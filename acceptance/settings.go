@@ -40,20 +40,29 @@ func settingsMismatch(tc service.Config, ex *service.Exchange) error {
 	if err != nil || rl.Limit != rl.Remaining+1 {
 		return nil
 	}
+	if tc.Profile == service.ProfileTokenBucket {
+		return bucketMismatch(tc, rl, ex)
+	}
 	if rl.Limit != int64(tc.Limit) {
 		return fmt.Errorf("RL_LIMIT=%d but the service answers %s: %d on the first request of a fresh bucket; set RL_LIMIT=%d",
 			tc.Limit, service.HeaderLimit, rl.Limit, rl.Limit)
 	}
-	now := ex.Received
-	if d, err := http.ParseTime(ex.RespHeader.Get("Date")); err == nil {
-		now = d
-	}
-	left := time.Unix(rl.Reset, 0).Sub(now)
+	left := untilReset(rl, ex)
 	if left > tc.Window+dateSlack {
 		return fmt.Errorf("RL_WINDOW=%s but the service answers %s: %d, %s after the first request of a fresh bucket; set RL_WINDOW to the service's window (at least %s)",
 			tc.Window, service.HeaderReset, rl.Reset, left.Round(time.Second), left.Truncate(time.Second))
 	}
 	return nil
+}
+
+// untilReset is how far the response's Reset lies after it was answered
+// (its Date header, else when it came back).
+func untilReset(rl service.RateLimit, ex *service.Exchange) time.Duration {
+	now := ex.Received
+	if d, err := http.ParseTime(ex.RespHeader.Get("Date")); err == nil {
+		now = d
+	}
+	return time.Unix(rl.Reset, 0).Sub(now)
 }
 
 // bodyNote says, when BODY_TEMPLATE renders the same body twice, that

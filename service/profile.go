@@ -167,7 +167,8 @@ func rules(p Profile) profileRules {
 		return profileRules{key: Key{KeyHeader, "X-User-ID"}, method: "GET", dialect: DialectAuto,
 			takes: append(httpSettings, envWindowAlign), extra: []Feature{FeatureAnonymousOpen}}
 	case ProfileTokenBucket:
-		return profileRules{key: Key{KeyHeader, "X-User-ID"}, method: "GET", dialect: DialectXRateLimit, takes: httpSettings}
+		return profileRules{key: Key{KeyHeader, "X-User-ID"}, method: "GET", dialect: DialectXRateLimit,
+			takes: append(httpSettings, envBurst, envRate)}
 	}
 	// prd: the target contract fixes key, method, dialect and body.
 	return profileRules{key: Key{KeyBody, "device_bucket"}, method: "POST", dialect: DialectXRateLimit,
@@ -180,6 +181,7 @@ func (c Config) given() []string {
 	for env, set := range map[string]bool{
 		envKey: c.Key != Key{}, envKeyFormat: c.KeyFormat != "", envMethod: c.Method != "",
 		envWindowAlign: c.WindowAlign != "", envDialect: c.Dialect != "", envLimitedBody: c.LimitedBody.Pointer != "",
+		envBurst: c.Burst != 0, envRate: c.Rate != 0,
 	} {
 		if set {
 			g = append(g, env)
@@ -286,6 +288,7 @@ func (c Config) Only(p Profile) Config {
 		envKey: func() { c.Key = Key{} }, envKeyFormat: func() { c.KeyFormat = "" }, envMethod: func() { c.Method = "" },
 		envWindowAlign: func() { c.WindowAlign = "" }, envDialect: func() { c.Dialect = DialectAuto },
 		envLimitedBody: func() { c.LimitedBody = LimitedBody{} },
+		envBurst:       func() { c.Burst = 0 }, envRate: func() { c.Rate = 0 },
 	} {
 		if !slices.Contains(takes, env) {
 			clear()
