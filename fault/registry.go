@@ -41,5 +41,10 @@ func All() []Fault {
 		fwOffByOne(),
 		fwAnonymousShared(),
 		fwBody(),
+		tbWholeSecondRefill(),
+		tbRetryAfterTruncated(),
+		tbUncapped(),
+		tbLostUpdate(),
+		tbBinaryRefill(),
 	}
 }
