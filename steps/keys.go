@@ -171,8 +171,12 @@ func (s *scenario) burstWithinSecond() error {
 }
 
 // concurrentKeyed releases N+k requests of the key at once.
-func (s *scenario) concurrentKeyed(k int) error {
-	reqs := make([]service.Request, s.limit()+k)
+func (s *scenario) concurrentKeyed(k int) error { return s.concurrentN(s.limit() + k) }
+
+// concurrentN releases n requests of the key at once: one run of the key,
+// and the last batch.
+func (s *scenario) concurrentN(n int) error {
+	reqs := make([]service.Request, n)
 	for i := range reqs {
 		reqs[i] = s.keyed(s.key.value)
 	}

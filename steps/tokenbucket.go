@@ -111,16 +111,7 @@ func (s *scenario) burstTimesSequential(n int) error {
 }
 
 // burstPlusConcurrent releases B+k requests of the key at once.
-func (s *scenario) burstPlusConcurrent(k int) error {
-	reqs := make([]service.Request, s.burst()+k)
-	for i := range reqs {
-		reqs[i] = s.keyed(s.key.value)
-	}
-	out, err := s.fireKeyed(reqs)
-	s.key.runs = append(s.key.runs, out)
-	s.batch = batch{exchanges: out, sent: len(out)}
-	return err
-}
+func (s *scenario) burstPlusConcurrent(k int) error { return s.concurrentN(s.burst() + k) }
 
 // arrivalBound is TB-1 on every exchange of the scenario.
 func (s *scenario) arrivalBound() error {
@@ -260,24 +251,7 @@ func (s *scenario) bucket429() error {
 
 // allowedAtRetry is TB-6's second sentence: a request sent Retry-After
 // seconds after the 429 came back (nothing spent meanwhile) is allowed.
-func (s *scenario) allowedAtRetry() error {
-	refused := s.last.ex
-	ra, err := s.retryAfterOf(refused)
-	if err != nil {
-		return err
-	}
-	if err := s.waitUntil(refused.Received.Add(time.Duration(ra) * time.Second)); err != nil {
-		return err
-	}
-	ex, err := s.sendKeyed()
-	if err != nil {
-		return err
-	}
-	if ex.Status/100 != 2 {
-		return violation(s.refs, fmt.Sprintf("a request sent %d s after a 429 with Retry-After: %d", ra, ra), "2xx", fmt.Sprintf("HTTP %d", ex.Status), refused, ex)
-	}
-	return nil
-}
+func (s *scenario) allowedAtRetry() error { return s.allowedAfterRetryPlus(0) }
 
 // bucketHeaders is TB-7 over the key's first run (a fresh key): Limit B on
 // each; Remaining of an allowed request between B − (allowed so far) and
