@@ -74,6 +74,10 @@ func (s *scenario) drain() error {
 			return violation(clause.Of(clause.TB1), "draining a key", fmt.Sprintf("a 429 after at most %d + %g/s·Δt + 1 allowed", s.burst(), s.rate()),
 				fmt.Sprintf("%d allowed in %s", allowed, span.Round(time.Millisecond)), run...)
 		}
+		if allowed > 4*s.burst()+10 {
+			return precondition(violation(s.refs, "draining a key", "a 429 after about B requests one after another",
+				fmt.Sprintf("%d allowed over %s: each request takes about as long as the bucket takes to refill a token (1/R = %s); configure a lower RL_RATE", allowed, ex.Received.Sub(run[0].Sent).Round(time.Millisecond), s.perToken()), ex))
+		}
 	}
 }
 
