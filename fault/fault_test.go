@@ -201,6 +201,7 @@ var detectors = map[fault.Name]detector{
 	fault.TBUncapped:            tbCapDetector,
 	fault.TBRetryAfterTruncated: tbRetryAfterDetector,
 	fault.TBLostUpdate:          tbConcurrentDetector,
+	fault.TBLimitFromRemaining:  tbLimitDetector,
 }
 
 // The fault matrix in miniature: the reference breaks no clause; every fault

@@ -46,5 +46,6 @@ func All() []Fault {
 		tbUncapped(),
 		tbLostUpdate(),
 		tbBinaryRefill(),
+		tbLimitFromRemaining(),
 	}
 }

@@ -78,3 +78,11 @@ func tbConcurrentDetector(_ *testing.T, mk mkServer) (bool, string) {
 	ok := codes(tbServer(mk).parallel(30, user("u", "")))
 	return ok != 5, fmt.Sprintf("%d of 30 concurrent requests on a fresh key allowed with B = 5", ok)
 }
+
+// tbLimitDetector is TB-7: Limit = B on a fresh key's second request.
+func tbLimitDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := tbServer(mk)
+	s.do(user("u", ""))
+	l := hdr(s.do(user("u", "")), "X-RateLimit-Limit")
+	return l != 5, fmt.Sprintf("second request's Limit %d with B = 5", l)
+}
