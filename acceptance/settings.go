@@ -15,7 +15,7 @@ import (
 const dateSlack = 2 * time.Second
 
 // checkSettings sends one request on a fresh bucket (a fresh device_bucket
-// no scenario uses) to the enabled target and compares what its rate-limit
+// no scenario uses; a fresh key of the other profiles) to the enabled target and compares what its rate-limit
 // headers say with RL_LIMIT and RL_WINDOW. A contradiction is a
 // settings mismatch only when the response is otherwise a consistent first
 // response (HTTP 200, Limit = Remaining + 1): a service that lies in its
@@ -25,9 +25,17 @@ func checkSettings(ctx context.Context, tc service.Config, body *service.Body, t
 	if err != nil {
 		return err
 	}
+	req := service.Request{Body: b}
+	if tc.Profile != service.ProfilePRD {
+		key, err := tc.RenderKey(service.NewUUID())
+		if err != nil {
+			return err
+		}
+		req = tc.Keyed(key) // a fresh key of the profile, with its method
+	}
 	c := service.NewClient(tc, tc.URL, service.WithTimeout(timeout))
 	defer c.Close()
-	return settingsMismatch(tc, c.Do(ctx, service.Request{Body: b}))
+	return settingsMismatch(tc, c.Do(ctx, req))
 }
 
 // settingsMismatch returns one sentence naming the setting the first
