@@ -16,8 +16,9 @@ import (
 // computed back with an upsert: under READ COMMITTED, or across
 // replicas, requests that read the same count each spend the same token).
 // Deterministic: a key's count read at one instant is what every request
-// of that key reads for the next lostUpdate, as if they had all read it
-// before any of them wrote.
+// of that key reads while they come less than lostUpdate apart, as if they
+// had all read it before any of them wrote — a slow machine stretches the
+// race instead of ending it.
 const TBLostUpdate Name = "tb-lost-update"
 
 // lostUpdate is how long the requests of a key keep reading the count one
@@ -41,7 +42,7 @@ func tbLostUpdate() Fault {
 }
 
 // staleReads remembers, per key, the state read at the start of its race
-// window.
+// and when the last request read it.
 type staleReads struct {
 	clock reference.Clock
 	mu    sync.Mutex
@@ -53,7 +54,7 @@ type staleRead struct {
 	at time.Time
 }
 
-// staleTx reads a key's state as it was read first within lostUpdate.
+// staleTx reads a key's state as it was read at the start of its race.
 type staleTx struct {
 	reference.Tx
 	reads *staleReads
@@ -63,10 +64,12 @@ func (t staleTx) Bucket(ctx context.Context, id string) (model.State, error) {
 	now := t.reads.clock.Now()
 	t.reads.mu.Lock()
 	r, ok := t.reads.read[id]
-	t.reads.mu.Unlock()
 	if ok && now.Sub(r.at) < lostUpdate {
+		t.reads.read[id] = staleRead{st: r.st, at: now} // the race goes on while requests keep coming
+		t.reads.mu.Unlock()
 		return r.st, nil
 	}
+	t.reads.mu.Unlock()
 	st, err := t.Tx.Bucket(ctx, id)
 	if err != nil {
 		return st, err
