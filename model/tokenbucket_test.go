@@ -58,3 +58,56 @@ func TestTokenBucketChecks(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenBucketProperties walks random request times: never more than
+// B + R·Δt allowed in any [t1, t2] (TB-1), Remaining the whole tokens of a
+// continuous bucket (TB-7), and a client at 0.9·R after draining is never
+// refused (TB-4).
+func TestTokenBucketProperties(t *testing.T) {
+	t0 := time.Unix(1_700_000_000, 0)
+	for _, m := range []TokenBucket{{1, 1}, {5, 2}, {3, 0.3}, {10, 7.5}} {
+		var st State
+		now := t0
+		var allowed []time.Time
+		level, last := float64(m.Burst), now // a float bucket to compare with
+		for i := range 2000 {
+			now = now.Add(time.Duration((i*7919)%9) * m.perTokenForTest() / 4) // 0 to 2 tokens' time apart
+			level = min(level+now.Sub(last).Seconds()*m.Rate, float64(m.Burst))
+			last = now
+			var d Decision
+			st, d = m.Step(st, Request{Cost: 1}, now)
+			if d.Allowed {
+				allowed = append(allowed, now)
+				level--
+				if want := int(level + 1e-6); d.Remaining != want {
+					t.Fatalf("%+v step %d: Remaining %d, a continuous bucket holds %.4f", m, i, d.Remaining, level)
+				}
+			} else if level >= 1+1e-6 {
+				t.Fatalf("%+v step %d: refused with %.4f tokens", m, i, level)
+			}
+		}
+		for i := range allowed {
+			for j := i; j < len(allowed); j++ {
+				if most := float64(m.Burst) + m.Rate*allowed[j].Sub(allowed[i]).Seconds(); float64(j-i+1) > most+1e-6 {
+					t.Fatalf("%+v: %d allowed in %s, at most %.2f", m, j-i+1, allowed[j].Sub(allowed[i]), most)
+				}
+			}
+		}
+		// drained, then every 1/(0.9·R): never refused
+		for {
+			var d Decision
+			if st, d = m.Step(st, Request{Cost: 1}, now); !d.Allowed {
+				break
+			}
+		}
+		every := time.Duration(float64(time.Second) / (0.9 * m.Rate))
+		for i := 1; i <= 20; i++ {
+			var d Decision
+			if st, d = m.Step(st, Request{Cost: 1}, now.Add(time.Duration(i)*every)); !d.Allowed {
+				t.Fatalf("%+v: a client at 0.9·R refused at request %d", m, i)
+			}
+		}
+	}
+}
+
+func (m TokenBucket) perTokenForTest() time.Duration { return time.Duration(m.Interval()) * time.Microsecond }
