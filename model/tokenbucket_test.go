@@ -110,4 +110,6 @@ func TestTokenBucketProperties(t *testing.T) {
 	}
 }
 
-func (m TokenBucket) perTokenForTest() time.Duration { return time.Duration(m.Interval()) * time.Microsecond }
+func (m TokenBucket) perTokenForTest() time.Duration {
+	return time.Duration(m.Interval()) * time.Microsecond
+}
