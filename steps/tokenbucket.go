@@ -34,11 +34,24 @@ func (s *scenario) registerTokenBucket(sc stepper) {
 	sc.Step(`^every response carried Limit B, Remaining the whole tokens left, and Reset within ⌈B/R⌉ \+ 1 seconds$`, s.bucketHeaders)
 }
 
-// burst is B (RL_BURST), rate R (RL_RATE) in tokens per second.
-func (s *scenario) burst() int    { return s.env.Config.Burst }
+// burst is B (RL_BURST).
+func (s *scenario) burst() int { return s.env.Config.Burst }
+
+// rate is R (RL_RATE) in tokens per second.
 func (s *scenario) rate() float64 { return s.env.Config.Rate }
+
+// perToken is 1/R, the time the bucket takes to refill one token.
 func (s *scenario) perToken() time.Duration {
 	return time.Duration(float64(time.Second) / s.rate())
+}
+
+// fitsMaxWait skips a scenario that would wait longer than MAX_WAIT.
+func (s *scenario) fitsMaxWait(d time.Duration, what string) error {
+	if d > s.env.Config.MaxWait {
+		return skip("%s takes %s, longer than MAX_WAIT=%s: configure the service with a faster RL_RATE (2 tokens/s keeps every wait under 6 s) or raise MAX_WAIT",
+			what, d.Round(time.Millisecond), s.env.Config.MaxWait)
+	}
+	return nil
 }
 
 // seconds is d in whole seconds, rounded up.
@@ -86,6 +99,9 @@ func (s *scenario) idle(d time.Duration) error {
 	if s.last.ex == nil {
 		return precondition(fmt.Errorf("idle: the key has sent nothing"))
 	}
+	if err := s.fitsMaxWait(d, "idling the key"); err != nil {
+		return err
+	}
 	return s.waitUntil(s.last.ex.Received.Add(d))
 }
 
@@ -129,6 +145,9 @@ func (s *scenario) arrivalBound() error {
 // again.
 func (s *scenario) firstBurstThenRefused() error {
 	run := s.key.runs[0]
+	if len(run) <= s.burst() {
+		return precondition(fmt.Errorf("the key's first run has %d requests, not B+1", len(run)))
+	}
 	for i, ex := range run[:s.burst()] {
 		if ex.Status/100 != 2 {
 			return violation(s.refs, fmt.Sprintf("request %d of a fresh key's first %d", i+1, s.burst()), "2xx", fmt.Sprintf("HTTP %d", ex.Status), run[:i+1]...)
@@ -177,6 +196,9 @@ func (s *scenario) steadyClient() error {
 	drained := s.last.ex
 	every := time.Duration(float64(time.Second) / (0.9 * s.rate()))
 	n := int((time.Duration(10) * s.perToken()) / every)
+	if err := s.fitsMaxWait(10*s.perToken(), "a steady client for 10/R"); err != nil {
+		return err
+	}
 	run := []*service.Exchange{drained}
 	for i := 1; i <= n; i++ {
 		if err := s.waitUntil(drained.Received.Add(time.Duration(i) * every)); err != nil {
