@@ -48,7 +48,7 @@ func (s *scenario) perToken() time.Duration {
 // fitsMaxWait skips a scenario that would wait longer than MAX_WAIT.
 func (s *scenario) fitsMaxWait(d time.Duration, what string) error {
 	if d > s.env.Config.MaxWait {
-		return skip("%s takes %s, longer than MAX_WAIT=%s: configure the service with a faster RL_RATE (2 tokens/s keeps every wait under 6 s) or raise MAX_WAIT",
+		return skip("%s takes %s, longer than MAX_WAIT=%s: configure the service with a faster RL_RATE (B = 5 at 2 tokens/s keeps every wait under 6 s) or raise MAX_WAIT",
 			what, d.Round(time.Millisecond), s.env.Config.MaxWait)
 	}
 	return nil
