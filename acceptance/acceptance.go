@@ -211,7 +211,11 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		cucumberPath = filepath.Join(set.ReportDir, "cucumber.json")
 		format = "cucumber:" + cucumberPath
 	}
-	fmt.Fprintf(r.out, "rlspec acceptance: %s%s, profile %s, limit %d, window %s\n", name, tc.Endpoint(""), tc.Profile, tc.Limit, tc.Window)
+	settings := fmt.Sprintf("limit %d, window %s", tc.Limit, tc.Window)
+	if tc.Profile == service.ProfileTokenBucket {
+		settings = fmt.Sprintf("burst %d, rate %g/s", tc.Burst, tc.Rate)
+	}
+	fmt.Fprintf(r.out, "rlspec acceptance: %s%s, profile %s, %s\n", name, tc.Endpoint(""), tc.Profile, settings)
 	if bodyWarning != "" {
 		fmt.Fprintf(r.out, "note: %s\n", bodyWarning)
 	}

@@ -8,7 +8,8 @@ import (
 
 // implemented lists the profiles whose features exist; the others are
 // accepted settings that cannot run yet.
-var implemented = map[service.Profile]bool{service.ProfilePRD: true, service.ProfileSlidingLog: true, service.ProfileFixedWindow: true}
+var implemented = map[service.Profile]bool{service.ProfilePRD: true, service.ProfileSlidingLog: true, service.ProfileFixedWindow: true,
+	service.ProfileTokenBucket: true}
 
 // CheckProfile reports, as one sentence, a profile the suite cannot run yet.
 func CheckProfile(p service.Profile) error {

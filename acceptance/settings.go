@@ -15,7 +15,7 @@ import (
 const dateSlack = 2 * time.Second
 
 // checkSettings sends one request on a fresh bucket (a fresh device_bucket
-// no scenario uses) to the enabled target and compares what its rate-limit
+// no scenario uses; a fresh key of the other profiles) to the enabled target and compares what its rate-limit
 // headers say with RL_LIMIT and RL_WINDOW. A contradiction is a
 // settings mismatch only when the response is otherwise a consistent first
 // response (HTTP 200, Limit = Remaining + 1): a service that lies in its
@@ -25,9 +25,17 @@ func checkSettings(ctx context.Context, tc service.Config, body *service.Body, t
 	if err != nil {
 		return err
 	}
+	req := service.Request{Body: b}
+	if tc.Profile != service.ProfilePRD {
+		key, err := tc.RenderKey(service.NewUUID())
+		if err != nil {
+			return err
+		}
+		req = tc.Keyed(key) // a fresh key of the profile, with its method
+	}
 	c := service.NewClient(tc, tc.URL, service.WithTimeout(timeout))
 	defer c.Close()
-	return settingsMismatch(tc, c.Do(ctx, service.Request{Body: b}))
+	return settingsMismatch(tc, c.Do(ctx, req))
 }
 
 // settingsMismatch returns one sentence naming the setting the first
@@ -40,20 +48,29 @@ func settingsMismatch(tc service.Config, ex *service.Exchange) error {
 	if err != nil || rl.Limit != rl.Remaining+1 {
 		return nil
 	}
+	if tc.Profile == service.ProfileTokenBucket {
+		return bucketMismatch(tc, rl, ex)
+	}
 	if rl.Limit != int64(tc.Limit) {
 		return fmt.Errorf("RL_LIMIT=%d but the service answers %s: %d on the first request of a fresh bucket; set RL_LIMIT=%d",
 			tc.Limit, service.HeaderLimit, rl.Limit, rl.Limit)
 	}
-	now := ex.Received
-	if d, err := http.ParseTime(ex.RespHeader.Get("Date")); err == nil {
-		now = d
-	}
-	left := time.Unix(rl.Reset, 0).Sub(now)
+	left := untilReset(rl, ex)
 	if left > tc.Window+dateSlack {
 		return fmt.Errorf("RL_WINDOW=%s but the service answers %s: %d, %s after the first request of a fresh bucket; set RL_WINDOW to the service's window (at least %s)",
 			tc.Window, service.HeaderReset, rl.Reset, left.Round(time.Second), left.Truncate(time.Second))
 	}
 	return nil
+}
+
+// untilReset is how far the response's Reset lies after it was answered
+// (its Date header, else when it came back).
+func untilReset(rl service.RateLimit, ex *service.Exchange) time.Duration {
+	now := ex.Received
+	if d, err := http.ParseTime(ex.RespHeader.Get("Date")); err == nil {
+		now = d
+	}
+	return time.Unix(rl.Reset, 0).Sub(now)
 }
 
 // bodyNote says, when BODY_TEMPLATE renders the same body twice, that

@@ -19,6 +19,9 @@ type Options struct {
 	// window alignment ("" epoch).
 	Profile fakeserver.Profile
 	Align   fakeserver.Align
+	// Burst and Rate are token-bucket's B and R (0: the server's defaults).
+	Burst int
+	Rate  float64
 	// TrustLoopbackProxies honours X-Forwarded-For from loopback peers, for
 	// a harness that gives scenarios their addresses that way
 	// (CLIENT_IPS=xff).
@@ -87,6 +90,12 @@ func (o Options) base() fakeserver.Config {
 	}
 	if o.Align != "" {
 		cfg.Align = o.Align
+	}
+	if o.Burst > 0 {
+		cfg.Burst = o.Burst
+	}
+	if o.Rate > 0 {
+		cfg.Rate = o.Rate
 	}
 	if o.TrustLoopbackProxies {
 		cfg.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/reference"
 	"github.com/rlspec/rlspec/sqlite"
 )
@@ -17,16 +18,22 @@ const (
 	DefaultLimit    = 500
 	DefaultWindow   = time.Hour
 	DefaultSentinel = 999
+	// token-bucket (RL_BURST, RL_RATE): 5 tokens, 2 per second, so that a
+	// drained bucket is full again in 2.5 s.
+	DefaultBurst = 5
+	DefaultRate  = 2.0
 )
 
 // Config is the server's whole configuration, filled at the CLI edge.
 type Config struct {
 	Enabled        bool          // BMTC_RATE_LIMIT_ENABLED (default true)
-	Profile        Profile       // RL_PROFILE: prd (default), sliding-log, fixed-window
+	Profile        Profile       // RL_PROFILE: prd (default), sliding-log, fixed-window, token-bucket
 	Align          Align         // RL_WINDOW_ALIGN: fixed-window's epoch (default) or first-request
 	Limit          int           // BMTC_RATE_LIMIT_PER_HOUR (default 500)
 	Window         time.Duration // BMTC_RATE_LIMIT_WINDOW_SECONDS (default 1h)
 	Sentinel       int           // RL_SENTINEL: Remaining when disabled (default 999)
+	Burst          int           // RL_BURST: token-bucket's B (default 5)
+	Rate           float64       // RL_RATE: token-bucket's R in tokens per second (default 2)
 	Store          StoreKind     // STORE: sqlite (default) or postgres
 	DBPath         string        // DB_PATH: SQLite file; "" = a fresh temp file removed on Close
 	DatabaseURL    string        // DATABASE_URL: postgres://… (STORE=postgres)
@@ -78,6 +85,8 @@ func DefaultConfig() Config {
 		Limit:        DefaultLimit,
 		Window:       DefaultWindow,
 		Sentinel:     DefaultSentinel,
+		Burst:        DefaultBurst,
+		Rate:         DefaultRate,
 		CleanupEvery: time.Hour,
 		Retention:    reference.DefaultRetention,
 		BusyTimeout:  sqlite.DefaultBusyTimeout,
@@ -91,8 +100,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("BMTC_RATE_LIMIT_PER_HOUR: %d is not a positive integer", c.Limit)
 	case c.Window < time.Second || c.Window%time.Second != 0:
 		return fmt.Errorf("BMTC_RATE_LIMIT_WINDOW_SECONDS: %v is not a whole number of seconds >= 1", c.Window)
-	case c.Profile != "" && c.Profile != ProfilePRD && c.Profile != ProfileSlidingLog && c.Profile != ProfileFixedWindow:
-		return fmt.Errorf("RL_PROFILE: %q is not a profile the reference serves (prd, sliding-log, fixed-window)", c.Profile)
+	case c.Profile != "" && c.Profile != ProfilePRD && c.Profile != ProfileSlidingLog && c.Profile != ProfileFixedWindow && c.Profile != ProfileTokenBucket:
+		return fmt.Errorf("RL_PROFILE: %q is not a profile the reference serves (%s)", c.Profile, profileNames)
+	case c.Profile == ProfileTokenBucket && model.CheckTokenBucket(c.Burst, c.Rate) != nil:
+		return fmt.Errorf("RL_BURST, RL_RATE: %w", model.CheckTokenBucket(c.Burst, c.Rate))
 	case c.Align != "" && c.Align != AlignEpoch && c.Align != AlignFirstRequest:
 		return fmt.Errorf("RL_WINDOW_ALIGN: %q is neither epoch nor first-request", c.Align)
 	case c.Store != StoreSQLite && c.Store != StorePostgres:
@@ -107,6 +118,7 @@ func (c Config) Validate() error {
 
 // ConfigFromEnv reads BMTC_RATE_LIMIT_ENABLED, BMTC_RATE_LIMIT_PER_HOUR,
 // BMTC_RATE_LIMIT_WINDOW_SECONDS, RL_SENTINEL, RL_PROFILE, RL_WINDOW_ALIGN,
+// RL_BURST, RL_RATE,
 // STORE, DB_PATH, DATABASE_URL, TRUSTED_PROXIES (comma-separated CIDRs or
 // addresses), CLEANUP_EVERY (Go duration or seconds) and REQUIRE_AUTH over
 // DefaultConfig.
@@ -158,6 +170,20 @@ func ConfigFromEnv(getenv func(string) (string, bool)) (Config, error) {
 			return c, fmt.Errorf("RL_WINDOW_ALIGN: %w", err)
 		}
 		c.Align = a
+	}
+	if v, ok := get("RL_BURST"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return c, fmt.Errorf("RL_BURST: %q is not a positive integer", v)
+		}
+		c.Burst = n
+	}
+	if v, ok := get("RL_RATE"); ok {
+		r, err := strconv.ParseFloat(v, 64)
+		if err != nil || model.CheckTokenBucket(1, r) != nil {
+			return c, fmt.Errorf("RL_RATE: %q is not a number of tokens per second in (0, 1000000]", v)
+		}
+		c.Rate = r
 	}
 	if v, ok := get("STORE"); ok {
 		k, err := ParseStoreKind(v)

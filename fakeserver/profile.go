@@ -19,6 +19,7 @@ const (
 	ProfilePRD         Profile = "prd"
 	ProfileSlidingLog  Profile = "sliding-log"
 	ProfileFixedWindow Profile = "fixed-window"
+	ProfileTokenBucket Profile = "token-bucket"
 )
 
 // Align is the fixed-window profile's window alignment.
@@ -41,11 +42,14 @@ func ParseProfile(s string) (Profile, error) {
 	switch p := Profile(strings.TrimSpace(s)); p {
 	case "", ProfilePRD:
 		return ProfilePRD, nil
-	case ProfileSlidingLog, ProfileFixedWindow:
+	case ProfileSlidingLog, ProfileFixedWindow, ProfileTokenBucket:
 		return p, nil
 	}
-	return "", fmt.Errorf("%q is not a profile the reference serves (prd, sliding-log, fixed-window)", s)
+	return "", fmt.Errorf("%q is not a profile the reference serves (%s)", s, profileNames)
 }
+
+// profileNames lists the profiles the reference serves, for messages.
+const profileNames = "prd, sliding-log, fixed-window, token-bucket"
 
 // ParseAlign accepts "" (epoch), epoch and first-request.
 func ParseAlign(s string) (Align, error) {
@@ -63,6 +67,8 @@ func (c Config) Model() model.Model {
 	switch {
 	case !c.Enabled:
 		return model.FlagOff{Limit: c.Limit, Window: c.Window, Sentinel: c.Sentinel}
+	case c.Profile == ProfileTokenBucket:
+		return model.TokenBucket{Burst: c.Burst, Rate: c.Rate}
 	case c.Profile == ProfileSlidingLog:
 		return model.SlidingLog{Limit: c.Limit, Window: c.Window}
 	case c.Profile == ProfileFixedWindow && c.Align != AlignFirstRequest:

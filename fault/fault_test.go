@@ -206,6 +206,13 @@ var detectors = map[fault.Name]detector{
 	fault.FWOffByOne:           fwOffByOneDetector,
 	fault.FWAnonymousShared:    fwAnonymousDetector,
 	fault.FWBody:               fwBodyDetector,
+
+	fault.TBWholeSecondRefill:   tbSteadyDetector,
+	fault.TBBinaryRefill:        tbRefillDetector,
+	fault.TBUncapped:            tbCapDetector,
+	fault.TBRetryAfterTruncated: tbRetryAfterDetector,
+	fault.TBLostUpdate:          tbConcurrentDetector,
+	fault.TBLimitFromRemaining:  tbLimitDetector,
 }
 
 // The fault matrix in miniature: the reference breaks no clause; every fault

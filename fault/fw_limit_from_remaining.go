@@ -19,14 +19,18 @@ func fwLimitFromRemaining() Fault {
 		Description: "spec/003: X-RateLimit-Limit = Remaining + 1 (derived from Remaining, not the configured N)",
 		Detectors:   Detectors{Scenarios: []string{"FW-5-01"}},
 		Profile:     fakeserver.ProfileFixedWindow,
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
-				return onHeaders(h, func(_ *http.Request, _ int, hdr http.Header) {
-					if rem, err := strconv.Atoi(hdr.Get("X-RateLimit-Remaining")); err == nil {
-						hdr.Set("X-RateLimit-Limit", strconv.Itoa(rem+1))
-					}
-				})
-			}}
-		},
+		Wrap:        limitFromRemaining,
 	}
+}
+
+// limitFromRemaining is spec/003's middleware line (871), whatever the
+// algorithm behind it.
+func limitFromRemaining(fakeserver.Config) fakeserver.Wrap {
+	return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
+		return onHeaders(h, func(_ *http.Request, _ int, hdr http.Header) {
+			if rem, err := strconv.Atoi(hdr.Get("X-RateLimit-Remaining")); err == nil {
+				hdr.Set("X-RateLimit-Limit", strconv.Itoa(rem+1))
+			}
+		})
+	}}
 }

@@ -42,5 +42,11 @@ func All() []Fault {
 		fwOffByOne(),
 		fwAnonymousShared(),
 		fwBody(),
+		tbWholeSecondRefill(),
+		tbRetryAfterTruncated(),
+		tbUncapped(),
+		tbLostUpdate(),
+		tbBinaryRefill(),
+		tbLimitFromRemaining(),
 	}
 }

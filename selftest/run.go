@@ -425,6 +425,9 @@ func profileConfig(p fakeserver.Profile) service.Config {
 		tc.Profile, tc.Limit, tc.Window = service.Profile(p), 5, 3*time.Second
 		tc.LimitedBody = service.LimitedBody{Pointer: "/error/code", Values: []string{"RATE_LIMITED"}}
 	}
+	if p == fakeserver.ProfileTokenBucket {
+		tc = tc.WithTokenBucketDefaults()
+	}
 	return tc
 }
 
@@ -457,7 +460,8 @@ func runAcceptance(ctx context.Context, f fault.Name, p fakeserver.Profile, stor
 	tc := profileConfig(p)
 	token := "Bearer rlspec-selftest-" + service.NewUUID()
 	tc.Headers.Set("Authorization", token)
-	pair, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, Profile: p, Store: store, RequireAuth: token})
+	pair, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, Profile: p, Store: store, RequireAuth: token,
+		Burst: tc.Burst, Rate: tc.Rate})
 	if err != nil {
 		return AcceptanceResult{}, err
 	}

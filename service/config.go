@@ -61,6 +61,8 @@ type Config struct {
 	Limit        int           // RL_LIMIT
 	Window       time.Duration // RL_WINDOW
 	Sentinel     int           // RL_SENTINEL
+	Burst        int           // RL_BURST: token-bucket's B; 0 not given
+	Rate         float64       // RL_RATE: token-bucket's R, tokens per second; 0 not given
 	DB           string        // TARGET_DB: sqlite:/abs/path.db
 	Schema       DBSchema      // DB_SCHEMA
 	ClientIPs    ClientIPMode  // CLIENT_IPS
@@ -119,6 +121,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 	fs.Var(envValue(getenv, "RL_LIMIT", (*intFlag)(&c.Limit)), "rl-limit", "quota per window (RL_LIMIT)")
 	fs.Var(envValue(getenv, "RL_WINDOW", (*durationFlag)(&c.Window)), "rl-window", "window length, Go duration or seconds (RL_WINDOW)")
 	fs.Var(envValue(getenv, "RL_SENTINEL", (*intFlag)(&c.Sentinel)), "rl-sentinel", "X-RateLimit-Remaining when the flag is off (RL_SENTINEL)")
+	c.registerTokenBucketFlags(fs, getenv)
 	fs.Var(envValue(getenv, "DB_SCHEMA", (*schemaFlag)(&c.Schema)), "db-schema", "prd or tokens (DB_SCHEMA)")
 	fs.Var(envValue(getenv, "CLIENT_IPS", (*clientIPsFlag)(&c.ClientIPs)), "client-ips", "bind or xff (CLIENT_IPS)")
 	fs.Var(envValue(getenv, "PROFILE", (*profileFlag)(&c.Profile)), "profile", "prd, sliding-log, fixed-window, token-bucket or all (PROFILE)")
@@ -176,7 +179,7 @@ func (c Config) Validate() error {
 		}
 	}
 	errs = append(errs, c.validateProfile()...)
-	errs = append(errs, c.validateFeatures())
+	errs = append(errs, c.validateFeatures(), c.validateTokenBucket())
 	return errors.Join(errs...)
 }
 

@@ -1,7 +1,9 @@
 package service
 
 import (
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"text/template"
@@ -167,7 +169,8 @@ func rules(p Profile) profileRules {
 		return profileRules{key: Key{KeyHeader, "X-User-ID"}, method: "GET", dialect: DialectAuto,
 			takes: append(httpSettings, envWindowAlign), extra: []Feature{FeatureAnonymousOpen}}
 	case ProfileTokenBucket:
-		return profileRules{key: Key{KeyHeader, "X-User-ID"}, method: "GET", dialect: DialectXRateLimit, takes: httpSettings}
+		return profileRules{key: Key{KeyHeader, "X-User-ID"}, method: "GET", dialect: DialectXRateLimit,
+			takes: append(httpSettings, envBurst, envRate)}
 	}
 	// prd: the target contract fixes key, method, dialect and body.
 	return profileRules{key: Key{KeyBody, "device_bucket"}, method: "POST", dialect: DialectXRateLimit,
@@ -180,6 +183,7 @@ func (c Config) given() []string {
 	for env, set := range map[string]bool{
 		envKey: c.Key != Key{}, envKeyFormat: c.KeyFormat != "", envMethod: c.Method != "",
 		envWindowAlign: c.WindowAlign != "", envDialect: c.Dialect != "", envLimitedBody: c.LimitedBody.Pointer != "",
+		envBurst: c.Burst != 0, envRate: c.Rate != 0,
 	} {
 		if set {
 			g = append(g, env)
@@ -286,6 +290,7 @@ func (c Config) Only(p Profile) Config {
 		envKey: func() { c.Key = Key{} }, envKeyFormat: func() { c.KeyFormat = "" }, envMethod: func() { c.Method = "" },
 		envWindowAlign: func() { c.WindowAlign = "" }, envDialect: func() { c.Dialect = DialectAuto },
 		envLimitedBody: func() { c.LimitedBody = LimitedBody{} },
+		envBurst:       func() { c.Burst = 0 }, envRate: func() { c.Rate = 0 },
 	} {
 		if !slices.Contains(takes, env) {
 			clear()
@@ -293,4 +298,23 @@ func (c Config) Only(p Profile) Config {
 	}
 	c.Features = slices.DeleteFunc(slices.Clone(c.Features), func(f Feature) bool { return !slices.Contains(FeaturesOf(p), f) })
 	return c
+}
+
+// Keyed is a request of a profile other than the PRD carrying key as KEY
+// says: in a header, in a JSON body field, or nothing ("" or KEY=ip: the
+// client address is the key).
+func (c Config) Keyed(key string) Request {
+	r := Request{Method: c.Method, ContentType: "-"}
+	if key == "" {
+		return r
+	}
+	switch c.Key.Kind {
+	case KeyHeader:
+		r.Header = http.Header{}
+		r.Header.Set(c.Key.Name, key)
+	case KeyBody:
+		b, _ := json.Marshal(map[string]string{c.Key.Name: key})
+		r.Body, r.ContentType = b, "application/json"
+	}
+	return r
 }

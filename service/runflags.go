@@ -72,6 +72,9 @@ func CheckImage(c Config, image string) error {
 	if c.URL != "" && image != "" {
 		return errors.New("TARGET_URL and TARGET_IMAGE are exclusive: set one")
 	}
+	if image != "" {
+		return c.needsBucket()
+	}
 	return nil
 }
 

@@ -61,24 +61,8 @@ func (s *scenario) freshAnonymous() error {
 	return nil
 }
 
-// keyed is a request carrying key (none when "") as KEY says: a header, a
-// JSON body field, or nothing (ip: the client address is the key).
-func (s *scenario) keyed(key string) service.Request {
-	cfg := s.env.Config
-	r := service.Request{Method: cfg.Method, ContentType: "-"}
-	if key == "" {
-		return r
-	}
-	switch cfg.Key.Kind {
-	case service.KeyHeader:
-		r.Header = http.Header{}
-		r.Header.Set(cfg.Key.Name, key)
-	case service.KeyBody:
-		b, _ := json.Marshal(map[string]string{cfg.Key.Name: key})
-		r.Body, r.ContentType = b, "application/json"
-	}
-	return r
-}
+// keyed is a request carrying key (none when "") as KEY says.
+func (s *scenario) keyed(key string) service.Request { return s.env.Config.Keyed(key) }
 
 // keyOf names an exchange's key for the bound checks: the key it carried,
 // or its client address.
@@ -171,8 +155,12 @@ func (s *scenario) burstWithinSecond() error {
 }
 
 // concurrentKeyed releases N+k requests of the key at once.
-func (s *scenario) concurrentKeyed(k int) error {
-	reqs := make([]service.Request, s.limit()+k)
+func (s *scenario) concurrentKeyed(k int) error { return s.concurrentN(s.limit() + k) }
+
+// concurrentN releases n requests of the key at once: one run of the key,
+// and the last batch.
+func (s *scenario) concurrentN(n int) error {
+	reqs := make([]service.Request, n)
 	for i := range reqs {
 		reqs[i] = s.keyed(s.key.value)
 	}

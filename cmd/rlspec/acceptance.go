@@ -83,10 +83,14 @@ func startEmbedded(cfg *acceptance.Config, flt fault.Name, store fakeserver.Stor
 	if tc.Headers.Get("Authorization") == "" {
 		tc.Headers.Set("Authorization", "Bearer rlspec-embedded-"+service.NewUUID())
 	}
+	if tc.Profile == service.ProfileTokenBucket {
+		*tc = tc.WithTokenBucketDefaults()
+	}
 	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{
 		Fault: flt, Store: store, TrustLoopbackProxies: tc.ClientIPs == service.ClientIPsXFF,
 		RequireAuth: tc.Headers.Get("Authorization"),
-		Profile:     fakeserver.Profile(tc.Profile), Align: fakeserver.Align(tc.WindowAlign)})
+		Profile:     fakeserver.Profile(tc.Profile), Align: fakeserver.Align(tc.WindowAlign),
+		Burst: tc.Burst, Rate: tc.Rate})
 	if err != nil {
 		return nil, err
 	}

@@ -117,10 +117,12 @@ func TestAcceptanceProfileSettingsExit2(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		"unknown":     {map[string]string{"PROFILE": "leaky-bucket"}, "PROFILE"},
-		"feature":     {map[string]string{"PROFILE": "sliding-log", "FEATURES": "teleport"}, "teleport"},
-		"not-taken":   {map[string]string{"PROFILE": "sliding-log", "WINDOW_ALIGN": "epoch"}, "WINDOW_ALIGN does not apply"},
-		"unavailable": {map[string]string{"PROFILE": "token-bucket"}, "not implemented yet"},
+		"unknown":   {map[string]string{"PROFILE": "leaky-bucket"}, "PROFILE"},
+		"feature":   {map[string]string{"PROFILE": "sliding-log", "FEATURES": "teleport"}, "teleport"},
+		"not-taken": {map[string]string{"PROFILE": "sliding-log", "WINDOW_ALIGN": "epoch"}, "WINDOW_ALIGN does not apply"},
+		"tb-needs":  {map[string]string{"PROFILE": "token-bucket", "TARGET_URL": "http://127.0.0.1:1"}, "needs RL_BURST and RL_RATE"},
+		"tb-rate":   {map[string]string{"PROFILE": "token-bucket", "RL_RATE": "fast"}, "RL_RATE"},
+		"prd-burst": {map[string]string{"RL_BURST": "5"}, "RL_BURST does not apply to PROFILE=prd"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			tc.env["REPORT_DIR"] = t.TempDir()
@@ -161,7 +163,7 @@ func TestAcceptanceAllProfiles(t *testing.T) {
 			} `json:"core"`
 		} `json:"profiles"`
 	}
-	if err := json.Unmarshal(b, &c); err != nil || c.Profile != "all" || len(c.Profiles) != 3 {
+	if err := json.Unmarshal(b, &c); err != nil || c.Profile != "all" || len(c.Profiles) != 4 {
 		t.Fatalf("conformance.json: %s (%v)", b, err)
 	}
 	for _, p := range c.Profiles {

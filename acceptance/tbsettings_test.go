@@ -1,0 +1,45 @@
+package acceptance
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/service"
+)
+
+// A token-bucket service whose B or R contradicts RL_BURST / RL_RATE cannot
+// run: one sentence naming the setting; matching settings pass.
+func TestBucketSettingsCheck(t *testing.T) {
+	body, err := service.LoadBody("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name          string
+		burst, tBurst int
+		rate, tRate   float64
+		want          string
+	}{
+		{"match", 5, 5, 2, 2, ""},
+		{"burst", 8, 5, 2, 2, "RL_BURST=5 but the service answers X-RateLimit-Limit: 8 on the first request of a fresh key; set RL_BURST=8"},
+		{"rate", 5, 5, 0.1, 2, "RL_RATE=2 but the service answers X-RateLimit-Reset: "},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tc := service.DefaultConfig().ForProfile(service.ProfileTokenBucket)
+			tc.Burst, tc.Rate = c.tBurst, c.tRate
+			tc.URL = startConfigured(t, fault.None, func(cfg *fakeserver.Config) {
+				cfg.Profile, cfg.Burst, cfg.Rate = fakeserver.ProfileTokenBucket, c.burst, c.rate
+			})
+			err := checkSettings(context.Background(), tc, body, 5*time.Second)
+			switch {
+			case c.want == "" && err != nil:
+				t.Fatalf("checkSettings: %v", err)
+			case c.want != "" && (err == nil || len(err.Error()) < len(c.want) || err.Error()[:len(c.want)] != c.want):
+				t.Fatalf("checkSettings: %v, want %q…", err, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,321 @@
+package steps
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"time"
+
+	"github.com/rlspec/rlspec/bound"
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/service"
+)
+
+// registerTokenBucket registers the checks of profile token-bucket (TB-1 …
+// TB-7): draining a key, idling it for a number of refill intervals, the
+// arrival-curve bound on the recorded exchanges (package bound), refill and
+// a steady client below the rate (liveness), concurrency, the 429 and the
+// headers. B is RL_BURST, R is RL_RATE.
+func (s *scenario) registerTokenBucket(sc stepper) {
+	sc.Step(`^the key is drained$`, s.drain)
+	sc.Step(`^the key idles (\d+)·B/R seconds$`, s.idleBurstTimes)
+	sc.Step(`^the key idles B/R \+ 1 seconds$`, s.idleFull)
+	sc.Step(`^the key idles k/R \+ 1 seconds, k half of B$`, s.idlePartial)
+	sc.Step(`^B\+(\d+) requests are sent with the key one after another$`, s.burstPlusSequential)
+	sc.Step(`^(\d+)B requests are sent with the key one after another$`, s.burstTimesSequential)
+	sc.Step(`^B\+(\d+) requests are sent with the key concurrently$`, s.burstPlusConcurrent)
+	sc.Step(`^no interval held more than B \+ R·Δt \+ 1 allowed requests of the key$`, s.arrivalBound)
+	sc.Step(`^the first B were allowed and the next one refused with 429$`, s.firstBurstThenRefused)
+	sc.Step(`^(?:at least )?(B|k) requests of the key are allowed in a row$`, s.allowedInARow)
+	sc.Step(`^a client sending with the key at 0\.9·R for 10/R seconds is never refused$`, s.steadyClient)
+	sc.Step(`^exactly B of them were allowed and the rest refused with 429$`, s.exactlyBurst)
+	sc.Step(`^the 429 has Retry-After in \[1, ⌈1/R⌉ \+ 1\] and a body matching LIMITED_BODY$`, s.bucket429)
+	sc.Step(`^a request sent once Retry-After has passed is allowed$`, s.allowedAtRetry)
+	sc.Step(`^every response carried Limit B, Remaining the whole tokens left, and Reset within ⌈B/R⌉ \+ 1 seconds$`, s.bucketHeaders)
+}
+
+// burst is B (RL_BURST).
+func (s *scenario) burst() int { return s.env.Config.Burst }
+
+// rate is R (RL_RATE) in tokens per second.
+func (s *scenario) rate() float64 { return s.env.Config.Rate }
+
+// perToken is 1/R, the time the bucket takes to refill one token.
+func (s *scenario) perToken() time.Duration {
+	return time.Duration(float64(time.Second) / s.rate())
+}
+
+// fitsMaxWait skips a scenario that would wait longer than MAX_WAIT.
+func (s *scenario) fitsMaxWait(d time.Duration, what string) error {
+	if d > s.env.MaxWait {
+		return skip("%s takes %s, longer than MAX_WAIT=%s: configure the service with a faster RL_RATE (B = 5 at 2 tokens/s keeps every wait under 6 s) or raise MAX_WAIT",
+			what, d.Round(time.Millisecond), s.env.MaxWait)
+	}
+	return nil
+}
+
+// seconds is d in whole seconds, rounded up.
+func seconds(d time.Duration) int64 { return int64(math.Ceil(d.Seconds())) }
+
+// drain sends requests of the key one after another until one is refused
+// with 429 (the last exchange). Allowed requests beyond what the bucket can
+// hold over the run (B + R·Δt + 1, with the 1 s tolerance) break TB-1.
+func (s *scenario) drain() error {
+	var run []*service.Exchange
+	defer func() { s.key.runs = append(s.key.runs, run) }()
+	allowed := 0
+	for {
+		ex, err := s.sendKeyed()
+		if ex != nil {
+			run = append(run, ex)
+		}
+		if err != nil {
+			return err
+		}
+		switch {
+		case ex.Status == http.StatusTooManyRequests:
+			return nil
+		case ex.Status/100 != 2:
+			return violation(s.refs, "draining a key: each request allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
+		}
+		allowed++
+		span := ex.Received.Sub(run[0].Sent) + bound.DefaultTolerance
+		if float64(allowed) > float64(s.burst())+s.rate()*span.Seconds()+1 {
+			if err := s.arrivalBound(); err != nil {
+				return err
+			}
+			return violation(clause.Of(clause.TB1), "draining a key", fmt.Sprintf("a 429 after at most %d + %g/s·Δt + 1 allowed", s.burst(), s.rate()),
+				fmt.Sprintf("%d allowed in %s", allowed, span.Round(time.Millisecond)), run...)
+		}
+		if allowed > 4*s.burst()+10 {
+			return precondition(violation(s.refs, "draining a key", "a 429 after about B requests one after another",
+				fmt.Sprintf("%d allowed over %s: each request takes about as long as the bucket takes to refill a token (1/R = %s); configure a lower RL_RATE", allowed, ex.Received.Sub(run[0].Sent).Round(time.Millisecond), s.perToken()), ex))
+		}
+	}
+}
+
+// idle waits d after the last exchange (the drain's 429) came back.
+func (s *scenario) idle(d time.Duration) error {
+	if s.last.ex == nil {
+		return precondition(fmt.Errorf("idle: the key has sent nothing"))
+	}
+	if err := s.fitsMaxWait(d, "idling the key"); err != nil {
+		return err
+	}
+	return s.waitUntil(s.last.ex.Received.Add(d))
+}
+
+func (s *scenario) idleBurstTimes(n int) error {
+	return s.idle(time.Duration(n*s.burst()) * s.perToken())
+}
+
+func (s *scenario) idleFull() error {
+	return s.idle(time.Duration(s.burst())*s.perToken() + time.Second)
+}
+
+// half is TB-3's k: half of B, at least 1.
+func (s *scenario) half() int { return max(s.burst()/2, 1) }
+
+func (s *scenario) idlePartial() error {
+	return s.idle(time.Duration(s.half())*s.perToken() + time.Second)
+}
+
+func (s *scenario) burstPlusSequential(k int) error {
+	_, err := s.sendRun(s.burst() + k)
+	return err
+}
+
+func (s *scenario) burstTimesSequential(n int) error {
+	_, err := s.sendRun(n * s.burst())
+	return err
+}
+
+// burstPlusConcurrent releases B+k requests of the key at once.
+func (s *scenario) burstPlusConcurrent(k int) error { return s.concurrentN(s.burst() + k) }
+
+// arrivalBound is TB-1 on every exchange of the scenario.
+func (s *scenario) arrivalBound() error {
+	return s.boundViolation(bound.TokenBucket(s.events(), s.burst(), s.rate(), bound.DefaultTolerance))
+}
+
+// firstBurstThenRefused is TB-2 on the key's first run (B+1 requests one
+// after another): the first B allowed, the next one 429. An allow of the
+// last one rests on the run lying within one whole second and less than
+// 1/R (no token could come back meanwhile); otherwise the scenario runs
+// again.
+func (s *scenario) firstBurstThenRefused() error {
+	run := s.key.runs[0]
+	if len(run) <= s.burst() {
+		return precondition(fmt.Errorf("the key's first run has %d requests, not B+1", len(run)))
+	}
+	for i, ex := range run[:s.burst()] {
+		if ex.Status/100 != 2 {
+			return violation(s.refs, fmt.Sprintf("request %d of a fresh key's first %d", i+1, s.burst()), "2xx", fmt.Sprintf("HTTP %d", ex.Status), run[:i+1]...)
+		}
+	}
+	last := run[s.burst()]
+	if last.Status == http.StatusTooManyRequests {
+		return nil
+	}
+	s.assume("the run within one second and less than 1/R", func() string {
+		span := last.Received.Sub(run[0].Sent)
+		if span >= s.perToken() || last.Received.Unix() != run[0].Sent.Unix() {
+			return fmt.Sprintf("%d requests took %s from %s", len(run), span.Round(time.Millisecond), run[0].Sent.Format("15:04:05.000"))
+		}
+		return ""
+	})
+	return violation(s.refs, fmt.Sprintf("request %d of a fresh key, sent right after %d allowed ones", s.burst()+1, s.burst()), "429", fmt.Sprintf("HTTP %d", last.Status), run...)
+}
+
+// allowedInARow is TB-3: after the idle, B (or k) requests one after
+// another are each allowed.
+func (s *scenario) allowedInARow(which string) error {
+	n := s.burst()
+	if which == "k" {
+		n = s.half()
+	}
+	drained := s.last.ex
+	run, err := s.sendRun(n)
+	if err != nil {
+		return err
+	}
+	for i, ex := range run {
+		if ex.Status/100 != 2 {
+			return violation(s.refs, fmt.Sprintf("request %d of %d after a drained key idled %s", i+1, n, run[0].Sent.Sub(drained.Received).Round(time.Millisecond)),
+				"2xx", fmt.Sprintf("HTTP %d", ex.Status), append([]*service.Exchange{drained}, run[:i+1]...)...)
+		}
+	}
+	return nil
+}
+
+// steadyClient is TB-4: after the drain's 429 came back at t0, request i is
+// sent no earlier than t0 + i/(0.9·R), for 10/R seconds. Each is decided
+// at least i/(0.9·R) after the 429 was, when the bucket holds at least
+// 1 + i/9 tokens: a refusal is a violation whatever the timing.
+func (s *scenario) steadyClient() error {
+	drained := s.last.ex
+	every := time.Duration(float64(time.Second) / (0.9 * s.rate()))
+	n := int((time.Duration(10) * s.perToken()) / every)
+	if err := s.fitsMaxWait(10*s.perToken(), "a steady client for 10/R"); err != nil {
+		return err
+	}
+	run := []*service.Exchange{drained}
+	for i := 1; i <= n; i++ {
+		if err := s.waitUntil(drained.Received.Add(time.Duration(i) * every)); err != nil {
+			return err
+		}
+		ex, err := s.sendKeyed()
+		if ex != nil {
+			run = append(run, ex)
+		}
+		if err != nil {
+			return err
+		}
+		if ex.Status/100 != 2 {
+			return violation(s.refs, fmt.Sprintf("request %d of a client sending every %s (0.9·R) after draining the key", i, every.Round(time.Millisecond)),
+				"2xx", fmt.Sprintf("HTTP %d", ex.Status), run...)
+		}
+	}
+	return nil
+}
+
+// exactlyBurst is TB-5 on the last batch: at least B allowed (a fresh key
+// holds B), at most B plus what the bucket refilled while the batch was
+// decided (R·(last receive − first send), whole tokens); the rest 429.
+func (s *scenario) exactlyBurst() error {
+	exs := s.batch.exchanges
+	allowed := 0
+	first, last := exs[0].Sent, exs[0].Received
+	for _, ex := range exs {
+		switch {
+		case ex.Status/100 == 2:
+			allowed++
+		case ex.Status != http.StatusTooManyRequests:
+			return violation(s.refs, "each request is allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
+		}
+		first, last = minTime(first, ex.Sent), maxTime(last, ex.Received)
+	}
+	refill := int(s.rate() * last.Sub(first).Seconds())
+	if allowed < s.burst() || allowed > s.burst()+refill {
+		want := fmt.Sprintf("exactly %d allowed", s.burst())
+		if refill > 0 {
+			want = fmt.Sprintf("%d to %d allowed (%d refilled in the %s the batch took)", s.burst(), s.burst()+refill, refill, last.Sub(first).Round(time.Millisecond))
+		}
+		return violation(s.refs, fmt.Sprintf("%d concurrent requests on a fresh key", len(exs)), want, fmt.Sprintf("%d allowed", allowed), exs...)
+	}
+	return nil
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// bucket429 is TB-6's first sentence on the last exchange (the drain's
+// 429), and LIMITED_BODY.
+func (s *scenario) bucket429() error {
+	ex := s.last.ex
+	ra, err := s.retryAfterOf(ex)
+	if err != nil {
+		return err
+	}
+	most := seconds(s.perToken()) + 1
+	if ra < 1 || ra > most {
+		return violation(s.refs, "Retry-After on a 429", fmt.Sprintf("in [1, %d] (⌈1/R⌉ + 1, R = %g/s)", most, s.rate()), fmt.Sprintf("%d", ra), ex)
+	}
+	return s.limitedBody(ex, ra)
+}
+
+// allowedAtRetry is TB-6's second sentence: a request sent Retry-After
+// seconds after the 429 came back (nothing spent meanwhile) is allowed.
+func (s *scenario) allowedAtRetry() error { return s.allowedAfterRetryPlus(0) }
+
+// bucketHeaders is TB-7 over the key's first run (a fresh key): Limit B on
+// each; Remaining of an allowed request between B − (allowed so far) and
+// that plus what the bucket refilled since the run began, with the 1 s
+// tolerance (R·(receive − first send + 1 s)), never above B − 1; 0 on a 429;
+// Reset in [now, now + ⌈B/R⌉ + 1] with now anywhere in [send, receive].
+func (s *scenario) bucketHeaders() error {
+	run := s.key.runs[0]
+	start := run[0].Sent
+	allowed := 0
+	for i, ex := range run {
+		rl, err := s.headersOf(ex, s.refs)
+		if err != nil {
+			return err
+		}
+		if rl.Limit != int64(s.burst()) {
+			return violation(s.refs, "X-RateLimit-Limit", fmt.Sprintf("%d (B)", s.burst()), fmt.Sprintf("%d", rl.Limit), ex)
+		}
+		lo, hi := ex.Sent.Unix(), ex.Received.Unix()+1+seconds(time.Duration(s.burst())*s.perToken())+1
+		if rl.Reset < lo || rl.Reset > hi {
+			return violation(s.refs, fmt.Sprintf("X-RateLimit-Reset of request %d", i+1), fmt.Sprintf("in [%d, %d] (now + ⌈B/R⌉ + 1)", lo, hi), fmt.Sprintf("%d", rl.Reset), ex)
+		}
+		if ex.Status/100 != 2 {
+			if rl.Remaining != 0 {
+				return violation(s.refs, "X-RateLimit-Remaining on a 429", "0", fmt.Sprintf("%d", rl.Remaining), ex)
+			}
+			continue
+		}
+		allowed++
+		least := int64(s.burst() - allowed)
+		most := min(least+int64(s.rate()*(ex.Received.Sub(start)+bound.DefaultTolerance).Seconds()), int64(s.burst()-1))
+		if rl.Remaining < least || rl.Remaining > most {
+			want := fmt.Sprintf("%d (B − %d allowed)", least, allowed)
+			if most > least {
+				want = fmt.Sprintf("in [%d, %d] (B − %d allowed, plus the tokens refilled since the first request, 1 s tolerance)", least, most, allowed)
+			}
+			return violation(s.refs, fmt.Sprintf("X-RateLimit-Remaining of allowed request %d", i+1), want, fmt.Sprintf("%d", rl.Remaining), run[:i+1]...)
+		}
+	}
+	return nil
+}
