@@ -227,3 +227,28 @@ func TestVisualizeWritesHTML(t *testing.T) {
 		t.Fatalf("visualisation %s: %v", p, err)
 	}
 }
+
+// A request without a response may be decided after the clock has moved on
+// for the next burst (a timeout on a loaded machine): its decision time is
+// unbounded above, and a history where it was decided late is clean. Bounded
+// by its own burst's clock, the same history is (falsely) not linearizable.
+func TestLostResponseDecidedAfterTheClockMoved(t *testing.T) {
+	build := func(serverTo func(sent time.Time) time.Time) *History {
+		s := newSynth(1, 3*time.Second, 1)
+		sentAt := s.now // burst 0: the lost request goes out in the first window
+		s.now = s.now.Add(5 * time.Second) // past the window and its 1 s of slack
+		lost := fresh(devA)
+		lost.unknown = true
+		s.run(lost)        // ...and takes the token in the second window
+		s.run(fresh(devA)) // so this one is refused
+		a := &s.h.Ops[0]
+		a.Burst, a.ServerFrom, a.ServerTo = 0, sentAt, serverTo(sentAt)
+		return s.h
+	}
+	if _, res := verdict(t, build(func(time.Time) time.Time { return Unbounded })); res != porcupine.Ok {
+		t.Fatalf("unbounded decision time: porcupine %v, want Ok", res)
+	}
+	if _, res := verdict(t, build(func(sent time.Time) time.Time { return sent })); res != porcupine.Illegal {
+		t.Fatalf("decision bounded by its own burst: porcupine %v, want Illegal (the false verdict Unbounded avoids)", res)
+	}
+}

@@ -241,10 +241,22 @@ func (r *Runner) release(ctx context.Context, ps []prepared) {
 	close(start)
 	done.Wait()
 	for i := range ps {
+		op := &ps[i].op
 		if r.clock != nil {
-			ps[i].op.ServerFrom, ps[i].op.ServerTo = from, r.clock.Now()
+			op.ServerFrom, op.ServerTo = from, r.clock.Now()
 		} else {
-			ps[i].op.ServerFrom, ps[i].op.ServerTo = ps[i].op.Ex.Sent, ps[i].op.Ex.Received
+			op.ServerFrom, op.ServerTo = op.Ex.Sent, op.Ex.Received
+		}
+		if op.Unknown() {
+			// No response (a timeout on a loaded machine): the target may
+			// still decide the request later, after the clock has moved on
+			// for the next burst. Bounding its decision by this burst's
+			// clock would be a false verdict.
+			op.ServerTo = Unbounded
 		}
 	}
 }
+
+// Unbounded is the ServerTo of a request without a response: its decision
+// may fall at any later time.
+var Unbounded = time.Unix(1<<32, 0) // 2106: far enough, and its UnixNano fits an int64
