@@ -235,7 +235,7 @@ func TestVisualizeWritesHTML(t *testing.T) {
 func TestLostResponseDecidedAfterTheClockMoved(t *testing.T) {
 	build := func(serverTo func(sent time.Time) time.Time) *History {
 		s := newSynth(1, 3*time.Second, 1)
-		sentAt := s.now // burst 0: the lost request goes out in the first window
+		sentAt := s.now                    // burst 0: the lost request goes out in the first window
 		s.now = s.now.Add(5 * time.Second) // past the window and its 1 s of slack
 		lost := fresh(devA)
 		lost.unknown = true
