@@ -64,20 +64,7 @@ func (s *scenario) freshAnonymous() error {
 // keyed is a request carrying key (none when "") as KEY says: a header, a
 // JSON body field, or nothing (ip: the client address is the key).
 func (s *scenario) keyed(key string) service.Request {
-	cfg := s.env.Config
-	r := service.Request{Method: cfg.Method, ContentType: "-"}
-	if key == "" {
-		return r
-	}
-	switch cfg.Key.Kind {
-	case service.KeyHeader:
-		r.Header = http.Header{}
-		r.Header.Set(cfg.Key.Name, key)
-	case service.KeyBody:
-		b, _ := json.Marshal(map[string]string{cfg.Key.Name: key})
-		r.Body, r.ContentType = b, "application/json"
-	}
-	return r
+	return s.env.Config.KeyedRequest(key)
 }
 
 // keyOf names an exchange's key for the bound checks: the key it carried,
