@@ -67,11 +67,15 @@ func Primary(vs []Violation) Class {
 // 429s while units were left.
 func Check(h *History) []Violation {
 	var vs []Violation
-	for i := range h.Ops {
-		vs = append(vs, checkResponse(h, &h.Ops[i])...)
-	}
-	for bucket, ops := range byBucket(h) {
-		vs = append(vs, checkBucket(h, bucket, ops)...)
+	if isPRD(h.Profile) {
+		for i := range h.Ops {
+			vs = append(vs, checkResponse(h, &h.Ops[i])...)
+		}
+		for bucket, ops := range byBucket(h) {
+			vs = append(vs, checkBucket(h, bucket, ops)...)
+		}
+	} else {
+		vs = checkProfile(h)
 	}
 	sort.SliceStable(vs, func(i, j int) bool {
 		if vs[i].Bucket != vs[j].Bucket {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -51,6 +52,15 @@ func shortBucket(b string) string { return b }
 type History struct {
 	Limit  int
 	Window time.Duration
+	// Profile is the design the target claims ("" the PRD); Model its
+	// sequential oracle at Limit (nil: the PRD's, with idempotency).
+	// LimitedBody is what a 429's body must hold (LIMITED_BODY), and
+	// WindowAlign fixed-window's alignment.
+	Profile     service.Profile
+	Model       model.Model
+	LimitedBody service.LimitedBody
+	WindowAlign service.WindowAlign
+	Dialect     service.Dialect
 	// Tolerance is the allowed skew between the recorded server time and
 	// the target's clock (0 against the embedded reference's fake clock).
 	Tolerance time.Duration

@@ -255,9 +255,25 @@ func hashState(s any) uint64 {
 	return h.Sum64()
 }
 
+func describeOp(input, output any) string {
+	in, out := input.(opInput), output.(opOutput)
+	if out.Unknown {
+		return fmt.Sprintf("#%d %s → unknown", in.Index, in.Kind)
+	}
+	if !out.HasHeaders {
+		return fmt.Sprintf("#%d %s → %d", in.Index, in.Kind, out.Status)
+	}
+	return fmt.Sprintf("#%d %s → %d rem=%d reset=%d", in.Index, in.Kind, out.Status, out.Rem, out.Reset)
+}
+
 // Model returns the porcupine model of a bucket for h's limit, window and
-// tolerance. Operations are partitioned by bucket (Metadata carries it).
+// tolerance: for the PRD the bucket model below (with idempotency), for
+// another profile StepOracle on h.Model. Operations are partitioned by
+// bucket (Metadata carries it).
 func Model(h *History) porcupine.Model {
+	if !isPRD(h.Profile) && h.Model != nil {
+		return stepModel(h)
+	}
 	m := bucketModel{prd: model.PRD{Limit: h.Limit, Window: h.Window}, tol: int64(h.Tolerance)}
 	nm := porcupine.NondeterministicModel{
 		Partition: partitionByBucket,
@@ -265,16 +281,7 @@ func Model(h *History) porcupine.Model {
 		Step:      m.step,
 		Equal:     func(a, b any) bool { return a.(bucketState) == b.(bucketState) },
 		Hash:      hashState,
-		DescribeOperation: func(input, output any) string {
-			in, out := input.(opInput), output.(opOutput)
-			if out.Unknown {
-				return fmt.Sprintf("#%d %s → unknown", in.Index, in.Kind)
-			}
-			if !out.HasHeaders {
-				return fmt.Sprintf("#%d %s → %d", in.Index, in.Kind, out.Status)
-			}
-			return fmt.Sprintf("#%d %s → %d rem=%d reset=%d", in.Index, in.Kind, out.Status, out.Rem, out.Reset)
-		},
+		DescribeOperation: describeOp,
 		DescribeState: func(state any) string {
 			st := state.(bucketState)
 			if st.ResetLo == 0 {

@@ -7,14 +7,24 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/embedded"
+	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/service"
 )
 
 func startEmbedded(t testing.TB, f fault.Name, replicas int) *Quotas {
+	return startProfile(t, service.DefaultConfig(), f, replicas)
+}
+
+// startProfile starts the embedded reference serving cfg's profile (and
+// fixed-window's alignment) with quotas 1–4 on a fake clock.
+func startProfile(t testing.TB, cfg service.Config, f fault.Name, replicas int) *Quotas {
 	t.Helper()
-	cfg := service.DefaultConfig()
-	q, err := embedded.StartQuotas(cfg.Window, []int{1, 2, 3, 4}, replicas, embedded.Options{Fault: f})
+	o := embedded.Options{Fault: f, Profile: fakeserver.Profile(cfg.Profile), Align: fakeserver.Align(cfg.WindowAlign)}
+	if isPRD(cfg.Profile) {
+		o.Profile = ""
+	}
+	q, err := embedded.StartQuotas(cfg.Window, []int{1, 2, 3, 4}, replicas, o)
 	if err != nil {
 		t.Fatal(err)
 	}
