@@ -276,11 +276,11 @@ func Model(h *History) porcupine.Model {
 	}
 	m := bucketModel{prd: model.PRD{Limit: h.Limit, Window: h.Window}, tol: int64(h.Tolerance)}
 	nm := porcupine.NondeterministicModel{
-		Partition: partitionByBucket,
-		Init:      m.init,
-		Step:      m.step,
-		Equal:     func(a, b any) bool { return a.(bucketState) == b.(bucketState) },
-		Hash:      hashState,
+		Partition:         partitionByBucket,
+		Init:              m.init,
+		Step:              m.step,
+		Equal:             func(a, b any) bool { return a.(bucketState) == b.(bucketState) },
+		Hash:              hashState,
 		DescribeOperation: describeOp,
 		DescribeState: func(state any) string {
 			st := state.(bucketState)
