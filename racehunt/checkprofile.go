@@ -25,9 +25,7 @@ func checkKeyedResponse(h *History, o *Op) []Violation {
 	if o.Unknown() {
 		return nil
 	}
-	bad := func(c Class, format string, args ...any) []Violation {
-		return []Violation{{Class: c, Bucket: o.Bucket, Detail: fmt.Sprintf("op #%d: ", o.Index) + fmt.Sprintf(format, args...), Ops: []int{o.Index}}}
-	}
+	bad := badOp(o)
 	st := o.Ex.Status
 	if st != http.StatusOK && st != http.StatusTooManyRequests {
 		return bad(ClassStatus, "HTTP %d for a well-formed %s request", st, o.Req.Kind)

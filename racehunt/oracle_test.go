@@ -60,30 +60,28 @@ func slidingHistory() *keyHistory {
 // request's [send, receive] admits the decision of either side; a
 // decision that fits neither is caught.
 func TestStepOracleBoundaryInsideRequest(t *testing.T) {
-	t.Run("epoch: decided after the boundary", func(t *testing.T) {
-		wantClean(t, epochHistory().add(1.0, 1.1, 200, 0, 3).add(2.9, 3.1, 200, 0, 6).h)
-	})
-	t.Run("epoch: decided before the boundary", func(t *testing.T) {
-		wantClean(t, epochHistory().add(1.0, 1.1, 200, 0, 3).add(2.9, 3.1, 429, 0, 3).h)
-	})
-	t.Run("epoch: two allowed in one window", func(t *testing.T) {
-		wantIllegal(t, epochHistory().add(1.0, 1.1, 200, 0, 3).add(2.0, 2.5, 200, 0, 3).h)
-	})
-	t.Run("epoch: the next window's Reset before the boundary", func(t *testing.T) {
-		wantIllegal(t, epochHistory().add(1.0, 1.1, 200, 0, 3).add(2.0, 2.5, 429, 0, 6).h)
-	})
-	t.Run("sliding log: the entry leaves inside the request", func(t *testing.T) {
-		wantClean(t, slidingHistory().add(0, 0.1, 200, 0, 4).add(2.95, 3.2, 200, 0, 7).h)
-	})
-	t.Run("sliding log: refused before the entry leaves", func(t *testing.T) {
-		wantClean(t, slidingHistory().add(0, 0.1, 200, 0, 4).add(2.95, 3.2, 429, 0, 3).h)
-	})
-	t.Run("sliding log: allowed while the entry is in the window", func(t *testing.T) {
-		wantIllegal(t, slidingHistory().add(0, 0.1, 200, 0, 4).add(2.5, 2.9, 200, 0, 6).h)
-	})
-	t.Run("sliding log: refused after the entry left", func(t *testing.T) {
-		wantIllegal(t, slidingHistory().add(0, 0.1, 200, 0, 4).add(3.2, 3.3, 429, 0, 7).h)
-	})
+	for _, c := range []struct {
+		name  string
+		h     *keyHistory
+		legal bool
+	}{
+		{"epoch: decided after the boundary", epochHistory().add(1.0, 1.1, 200, 0, 3).add(2.9, 3.1, 200, 0, 6), true},
+		{"epoch: decided before the boundary", epochHistory().add(1.0, 1.1, 200, 0, 3).add(2.9, 3.1, 429, 0, 3), true},
+		{"epoch: two allowed in one window", epochHistory().add(1.0, 1.1, 200, 0, 3).add(2.0, 2.5, 200, 0, 3), false},
+		{"epoch: the next window's Reset before the boundary", epochHistory().add(1.0, 1.1, 200, 0, 3).add(2.0, 2.5, 429, 0, 6), false},
+		{"sliding log: the entry leaves inside the request", slidingHistory().add(0, 0.1, 200, 0, 4).add(2.95, 3.2, 200, 0, 7), true},
+		{"sliding log: refused before the entry leaves", slidingHistory().add(0, 0.1, 200, 0, 4).add(2.95, 3.2, 429, 0, 3), true},
+		{"sliding log: allowed while the entry is in the window", slidingHistory().add(0, 0.1, 200, 0, 4).add(2.5, 2.9, 200, 0, 6), false},
+		{"sliding log: refused after the entry left", slidingHistory().add(0, 0.1, 200, 0, 4).add(3.2, 3.3, 429, 0, 7), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.legal {
+				wantClean(t, c.h.h)
+			} else {
+				wantIllegal(t, c.h.h)
+			}
+		})
+	}
 }
 
 // TestPlacements: the pieces of constant decision, each tried at both ends.

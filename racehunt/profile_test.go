@@ -31,42 +31,33 @@ var profileFaults = []struct {
 func profileHunt(t *testing.T, cfg service.Config, checks int) HuntOptions {
 	o := huntOpts(t, checks, 0)
 	o.Gen.Profile = cfg.Profile
-	o.NoFailFile = true
 	return o
 }
 
 // TestProfileRaceProperties: the reference serving each profile is clean
-// over generated workloads, and each profile's race fault is found.
+// over generated workloads, and each profile's race fault is found; the
+// seed it prints reproduces it.
 func TestProfileRaceProperties(t *testing.T) {
-	ctx := context.Background()
 	for _, cfg := range []service.Config{
 		profileConfig(service.ProfileSlidingLog, ""),
 		profileConfig(service.ProfileFixedWindow, service.AlignEpoch),
 		profileConfig(service.ProfileFixedWindow, service.AlignFirstRequest),
 	} {
 		t.Run(string(cfg.Profile)+"/"+string(cfg.WindowAlign), func(t *testing.T) {
-			res, err := Hunt(ctx, startProfile(t, cfg, fault.None, 1), profileHunt(t, cfg, 30))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Found {
-				t.Fatalf("violation on the reference: %s\n%s\n%v", res.Class, res.Workload, res.Violations)
-			}
-			if res.Checks != 30 {
-				t.Fatalf("ran %d workloads, want 30 (%s)", res.Checks, res.RapidReport)
-			}
+			huntClean(t, startProfile(t, cfg, fault.None, 1), profileHunt(t, cfg, 30))
 		})
 	}
 	for _, tc := range profileFaults {
 		t.Run(string(tc.fault), func(t *testing.T) {
-			res, err := Hunt(ctx, startProfile(t, tc.cfg, tc.fault, 1), profileHunt(t, tc.cfg, 100))
+			e := startProfile(t, tc.cfg, tc.fault, 1)
+			res := huntFinds(t, e, profileHunt(t, tc.cfg, 100))
+			rep, err := Hunt(context.Background(), e, HuntOptions{Seed: res.Seed, Repeat: 5, ShrinkTime: time.Second, Gen: GenOptions{Boundaries: true, Profile: tc.cfg.Profile}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !res.Found {
-				t.Fatalf("fault %s not found in %d workloads", tc.fault, res.Checks)
+			if !rep.Found || rep.SeedReproduced == 0 {
+				t.Fatalf("seed %d replay: found %v, reproduced %d/5", res.Seed, rep.Found, rep.SeedReproduced)
 			}
-			t.Logf("found %s after %d workloads in %s; shrunk workload reproduced %d/%d\n%s%v", res.Class, res.Checks, res.Detected, res.Reproduced, res.Repeat, res.Workload, res.Violations)
 		})
 	}
 }
