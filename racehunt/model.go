@@ -64,6 +64,9 @@ type opInput struct {
 	Key      string
 	Body     string
 	From, To int64 // server time bounds, unix nanoseconds
+	// Hints are further decision times worth trying (StepOracle): times
+	// derived from the intervals of the key's other requests, ascending.
+	Hints []int64
 }
 
 // opOutput is a porcupine operation's output.
@@ -334,9 +337,13 @@ func Operations(h *History) []porcupine.Operation {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return h.Ops[order[a]].Ex.Sent.Before(h.Ops[order[b]].Ex.Sent) })
+	hints := map[string][]int64{}
+	if !isPRD(h.Profile) {
+		hints = placementHints(h)
+	}
 	for _, i := range order {
 		o := &h.Ops[i]
-		in := opInput{Index: o.Index, Kind: o.Req.Kind, Key: o.IdemKey, Body: o.BodyHash, From: o.ServerFrom.UnixNano(), To: o.ServerTo.UnixNano()}
+		in := opInput{Index: o.Index, Kind: o.Req.Kind, Key: o.IdemKey, Body: o.BodyHash, From: o.ServerFrom.UnixNano(), To: o.ServerTo.UnixNano(), Hints: hints[o.Bucket]}
 		out := outputOf(o)
 		call := int64(o.Ex.Sent.Sub(base))
 		ret := int64(math.MaxInt64 / 2)

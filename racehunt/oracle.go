@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/anishathalye/porcupine"
@@ -32,7 +33,12 @@ type keyState struct {
 // A window boundary may fall inside a request's interval: the interval is
 // cut into the pieces on which the model's decision is constant (Placements)
 // and the earliest and the latest time of each piece are tried, so a
-// decision that fits either side of the boundary is accepted.
+// decision that fits either side of the boundary is accepted. Where the
+// next state depends on the exact time (a sliding log records it), the
+// times that matter to the key's other requests are tried too (the hints:
+// their interval ends, a window before and after them, and a millisecond
+// past each), so that a request can be placed just before another or an
+// entry can leave just before, or just after, another request.
 type StepOracle struct {
 	Model model.Model
 	Tol   time.Duration
@@ -57,7 +63,7 @@ func (o StepOracle) step(state, input, output any) []any {
 	}
 	// Placements ascend: for each next state the earliest placement is kept
 	// (a smaller lower bound admits every later history a larger one does).
-	for _, t := range o.Placements(s.M, lo, hi) {
+	for _, t := range o.Placements(s.M, lo, hi, in.Hints...) {
 		m, d := o.Model.Step(s.M, spendOne, time.Unix(0, t))
 		if seen[m] || (!out.Unknown && !o.matches(d, out)) {
 			continue
@@ -89,13 +95,14 @@ func (o StepOracle) matches(d model.Decision, out opOutput) bool {
 
 // Placements are the decision times in [lo, hi] (unix nanoseconds,
 // ascending) worth trying for a request on st: the first and the last time
-// of every piece of the interval on which the model's Decision is constant.
+// of every piece of the interval on which the model's Decision is constant,
+// and the hints that fall inside.
 // The interval is first cut at whole seconds (designs that read the clock
 // in seconds change only there); within a second a piece's ends are found
 // by bisection, assuming each part of the Decision is monotone in time
 // there (quota only comes back, Reset only moves forward, Retry-After only
 // shrinks), so equal decisions at both ends mean one piece.
-func (o StepOracle) Placements(st model.State, lo, hi int64) []int64 {
+func (o StepOracle) Placements(st model.State, lo, hi int64, hints ...int64) []int64 {
 	if lo >= hi {
 		return []int64{lo}
 	}
@@ -123,14 +130,43 @@ func (o StepOracle) Placements(st model.State, lo, hi int64) []int64 {
 		split(at(a), at(b))
 		a = b + 1
 	}
-	// Keep the ends of each run of equal decisions.
+	// Keep the ends of each run of equal decisions, and the hints.
 	var out []int64
 	for i, p := range pts {
 		first := i == 0 || pts[i-1].d != p.d
 		last := i == len(pts)-1 || pts[i+1].d != p.d
-		if (first || last) && (len(out) == 0 || out[len(out)-1] != p.t) {
+		if first || last {
 			out = append(out, p.t)
 		}
+	}
+	for _, t := range hints {
+		if t > lo && t < hi {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// placementHints are, per key, the times StepOracle tries beside the pieces'
+// ends: each request's interval ends (± Tolerance), the same a window
+// earlier and later, and each of those a millisecond on (the designs' finest
+// clock: a sliding log's entry at t − W has left at t, one at t − W + 1 ms
+// has not).
+func placementHints(h *History) map[string][]int64 {
+	out := map[string][]int64{}
+	tol, w, ms := int64(h.Tolerance), int64(h.Window), int64(time.Millisecond)
+	for i := range h.Ops {
+		o := &h.Ops[i]
+		for _, end := range []int64{o.ServerFrom.UnixNano() - tol, o.ServerTo.UnixNano() + tol} {
+			for _, shift := range []int64{-w, 0, w} {
+				out[o.Bucket] = append(out[o.Bucket], end+shift, end+shift+ms)
+			}
+		}
+	}
+	for k, ts := range out {
+		slices.Sort(ts)
+		out[k] = slices.Compact(ts)
 	}
 	return out
 }

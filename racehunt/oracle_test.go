@@ -1,12 +1,14 @@
 package racehunt
 
 import (
+	"errors"
 	"net/http"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/anishathalye/porcupine"
+	"pgregory.net/rapid"
 
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/service"
@@ -103,4 +105,61 @@ func TestPlacements(t *testing.T) {
 	if got := o.Placements(model.State{}, sec(1), sec(1)); !slices.Equal(got, []int64{sec(1)}) {
 		t.Fatalf("one instant: %v", got)
 	}
+}
+
+// TestStepOracleAcceptsRandomCorrectHistories: no false verdicts. A key's
+// requests, each in flight for a random time (often across a window
+// boundary or an entry's expiry), are decided by the model one after
+// another at a random time inside their own intervals, in the order of
+// those times; the responses are what the model says. Every such history
+// must be linearizable and pass the direct checks, for each profile's
+// model; some requests lose their response.
+func TestStepOracleAcceptsRandomCorrectHistories(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		limit := rapid.IntRange(1, 3).Draw(rt, "limit")
+		w := time.Duration(rapid.IntRange(1, 3).Draw(rt, "window")) * time.Second
+		var h *History
+		switch rapid.IntRange(0, 2).Draw(rt, "model") {
+		case 0:
+			h = &History{Profile: service.ProfileSlidingLog, Model: model.SlidingLog{Limit: limit, Window: w}}
+		case 1:
+			h = &History{Profile: service.ProfileFixedWindow, Model: model.Epoch{Limit: limit, Window: w}}
+		default:
+			h = &History{Profile: service.ProfileFixedWindow, WindowAlign: service.AlignFirstRequest, Model: model.PRD{Limit: limit, Window: w}}
+		}
+		h.Limit, h.Window = limit, w
+		type req struct{ send, recv, at int64 }
+		n := rapid.IntRange(1, 10).Draw(rt, "n")
+		reqs := make([]req, n)
+		for i := range reqs {
+			send := sec(float64(rapid.IntRange(0, 8000).Draw(rt, "send_ms")) / 1000)
+			lat := int64(rapid.IntRange(1, 1500).Draw(rt, "latency_ms")) * int64(time.Millisecond)
+			reqs[i] = req{send, send + lat, send + rapid.Int64Range(0, lat).Draw(rt, "at")}
+		}
+		slices.SortFunc(reqs, func(a, b req) int { return int(a.at - b.at) })
+		var st model.State
+		for i, r := range reqs {
+			next, d := h.Model.Step(st, spendOne, time.Unix(0, r.at))
+			st = next
+			status := http.StatusOK
+			if !d.Allowed {
+				status = http.StatusTooManyRequests
+			}
+			ex := &service.Exchange{Method: http.MethodGet, Status: status, RespHeader: rlHeader(limit, d.Remaining, d.Reset),
+				RespBody: []byte(`{}`), Sent: time.Unix(0, r.send), Received: time.Unix(0, r.recv)}
+			if rapid.IntRange(0, 9).Draw(rt, "lost") == 0 {
+				ex.Err = errors.New("no response")
+			}
+			h.Ops = append(h.Ops, Op{Index: i, Req: Req{Kind: Fresh}, Bucket: "key:k", Ex: ex,
+				ServerFrom: time.Unix(0, r.send), ServerTo: time.Unix(0, r.recv)})
+		}
+		vs := Check(h)
+		lin := Linearizable(h, 10*time.Second)
+		if len(vs) > 0 || lin.Result != porcupine.Ok {
+			for i := range h.Ops {
+				rt.Log(h.Ops[i].String())
+			}
+			rt.Fatalf("correct history flagged: %v, linearizable %v", vs, lin.Result)
+		}
+	})
 }
