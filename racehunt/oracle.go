@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"net/http"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/anishathalye/porcupine"
@@ -48,6 +49,35 @@ type StepOracle struct {
 }
 
 var spendOne = model.Request{Cost: 1}
+
+// stepMemo remembers StepOracle's answers: porcupine's search asks for the
+// same request from the same state again and again as it backtracks, and
+// each answer cuts the request's interval into pieces with the model.
+type stepMemo struct {
+	o  StepOracle
+	mu sync.Mutex
+	m  map[memoKey][]any
+}
+
+type memoKey struct {
+	s     keyState
+	index int // the op: its input and output never change
+}
+
+func (c *stepMemo) step(state, input, output any) []any {
+	k := memoKey{state.(keyState), input.(opInput).Index}
+	c.mu.Lock()
+	next, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return next
+	}
+	next = c.o.step(state, input, output)
+	c.mu.Lock()
+	c.m[k] = next
+	c.mu.Unlock()
+	return next
+}
 
 func (o StepOracle) step(state, input, output any) []any {
 	s, in, out := state.(keyState), input.(opInput), output.(opOutput)
@@ -171,6 +201,22 @@ func placementHints(h *History) map[string][]int64 {
 	return out
 }
 
+// hashKeyState hashes the fields of model.State a design sets today (a
+// field added later only makes equal hashes likelier: Equal decides).
+func hashKeyState(state any) uint64 {
+	s := state.(keyState)
+	h := fnv.New64a()
+	var b [8 * 4]byte
+	for i, v := range []int64{int64(s.M.Remaining), s.M.Reset, s.T, int64(len(s.M.Log))} {
+		for j := range 8 {
+			b[8*i+j] = byte(v >> (8 * j))
+		}
+	}
+	_, _ = h.Write(b[:])
+	_, _ = h.Write([]byte(s.M.Log))
+	return h.Sum64()
+}
+
 // floorSecond is the unix second holding ns.
 func floorSecond(ns int64) int64 {
 	s := ns / int64(time.Second)
@@ -183,17 +229,13 @@ func floorSecond(ns int64) int64 {
 // stepModel is the porcupine model of a history of a profile other than
 // the PRD: StepOracle per key (operations partitioned by key).
 func stepModel(h *History) porcupine.Model {
-	o := StepOracle{Model: h.Model, Tol: h.Tolerance, ResetSlack: 1}
+	memo := &stepMemo{o: StepOracle{Model: h.Model, Tol: h.Tolerance, ResetSlack: 1}, m: map[memoKey][]any{}}
 	nm := porcupine.NondeterministicModel{
-		Partition: partitionByBucket,
-		Init:      func() []any { return []any{keyState{}} },
-		Step:      o.step,
-		Equal:     func(a, b any) bool { return a.(keyState) == b.(keyState) },
-		Hash: func(s any) uint64 {
-			h := fnv.New64a()
-			fmt.Fprintf(h, "%+v", s.(keyState))
-			return h.Sum64()
-		},
+		Partition:         partitionByBucket,
+		Init:              func() []any { return []any{keyState{}} },
+		Step:              memo.step,
+		Equal:             func(a, b any) bool { return a.(keyState) == b.(keyState) },
+		Hash:              hashKeyState,
 		DescribeOperation: describeOp,
 		DescribeState: func(state any) string {
 			st := state.(keyState)
