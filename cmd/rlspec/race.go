@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"sort"
 	"strconv"
@@ -318,6 +319,9 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 		return cfg, err
 	}
 	cfg.Target = cfg.Target.ForProfile(cfg.Target.Profile)
+	if err := embeddedServes(cfg); err != nil {
+		return cfg, err
+	}
 	fs.Visit(func(f *flag.Flag) {
 		if v, ok := replayVars[f.Name]; ok {
 			cfg.set[v] = f.Value.String()
@@ -331,6 +335,19 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 		}
 	}
 	return cfg, nil
+}
+
+// embeddedServes reports a profile setting the embedded reference does not
+// serve (it keys by X-User-ID and answers GET), when it is the target.
+func embeddedServes(cfg raceConfig) error {
+	tc := cfg.Target
+	if tc.URL != "" || tc.Image != "" || len(cfg.URLs) > 0 || tc.Profile == service.ProfilePRD {
+		return nil
+	}
+	if tc.Key.Kind != service.KeyHeader || http.CanonicalHeaderKey(tc.Key.Name) != http.CanonicalHeaderKey(fakeserver.UserHeader) || tc.Method != http.MethodGet {
+		return fmt.Errorf("the embedded reference serving PROFILE=%s keys by KEY=header:%s and answers TARGET_METHOD=GET: unset KEY and TARGET_METHOD, or give TARGET_URL", tc.Profile, fakeserver.UserHeader)
+	}
+	return nil
 }
 
 // raceTarget is a racehunt.Target with a way to stop what was started.
