@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // The crash tests' shared parts: a server process to kill, the concurrent
@@ -27,6 +29,11 @@ const (
 	// alignment.
 	serverHelperProfileEnv = "RLSPEC_FAKESERVER_HELPER_PROFILE"
 	serverHelperAlignEnv   = "RLSPEC_FAKESERVER_HELPER_ALIGN"
+	// serverHelperTokenEnv is a value the helper sends back in the
+	// helperHeader of every response: after a kill, another test's server
+	// may take over the port, and its answers are not this helper's.
+	serverHelperTokenEnv = "RLSPEC_FAKESERVER_HELPER_TOKEN"
+	helperHeader         = "X-Crash-Helper"
 )
 
 // TestHelperServer is the server process the crash tests kill: it serves
@@ -37,6 +44,14 @@ func TestHelperServer(t *testing.T) {
 	cfg.Limit = crashLimit
 	if p := os.Getenv(serverHelperProfileEnv); p != "" {
 		cfg.Profile, cfg.Align = Profile(p), Align(os.Getenv(serverHelperAlignEnv))
+	}
+	if token := os.Getenv(serverHelperTokenEnv); token != "" {
+		cfg.Wrap.Handler = func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set(helperHeader, token)
+				h.ServeHTTP(w, r)
+			})
+		}
 	}
 	switch db, pg := os.Getenv(serverHelperEnv), os.Getenv(serverHelperPGEnv); {
 	case db != "":
@@ -55,11 +70,13 @@ func TestHelperServer(t *testing.T) {
 	select {} // until SIGKILL
 }
 
-// startHelper starts TestHelperServer with env and returns it and its URL.
-func startHelper(t *testing.T, cycle int, env ...string) (*exec.Cmd, string) {
+// startHelper starts TestHelperServer with env and returns it, its URL and
+// the token it answers with.
+func startHelper(t *testing.T, cycle int, env ...string) (*exec.Cmd, string, string) {
 	t.Helper()
+	token := fmt.Sprintf("%d-%d-%d", os.Getpid(), cycle, time.Now().UnixNano())
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperServer$")
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(os.Environ(), env...), serverHelperTokenEnv+"="+token)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -74,7 +91,7 @@ func startHelper(t *testing.T, cycle int, env ...string) (*exec.Cmd, string) {
 		_ = cmd.Wait()
 		t.Fatalf("cycle %d: helper did not start: %v", cycle, err)
 	}
-	return cmd, strings.TrimSpace(url)
+	return cmd, strings.TrimSpace(url), token
 }
 
 type ack struct {
@@ -88,6 +105,7 @@ type ack struct {
 // quota gone), and every earlier bucket is checked again after each crash.
 type crashLedger struct {
 	profile Profile // "" the PRD: POST rides; otherwise GET with X-User-ID
+	token   string  // the helper's helperHeader ("" none: an in-process server)
 	buckets []string
 	mu      sync.Mutex
 	acks    []ack
@@ -136,6 +154,10 @@ func (l *crashLedger) load(t *testing.T, client *http.Client, url string, cycle 
 				resp, err := l.send(client, url, l.buckets[b])
 				if err != nil {
 					return // killed
+				}
+				if l.token != "" && resp.Header.Get(helperHeader) != l.token {
+					resp.Body.Close()
+					return // killed, and another server took the port over
 				}
 				_, _ = io.Copy(io.Discard, resp.Body)
 				resp.Body.Close()
@@ -206,6 +228,9 @@ func (l *crashLedger) check(t *testing.T, cycle int, stored func(bucketID string
 			t.Fatalf("cycle %d: bucket %d: stored window ends %d, but one ending %d was acknowledged", cycle, i, reset, newest[i])
 		}
 		m, ok := minRem[window{i, reset}]
+		if !ok {
+			m = crashLimit
+		}
 		if l.profile == ProfileSlidingLog {
 			// The stored Reset is when the newest entry leaves, the
 			// acknowledged ones when the oldest does; within the test's

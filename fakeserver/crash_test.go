@@ -42,7 +42,8 @@ func killServerCycles(t *testing.T, cycles int, l *crashLedger, check func(cycle
 	rng := crashRNG(t)
 	client := crashClient(t)
 	for cycle := 0; cycle < cycles; cycle++ {
-		cmd, url := startHelper(t, cycle, env...)
+		cmd, url, token := startHelper(t, cycle, env...)
+		l.token = token
 		killAfter := int64(rng.IntN(80)) // acknowledged responses before the kill
 		var killOnce sync.Once
 		kill := func() { killOnce.Do(func() { _ = cmd.Process.Kill() }) }
