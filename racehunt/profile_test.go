@@ -49,14 +49,18 @@ func TestProfileRaceProperties(t *testing.T) {
 	}
 	for _, tc := range profileFaults {
 		t.Run(string(tc.fault), func(t *testing.T) {
+			// Brief shrinking and few replays keep make test fast
+			// (TestRaceMatrix measures them).
 			e := startProfile(t, tc.cfg, tc.fault, 1)
-			res := huntFinds(t, e, profileHunt(t, tc.cfg, 100))
-			rep, err := Hunt(context.Background(), e, HuntOptions{Seed: res.Seed, Repeat: 5, ShrinkTime: time.Second, Gen: GenOptions{Boundaries: true, Profile: tc.cfg.Profile}})
+			o := profileHunt(t, tc.cfg, 100)
+			o.Repeat, o.ShrinkTime = 2, 300*time.Millisecond
+			res := huntFinds(t, e, o)
+			rep, err := Hunt(context.Background(), e, HuntOptions{Seed: res.Seed, Repeat: 3, ShrinkTime: 100 * time.Millisecond, Gen: GenOptions{Boundaries: true, Profile: tc.cfg.Profile}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !rep.Found || rep.SeedReproduced == 0 {
-				t.Fatalf("seed %d replay: found %v, reproduced %d/5", res.Seed, rep.Found, rep.SeedReproduced)
+				t.Fatalf("seed %d replay: found %v, reproduced %d/3", res.Seed, rep.Found, rep.SeedReproduced)
 			}
 		})
 	}
