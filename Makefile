@@ -77,11 +77,11 @@ $(BIN)/loadgen:
 acceptance: $(BIN)/rlspec
 	$(BIN)/rlspec acceptance
 
-## race: property-based race hunting (SEED, CHECKS, REPEAT, REPLICAS; FAULT, SHRINK_TIME for the embedded reference)
+## race: property-based race hunting (SEED, CHECKS, REPEAT, REPLICAS, PROFILE; FAULT, SHRINK_TIME for the embedded reference)
 race: $(BIN)/rlspec
 	$(BIN)/rlspec race
 
-## load: open-loop load with thresholds (RATE, DURATION, WARMUP, CONNECTIONS, BUCKETS, THRESHOLDS)
+## load: open-loop load with thresholds (RATE, DURATION, WARMUP, CONNECTIONS, BUCKETS, THRESHOLDS, PROFILE)
 load: $(BIN)/loadgen
 	$(BIN)/loadgen run
 

@@ -55,6 +55,7 @@ type runner struct {
 	scenarioTimeout time.Duration
 	reports         bool
 	requestTimeout  time.Duration
+	cucumber        io.Writer // godog's cucumber JSON without reports (PROFILE=all merges them)
 }
 
 // WithOutput sets where progress and the verdict table go (default io.Discard).
@@ -75,6 +76,10 @@ func WithRequestTimeout(d time.Duration) Option { return func(r *runner) { r.req
 
 // WithoutReports skips writing REPORT_DIR (used by the self-test matrix).
 func WithoutReports() Option { return func(r *runner) { r.reports = false } }
+
+// withCucumber writes godog's cucumber JSON to w (with WithoutReports:
+// RunAll merges the profiles' into one cucumber.json).
+func withCucumber(w io.Writer) Option { return func(r *runner) { r.cucumber = w } }
 
 // Report is the outcome of one run.
 type Report struct {
@@ -202,7 +207,10 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	col := newCollector(r.out)
 	env.Recorder = col
 
-	format := "progress"
+	format, output := "progress", io.Writer(io.Discard)
+	if r.cucumber != nil {
+		format, output = "cucumber", r.cucumber
+	}
 	var cucumberPath string
 	if r.reports {
 		if err := os.MkdirAll(set.ReportDir, 0o755); err != nil {
@@ -224,7 +232,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		ScenarioInitializer: steps.Initializer(env),
 		Options: &godog.Options{
 			Format:         format,
-			Output:         io.Discard,
+			Output:         output,
 			FS:             features.FS,
 			Paths:          []string{"."},
 			Strict:         true,

@@ -3,6 +3,7 @@ package acceptance
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -25,13 +26,14 @@ func RunAll(ctx context.Context, cfgs []Config, name string, opts ...Option) (*R
 	start := time.Now()
 	reps := make([]*Report, len(cfgs))
 	outs := make([]bytes.Buffer, len(cfgs))
+	cukes := make([]bytes.Buffer, len(cfgs))
 	errs := make([]error, len(cfgs))
 	var wg sync.WaitGroup
 	for i, cfg := range cfgs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			reps[i], errs[i] = Run(ctx, cfg, append(opts, WithOutput(&outs[i]), WithoutReports())...)
+			reps[i], errs[i] = Run(ctx, cfg, append(opts, WithOutput(&outs[i]), WithoutReports(), withCucumber(&cukes[i]))...)
 		}()
 	}
 	wg.Wait()
@@ -53,9 +55,44 @@ func RunAll(ctx context.Context, cfgs []Config, name string, opts ...Option) (*R
 		if err := writeReports(dir, all); err != nil {
 			return all, couldNotRun("write reports: %v", err)
 		}
-		fmt.Fprintf(r.out, "reports: %s, %s, %s\n", filepath.Join(dir, "junit.xml"), filepath.Join(dir, "report.html"), filepath.Join(dir, ConformanceFile))
+		cuke := filepath.Join(dir, "cucumber.json")
+		if err := writeFile(cuke, func(w io.Writer) error { return mergeCucumber(w, cfgs, cukes) }); err != nil {
+			return all, couldNotRun("write reports: %v", err)
+		}
+		fmt.Fprintf(r.out, "reports: %s, %s, %s, %s\n", filepath.Join(dir, "junit.xml"), cuke, filepath.Join(dir, "report.html"), filepath.Join(dir, ConformanceFile))
 	}
 	return all, nil
+}
+
+// mergeCucumber writes the profiles' cucumber JSON documents (arrays of
+// features) as one array; each feature's id, uri and name start with its
+// profile, so that a feature run by several profiles stays apart.
+func mergeCucumber(w io.Writer, cfgs []Config, docs []bytes.Buffer) error {
+	all := []map[string]any{}
+	for i := range docs {
+		if docs[i].Len() == 0 {
+			continue
+		}
+		var features []map[string]any
+		if err := json.Unmarshal(docs[i].Bytes(), &features); err != nil {
+			return fmt.Errorf("cucumber JSON of PROFILE=%s: %w", cfgs[i].Target.Profile, err)
+		}
+		p := string(cfgs[i].Target.Profile)
+		for _, f := range features {
+			for _, k := range []string{"id", "uri"} {
+				if v, ok := f[k].(string); ok {
+					f[k] = p + "/" + v
+				}
+			}
+			if v, ok := f["name"].(string); ok {
+				f["name"] = "[" + p + "] " + v
+			}
+			all = append(all, f)
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "    ")
+	return enc.Encode(all)
 }
 
 // AllProfiles are the profiles PROFILE=all runs: every profile with

@@ -31,7 +31,7 @@ func checkSettings(ctx context.Context, tc service.Config, body *service.Body, t
 		if err != nil {
 			return err
 		}
-		req = tc.Keyed(key) // a fresh key of the profile, with its method
+		req = tc.KeyedRequest(key) // a fresh key of the profile, with its method
 	}
 	c := service.NewClient(tc, tc.URL, service.WithTimeout(timeout))
 	defer c.Close()

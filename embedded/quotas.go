@@ -36,8 +36,8 @@ func StartQuotas(window time.Duration, limits []int, replicas int, o Options) (q
 		Clock:  reference.NewFakeClock(time.Now().Truncate(time.Second)),
 		Bases:  map[int][]string{},
 		stores: st,
-		Description: fmt.Sprintf("embedded reference (fault %s, %s, %d replica(s), fake clock, quotas %v)",
-			o.Fault, st.kind, replicas, limits),
+		Description: fmt.Sprintf("embedded reference (%sfault %s, %s, %d replica(s), fake clock, quotas %v)",
+			o.profile(), o.Fault, st.kind, replicas, limits),
 	}
 	defer func() {
 		if err != nil {

@@ -38,7 +38,7 @@ func TestCrashSafetyPostgres(t *testing.T) {
 	c := startCrashCluster(t)
 	dsn := c.DSN("postgres")
 	l := newCrashLedger()
-	killServerCycles(t, serverHelperPGEnv+"="+dsn, l, func(cycle int) { checkPostgresCrashState(t, dsn, l, cycle) })
+	killServerCycles(t, crashCycles(), l, func(cycle int) { checkPostgresCrashState(t, dsn, l, cycle) }, serverHelperPGEnv+"="+dsn)
 }
 
 // Crash safety on PostgreSQL, the database killed: one reference server
@@ -112,9 +112,9 @@ func checkPostgresCrashState(t *testing.T, dsn string, l *crashLedger, cycle int
 	} else if cycle == 0 {
 		t.Logf("amcheck not available, indexes not checked: %v", err)
 	}
-	l.check(t, cycle, func(id string) (q int, err error) {
-		err = conn.QueryRow(ctx, `SELECT quota_remaining FROM rate_limit_buckets WHERE bucket_id = $1`, id).Scan(&q)
-		return q, err
+	l.check(t, cycle, func(id string) (q int, reset int64, err error) {
+		err = conn.QueryRow(ctx, `SELECT quota_remaining, reset_utc FROM rate_limit_buckets WHERE bucket_id = $1`, id).Scan(&q, &reset)
+		return q, reset, err
 	}, func() (n int, err error) {
 		err = conn.QueryRow(ctx, `SELECT count(*) FROM ride_ingest`).Scan(&n)
 		return n, err

@@ -38,12 +38,12 @@ func crashRNG(t *testing.T) *rand.Rand {
 // killServerCycles SIGKILLs a server process started with env at random
 // moments under concurrent load and restarts it, cycles times; check
 // verifies the stored state after each kill.
-func killServerCycles(t *testing.T, env string, l *crashLedger, check func(cycle int)) {
+func killServerCycles(t *testing.T, cycles int, l *crashLedger, check func(cycle int), env ...string) {
 	rng := crashRNG(t)
 	client := crashClient(t)
-	cycles := crashCycles()
 	for cycle := 0; cycle < cycles; cycle++ {
-		cmd, url := startHelper(t, cycle, env)
+		cmd, url, token := startHelper(t, cycle, env...)
+		l.token = token
 		killAfter := int64(rng.IntN(80)) // acknowledged responses before the kill
 		var killOnce sync.Once
 		kill := func() { killOnce.Do(func() { _ = cmd.Process.Kill() }) }
@@ -77,7 +77,27 @@ func TestCrashSafety(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "crash.db")
 	l := newCrashLedger()
-	killServerCycles(t, serverHelperEnv+"="+path, l, func(cycle int) { checkSQLiteCrashState(t, path, l, cycle) })
+	killServerCycles(t, crashCycles(), l, func(cycle int) { checkSQLiteCrashState(t, path, l, cycle) }, serverHelperEnv+"="+path)
+}
+
+// Crash safety of each profile other than the PRD (GET keyed by X-User-ID):
+// as TestCrashSafety; acknowledgements are grouped by window (Reset).
+func TestCrashSafetyProfiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns and kills processes")
+	}
+	for _, p := range []struct {
+		profile Profile
+		align   Align
+	}{{ProfileSlidingLog, ""}, {ProfileFixedWindow, AlignEpoch}, {ProfileFixedWindow, AlignFirstRequest}} {
+		t.Run(string(p.profile)+"/"+string(p.align), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "crash.db")
+			l := newCrashLedger()
+			l.profile = p.profile
+			killServerCycles(t, crashCycles(), l, func(cycle int) { checkSQLiteCrashState(t, path, l, cycle) },
+				serverHelperEnv+"="+path, serverHelperProfileEnv+"="+string(p.profile), serverHelperAlignEnv+"="+string(p.align))
+		})
+	}
 }
 
 func checkSQLiteCrashState(t *testing.T, path string, l *crashLedger, cycle int) {
@@ -91,9 +111,9 @@ func checkSQLiteCrashState(t *testing.T, path string, l *crashLedger, cycle int)
 	if err := db.QueryRow("PRAGMA integrity_check").Scan(&integrity); err != nil || integrity != "ok" {
 		t.Fatalf("cycle %d: integrity_check %q %v", cycle, integrity, err)
 	}
-	l.check(t, cycle, func(id string) (q int, err error) {
-		err = db.QueryRow(`SELECT quota_remaining FROM rate_limit_buckets WHERE bucket_id=?`, id).Scan(&q)
-		return q, err
+	l.check(t, cycle, func(id string) (q int, reset int64, err error) {
+		err = db.QueryRow(`SELECT quota_remaining, reset_utc FROM rate_limit_buckets WHERE bucket_id=?`, id).Scan(&q, &reset)
+		return q, reset, err
 	}, func() (n int, err error) {
 		err = db.QueryRow(`SELECT count(*) FROM ride_ingest`).Scan(&n)
 		return n, err

@@ -20,7 +20,7 @@ func fwBoundaryRace() Fault {
 		Name:        FWBoundaryRace,
 		Breaks:      clause.Of(clause.FW3, clause.FW2),
 		Description: "the window's expiry is read outside the transaction: requests racing at the boundary each reset it",
-		Detectors:   Detectors{Scenarios: []string{"FW-3-02"}},
+		Detectors:   Detectors{Scenarios: []string{"FW-3-02"}, Race: true, Replicas: 1},
 		Profile:     fakeserver.ProfileFixedWindow,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			rs := &resets{clock: cfg.ClockOrWall(), old: map[string]model.State{}, at: map[string]time.Time{}}

@@ -42,7 +42,7 @@ func fwInsertRace() Fault {
 		Name:        FWInsertRace,
 		Breaks:      clause.Of(clause.FW4),
 		Description: "spec/004: UPDATE, then INSERT when no row was updated, without the unique_violation retry: a fresh key's racing first requests are each allowed",
-		Detectors:   Detectors{Scenarios: []string{"FW-4-01"}},
+		Detectors:   Detectors{Scenarios: []string{"FW-4-01"}, Race: true, Replicas: 1},
 		Profile:     fakeserver.ProfileFixedWindow,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			ins := &inserts{clock: cfg.ClockOrWall(), at: map[string]time.Time{}}

@@ -24,8 +24,12 @@ type Requests struct {
 	Endpoint string      // full URL of the endpoint
 	Header   http.Header // extra headers, sent on every request
 	Body     *service.Body
-	Buckets  []string // device buckets the load is spread over
+	Buckets  []string // device buckets (or keys, with Keyed) the load is spread over
 	XFF      string   // X-Forwarded-For value; empty sends none
+	// Keyed, when set, makes the request of a key for a profile other than
+	// the PRD (service.Config.KeyedRequest: TARGET_METHOD, the key in a
+	// header or a JSON body as KEY says); Buckets then holds the keys.
+	Keyed func(key string) service.Request
 }
 
 // NewRequests returns a request set for cfg against base with n fresh random
@@ -42,6 +46,15 @@ func NewRequests(cfg service.Config, base string, n int) (*Requests, error) {
 	for i := range r.Buckets {
 		r.Buckets[i] = service.NewDeviceBucket()
 	}
+	if cfg.Profile != "" && cfg.Profile != service.ProfilePRD {
+		cfg = cfg.ForProfile(cfg.Profile)
+		for i := range r.Buckets {
+			if r.Buckets[i], err = cfg.RenderKey(service.NewUUID()); err != nil {
+				return nil, err
+			}
+		}
+		r.Keyed = cfg.KeyedRequest
+	}
 	if cfg.ClientIPs == service.ClientIPsXFF {
 		r.XFF = service.NewClientAddr(service.ClientIPsXFF).String()
 	}
@@ -55,15 +68,10 @@ func (r *Requests) Render() ([][]byte, error) {
 		return nil, fmt.Errorf("endpoint %q is not a URL", r.Endpoint)
 	}
 	path := u.RequestURI()
-	var head bytes.Buffer
-	head.WriteString("POST " + path + " HTTP/1.1\r\nHost: " + u.Host + "\r\n")
-	names := make([]string, 0, len(r.Header))
-	for k := range r.Header {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	var common bytes.Buffer // TARGET_HEADERS and ours, after the request line
+	common.WriteString("Host: " + u.Host + "\r\n")
 	hasCT := false
-	for _, k := range names {
+	for _, k := range sortedNames(r.Header) {
 		ck := http.CanonicalHeaderKey(k)
 		switch ck {
 		case "Content-Length", "Host", "Transfer-Encoding", "Connection":
@@ -72,28 +80,60 @@ func (r *Requests) Render() ([][]byte, error) {
 			hasCT = true
 		}
 		for _, v := range r.Header[k] {
-			head.WriteString(ck + ": " + v + "\r\n")
+			common.WriteString(ck + ": " + v + "\r\n")
 		}
 	}
-	if !hasCT {
-		head.WriteString("Content-Type: application/json\r\n")
-	}
 	if r.XFF != "" {
-		head.WriteString("X-Forwarded-For: " + r.XFF + "\r\n")
+		common.WriteString("X-Forwarded-For: " + r.XFF + "\r\n")
 	}
-	head.WriteString("User-Agent: rlspec-loadgen\r\n")
+	common.WriteString("User-Agent: rlspec-loadgen\r\n")
 	out := make([][]byte, len(r.Buckets))
 	for i, b := range r.Buckets {
-		body, err := r.Body.Render(service.Bucket(b))
+		req, err := r.request(b)
 		if err != nil {
 			return nil, fmt.Errorf("render body for bucket %d: %w", i, err)
 		}
 		var buf bytes.Buffer
-		buf.Grow(head.Len() + 32 + len(body))
-		buf.Write(head.Bytes())
-		buf.WriteString("Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n")
-		buf.Write(body)
+		buf.Grow(common.Len() + 128 + len(req.Body))
+		buf.WriteString(req.Method + " " + path + " HTTP/1.1\r\n")
+		buf.Write(common.Bytes())
+		for _, k := range sortedNames(req.Header) {
+			for _, v := range req.Header[k] {
+				buf.WriteString(http.CanonicalHeaderKey(k) + ": " + v + "\r\n")
+			}
+		}
+		if !hasCT && req.ContentType != "-" {
+			buf.WriteString("Content-Type: " + req.ContentType + "\r\n")
+		}
+		if len(req.Body) > 0 || req.Method == http.MethodPost {
+			buf.WriteString("Content-Length: " + strconv.Itoa(len(req.Body)) + "\r\n")
+		}
+		buf.WriteString("\r\n")
+		buf.Write(req.Body)
 		out[i] = buf.Bytes()
 	}
 	return out, nil
+}
+
+// request is the request of bucket (or key) b: the PRD's POST with the
+// body template rendered for b, or Keyed's.
+func (r *Requests) request(b string) (service.Request, error) {
+	if r.Keyed != nil {
+		req := r.Keyed(b)
+		if req.Method == "" {
+			req.Method = http.MethodGet
+		}
+		return req, nil
+	}
+	body, err := r.Body.Render(service.Bucket(b))
+	return service.Request{Method: http.MethodPost, Body: body, ContentType: "application/json"}, err
+}
+
+func sortedNames(h http.Header) []string {
+	names := make([]string, 0, len(h))
+	for k := range h {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
 }

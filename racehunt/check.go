@@ -67,11 +67,15 @@ func Primary(vs []Violation) Class {
 // 429s while units were left.
 func Check(h *History) []Violation {
 	var vs []Violation
-	for i := range h.Ops {
-		vs = append(vs, checkResponse(h, &h.Ops[i])...)
-	}
-	for bucket, ops := range byBucket(h) {
-		vs = append(vs, checkBucket(h, bucket, ops)...)
+	if isPRD(h.Profile) {
+		for i := range h.Ops {
+			vs = append(vs, checkResponse(h, &h.Ops[i])...)
+		}
+		for bucket, ops := range byBucket(h) {
+			vs = append(vs, checkBucket(h, bucket, ops)...)
+		}
+	} else {
+		vs = checkProfile(h)
 	}
 	sort.SliceStable(vs, func(i, j int) bool {
 		if vs[i].Bucket != vs[j].Bucket {
@@ -91,13 +95,18 @@ func byBucket(h *History) map[string][]*Op {
 	return m
 }
 
+// badOp reports a violation of op o alone.
+func badOp(o *Op) func(c Class, format string, args ...any) []Violation {
+	return func(c Class, format string, args ...any) []Violation {
+		return []Violation{{Class: c, Bucket: o.Bucket, Detail: fmt.Sprintf("op #%d: ", o.Index) + fmt.Sprintf(format, args...), Ops: []int{o.Index}}}
+	}
+}
+
 func checkResponse(h *History, o *Op) []Violation {
 	if o.Unknown() {
 		return nil
 	}
-	bad := func(c Class, format string, args ...any) []Violation {
-		return []Violation{{Class: c, Bucket: o.Bucket, Detail: fmt.Sprintf("op #%d: ", o.Index) + fmt.Sprintf(format, args...), Ops: []int{o.Index}}}
-	}
+	bad := badOp(o)
 	st := o.Ex.Status
 	switch {
 	case st == http.StatusOK || st == http.StatusTooManyRequests:

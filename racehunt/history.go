@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -51,6 +52,15 @@ func shortBucket(b string) string { return b }
 type History struct {
 	Limit  int
 	Window time.Duration
+	// Profile is the design the target claims ("" the PRD); Model its
+	// sequential oracle at Limit (nil: the PRD's, with idempotency).
+	// LimitedBody is what a 429's body must hold (LIMITED_BODY), and
+	// WindowAlign fixed-window's alignment.
+	Profile     service.Profile
+	Model       model.Model
+	LimitedBody service.LimitedBody
+	WindowAlign service.WindowAlign
+	Dialect     service.Dialect
 	// Tolerance is the allowed skew between the recorded server time and
 	// the target's clock (0 against the embedded reference's fake clock).
 	Tolerance time.Duration
@@ -94,4 +104,24 @@ func rateLimitOf(o *Op) (service.RateLimit, error) {
 
 func hasRateLimitHeaders(h http.Header) bool {
 	return len(h.Values(service.HeaderLimit)) > 0 || len(h.Values(service.HeaderRemaining)) > 0 || len(h.Values(service.HeaderReset)) > 0
+}
+
+// boundLost moves the latest decision time of every request without a
+// response (a timeout on a loaded machine) to the end of the history: the
+// target may still decide it after the clock has moved on for later bursts,
+// so bounding it by its own burst's clock would be a false verdict. Any
+// time after the last answered request's is equivalent to that one: no
+// answered request can have seen it.
+func (h *History) boundLost() {
+	var end time.Time
+	for i := range h.Ops {
+		if o := &h.Ops[i]; !o.Unknown() && o.ServerTo.After(end) {
+			end = o.ServerTo
+		}
+	}
+	for i := range h.Ops {
+		if o := &h.Ops[i]; o.Unknown() && o.ServerTo.Before(end) {
+			o.ServerTo = end
+		}
+	}
 }

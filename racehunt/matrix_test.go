@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/service"
 )
 
 var matrix = flag.Bool("racehunt.matrix", false, "run the 20-seed detection matrix against every concurrency fault (minutes)")
@@ -24,9 +27,22 @@ func TestRaceMatrix(t *testing.T) {
 	}
 	ctx := context.Background()
 	var table []string
+	type row struct {
+		fault    fault.Name
+		cfg      service.Config
+		replicas int
+	}
+	var rows []row
 	for _, tc := range concurrencyFaults {
+		rows = append(rows, row{tc.fault, service.DefaultConfig(), tc.replicas})
+	}
+	for _, tc := range profileFaults {
+		rows = append(rows, row{tc.fault, tc.cfg, 1})
+	}
+	for _, tc := range rows {
 		t.Run(string(tc.fault), func(t *testing.T) {
-			e := startEmbedded(t, tc.fault, tc.replicas)
+			e := startProfile(t, tc.cfg, tc.fault, tc.replicas)
+			gen := GenOptions{Boundaries: true, Profile: tc.cfg.Profile}
 			var detect []time.Duration
 			var workloads []int
 			var seedRepro, shrunkRepro []int
@@ -36,7 +52,7 @@ func TestRaceMatrix(t *testing.T) {
 				// A different base seed per run, as `make race` picks a
 				// random one; rapid derives each workload's seed from it.
 				res, err := Hunt(ctx, e, HuntOptions{Checks: 100, SearchSeed: seed, Repeat: 20, ShrinkTime: time.Second,
-					NoFailFile: true, ReportDir: t.TempDir(), Gen: GenOptions{Boundaries: true}})
+					NoFailFile: true, ReportDir: t.TempDir(), Gen: gen})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -49,7 +65,7 @@ func TestRaceMatrix(t *testing.T) {
 				workloads = append(workloads, res.Checks+1)
 				shrunkRepro = append(shrunkRepro, res.Reproduced)
 				// The printed command: make race SEED=<seed> REPEAT=20.
-				rep, err := Hunt(ctx, e, HuntOptions{Seed: res.Seed, Repeat: 20, ShrinkTime: time.Second, ReportDir: t.TempDir(), Gen: GenOptions{Boundaries: true}})
+				rep, err := Hunt(ctx, e, HuntOptions{Seed: res.Seed, Repeat: 20, ShrinkTime: time.Second, ReportDir: t.TempDir(), Gen: gen})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -64,6 +64,9 @@ type opInput struct {
 	Key      string
 	Body     string
 	From, To int64 // server time bounds, unix nanoseconds
+	// Hints are further decision times worth trying (StepOracle): times
+	// derived from the intervals of the key's other requests, ascending.
+	Hints []int64
 }
 
 // opOutput is a porcupine operation's output.
@@ -255,26 +258,33 @@ func hashState(s any) uint64 {
 	return h.Sum64()
 }
 
+func describeOp(input, output any) string {
+	in, out := input.(opInput), output.(opOutput)
+	if out.Unknown {
+		return fmt.Sprintf("#%d %s → unknown", in.Index, in.Kind)
+	}
+	if !out.HasHeaders {
+		return fmt.Sprintf("#%d %s → %d", in.Index, in.Kind, out.Status)
+	}
+	return fmt.Sprintf("#%d %s → %d rem=%d reset=%d", in.Index, in.Kind, out.Status, out.Rem, out.Reset)
+}
+
 // Model returns the porcupine model of a bucket for h's limit, window and
-// tolerance. Operations are partitioned by bucket (Metadata carries it).
+// tolerance: for the PRD the bucket model below (with idempotency), for
+// another profile StepOracle on h.Model. Operations are partitioned by
+// bucket (Metadata carries it).
 func Model(h *History) porcupine.Model {
+	if !isPRD(h.Profile) && h.Model != nil {
+		return stepModel(h)
+	}
 	m := bucketModel{prd: model.PRD{Limit: h.Limit, Window: h.Window}, tol: int64(h.Tolerance)}
 	nm := porcupine.NondeterministicModel{
-		Partition: partitionByBucket,
-		Init:      m.init,
-		Step:      m.step,
-		Equal:     func(a, b any) bool { return a.(bucketState) == b.(bucketState) },
-		Hash:      hashState,
-		DescribeOperation: func(input, output any) string {
-			in, out := input.(opInput), output.(opOutput)
-			if out.Unknown {
-				return fmt.Sprintf("#%d %s → unknown", in.Index, in.Kind)
-			}
-			if !out.HasHeaders {
-				return fmt.Sprintf("#%d %s → %d", in.Index, in.Kind, out.Status)
-			}
-			return fmt.Sprintf("#%d %s → %d rem=%d reset=%d", in.Index, in.Kind, out.Status, out.Rem, out.Reset)
-		},
+		Partition:         partitionByBucket,
+		Init:              m.init,
+		Step:              m.step,
+		Equal:             func(a, b any) bool { return a.(bucketState) == b.(bucketState) },
+		Hash:              hashState,
+		DescribeOperation: describeOp,
 		DescribeState: func(state any) string {
 			st := state.(bucketState)
 			if st.ResetLo == 0 {
@@ -327,9 +337,13 @@ func Operations(h *History) []porcupine.Operation {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return h.Ops[order[a]].Ex.Sent.Before(h.Ops[order[b]].Ex.Sent) })
+	hints := map[string][]int64{}
+	if !isPRD(h.Profile) {
+		hints = placementHints(h)
+	}
 	for _, i := range order {
 		o := &h.Ops[i]
-		in := opInput{Index: o.Index, Kind: o.Req.Kind, Key: o.IdemKey, Body: o.BodyHash, From: o.ServerFrom.UnixNano(), To: o.ServerTo.UnixNano()}
+		in := opInput{Index: o.Index, Kind: o.Req.Kind, Key: o.IdemKey, Body: o.BodyHash, From: o.ServerFrom.UnixNano(), To: o.ServerTo.UnixNano(), Hints: hints[o.Bucket]}
 		out := outputOf(o)
 		call := int64(o.Ex.Sent.Sub(base))
 		ret := int64(math.MaxInt64 / 2)

@@ -7,14 +7,24 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/embedded"
+	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/service"
 )
 
 func startEmbedded(t testing.TB, f fault.Name, replicas int) *Quotas {
+	return startProfile(t, service.DefaultConfig(), f, replicas)
+}
+
+// startProfile starts the embedded reference serving cfg's profile (and
+// fixed-window's alignment) with quotas 1–4 on a fake clock.
+func startProfile(t testing.TB, cfg service.Config, f fault.Name, replicas int) *Quotas {
 	t.Helper()
-	cfg := service.DefaultConfig()
-	q, err := embedded.StartQuotas(cfg.Window, []int{1, 2, 3, 4}, replicas, embedded.Options{Fault: f})
+	o := embedded.Options{Fault: f, Profile: fakeserver.Profile(cfg.Profile), Align: fakeserver.Align(cfg.WindowAlign)}
+	if isPRD(cfg.Profile) {
+		o.Profile = ""
+	}
+	q, err := embedded.StartQuotas(cfg.Window, []int{1, 2, 3, 4}, replicas, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,34 +62,11 @@ var concurrencyFaults = []struct {
 // (a violation expected within the budget).
 func TestRaceProperties(t *testing.T) {
 	ctx := context.Background()
-	t.Run("reference", func(t *testing.T) {
-		e := startEmbedded(t, fault.None, 1)
-		res, err := Hunt(ctx, e, huntOpts(t, 40, 0))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Found {
-			t.Fatalf("violation on the reference: %s\n%s\n%v", res.Class, res.Workload, res.Violations)
-		}
-		if res.Checks != 40 {
-			t.Fatalf("ran %d workloads, want 40 (%s)", res.Checks, res.RapidReport)
-		}
-	})
+	t.Run("reference", func(t *testing.T) { huntClean(t, startEmbedded(t, fault.None, 1), huntOpts(t, 40, 0)) })
 	for _, tc := range concurrencyFaults {
 		t.Run(string(tc.fault), func(t *testing.T) {
 			e := startEmbedded(t, tc.fault, tc.replicas)
-			o := huntOpts(t, 100, 0)
-			// Detection must come from the generator, not from a stored
-			// fail file of an earlier run.
-			o.NoFailFile = true
-			res, err := Hunt(ctx, e, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !res.Found {
-				t.Fatalf("fault %s not found in %d workloads", tc.fault, res.Checks)
-			}
-			t.Logf("found %s after %d workloads in %s; shrunk workload reproduced %d/%d\n%s", res.Class, res.Checks, res.Detected, res.Reproduced, res.Repeat, res.Workload)
+			res := huntFinds(t, e, huntOpts(t, 100, 0))
 			if res.Seed == 0 {
 				t.Fatal("a violation without a seed")
 			}
@@ -98,4 +85,36 @@ func TestRaceProperties(t *testing.T) {
 			t.Logf("seed %d replay reproduced %d/20", res.Seed, rep.SeedReproduced)
 		})
 	}
+}
+
+// huntClean: o's hunt on e finds nothing in all of o.Checks workloads.
+func huntClean(t *testing.T, e Target, o HuntOptions) {
+	t.Helper()
+	res, err := Hunt(context.Background(), e, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Found {
+		t.Fatalf("violation on the reference: %s\n%s\n%v", res.Class, res.Workload, res.Violations)
+	}
+	if res.Checks != o.Checks {
+		t.Fatalf("ran %d workloads, want %d (%s)", res.Checks, o.Checks, res.RapidReport)
+	}
+}
+
+// huntFinds: o's hunt on e, without fail files (detection must come from
+// the generator, not from a stored fail file of an earlier run), finds a
+// violation.
+func huntFinds(t *testing.T, e Target, o HuntOptions) Result {
+	t.Helper()
+	o.NoFailFile = true
+	res, err := Hunt(context.Background(), e, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Found {
+		t.Fatalf("not found in %d workloads", res.Checks)
+	}
+	t.Logf("found %s after %d workloads in %s; shrunk workload reproduced %d/%d\n%s%v", res.Class, res.Checks, res.Detected, res.Reproduced, res.Repeat, res.Workload, res.Violations)
+	return res
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -33,6 +34,7 @@ type Runner struct {
 	timeout   time.Duration
 	tolerance time.Duration
 	maxWait   time.Duration
+	model     model.Model // the profile's design at limit
 }
 
 // RunnerOption configures a Runner.
@@ -63,7 +65,12 @@ func NewRunner(cfg service.Config, bases []string, limit int, opts ...RunnerOpti
 	if err != nil {
 		return nil, fmt.Errorf("runner: %w", err)
 	}
-	r := &Runner{cfg: cfg, bases: bases, limit: limit, body: body, timeout: service.DefaultRequestTimeout, tolerance: -1, maxWait: service.DefaultMaxWait}
+	cfg = cfg.ForProfile(cfg.Profile)
+	m, err := ModelFor(cfg, limit)
+	if err != nil {
+		return nil, fmt.Errorf("runner: %w", err)
+	}
+	r := &Runner{cfg: cfg, bases: bases, limit: limit, body: body, timeout: service.DefaultRequestTimeout, tolerance: -1, maxWait: service.DefaultMaxWait, model: m}
 	for _, o := range opts {
 		o(r)
 	}
@@ -96,7 +103,8 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 	if w.Limit != r.limit {
 		return nil, fmt.Errorf("run: workload for limit %d on a target with limit %d", w.Limit, r.limit)
 	}
-	h := &History{Limit: r.limit, Window: r.cfg.Window, Tolerance: r.tolerance}
+	h := &History{Limit: r.limit, Window: r.cfg.Window, Tolerance: r.tolerance, Profile: r.cfg.Profile, Model: r.model,
+		LimitedBody: r.cfg.LimitedBody, WindowAlign: r.cfg.WindowAlign, Dialect: r.cfg.Dialect}
 	clients := make([]*service.Client, w.Clients)
 	for i := range clients {
 		opts := []service.ClientOption{service.WithTimeout(r.timeout)}
@@ -106,6 +114,13 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 	buckets := make([]string, w.Buckets)
 	for i := range buckets {
 		buckets[i] = service.NewDeviceBucket()
+		if !isPRD(r.cfg.Profile) {
+			k, err := r.cfg.RenderKey(service.NewUUID())
+			if err != nil {
+				return nil, fmt.Errorf("run: %w", err)
+			}
+			buckets[i] = k
+		}
 	}
 	type group struct {
 		key  string
@@ -119,6 +134,13 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 		}
 		groups[g] = group{key: service.NewUUID(), body: b}
 	}
+	if r.clock != nil && !isPRD(r.cfg.Profile) {
+		// The same boundaries every run: start Offset half-seconds into
+		// the next window aligned to the epoch.
+		win := r.cfg.Window.Nanoseconds()
+		start := (r.clock.Now().UnixNano()/win+1)*win + int64(w.Offset)*int64(500*time.Millisecond)
+		r.clock.Set(time.Unix(0, start))
+	}
 	lastReset := map[string]int64{} // bucket key → latest Reset seen
 	for bi, burst := range w.Bursts {
 		if err := ctx.Err(); err != nil {
@@ -129,6 +151,13 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 			c := clients[q.Client]
 			p := prepared{client: c, op: Op{Burst: bi, Req: q}}
 			var field service.BucketField
+			if !isPRD(r.cfg.Profile) {
+				if err := r.keyed(&p, q, buckets); err != nil {
+					return nil, err
+				}
+				ps[j] = p
+				continue
+			}
 			switch q.Kind {
 			case Fresh:
 				field = service.Bucket(buckets[q.Bucket])
@@ -163,7 +192,13 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 			p.op.BodyHash = hashBytes(p.req.Body)
 			ps[j] = p
 		}
-		if burst.Advance != Stay && len(ps) > 0 {
+		if burst.Advance == HalfSecond {
+			if note, err := r.moveBy(ctx, 500*time.Millisecond); err != nil {
+				return nil, err
+			} else if note != "" {
+				h.Notes = append(h.Notes, fmt.Sprintf("burst %d: %s", bi, note))
+			}
+		} else if burst.Advance != Stay && len(ps) > 0 {
 			if reset, ok := lastReset[ps[0].op.Bucket]; ok {
 				to := time.Unix(reset, 0)
 				if burst.Advance == JustBefore {
@@ -187,10 +222,40 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 			}
 		}
 	}
+	h.boundLost()
 	return h, nil
 }
 
 func clientKey(a netip.Addr) string { return a.Unmap().String() }
+
+// keyed prepares request q of a profile other than the PRD: Fresh carries
+// key q.Bucket (KEY, KEY_FORMAT), NoBucket no key; either is counted
+// against the client address when it has no key or KEY=ip.
+func (r *Runner) keyed(p *prepared, q Req, keys []string) error {
+	key := ""
+	switch q.Kind {
+	case Fresh:
+		key = keys[q.Bucket]
+	case NoBucket:
+	default:
+		return fmt.Errorf("run: request kind %s is the PRD's, not PROFILE=%s's", q.Kind, r.cfg.Profile)
+	}
+	p.req = r.cfg.KeyedRequest(key)
+	p.op.Bucket = "key:" + key
+	if key == "" || r.cfg.Key.Kind == service.KeyIP {
+		p.op.Bucket = "ip:" + clientKey(p.client.Addr())
+	}
+	p.op.BodyHash = hashBytes(p.req.Body)
+	return nil
+}
+
+// moveBy moves the target's clock d on (see moveTo).
+func (r *Runner) moveBy(ctx context.Context, d time.Duration) (string, error) {
+	if r.clock != nil {
+		return r.moveTo(ctx, r.clock.Now().Add(d))
+	}
+	return r.moveTo(ctx, time.Now().Add(d))
+}
 
 // moveTo brings the target's clock to t: sets the fake clock (never
 // backwards), or waits on the wall clock when that takes at most MaxWait.
@@ -247,16 +312,5 @@ func (r *Runner) release(ctx context.Context, ps []prepared) {
 		} else {
 			op.ServerFrom, op.ServerTo = op.Ex.Sent, op.Ex.Received
 		}
-		if op.Unknown() {
-			// No response (a timeout on a loaded machine): the target may
-			// still decide the request later, after the clock has moved on
-			// for the next burst. Bounding its decision by this burst's
-			// clock would be a false verdict.
-			op.ServerTo = Unbounded
-		}
 	}
 }
-
-// Unbounded is the ServerTo of a request without a response: its decision
-// may fall at any later time.
-var Unbounded = time.Unix(1<<32, 0) // 2106: far enough, and its UnixNano fits an int64

@@ -39,21 +39,25 @@ func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...Ru
 		return nil, err
 	}
 	for _, base := range bases {
-		if err := probe(ctx, cfg, base, r.body); err != nil {
+		if err := probe(ctx, r.cfg, base, r.body); err != nil {
 			return nil, err
 		}
 	}
-	return &Live{runner: r, desc: fmt.Sprintf("%v (RL_LIMIT=%d, RL_WINDOW=%s)", bases, cfg.Limit, cfg.Window)}, nil
+	desc := fmt.Sprintf("%v (RL_LIMIT=%d, RL_WINDOW=%s)", bases, cfg.Limit, cfg.Window)
+	if !isPRD(r.cfg.Profile) {
+		desc = fmt.Sprintf("%v (PROFILE=%s, RL_LIMIT=%d, RL_WINDOW=%s)", bases, r.cfg.Profile, cfg.Limit, cfg.Window)
+	}
+	return &Live{runner: r, desc: desc}, nil
 }
 
 func probe(ctx context.Context, cfg service.Config, base string, body *service.Body) error {
 	c := service.NewClient(cfg, base)
 	defer c.Close()
-	b, err := body.Render(service.Bucket(service.NewDeviceBucket()))
+	req, err := probeRequest(cfg, body)
 	if err != nil {
 		return fmt.Errorf("probe: %w", err)
 	}
-	ex := c.Do(ctx, service.Request{Body: b, IdempotencyKey: service.NewUUID()})
+	ex := c.Do(ctx, req)
 	if ex.Err != nil {
 		return fmt.Errorf("target %s does not answer: %w", cfg.Endpoint(base), ex.Err)
 	}
@@ -61,6 +65,16 @@ func probe(ctx context.Context, cfg service.Config, base string, body *service.B
 		return fmt.Errorf("target %s answered a valid request with HTTP %d", cfg.Endpoint(base), ex.Status)
 	}
 	return nil
+}
+
+// probeRequest is a request on a fresh bucket or key of cfg's profile.
+func probeRequest(cfg service.Config, body *service.Body) (service.Request, error) {
+	if !isPRD(cfg.Profile) {
+		key, err := cfg.RenderKey(service.NewUUID())
+		return cfg.KeyedRequest(key), err
+	}
+	b, err := body.Render(service.Bucket(service.NewDeviceBucket()))
+	return service.Request{Body: b, IdempotencyKey: service.NewUUID()}, err
 }
 
 // Limits is the target's one quota.

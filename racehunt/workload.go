@@ -3,8 +3,11 @@ package racehunt
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"pgregory.net/rapid"
+
+	"github.com/rlspec/rlspec/service"
 )
 
 // Kind is what one request of a workload does.
@@ -48,9 +51,13 @@ const (
 	ToBoundary
 	// JustBefore moves to one second before that Reset.
 	JustBefore
+	// HalfSecond moves half a second on: the burst falls in the same
+	// second as the one before, at another millisecond (profiles other
+	// than the PRD; a store that keeps whole seconds merges them).
+	HalfSecond
 )
 
-var advanceNames = [...]string{"stay", "to-boundary", "just-before"}
+var advanceNames = [...]string{"stay", "to-boundary", "just-before", "half-second"}
 
 func (a Advance) String() string {
 	if a < 0 || int(a) >= len(advanceNames) {
@@ -75,7 +82,11 @@ type Burst struct {
 
 // Workload is one generated concurrent workload.
 type Workload struct {
-	Limit   int // quota per window the target enforces
+	Limit int // quota per window the target enforces
+	// Offset (profiles other than the PRD, on a fake clock) starts the run
+	// this many half-seconds after a window aligned to the epoch begins,
+	// so that the run meets the same boundaries every time.
+	Offset  int
 	Clients int
 	Buckets int
 	Groups  int
@@ -103,12 +114,21 @@ conflict(cC,gG): group G's key with a different body; never the cached answer
 no-bucket(cC), bad-bucket(cC): no or an invalid device_bucket; counted
   against client address C
 limit: the quota the target enforces; clients, buckets, groups: how many of
-  each the workload uses`
+  each the workload uses
+profiles other than prd: fresh(cC,bB) is a request with key B (KEY,
+  KEY_FORMAT, TARGET_METHOD), no-bucket(cC) one without the key, counted
+  against client address C; half-second moves time 500 ms on; offset: the
+  run starts that long after a window aligned to the epoch begins (on the
+  embedded reference's fake clock)`
 
 // String renders the workload compactly, one burst per line (Notation).
 func (w Workload) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "limit=%d clients=%d buckets=%d groups=%d requests=%d\n", w.Limit, w.Clients, w.Buckets, w.Groups, w.Size())
+	fmt.Fprintf(&b, "limit=%d clients=%d buckets=%d groups=%d requests=%d", w.Limit, w.Clients, w.Buckets, w.Groups, w.Size())
+	if w.Offset > 0 {
+		fmt.Fprintf(&b, " offset=%s", time.Duration(w.Offset)*500*time.Millisecond)
+	}
+	b.WriteByte('\n')
 	for i, burst := range w.Bursts {
 		fmt.Fprintf(&b, "  burst %d (%s):", i, burst.Advance)
 		for _, r := range burst.Reqs {
@@ -135,6 +155,11 @@ func (w Workload) GroupBucket(g int) int { return g % w.Buckets }
 
 // GenOptions bound generated workloads.
 type GenOptions struct {
+	// Profile is the design the target claims: the PRD's workloads use
+	// every Kind; another profile's only Fresh (a request with key Bucket)
+	// and NoBucket (one without the key, keyed by the client address),
+	// and may move time by half a second between bursts.
+	Profile service.Profile
 	// Limits are the quotas the generator may pick from (each needs a target
 	// enforcing it). One value: that quota.
 	Limits []int
@@ -161,19 +186,27 @@ func Workloads(o GenOptions) *rapid.Generator[Workload] {
 		if len(o.Limits) > 1 {
 			w.Limit = rapid.SampledFrom(o.Limits).Draw(t, "limit")
 		}
+		kinds, advances := []Kind{Fresh, Keyed, Conflict, NoBucket, BadBucket}, int(JustBefore)
+		if !isPRD(o.Profile) {
+			kinds, advances = []Kind{Fresh, NoBucket}, int(HalfSecond)
+		}
 		w.Buckets = rapid.IntRange(1, 3).Draw(t, "buckets")
 		w.Clients = rapid.IntRange(1, 3).Draw(t, "clients")
-		w.Groups = rapid.IntRange(1, 3).Draw(t, "groups")
+		if isPRD(o.Profile) {
+			w.Groups = rapid.IntRange(1, 3).Draw(t, "groups")
+		} else {
+			w.Offset = rapid.IntRange(0, 5).Draw(t, "offset")
+		}
 		maxBurst := min(2*w.Limit+3, o.MaxBurst)
 		nb := rapid.IntRange(1, o.MaxBursts).Draw(t, "bursts")
 		for i := 0; i < nb; i++ {
 			var burst Burst
 			if i > 0 && o.Boundaries {
-				burst.Advance = Advance(rapid.IntRange(0, 2).Draw(t, "advance"))
+				burst.Advance = Advance(rapid.IntRange(0, advances).Draw(t, "advance"))
 			}
 			n := rapid.IntRange(1, maxBurst).Draw(t, "size")
 			for j := 0; j < n; j++ {
-				r := Req{Kind: Kind(rapid.IntRange(0, int(BadBucket)).Draw(t, "kind"))}
+				r := Req{Kind: kinds[rapid.IntRange(0, len(kinds)-1).Draw(t, "kind")]}
 				r.Client = rapid.IntRange(0, w.Clients-1).Draw(t, "client")
 				switch r.Kind {
 				case Fresh:

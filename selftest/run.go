@@ -370,7 +370,7 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 	go func() {
 		defer wg.Done()
 		for i := range m.Reference {
-			r, err := runRace(ctx, fault.None, DefaultReferenceReplicas, c)
+			r, err := raceReference(ctx, c)
 			if err != nil {
 				fail(fmt.Errorf("race hunt against the reference (run %d): %w", i+1, err))
 				return
@@ -383,7 +383,8 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 			if !row.Expectation.Race {
 				continue
 			}
-			r, err := runRace(ctx, row.Fault, row.Replicas, c)
+			f, _ := fault.Lookup(row.Fault)
+			r, err := runRace(ctx, row.Fault, f.Profile, row.Replicas, c)
 			if err != nil {
 				fail(fmt.Errorf("race hunt against fault %s: %w", row.Fault, err))
 				return
@@ -497,11 +498,38 @@ func runAcceptance(ctx context.Context, f fault.Name, p fakeserver.Profile, stor
 	return r, nil
 }
 
-// runRace hunts races in the embedded reference with fault f on replicas
-// in-process servers sharing one database file.
-func runRace(ctx context.Context, f fault.Name, replicas int, c config) (RaceResult, error) {
-	tc := service.DefaultConfig()
-	q, err := embedded.StartQuotas(tc.Window, []int{1, 2, 3, 4}, replicas, embedded.Options{Fault: f, Store: c.store})
+// raceReference hunts races in the reference serving each profile: the
+// first violation, or the PRD's clean result with the time of all.
+func raceReference(ctx context.Context, c config) (RaceResult, error) {
+	var first RaceResult
+	var elapsed time.Duration
+	for i, p := range profiles() {
+		r, err := runRace(ctx, fault.None, p, DefaultReferenceReplicas, c)
+		if err != nil {
+			return r, fmt.Errorf("%s: %w", p, err)
+		}
+		if r.Found {
+			r.Violation = string(p) + ": " + r.Violation
+			return r, nil
+		}
+		elapsed += r.Elapsed
+		if i == 0 {
+			first = r
+		}
+	}
+	first.Elapsed = elapsed
+	return first, nil
+}
+
+// runRace hunts races in the embedded reference serving profile p with
+// fault f on replicas in-process servers sharing one database file.
+func runRace(ctx context.Context, f fault.Name, p fakeserver.Profile, replicas int, c config) (RaceResult, error) {
+	tc := profileConfig(p)
+	o := embedded.Options{Fault: f, Store: c.store}
+	if p != "" && p != fakeserver.ProfilePRD {
+		o.Profile = p
+	}
+	q, err := embedded.StartQuotas(tc.Window, []int{1, 2, 3, 4}, replicas, o)
 	if err != nil {
 		return RaceResult{}, err
 	}
@@ -521,7 +549,7 @@ func runRace(ctx context.Context, f fault.Name, replicas int, c config) (RaceRes
 		Name:       "selftest",
 		NoFailFile: true,
 		ReportDir:  c.reportDir,
-		Gen:        racehunt.GenOptions{Boundaries: true},
+		Gen:        racehunt.GenOptions{Boundaries: true, Profile: tc.Profile},
 	})
 	if err != nil {
 		return RaceResult{}, err

@@ -26,10 +26,12 @@ func TestExpectationsCoverEveryFault(t *testing.T) {
 			t.Errorf("%s: race expectation without replicas", e.Fault)
 		}
 	}
-	// The concurrency faults are the race hunter's, the rest the suite's.
+	// The concurrency faults are the race hunter's (the profiles' ones
+	// the suite's too), the rest the suite's.
 	race := map[fault.Name]int{
 		fault.CheckThenAct: 1, fault.ConcurrentReplays: 1,
 		fault.ResetRace: 1, fault.ProcessCache: 2,
+		fault.SLCheckThenRecord: 1, fault.FWInsertRace: 1, fault.FWBoundaryRace: 1,
 	}
 	for _, e := range exps {
 		want, isRace := race[e.Fault]

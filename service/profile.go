@@ -1,9 +1,7 @@
 package service
 
 import (
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"text/template"
@@ -298,23 +296,4 @@ func (c Config) Only(p Profile) Config {
 	}
 	c.Features = slices.DeleteFunc(slices.Clone(c.Features), func(f Feature) bool { return !slices.Contains(FeaturesOf(p), f) })
 	return c
-}
-
-// Keyed is a request of a profile other than the PRD carrying key as KEY
-// says: in a header, in a JSON body field, or nothing ("" or KEY=ip: the
-// client address is the key).
-func (c Config) Keyed(key string) Request {
-	r := Request{Method: c.Method, ContentType: "-"}
-	if key == "" {
-		return r
-	}
-	switch c.Key.Kind {
-	case KeyHeader:
-		r.Header = http.Header{}
-		r.Header.Set(c.Key.Name, key)
-	case KeyBody:
-		b, _ := json.Marshal(map[string]string{c.Key.Name: key})
-		r.Body, r.ContentType = b, "application/json"
-	}
-	return r
 }

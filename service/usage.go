@@ -30,6 +30,8 @@ const (
 	FlagWindowAlign  = "window-align"
 	FlagDialect      = "dialect"
 	FlagLimitedBody  = "limited-body"
+	FlagBurst        = "rl-burst"
+	FlagRate         = "rl-rate"
 )
 
 // RegisterSome binds only the named settings to fs (RegisterFlags binds them

@@ -61,8 +61,11 @@ func (s *scenario) freshAnonymous() error {
 	return nil
 }
 
-// keyed is a request carrying key (none when "") as KEY says.
-func (s *scenario) keyed(key string) service.Request { return s.env.Config.Keyed(key) }
+// keyed is a request carrying key (none when "") as KEY says: a header, a
+// JSON body field, or nothing (ip: the client address is the key).
+func (s *scenario) keyed(key string) service.Request {
+	return s.env.Config.KeyedRequest(key)
+}
 
 // keyOf names an exchange's key for the bound checks: the key it carried,
 // or its client address.

@@ -6,7 +6,6 @@ import (
 	"math"
 	"net/http"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/rlspec/rlspec/bound"
@@ -150,20 +149,7 @@ func (s *scenario) limitedBody(ex *service.Exchange, ra int64) error {
 }
 
 // pointer resolves a JSON pointer (RFC 6901) in doc.
-func pointer(doc any, p string) (any, bool) {
-	cur := doc
-	for _, tok := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = m[tok]; !ok {
-			return nil, false
-		}
-	}
-	return cur, true
-}
+func pointer(doc any, p string) (any, bool) { return service.JSONPointer(doc, p) }
 
 // retryAfterFromOldest: the 429's Retry-After is at most the whole seconds
 // from the 429's send until the oldest allowed request (by its receive

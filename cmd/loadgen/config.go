@@ -43,7 +43,8 @@ REPORT_DIR, and check THRESHOLDS.`
 
 // runFlags are the target contract's settings loadgen run uses.
 var runFlags = []string{service.FlagURL, service.FlagPath, service.FlagHeaders, service.FlagBodyTemplate,
-	service.FlagLimit, service.FlagWindow, service.FlagClientIPs}
+	service.FlagLimit, service.FlagWindow, service.FlagClientIPs,
+	service.FlagProfile, service.FlagKey, service.FlagKeyFormat, service.FlagMethod, service.FlagWindowAlign, service.FlagBurst, service.FlagRate}
 
 // parseConfig fills a config from args and getenv and validates it: the
 // flags of `loadgen run`, or with merge those of `loadgen merge`. -h writes
@@ -127,5 +128,9 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 	if err := service.CheckImage(c.Target, c.Image); err != nil {
 		errs = append(errs, err)
 	}
+	if c.Target.Profile == service.ProfileAll {
+		errs = append(errs, errors.New("PROFILE=all: load runs one profile at a time"))
+	}
+	c.Target = c.Target.ForProfile(c.Target.Profile)
 	return c, errors.Join(errs...)
 }

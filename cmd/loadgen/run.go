@@ -79,6 +79,11 @@ func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, e
 	if base == "" {
 		fc := fakeserver.DefaultConfig()
 		fc.Limit, fc.Window, fc.Sentinel = cfg.Target.Limit, cfg.Target.Window, cfg.Target.Sentinel
+		if p := cfg.Target.Profile; p != service.ProfilePRD {
+			// The reference serves sliding-log and fixed-window (keyed
+			// by X-User-ID); another profile fails to start.
+			fc.Profile, fc.Align = fakeserver.Profile(p), fakeserver.Align(cfg.Target.WindowAlign)
+		}
 		srv, err := fakeserver.Start(fc, "127.0.0.1:0")
 		if err != nil {
 			return nil, fmt.Errorf("start embedded reference: %w", err)
@@ -138,10 +143,14 @@ func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, e
 }
 
 func describe(cfg config) string {
+	s := fmt.Sprintf("open loop at %g req/s", cfg.Rate)
 	if cfg.Rate == 0 {
-		return fmt.Sprintf("closed loop on %d connections (engine %s)", cfg.Connections, cfg.Engine)
+		s = fmt.Sprintf("closed loop on %d connections (engine %s)", cfg.Connections, cfg.Engine)
 	}
-	return fmt.Sprintf("open loop at %g req/s", cfg.Rate)
+	if p := cfg.Target.Profile; p != service.ProfilePRD {
+		s += fmt.Sprintf(", PROFILE=%s (%s, KEY=%s)", p, cfg.Target.Method, cfg.Target.Key)
+	}
+	return s
 }
 
 // runMerge is `loadgen merge a.hlog b.hlog …`: one report of the combined

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"sort"
 	"strconv"
@@ -65,7 +66,7 @@ func runRace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		ShrinkTime: cfg.ShrinkTime,
 		ReportDir:  cfg.ReportDir,
 		FailKey:    raceFailKey(cfg, tgt),
-		Gen:        racehunt.GenOptions{Boundaries: true},
+		Gen:        racehunt.GenOptions{Boundaries: true, Profile: cfg.Target.Profile},
 		Log:        func(format string, a ...any) { fmt.Fprintf(stderr, "rlspec race: "+format+"\n", a...) },
 	}
 	res, err := racehunt.Hunt(ctx, tgt, opts)
@@ -200,6 +201,8 @@ var replayVars = map[string]string{
 	"target-headers": "TARGET_HEADERS", "body-template": "BODY_TEMPLATE", "rl-limit": "RL_LIMIT",
 	"rl-window": "RL_WINDOW", "client-ips": "CLIENT_IPS", "max-wait": "MAX_WAIT",
 	"replicas": "REPLICAS", "target-urls": "TARGET_URLS", "fault": "FAULT", "store": "STORE", "checks": "CHECKS", "shrink-time": "SHRINK_TIME",
+	"profile": "PROFILE", "key": "KEY", "key-format": "KEY_FORMAT", "target-method": "TARGET_METHOD", "window-align": "WINDOW_ALIGN",
+	"dialect": "DIALECT", "limited-body": "LIMITED_BODY",
 }
 
 // raceSummary is the first paragraph of `rlspec race -h`.
@@ -210,7 +213,9 @@ replay command), 2 could not run.`
 
 // raceFlags are the target contract's settings race uses.
 var raceFlags = []string{service.FlagURL, service.FlagPath, service.FlagHeaders, service.FlagBodyTemplate,
-	service.FlagLimit, service.FlagWindow, service.FlagClientIPs}
+	service.FlagLimit, service.FlagWindow, service.FlagClientIPs,
+	service.FlagProfile, service.FlagKey, service.FlagKeyFormat, service.FlagMethod, service.FlagWindowAlign,
+	service.FlagDialect, service.FlagLimitedBody, service.FlagBurst, service.FlagRate}
 
 // raceSettings reads the target contract's variables race uses plus SEED,
 // CHECKS, REPEAT, REPLICAS, FAULT (the embedded reference's fault, for
@@ -277,6 +282,10 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 		errs = append(errs, fmt.Errorf("FAULT: %w", err))
 	} else {
 		cfg.Fault = f
+		// A fault of another profile's reference hunts in that profile.
+		if ff, ok := fault.Lookup(f); ok && ff.Profile != "" && ff.Profile != fakeserver.ProfilePRD && cfg.Target.Profile == service.ProfilePRD {
+			cfg.Target.Profile = service.Profile(ff.Profile)
+		}
 	}
 	if k, err := fakeserver.ParseStoreKind(store); err != nil {
 		errs = append(errs, fmt.Errorf("STORE: %w", err))
@@ -289,6 +298,9 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 			errs = append(errs, fmt.Errorf("SHRINK_TIME=%q is not a positive duration", shrink))
 		}
 		cfg.ShrinkTime = d
+	}
+	if cfg.Target.Profile == service.ProfileAll {
+		errs = append(errs, errors.New("PROFILE=all: race hunts one profile at a time (prd, sliding-log, fixed-window)"))
 	}
 	if cfg.Fault != fault.None && cfg.Target.URL != "" {
 		errs = append(errs, errors.New("FAULT applies to the embedded reference or the reference image only: unset TARGET_URL"))
@@ -312,6 +324,10 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 	if err := errors.Join(errs...); err != nil {
 		return cfg, err
 	}
+	cfg.Target = cfg.Target.ForProfile(cfg.Target.Profile)
+	if err := embeddedServes(cfg); err != nil {
+		return cfg, err
+	}
 	fs.Visit(func(f *flag.Flag) {
 		if v, ok := replayVars[f.Name]; ok {
 			cfg.set[v] = f.Value.String()
@@ -325,6 +341,19 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 		}
 	}
 	return cfg, nil
+}
+
+// embeddedServes reports a profile setting the embedded reference does not
+// serve (it keys by X-User-ID and answers GET), when it is the target.
+func embeddedServes(cfg raceConfig) error {
+	tc := cfg.Target
+	if tc.URL != "" || cfg.Image != "" || len(cfg.URLs) > 0 || tc.Profile == service.ProfilePRD {
+		return nil
+	}
+	if tc.Key.Kind != service.KeyHeader || http.CanonicalHeaderKey(tc.Key.Name) != http.CanonicalHeaderKey(fakeserver.UserHeader) || tc.Method != http.MethodGet {
+		return fmt.Errorf("the embedded reference serving PROFILE=%s keys by KEY=header:%s and answers TARGET_METHOD=GET: unset KEY and TARGET_METHOD, or give TARGET_URL", tc.Profile, fakeserver.UserHeader)
+	}
+	return nil
 }
 
 // raceTarget is a racehunt.Target with a way to stop what was started.
@@ -395,7 +424,16 @@ func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (raceh
 		if len(limits) == 0 {
 			limits = []int{1, 2, 3, 4}
 		}
-		q, err := embedded.StartQuotas(tc.Window, limits, cfg.Replicas, embedded.Options{Fault: cfg.Fault, Store: cfg.Store})
+		o := embedded.Options{Fault: cfg.Fault, Store: cfg.Store}
+		if tc.Profile != service.ProfilePRD {
+			// The embedded reference serves the profile; a window of 3 s
+			// unless RL_WINDOW was given, so half-second moves matter.
+			o.Profile, o.Align = fakeserver.Profile(tc.Profile), fakeserver.Align(tc.WindowAlign)
+			if _, ok := cfg.set["RL_WINDOW"]; !ok {
+				tc.Window = 3 * time.Second
+			}
+		}
+		q, err := embedded.StartQuotas(tc.Window, limits, cfg.Replicas, o)
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,112 @@
+package racehunt
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/rlspec/rlspec/bound"
+	"github.com/rlspec/rlspec/service"
+)
+
+// checkProfile is Check for a profile other than the PRD: every response
+// (200 or 429; the X-RateLimit-* headers in range when sent, required in
+// the x-ratelimit dialect; a 429's body per LIMITED_BODY and Remaining 0),
+// then each key's history against the profile's bounds (package bound:
+// SL-1, FW-1, FW-2 as oversell, SL-4 as undersell).
+func checkProfile(h *History) []Violation {
+	var vs []Violation
+	for i := range h.Ops {
+		vs = append(vs, checkKeyedResponse(h, &h.Ops[i])...)
+	}
+	return append(vs, checkBounds(h)...)
+}
+
+func checkKeyedResponse(h *History, o *Op) []Violation {
+	if o.Unknown() {
+		return nil
+	}
+	bad := badOp(o)
+	st := o.Ex.Status
+	if st != http.StatusOK && st != http.StatusTooManyRequests {
+		return bad(ClassStatus, "HTTP %d for a well-formed %s request", st, o.Req.Kind)
+	}
+	has := hasRateLimitHeaders(o.Ex.RespHeader)
+	if has {
+		if vs := checkHeaders(h, o, bad); vs != nil {
+			return vs
+		}
+	} else if h.Dialect == service.DialectXRateLimit {
+		return bad(ClassHeaders, "no X-RateLimit-* headers (DIALECT=x-ratelimit)")
+	}
+	if st == http.StatusTooManyRequests {
+		if !h.LimitedBody.Match(o.Ex.RespBody) {
+			return bad(ClassLimited, "429 body %.80q does not hold %s (LIMITED_BODY)", o.Ex.RespBody, h.LimitedBody)
+		}
+		if rl, err := rateLimitOf(o); has && err == nil && rl.Remaining != 0 {
+			return bad(ClassLimited, "429 with Remaining=%d", rl.Remaining)
+		}
+	}
+	return nil
+}
+
+// checkBounds runs package bound's checks of h's profile on the answered
+// requests (decision times in [ServerFrom, ServerTo] ± Tolerance). A key
+// with a request left unanswered is not checked for over-blocking: that
+// request may have been allowed.
+func checkBounds(h *History) []Violation {
+	var es, answered []bound.Event
+	unknown := map[string]bool{}
+	for i := range h.Ops {
+		o := &h.Ops[i]
+		if o.Unknown() {
+			unknown[o.Bucket] = true
+			continue
+		}
+		if st := o.Ex.Status; st == http.StatusOK || st == http.StatusTooManyRequests {
+			es = append(es, bound.Event{ID: o.Index, Key: o.Bucket, Send: o.ServerFrom.UnixNano(), Recv: o.ServerTo.UnixNano(), Allowed: st == http.StatusOK})
+		}
+	}
+	for _, e := range es {
+		if !unknown[e.Key] {
+			answered = append(answered, e)
+		}
+	}
+	// profiles.md adds 1 s for the server's clock granularity, also on the
+	// fake clock's exact times: designs keep whole seconds (a window opened
+	// at 12.5 s by the first request ends at 15 s, not 15.5 s). The
+	// linearizability check holds the model's exact decisions.
+	n, w, tol := h.Limit, h.Window, max(h.Tolerance, bound.DefaultTolerance)
+	var over, under []bound.Violation
+	switch h.Profile {
+	case service.ProfileSlidingLog:
+		over = bound.SlidingLog(es, n, w, tol)
+		under = bound.OverBlocking(answered, n, w, tol)
+	case service.ProfileFixedWindow:
+		most := 2 * n
+		if h.WindowAlign == service.AlignFirstRequest {
+			most = 2*n - 1
+			over = bound.FirstWindow(es, n, w, tol)
+		} else {
+			over = bound.EpochWindows(es, n, w, tol)
+		}
+		_, burst := bound.Burst(es, most, w, tol)
+		over = append(over, burst...)
+		under = bound.OverBlocking(answered, n, w, tol)
+	}
+	var vs []Violation
+	for _, v := range over {
+		vs = append(vs, boundViolation(ClassOversell, v))
+	}
+	for _, v := range under {
+		vs = append(vs, boundViolation(ClassUndersell, v))
+	}
+	return vs
+}
+
+func boundViolation(c Class, v bound.Violation) Violation {
+	ops := make([]int, len(v.Events))
+	for i, e := range v.Events {
+		ops[i] = e.ID
+	}
+	return Violation{Class: c, Bucket: v.Key, Ops: ops, Detail: fmt.Sprintf("%s: %s: %s", v.Clause, v.Bound, v.Detail)}
+}
