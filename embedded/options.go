@@ -19,7 +19,8 @@ type Options struct {
 	// window alignment ("" epoch).
 	Profile fakeserver.Profile
 	Align   fakeserver.Align
-	// Burst and Rate are token-bucket's B and R (0: the server's defaults).
+	// Burst and Rate are token-bucket's B and R (0: the server's
+	// defaults); StartQuotas's quotas are bucket sizes instead of Burst.
 	Burst int
 	Rate  float64
 	// TrustLoopbackProxies honours X-Forwarded-For from loopback peers, for

@@ -53,6 +53,9 @@ func StartQuotas(window time.Duration, limits []int, replicas int, o Options) (q
 	for _, limit := range limits {
 		cfg := o.base()
 		cfg.Limit, cfg.Window, cfg.Clock = limit, window, q.Clock
+		if cfg.Profile == fakeserver.ProfileTokenBucket {
+			cfg.Burst = limit // a quota is the bucket's size
+		}
 		path := ""
 		if q.dir != "" {
 			path = filepath.Join(q.dir, fmt.Sprintf("limit-%d.db", limit))

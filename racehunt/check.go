@@ -3,10 +3,13 @@ package racehunt
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/rlspec/rlspec/model"
 )
 
 // Class names a kind of violation. Classes are stable strings: rapid
@@ -148,11 +151,20 @@ func checkHeaders(h *History, o *Op, bad func(Class, string, ...any) []Violation
 		return bad(ClassHeaders, "Remaining=%d above Limit=%d", rl.Remaining, rl.Limit)
 	}
 	lo := o.ServerFrom.Add(-h.Tolerance - time.Second).Unix()
-	hi := o.ServerTo.Add(h.Window + h.Tolerance + time.Second).Unix()
+	hi := o.ServerTo.Add(h.resetHorizon() + h.Tolerance + time.Second).Unix()
 	if rl.Reset < lo || rl.Reset > hi {
 		return bad(ClassHeaders, "Reset=%d outside [now, now+window] = [%d, %d]", rl.Reset, lo, hi)
 	}
 	return nil
+}
+
+// resetHorizon is the furthest a Reset may lie ahead: the window, or for a
+// token bucket the time it takes to fill (⌈B/R⌉ s, TB-7).
+func (h *History) resetHorizon() time.Duration {
+	if tb, ok := h.Model.(model.TokenBucket); ok && tb.Rate > 0 {
+		return time.Duration(math.Ceil(float64(tb.Burst)/tb.Rate)) * time.Second
+	}
+	return h.Window
 }
 
 // spend is one unit a bucket's history shows spent: a fresh 200, or an

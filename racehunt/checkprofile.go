@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/rlspec/rlspec/bound"
+	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -92,6 +93,11 @@ func checkBounds(h *History) []Violation {
 		_, burst := bound.Burst(es, most, w, tol)
 		over = append(over, burst...)
 		under = bound.OverBlocking(answered, n, w, tol)
+	case service.ProfileTokenBucket:
+		// TB-1's arrival curve: at most B + R·Δt + 1 allowed in any interval.
+		if tb, ok := h.Model.(model.TokenBucket); ok {
+			over = bound.TokenBucket(es, tb.Burst, tb.Rate, tol)
+		}
 	}
 	var vs []Violation
 	for _, v := range over {

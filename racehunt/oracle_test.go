@@ -119,13 +119,16 @@ func TestStepOracleAcceptsRandomCorrectHistories(t *testing.T) {
 		limit := rapid.IntRange(1, 3).Draw(rt, "limit")
 		w := time.Duration(rapid.IntRange(1, 3).Draw(rt, "window")) * time.Second
 		var h *History
-		switch rapid.IntRange(0, 2).Draw(rt, "model") {
+		switch rapid.IntRange(0, 3).Draw(rt, "model") {
 		case 0:
 			h = &History{Profile: service.ProfileSlidingLog, Model: model.SlidingLog{Limit: limit, Window: w}}
 		case 1:
 			h = &History{Profile: service.ProfileFixedWindow, Model: model.Epoch{Limit: limit, Window: w}}
-		default:
+		case 2:
 			h = &History{Profile: service.ProfileFixedWindow, WindowAlign: service.AlignFirstRequest, Model: model.PRD{Limit: limit, Window: w}}
+		default:
+			rate := rapid.SampledFrom([]float64{0.5, 1, 2, 3}).Draw(rt, "rate")
+			h = &History{Profile: service.ProfileTokenBucket, Model: model.TokenBucket{Burst: limit, Rate: rate}}
 		}
 		h.Limit, h.Window = limit, w
 		type req struct{ send, recv, at int64 }

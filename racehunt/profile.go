@@ -27,6 +27,9 @@ func ModelFor(cfg service.Config, limit int) (model.Model, error) {
 			return model.NewPRD(limit, cfg.Window)
 		}
 		return model.NewEpoch(limit, cfg.Window)
+	case service.ProfileTokenBucket:
+		// limit is the bucket's size B; RL_RATE its refill.
+		return model.NewTokenBucket(limit, cfg.Rate)
 	}
 	return nil, fmt.Errorf("race hunt: no model of PROFILE=%s yet", cfg.Profile)
 }

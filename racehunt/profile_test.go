@@ -14,6 +14,9 @@ import (
 func profileConfig(p service.Profile, align service.WindowAlign) service.Config {
 	cfg := service.DefaultConfig()
 	cfg.Profile, cfg.WindowAlign, cfg.Window = p, align, 3*time.Second
+	if p == service.ProfileTokenBucket {
+		cfg = cfg.WithTokenBucketDefaults()
+	}
 	return cfg.ForProfile(p)
 }
 
@@ -26,6 +29,7 @@ var profileFaults = []struct {
 	{fault.SLCheckThenRecord, profileConfig(service.ProfileSlidingLog, "")},
 	{fault.FWInsertRace, profileConfig(service.ProfileFixedWindow, service.AlignEpoch)},
 	{fault.FWBoundaryRace, profileConfig(service.ProfileFixedWindow, service.AlignEpoch)},
+	{fault.TBLostUpdate, profileConfig(service.ProfileTokenBucket, "")},
 }
 
 func profileHunt(t *testing.T, cfg service.Config, checks int) HuntOptions {
@@ -42,6 +46,7 @@ func TestProfileRaceProperties(t *testing.T) {
 		profileConfig(service.ProfileSlidingLog, ""),
 		profileConfig(service.ProfileFixedWindow, service.AlignEpoch),
 		profileConfig(service.ProfileFixedWindow, service.AlignFirstRequest),
+		profileConfig(service.ProfileTokenBucket, ""),
 	} {
 		t.Run(string(cfg.Profile)+"/"+string(cfg.WindowAlign), func(t *testing.T) {
 			huntClean(t, startProfile(t, cfg, fault.None, 1), profileHunt(t, cfg, 30))

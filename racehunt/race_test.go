@@ -24,6 +24,7 @@ func startProfile(t testing.TB, cfg service.Config, f fault.Name, replicas int) 
 	if isPRD(cfg.Profile) {
 		o.Profile = ""
 	}
+	o.Rate = cfg.Rate // token-bucket: the quotas are bucket sizes refilled at this rate
 	q, err := embedded.StartQuotas(cfg.Window, []int{1, 2, 3, 4}, replicas, o)
 	if err != nil {
 		t.Fatal(err)

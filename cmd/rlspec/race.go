@@ -433,6 +433,15 @@ func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (raceh
 				tc.Window = 3 * time.Second
 			}
 		}
+		if tc.Profile == service.ProfileTokenBucket {
+			// Quotas are bucket sizes (RL_BURST when given), refilled at
+			// RL_RATE (default 2/s) by every server.
+			tc = tc.WithTokenBucketDefaults()
+			if _, ok := cfg.set["RL_BURST"]; ok {
+				limits = []int{tc.Burst}
+			}
+			o.Rate = tc.Rate
+		}
 		q, err := embedded.StartQuotas(tc.Window, limits, cfg.Replicas, o)
 		if err != nil {
 			return nil, err
