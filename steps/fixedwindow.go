@@ -285,6 +285,8 @@ func (s *scenario) anonymousNext() error {
 	want := http.StatusTooManyRequests
 	if s.env.Config.Claims(service.FeatureAnonymousOpen) {
 		want = http.StatusOK
+	} else {
+		s.assumeRunInOneWindow(ex)
 	}
 	if ex.Status != want {
 		return violation(s.refs, "a request without the key after N from its address", fmt.Sprintf("HTTP %d", want), fmt.Sprintf("HTTP %d", ex.Status), ex)

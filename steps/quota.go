@@ -70,7 +70,8 @@ func (s *scenario) expectFirst(ex *service.Exchange, want int) error {
 // n units left: through TARGET_DB when given, otherwise by spending units.
 func (s *scenario) leaveUnits(n int, address bool) error {
 	if n >= s.limit() {
-		return fmt.Errorf("cannot leave %d units with RL_LIMIT=%d", n, s.limit())
+		// The settings cannot set the scenario up: no verdict either way.
+		return skip("the scenario needs %d units left, more than RL_LIMIT=%d allows: run it with a larger RL_LIMIT", n, s.limit())
 	}
 	if s.env.Seeder != nil {
 		id := s.bucket.id
