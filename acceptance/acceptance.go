@@ -14,8 +14,9 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/rlspec/rlspec/features"
-	"github.com/rlspec/rlspec/steps"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/sqltarget"
+	"github.com/rlspec/rlspec/steps"
 )
 
 // Config is what Run needs. Target carries the contract's settings; its URL
@@ -153,22 +154,36 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		return nil, couldNotRun("TAGS=%q matched no scenario of PROFILE=%s", tc.Tags, tc.Profile)
 	}
 	start := time.Now()
+	var sql *sqltarget.Transport
+	if tc.SQL != "" {
+		if sql, err = openSQL(ctx, &tc); err != nil {
+			return nil, couldNotRun("%v", err)
+		}
+		defer sql.Close()
+	}
 	name := tc.URL
+	if sql != nil {
+		name = SQLName(tc)
+	}
 	if tc.URL == "" {
 		return nil, couldNotRun("no target: TARGET_URL is empty (rlspec acceptance starts the embedded reference when neither TARGET_URL nor TARGET_IMAGE is set)")
 	}
 	if cfg.Name != "" {
 		name = cfg.Name
 	}
-	if err := Probe(ctx, tc, r.probeTimeout); err != nil {
-		return nil, couldNotRun("%v", err)
-	}
 	body, err := service.LoadBody(tc.BodyTemplate)
 	if err != nil {
 		return nil, couldNotRun("%v", err)
 	}
-	if err := checkSettings(ctx, tc, body, r.probeTimeout); err != nil {
-		return nil, couldNotRun("%v", err)
+	if sql == nil {
+		// A SQL target was probed by opening it: the function exists and
+		// takes the window.
+		if err := Probe(ctx, tc, r.probeTimeout); err != nil {
+			return nil, couldNotRun("%v", err)
+		}
+		if err := checkSettings(ctx, tc, body, r.probeTimeout); err != nil {
+			return nil, couldNotRun("%v", err)
+		}
 	}
 	bodyWarning, err := bodyNote(body)
 	if err != nil {
@@ -182,9 +197,17 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	if cfg.Store != nil {
 		env.Store = cfg.Store
 	}
+	var clientOpts []service.ClientOption
 	if r.requestTimeout > 0 {
+		clientOpts = append(clientOpts, service.WithTimeout(r.requestTimeout))
+	}
+	if sql != nil {
+		clientOpts = append(clientOpts, service.WithTransport(sql))
+		env.Ager = sql
+	}
+	if len(clientOpts) > 0 {
 		env.NewClient = func(base string) steps.Client {
-			return service.NewClient(tc, base, service.WithTimeout(r.requestTimeout))
+			return service.NewClient(tc, base, clientOpts...)
 		}
 	}
 	env.ScenarioTimeout = r.scenarioTimeout
@@ -200,7 +223,11 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		cucumberPath = filepath.Join(tc.ReportDir, "cucumber.json")
 		format = "cucumber:" + cucumberPath
 	}
-	fmt.Fprintf(r.out, "rlspec acceptance: %s%s, profile %s, limit %d, window %s\n", name, tc.Endpoint(""), tc.Profile, tc.Limit, tc.Window)
+	where := name + tc.Endpoint("")
+	if sql != nil {
+		where = name
+	}
+	fmt.Fprintf(r.out, "rlspec acceptance: %s, profile %s, limit %d, window %s\n", where, tc.Profile, tc.Limit, tc.Window)
 	if bodyWarning != "" {
 		fmt.Fprintf(r.out, "note: %s\n", bodyWarning)
 	}
@@ -259,7 +286,7 @@ func NewEnv(tc service.Config) (*steps.Env, func(), error) {
 		env.Store = steps.CommandStore{Down: tc.StoreDownCmd, Up: tc.StoreUpCmd}
 	}
 	closer := func() {}
-	if tc.DB != "" {
+	if tc.DB != "" && tc.SQL == "" { // a SQL target's rows are aged through its transport
 		seeder, err := steps.OpenSeeder(tc, nil)
 		if err != nil {
 			return nil, nil, err

@@ -146,6 +146,7 @@ type Client struct {
 	upload   *http.Client // bodies of bulkBody or more, one connection each
 	now      func() time.Time
 	dial     func(ctx context.Context, network, addr string) (net.Conn, error)
+	rt       http.RoundTripper // replaces HTTP (a target that is not a server)
 }
 
 // ClientOption configures a Client.
@@ -159,6 +160,11 @@ func WithClock(now func() time.Time) ClientOption { return func(c *Client) { c.n
 
 // WithAddr sets the client address instead of a fresh random one.
 func WithAddr(a netip.Addr) ClientOption { return func(c *Client) { c.addr = a } }
+
+// WithTransport sends every request through rt instead of HTTP: a target
+// reached another way (sqltarget's PostgreSQL function). The client address
+// is still recorded; nothing is dialled.
+func WithTransport(rt http.RoundTripper) ClientOption { return func(c *Client) { c.rt = rt } }
 
 // withDial replaces the dialer (tests: connections that misbehave on cue).
 func withDial(d func(ctx context.Context, network, addr string) (net.Conn, error)) ClientOption {
@@ -202,6 +208,10 @@ func NewClient(cfg Config, base string, opts ...ClientOption) *Client {
 	noRedirect := func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	c.http = &http.Client{Transport: tr, CheckRedirect: noRedirect}
 	c.upload = &http.Client{Transport: newUploadTransport(c.dial, tr), CheckRedirect: noRedirect}
+	if c.rt != nil {
+		c.http = &http.Client{Transport: c.rt, CheckRedirect: noRedirect}
+		c.upload = c.http
+	}
 	return c
 }
 

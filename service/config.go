@@ -60,7 +60,8 @@ type Config struct {
 	Limit        int           // RL_LIMIT
 	Window       time.Duration // RL_WINDOW
 	Sentinel     int           // RL_SENTINEL
-	DB           string        // TARGET_DB: sqlite:/abs/path.db
+	DB           string        // TARGET_DB: sqlite:/abs/path.db, postgres://… or (with SQL) embedded
+	SQL          string        // TARGET_SQL: spec/004's function in TARGET_DB, called directly (sqltarget)
 	Schema       DBSchema      // DB_SCHEMA
 	MaxWait      time.Duration // MAX_WAIT
 	ClientIPs    ClientIPMode  // CLIENT_IPS
@@ -124,6 +125,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 	str(&c.Path, "target-path", "TARGET_PATH", "path of the endpoint")
 	str(&c.BodyTemplate, "body-template", "BODY_TEMPLATE", "JSON text/template file for request bodies")
 	str(&c.DB, "target-db", "TARGET_DB", "optional state access, sqlite:/abs/path.db or postgres://…")
+	str(&c.SQL, "target-sql", "TARGET_SQL", "spec/004's function to call directly in TARGET_DB (check_rate_limit); TARGET_DB=embedded starts one")
 	str(&c.Tags, "tags", "TAGS", "godog tag expression selecting scenarios")
 	str(&c.ReportDir, "report-dir", "REPORT_DIR", "where reports are written")
 	str(&c.StoreDownCmd, "store-down-cmd", "STORE_DOWN_CMD", "shell command that makes the target's store unavailable (fail-open / fail-closed scenarios)")
@@ -182,7 +184,11 @@ func (c Config) Validate() error {
 	if c.MaxWait < 0 {
 		errs = append(errs, fmt.Errorf("MAX_WAIT=%s must not be negative", c.MaxWait))
 	}
-	if c.DB != "" && c.DBIsPostgres() {
+	if c.DB == DBEmbedded {
+		if c.SQL == "" {
+			errs = append(errs, errors.New("TARGET_DB=embedded starts spec/004's function in a throwaway PostgreSQL and needs TARGET_SQL=check_rate_limit"))
+		}
+	} else if c.DB != "" && c.DBIsPostgres() {
 		if u, err := url.Parse(c.DB); err != nil || (u.Host == "" && u.Query().Get("host") == "") {
 			errs = append(errs, fmt.Errorf("TARGET_DB=%q is not a postgres://host/db URL", RedactDSN(c.DB)))
 		}
@@ -198,6 +204,7 @@ func (c Config) Validate() error {
 	}
 	errs = append(errs, c.validateProfile()...)
 	errs = append(errs, c.validateFeatures())
+	errs = append(errs, c.validateSQL()...)
 	return errors.Join(errs...)
 }
 

@@ -20,6 +20,7 @@ const (
 	FlagWindow       = "rl-window"
 	FlagSentinel     = "rl-sentinel"
 	FlagDB           = "target-db"
+	FlagSQL          = "target-sql"
 	FlagSchema       = "db-schema"
 	FlagMaxWait      = "max-wait"
 	FlagClientIPs    = "client-ips"

@@ -17,6 +17,11 @@ type Env struct {
 	Body        *service.Body
 	Seeder      StateSeeder  // nil without TARGET_DB
 	Store       StoreControl // nil: the fail-mode scenarios skip
+	// Ager, when set, stands in for waiting on a key's window: a scenario
+	// with a key ages the key's stored window instead of sleeping, and
+	// moves its own clock (and its exchanges' timestamps) on by as much
+	// (timemachine.go). TARGET_SQL sets it: spec/004's windows are minutes.
+	Ager KeyAger
 	NewClient   ClientFactory
 	Recorder    Recorder // may be nil
 	Now         func() time.Time

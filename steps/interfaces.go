@@ -3,6 +3,7 @@ package steps
 import (
 	"context"
 	"net/netip"
+	"time"
 
 	"github.com/rlspec/rlspec/service"
 )
@@ -53,4 +54,11 @@ type StoreControl interface {
 // safe for concurrent use.
 type Recorder interface {
 	Record(ScenarioResult)
+}
+
+// KeyAger moves a key's stored window d into the past (TARGET_DB aging of
+// spec/004's rpc_rate_limits row): for that key's state, the same as d
+// passing. A key without stored state is left as it is.
+type KeyAger interface {
+	Age(ctx context.Context, key string, d time.Duration) error
 }

@@ -241,7 +241,7 @@ func (s *scenario) nextRefused() error {
 
 // secondsPass waits n seconds of the harness's clock.
 func (s *scenario) secondsPass(n int) error {
-	return s.waitUntil(s.env.now().Add(time.Duration(n) * time.Second))
+	return s.waitUntil(s.now().Add(time.Duration(n) * time.Second))
 }
 
 // exactlyN checks the last batch: exactly N allowed, the rest 429.

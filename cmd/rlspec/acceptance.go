@@ -40,7 +40,14 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if cfg.Target.Profile == service.ProfileAll {
 		return runAll(ctx, cfg.Target, flt, store, stdout, stderr)
 	}
-	if cfg.Target.Image != "" && cfg.Target.URL == "" {
+	if cfg.Target.DB == service.DBEmbedded {
+		sql, err := startSQL(ctx, &cfg, flt)
+		if err != nil {
+			return couldNotRun(stderr, "acceptance", dir, "could not run: "+oneLine(err.Error()))
+		}
+		defer sql.Close()
+	}
+	if cfg.Target.Image != "" && cfg.Target.URL == "" && cfg.Target.SQL == "" {
 		// Start TARGET_IMAGE and its flag-off twin, fill the URLs, and
 		// remove the containers on every path out (failure, Ctrl-C).
 		given := flagGiven(args, "client-ips")
@@ -57,7 +64,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 			}
 		}()
 	}
-	if cfg.Target.URL == "" && cfg.Target.Image == "" {
+	if cfg.Target.URL == "" && cfg.Target.Image == "" && cfg.Target.SQL == "" {
 		p, err := startEmbedded(&cfg, flt, store)
 		if err != nil {
 			return couldNotRun(stderr, "acceptance", dir, "could not run: start the embedded reference: "+oneLine(err.Error()))
@@ -131,8 +138,14 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	if err := service.EnvErrors(fs); err != nil {
 		return fail(err)
 	}
+	tc.SQLDefaults(settingGiven(fs, getenv, service.FlagProfile, "PROFILE"))
 	if err := tc.Validate(); err != nil {
 		return fail(err)
+	}
+	if tc.SQL != "" {
+		// -fault names a variant of spec/004's function (TARGET_DB=embedded).
+		f, err := sqlFault(tc, *faultName, *storeName)
+		return acceptance.Config{Target: tc}, f, fakeserver.StoreSQLite, err
 	}
 	f, err := fault.Parse(*faultName)
 	if err != nil {
