@@ -12,8 +12,8 @@ import (
 // and the means to reach it. It is read-only once the suite runs.
 type Env struct {
 	Config      service.Config // limits, window, sentinel, MAX_WAIT, CLIENT_IPS
-	URL         string        // base URL of the enabled target
-	DisabledURL string        // base URL of the flag-off twin; "" skips AC8
+	URL         string         // base URL of the enabled target
+	DisabledURL string         // base URL of the flag-off twin; "" skips AC8
 	Body        *service.Body
 	Seeder      StateSeeder  // nil without TARGET_DB
 	Store       StoreControl // nil: the fail-mode scenarios skip
@@ -21,10 +21,10 @@ type Env struct {
 	// with a key ages the key's stored window instead of sleeping, and
 	// moves its own clock (and its exchanges' timestamps) on by as much
 	// (timemachine.go). TARGET_SQL sets it: spec/004's windows are minutes.
-	Ager KeyAger
-	NewClient   ClientFactory
-	Recorder    Recorder // may be nil
-	Now         func() time.Time
+	Ager      KeyAger
+	NewClient ClientFactory
+	Recorder  Recorder // may be nil
+	Now       func() time.Time
 	// Wait waits until the clock reads until, or ctx ends (default: a timer
 	// on Now's clock). Tests that advance a fake Now set it.
 	Wait func(ctx context.Context, until time.Time) error
