@@ -46,6 +46,9 @@ func runRace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return couldNotRun(stderr, "race", "", err.Error())
 	}
 	dir := cfg.Target.ReportDir
+	if cfg.Target.SQL != "" {
+		return runSQLRace(ctx, cfg, stdout, stderr)
+	}
 	tgt, err := startRaceTarget(ctx, cfg, stderr)
 	if err != nil {
 		return couldNotRun(stderr, "race", dir, fmt.Sprintf("could not run: %v", err))
@@ -196,7 +199,7 @@ var replayVars = map[string]string{
 	"target-url": "TARGET_URL", "target-image": "TARGET_IMAGE", "target-path": "TARGET_PATH",
 	"target-headers": "TARGET_HEADERS", "body-template": "BODY_TEMPLATE", "rl-limit": "RL_LIMIT",
 	"rl-window": "RL_WINDOW", "client-ips": "CLIENT_IPS", "max-wait": "MAX_WAIT",
-	"replicas": "REPLICAS", "target-urls": "TARGET_URLS", "fault": "FAULT", "store": "STORE", "checks": "CHECKS", "shrink-time": "SHRINK_TIME",
+	"target-db": "TARGET_DB", "target-sql": "TARGET_SQL", "replicas": "REPLICAS", "target-urls": "TARGET_URLS", "fault": "FAULT", "store": "STORE", "checks": "CHECKS", "shrink-time": "SHRINK_TIME",
 }
 
 // raceSummary is the first paragraph of `rlspec race -h`.
@@ -207,7 +210,8 @@ replay command), 2 could not run.`
 
 // raceFlags are the target contract's settings race uses.
 var raceFlags = []string{service.FlagURL, service.FlagImage, service.FlagPath, service.FlagHeaders, service.FlagBodyTemplate,
-	service.FlagLimit, service.FlagWindow, service.FlagMaxWait, service.FlagClientIPs, service.FlagReportDir}
+	service.FlagLimit, service.FlagWindow, service.FlagMaxWait, service.FlagClientIPs, service.FlagReportDir,
+	service.FlagDB, service.FlagSQL}
 
 // raceSettings reads the target contract's variables race uses plus SEED,
 // CHECKS, REPEAT, REPLICAS, FAULT (the embedded reference's fault, for
@@ -242,8 +246,12 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 	if err := service.EnvErrors(fs); err != nil {
 		return cfg, err
 	}
+	cfg.Target.SQLDefaults(false)
 	if err := cfg.Target.Validate(); err != nil {
 		return cfg, err
+	}
+	if cfg.Target.DB != "" && cfg.Target.SQL == "" {
+		return cfg, errors.New("TARGET_DB applies to rlspec race only with TARGET_SQL (spec/004's function)")
 	}
 	var errs []error
 	uintVar := func(s, name string, min int, dst *int) {
@@ -267,7 +275,14 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 	uintVar(checks, "CHECKS", 1, &cfg.Checks)
 	uintVar(repeat, "REPEAT", 1, &cfg.Repeat)
 	uintVar(replicas, "REPLICAS", 1, &cfg.Replicas)
-	if f, err := fault.Parse(faultName); err != nil {
+	if cfg.Target.SQL != "" {
+		f, err := sqlFault(cfg.Target, faultName, store)
+		errs = append(errs, err)
+		cfg.Fault = f
+		if cfg.Replicas > 1 || strings.TrimSpace(urls) != "" {
+			errs = append(errs, errors.New("REPLICAS and TARGET_URLS do not apply to TARGET_SQL"))
+		}
+	} else if f, err := fault.Parse(faultName); err != nil {
 		errs = append(errs, fmt.Errorf("FAULT: %w", err))
 	} else {
 		cfg.Fault = f
