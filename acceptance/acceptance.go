@@ -163,7 +163,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	}
 	name := tc.URL
 	if sql != nil {
-		name = SQLName(tc)
+		name = sqltarget.Describe(tc)
 	}
 	if tc.URL == "" {
 		return nil, couldNotRun("no target: TARGET_URL is empty (rlspec acceptance starts the embedded reference when neither TARGET_URL nor TARGET_IMAGE is set)")

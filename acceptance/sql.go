@@ -3,7 +3,6 @@ package acceptance
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/sqltarget"
@@ -22,28 +21,13 @@ func openSQL(ctx context.Context, tc *service.Config) (*sqltarget.Transport, err
 	if tc.DB == service.DBEmbedded {
 		return nil, errors.New("TARGET_DB=embedded must be started by the caller before acceptance.Run (rlspec acceptance does)")
 	}
-	tr, err := sqltarget.New(ctx, SQLConfig(*tc), sqltarget.WithMaxConns(sqlConns))
+	tr, err := sqltarget.New(ctx, sqltarget.ConfigFor(*tc), sqltarget.WithMaxConns(sqlConns))
 	if err != nil {
 		return nil, err
 	}
 	tc.URL, tc.DisabledURL = sqlBase, ""
 	if tc.Implementation == "" {
-		tc.Implementation = SQLName(*tc)
+		tc.Implementation = sqltarget.Describe(*tc)
 	}
 	return tr, nil
-}
-
-// SQLConfig is sqltarget's configuration for tc's TARGET_SQL.
-func SQLConfig(tc service.Config) sqltarget.Config {
-	key := tc.Key.Name
-	if tc.Key.Kind != service.KeyHeader {
-		key = ""
-	}
-	return sqltarget.Config{DSN: tc.DB, Function: tc.SQL, Limit: tc.Limit, Window: tc.Window, KeyHeader: key}
-}
-
-// SQLName is how reports name a SQL target: the function and where it is,
-// without credentials.
-func SQLName(tc service.Config) string {
-	return fmt.Sprintf("%s in %s", tc.SQL, service.RedactDSN(tc.DB))
 }

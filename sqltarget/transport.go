@@ -133,12 +133,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		_ = req.Body.Close()
 	}
 	ctx := req.Context()
-	claims := ""
-	if key := req.Header.Get(t.keyHeader); key != "" {
-		b, _ := json.Marshal(map[string]string{"sub": CallerID(key)})
-		claims = string(b)
-	}
-	allowed, err := t.check(ctx, claims)
+	allowed, err := t.check(ctx, claimsFor(req.Header.Get(t.keyHeader)))
 	switch {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
@@ -151,16 +146,21 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
-// check runs one call in its own transaction, pipelined: BEGIN, the
-// claims, the function and COMMIT go out in one round trip and run in that
-// order at the server. A failed call leaves its transaction aborted; it is
-// rolled back before the connection goes back to the pool.
+// check runs one call on a pooled connection.
 func (t *Transport) check(ctx context.Context, claims string) (bool, error) {
 	conn, err := t.pool.Acquire(ctx)
 	if err != nil {
 		return false, err
 	}
 	defer conn.Release()
+	return t.checkOn(ctx, conn.Conn(), claims)
+}
+
+// checkOn runs one call in its own transaction on conn, pipelined: BEGIN,
+// the claims, the function and COMMIT go out in one round trip and run in
+// that order at the server. A failed call leaves its transaction aborted;
+// it is rolled back before the connection is used again.
+func (t *Transport) checkOn(ctx context.Context, conn *pgx.Conn, claims string) (bool, error) {
 	b := &pgx.Batch{}
 	b.Queue("BEGIN")
 	if claims != "" {
@@ -170,7 +170,7 @@ func (t *Transport) check(ctx context.Context, claims string) (bool, error) {
 	b.Queue("COMMIT")
 	br := conn.SendBatch(ctx, b)
 	var allowed bool
-	_, err = br.Exec()
+	_, err := br.Exec()
 	if err == nil && claims != "" {
 		_, err = br.Exec()
 	}
@@ -188,6 +188,15 @@ func (t *Transport) check(ctx context.Context, claims string) (bool, error) {
 		return false, err
 	}
 	return allowed, nil
+}
+
+// claimsFor is request.jwt.claims for a key ("" for no key: auth.uid() NULL).
+func claimsFor(key string) string {
+	if key == "" {
+		return ""
+	}
+	b, _ := json.Marshal(map[string]string{"sub": CallerID(key)})
+	return string(b)
 }
 
 // Age moves the caller's window start d into the past (TARGET_DB aging of

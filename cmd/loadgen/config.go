@@ -41,7 +41,7 @@ REPORT_DIR, and check THRESHOLDS.`
 
 // runFlags are the target contract's settings loadgen run uses.
 var runFlags = []string{service.FlagURL, service.FlagImage, service.FlagPath, service.FlagHeaders, service.FlagBodyTemplate,
-	service.FlagLimit, service.FlagWindow, service.FlagClientIPs, service.FlagReportDir}
+	service.FlagLimit, service.FlagWindow, service.FlagClientIPs, service.FlagReportDir, service.FlagDB, service.FlagSQL}
 
 // parseConfig fills a config from args and getenv and validates it: the
 // flags of `loadgen run`, or with merge those of `loadgen merge`. -h writes
@@ -115,8 +115,15 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 	default:
 		errs = append(errs, fmt.Errorf("ENGINE=%q: want %s, %s or %s", *engine, loadgen.EngineAuto, loadgen.EngineEpoll, loadgen.EngineGoroutines))
 	}
+	c.Target.SQLDefaults(false)
 	if err := c.Target.Validate(); err != nil {
 		errs = append(errs, err)
+	}
+	if c.Target.DB != "" && c.Target.SQL == "" {
+		errs = append(errs, errors.New("TARGET_DB applies to loadgen only with TARGET_SQL (spec/004's function)"))
+	}
+	if c.Target.SQL != "" && c.Engine == loadgen.EngineEpoll {
+		errs = append(errs, errors.New("ENGINE=epoll speaks HTTP; TARGET_SQL runs on goroutines (ENGINE=auto or goroutines)"))
 	}
 	return c, errors.Join(errs...)
 }

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rlspec/rlspec/acceptance"
 	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/racehunt"
+	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/sqltarget"
 	"github.com/rlspec/rlspec/sqltarget/spec004"
 )
@@ -27,8 +27,8 @@ func runSQLRace(ctx context.Context, cfg raceConfig, stdout, stderr io.Writer) i
 	if _, given := cfg.set["RL_LIMIT"]; !given {
 		tc.Limit = sqlRaceLimit
 	}
-	desc := acceptance.SQLName(tc)
-	if tc.DB == "embedded" {
+	desc := sqltarget.Describe(tc)
+	if tc.DB == service.DBEmbedded {
 		v, err := spec004.ParseVariant(string(cfg.Fault))
 		if err != nil {
 			return couldNotRun(stderr, "race", dir, err.Error())
@@ -40,13 +40,13 @@ func runSQLRace(ctx context.Context, cfg raceConfig, stdout, stderr io.Writer) i
 		defer sql.Close()
 		tc.DB, desc = sql.DSN, sql.Description
 	}
-	tr, err := sqltarget.New(ctx, acceptance.SQLConfig(tc))
+	tr, err := sqltarget.New(ctx, sqltarget.ConfigFor(tc))
 	if err != nil {
 		return couldNotRun(stderr, "race", dir, "could not run: "+oneLine(err.Error()))
 	}
 	defer tr.Close()
 	res, err := racehunt.HuntSQL(ctx, tr, racehunt.SQLHuntOptions{
-		Limit: tc.Limit, Window: tc.Window, KeyHeader: acceptance.SQLConfig(tc).KeyHeader,
+		Limit: tc.Limit, Window: tc.Window, KeyHeader: sqltarget.ConfigFor(tc).KeyHeader,
 		Checks: cfg.Checks, Seed: cfg.Seed, Repeat: cfg.Repeat,
 		Log: func(format string, a ...any) { fmt.Fprintf(stderr, "rlspec race: "+format+"\n", a...) },
 	})
