@@ -202,7 +202,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		clientOpts = append(clientOpts, service.WithTimeout(r.requestTimeout))
 	}
 	if sql != nil {
-		clientOpts = append(clientOpts, service.WithTransport(sql))
+		clientOpts = append(clientOpts, service.WithTransport(sql), service.WithReplay(sql.Command))
 		env.Ager = sql
 	}
 	if len(clientOpts) > 0 {

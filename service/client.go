@@ -69,6 +69,9 @@ type Exchange struct {
 
 	Intended, Sent, Received time.Time
 	Err                      error
+	// Replay, when set, is the command that sends the request again for a
+	// target that is not reached with curl (WithReplay); Curl returns it.
+	Replay string
 }
 
 // RateLimit parses the response's rate-limit headers.
@@ -86,6 +89,9 @@ func (e *Exchange) Latency() time.Duration { return e.Received.Sub(e.Intended) }
 // Credential headers (IsCredential) refer to an environment variable
 // (CredentialVar) instead of showing their value.
 func (e *Exchange) Curl() string {
+	if e.Replay != "" {
+		return e.Replay
+	}
 	var b strings.Builder
 	b.WriteString("curl -sS -i -X ")
 	b.WriteString(e.Method)
@@ -147,6 +153,7 @@ type Client struct {
 	now      func() time.Time
 	dial     func(ctx context.Context, network, addr string) (net.Conn, error)
 	rt       http.RoundTripper // replaces HTTP (a target that is not a server)
+	replay   func(http.Header) string
 }
 
 // ClientOption configures a Client.
@@ -165,6 +172,10 @@ func WithAddr(a netip.Addr) ClientOption { return func(c *Client) { c.addr = a }
 // reached another way (sqltarget's PostgreSQL function). The client address
 // is still recorded; nothing is dialled.
 func WithTransport(rt http.RoundTripper) ClientOption { return func(c *Client) { c.rt = rt } }
+
+// WithReplay sets how an exchange's request is sent again (Exchange.Replay)
+// from its headers: the command of a WithTransport target, instead of curl.
+func WithReplay(f func(http.Header) string) ClientOption { return func(c *Client) { c.replay = f } }
 
 // withDial replaces the dialer (tests: connections that misbehave on cue).
 func withDial(d func(ctx context.Context, network, addr string) (net.Conn, error)) ClientOption {
@@ -254,6 +265,9 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	}
 	if c.mode == ClientIPsXFF {
 		ex.Header.Set("X-Forwarded-For", c.addr.String())
+	}
+	if c.replay != nil {
+		ex.Replay = c.replay(ex.Header)
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()

@@ -31,6 +31,7 @@ type Config struct {
 type Transport struct {
 	pool      *pgxpool.Pool
 	call      string // SELECT <fn>($1, $2, $3)
+	ident     string // the function's quoted name
 	rpc       string
 	limit     int
 	window    any // int minutes or float64 minutes, as the function takes it
@@ -122,6 +123,7 @@ func (t *Transport) resolve(ctx context.Context, cfg Config) error {
 		}
 		t.window = minutes
 	}
+	t.ident = ident
 	t.call = fmt.Sprintf("SELECT %s($1, $2, $3)", ident)
 	return nil
 }
