@@ -28,7 +28,11 @@ type HarnessOptions struct {
 	// no proxy and set cfg.UntrustedURL, so that RL-EXT-XFF-01 (an
 	// untrusted X-Forwarded-For never changes the key) runs against it.
 	Untrusted bool
-	Extra     []Option
+	// Postgres: the instances share one PostgreSQL (STORE=postgres,
+	// DATABASE_URL), a throwaway cluster on the Docker gateway that stop
+	// removes, instead of a file on a shared volume (pgstore.go).
+	Postgres bool
+	Extra    []Option
 }
 
 // StartForHarness starts cfg.Image per the image contract (limit RL_LIMIT,
@@ -71,13 +75,17 @@ func StartForHarness(ctx context.Context, cfg *service.Config, o HarnessOptions,
 		opts = append(opts, WithDisabledTwin())
 	}
 	opts = append(opts, o.Extra...)
+	closeStore := func() error { return nil }
+	if o.Postgres {
+		pgOpts, closePG, err := sharedPostgres(ctx, gw, note)
+		if err != nil {
+			return nil, nil, err
+		}
+		opts, untrustedOpts, closeStore = append(opts, pgOpts...), append(untrustedOpts, pgOpts...), closePG
+	}
 	fmt.Fprintf(note, "starting %s (limit %d, window %s, %s=%s/%d)…\n", cfg.Image, cfg.Limit, cfg.Window, EnvTrustedProxies, gw, gw.BitLen())
 	image := cfg.Image
-	ct, err := StartTarget(ctx, image, opts...)
-	if err != nil {
-		return nil, nil, err
-	}
-	started := []*Target{ct}
+	var started []*Target
 	stop = func() error {
 		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 		defer cancel()
@@ -85,8 +93,13 @@ func StartForHarness(ctx context.Context, cfg *service.Config, o HarnessOptions,
 		for _, t := range started {
 			errs = append(errs, t.Terminate(c))
 		}
-		return errors.Join(errs...)
+		return errors.Join(append(errs, closeStore())...)
 	}
+	ct, err := StartTarget(ctx, image, opts...)
+	if err != nil {
+		return nil, nil, errors.Join(err, closeStore())
+	}
+	started = append(started, ct)
 	if ct.Gateway.IsValid() && ct.Gateway != gw {
 		return nil, nil, errors.Join(fmt.Errorf("the container sees requests from %s, not the default network's gateway %s it was told to trust", ct.Gateway, gw), stop())
 	}

@@ -381,7 +381,8 @@ func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (raceh
 			extra = append(extra, containers.WithFault(string(cfg.Fault)))
 		}
 		_, given := cfg.set["CLIENT_IPS"]
-		urls, stop, err := containers.StartForHarness(ctx, &tc, containers.HarnessOptions{ClientIPsGiven: given, Extra: extra}, prefixed(note, "rlspec race: "))
+		urls, stop, err := containers.StartForHarness(ctx, &tc, containers.HarnessOptions{ClientIPsGiven: given, Extra: extra,
+			Postgres: cfg.Store == fakeserver.StorePostgres}, prefixed(note, "rlspec race: "))
 		if err != nil {
 			return nil, fmt.Errorf("start %s: %w", cfg.Target.Image, err)
 		}
