@@ -54,7 +54,8 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if _, ok := os.LookupEnv("CLIENT_IPS"); ok {
 			given = true
 		}
-		_, stop, err := containers.StartForHarness(ctx, &cfg.Target, containers.HarnessOptions{Twin: true, ClientIPsGiven: given, Untrusted: true}, prefixed(stderr, "rlspec acceptance: "))
+		_, stop, err := containers.StartForHarness(ctx, &cfg.Target, containers.HarnessOptions{Twin: true, ClientIPsGiven: given, Untrusted: true,
+			Postgres: store == fakeserver.StorePostgres}, prefixed(stderr, "rlspec acceptance: "))
 		if err != nil {
 			return couldNotRun(stderr, "acceptance", dir, "could not run: "+oneLine(err.Error()))
 		}
@@ -155,8 +156,11 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	if err != nil {
 		return fail(fmt.Errorf("STORE: %w", err))
 	}
-	if (f != fault.None || store != fakeserver.StoreSQLite) && (tc.URL != "" || tc.Image != "") {
-		return fail(errors.New("-fault and STORE apply to the embedded reference only; unset TARGET_URL and TARGET_IMAGE"))
+	if f != fault.None && (tc.URL != "" || tc.Image != "") {
+		return fail(errors.New("-fault applies to the embedded reference only; unset TARGET_URL and TARGET_IMAGE"))
+	}
+	if store != fakeserver.StoreSQLite && tc.URL != "" {
+		return fail(errors.New("STORE applies to the embedded reference and TARGET_IMAGE (STORE=postgres: the image on a throwaway PostgreSQL); unset TARGET_URL"))
 	}
 	return acceptance.Config{Target: tc}, f, store, nil
 }
