@@ -32,7 +32,10 @@ type HarnessOptions struct {
 	// DATABASE_URL), a throwaway cluster on the Docker gateway that stop
 	// removes, instead of a file on a shared volume (pgstore.go).
 	Postgres bool
-	Extra    []Option
+	// Store, with Postgres, is filled with the means to take that
+	// PostgreSQL away and bring it back (the fail-mode scenarios).
+	Store *StoreHandle
+	Extra []Option
 }
 
 // StartForHarness starts cfg.Image per the image contract (limit RL_LIMIT,
@@ -77,7 +80,7 @@ func StartForHarness(ctx context.Context, cfg *service.Config, o HarnessOptions,
 	opts = append(opts, o.Extra...)
 	closeStore := func() error { return nil }
 	if o.Postgres {
-		pgOpts, closePG, err := sharedPostgres(ctx, gw, note)
+		pgOpts, closePG, err := sharedPostgres(ctx, gw, note, o.Store)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -54,8 +54,12 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if _, ok := os.LookupEnv("CLIENT_IPS"); ok {
 			given = true
 		}
-		_, stop, err := containers.StartForHarness(ctx, &cfg.Target, containers.HarnessOptions{Twin: true, ClientIPsGiven: given, Untrusted: true,
-			Postgres: store == fakeserver.StorePostgres}, prefixed(stderr, "rlspec acceptance: "))
+		ho := containers.HarnessOptions{Twin: true, ClientIPsGiven: given, Untrusted: true}
+		if store == fakeserver.StorePostgres {
+			ho.Postgres, ho.Store = true, &containers.StoreHandle{}
+			cfg.Store = ho.Store // the fail-mode scenarios stop and restart it
+		}
+		_, stop, err := containers.StartForHarness(ctx, &cfg.Target, ho, prefixed(stderr, "rlspec acceptance: "))
 		if err != nil {
 			return couldNotRun(stderr, "acceptance", dir, "could not run: "+oneLine(err.Error()))
 		}
