@@ -25,6 +25,10 @@ func openSQL(ctx context.Context, tc *service.Config) (*sqltarget.Transport, err
 	if err != nil {
 		return nil, err
 	}
+	if err := tr.CheckAging(ctx); err != nil {
+		tr.Close()
+		return nil, err
+	}
 	tc.URL, tc.DisabledURL = sqlBase, ""
 	if tc.Implementation == "" {
 		tc.Implementation = sqltarget.Describe(*tc)

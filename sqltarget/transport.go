@@ -213,6 +213,15 @@ func (t *Transport) Age(ctx context.Context, key string, d time.Duration) error 
 	return nil
 }
 
+// CheckAging reports, as one sentence, when the database has no
+// rpc_rate_limits(user_id, rpc_name, window_start) for Age to move.
+func (t *Transport) CheckAging(ctx context.Context) error {
+	if _, err := t.pool.Exec(ctx, `SELECT user_id, rpc_name, window_start FROM rpc_rate_limits LIMIT 0`); err != nil {
+		return fmt.Errorf("sql target: TARGET_DB has no rpc_rate_limits(user_id, rpc_name, window_start), spec/004's table, in which rlspec moves a key's window back instead of waiting minutes: %w", err)
+	}
+	return nil
+}
+
 // Close closes the pool.
 func (t *Transport) Close() { t.pool.Close() }
 

@@ -45,6 +45,9 @@ func runSQLRace(ctx context.Context, cfg raceConfig, stdout, stderr io.Writer) i
 		return couldNotRun(stderr, "race", dir, "could not run: "+oneLine(err.Error()))
 	}
 	defer tr.Close()
+	if err := tr.CheckAging(ctx); err != nil {
+		return couldNotRun(stderr, "race", dir, "could not run: "+oneLine(err.Error()))
+	}
 	res, err := racehunt.HuntSQL(ctx, tr, racehunt.SQLHuntOptions{
 		Limit: tc.Limit, Window: tc.Window, KeyHeader: sqltarget.ConfigFor(tc).KeyHeader,
 		Checks: cfg.Checks, Seed: cfg.Seed, Repeat: cfg.Repeat,
