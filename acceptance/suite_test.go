@@ -12,8 +12,8 @@ import (
 
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/features"
-	"github.com/rlspec/rlspec/steps"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps"
 )
 
 // wantScenarios pins the number of scenarios of each profile (outline
