@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/embedded"
+	"github.com/rlspec/rlspec/internal/junit"
 	"github.com/rlspec/rlspec/racehunt"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/sqltarget"
@@ -57,6 +58,9 @@ func runSQLRace(ctx context.Context, cfg raceConfig, stdout, stderr io.Writer) i
 		return couldNotRun(stderr, "race", dir, "could not run: "+oneLine(err.Error()))
 	}
 	target := fmt.Sprintf("%s (N=%d, W=%s)", desc, tc.Limit, tc.Window)
+	if err := junit.WriteFile(dir, sqlRaceJUnit(cfg, target, res)); err != nil {
+		fmt.Fprintf(stderr, "rlspec race: %v\n", err)
+	}
 	if !res.Found {
 		if cfg.Seed != 0 {
 			fmt.Fprintf(stdout, "rlspec race: seed %d did not reproduce: 0/%d runs violated FW-1/FW-3/FW-4 against %s (%s)\n", cfg.Seed, res.Repeat, target, res.Duration.Round(time.Millisecond))
@@ -78,4 +82,21 @@ func runSQLRace(ctx context.Context, cfg raceConfig, stdout, stderr io.Writer) i
 	fmt.Fprintf(stdout, "workload reproduced %d/%d\n", res.Reproduced, res.Repeat)
 	fmt.Fprintf(stdout, "seed: %d\nreplay: %s\n", res.Workload.Seed, replayCommand(cfg, res.Workload.Seed))
 	return 1
+}
+
+// sqlRaceJUnit is a SQL hunt as JUnit: one case, failed with the
+// violations of the failing workload.
+func sqlRaceJUnit(cfg raceConfig, target string, res racehunt.SQLResult) junit.Suite {
+	s := junit.Suite{Name: "rlspec race: " + target, Elapsed: res.Duration, Properties: []junit.Property{
+		junit.Prop("target", target), junit.Prop("workloads", res.Checks), junit.Prop("calls", res.Calls),
+		junit.Prop("seed", res.SearchSeed),
+	}}
+	tc := junit.Case{Name: "exact allowed counts, no error of the function (FW-1, FW-3, FW-4)", Classname: "rlspec.race"}
+	if res.Found {
+		s.Properties = append(s.Properties, junit.Prop("failing seed", res.Workload.Seed), junit.Prop("replay", replayCommand(cfg, res.Workload.Seed)))
+		tc.Failure = &junit.Problem{Message: res.Violations[0], Type: "sql-race",
+			Text: strings.Join(res.Violations, "\n") + "\n\nworkload:\n" + res.Workload.String()}
+	}
+	s.Cases = append(s.Cases, tc)
+	return s
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -93,10 +95,15 @@ func TestRaceSQLEmbedded(t *testing.T) {
 		want  string
 	}{{"", 0, "no violation in 20 workloads"}, {"no-retry", 1, "VIOLATION"}} {
 		var stdout, stderr bytes.Buffer
+		dir := t.TempDir()
 		code := runRace(context.Background(), []string{"-target-sql", "check_rate_limit", "-target-db", "embedded",
-			"-checks", "20", "-repeat", "3", "-fault", c.fault, "-report-dir", t.TempDir()}, &stdout, &stderr)
+			"-checks", "20", "-repeat", "3", "-fault", c.fault, "-report-dir", dir}, &stdout, &stderr)
 		if code != c.code || !strings.Contains(stdout.String(), c.want) {
 			t.Errorf("fault %q: exit %d, want %d and %q\n%s\n%s", c.fault, code, c.code, c.want, stdout.String(), stderr.String())
+		}
+		xml, err := os.ReadFile(filepath.Join(dir, "junit.xml"))
+		if err != nil || strings.Contains(string(xml), "<failure") != (c.code == 1) {
+			t.Errorf("fault %q: junit.xml %v:\n%s", c.fault, err, xml)
 		}
 	}
 }
