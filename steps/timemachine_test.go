@@ -2,6 +2,7 @@ package steps
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,5 +49,16 @@ func TestWaitAgesTheKey(t *testing.T) {
 	anon := &scenario{env: &Env{Ager: ager, Now: func() time.Time { return wall }}, ctx: context.Background()}
 	if anon.ageable() {
 		t.Error("a scenario without a key ages")
+	}
+}
+
+// TestSQLWithoutAnonymousOpenSkipsFW7: a function has no client address, so
+// FW-7 without anonymous-open is skipped with the reason, never passed.
+func TestSQLWithoutAnonymousOpenSkipsFW7(t *testing.T) {
+	cfg := service.DefaultConfig()
+	cfg.SQL, cfg.Profile, cfg.Features = "check_rate_limit", service.ProfileFixedWindow, []service.Feature{}
+	s := &scenario{env: &Env{Config: cfg}, ctx: context.Background()}
+	if err := s.freshAnonymous(); err == nil || !strings.Contains(err.Error(), "no client address") {
+		t.Fatalf("freshAnonymous: %v", err)
 	}
 }
