@@ -73,15 +73,15 @@ $(BIN)/rlspec:
 $(BIN)/loadgen:
 	@$(GO) build -o $@ ./cmd/loadgen
 
-## acceptance: Gherkin suite against TARGET_URL / TARGET_IMAGE, or the embedded reference
+## acceptance: Gherkin suite against TARGET_URL / TARGET_IMAGE / TARGET_SQL (spec/004's function in TARGET_DB), or the embedded reference
 acceptance: $(BIN)/rlspec
 	$(BIN)/rlspec acceptance
 
-## race: property-based race hunting (SEED, CHECKS, REPEAT, REPLICAS, PROFILE; FAULT, SHRINK_TIME for the embedded reference)
+## race: property-based race hunting (SEED, CHECKS, REPEAT, REPLICAS, PROFILE; FAULT, SHRINK_TIME for the embedded reference; TARGET_SQL with TARGET_DB for spec/004's function)
 race: $(BIN)/rlspec
 	$(BIN)/rlspec race
 
-## load: open-loop load with thresholds (RATE, DURATION, WARMUP, CONNECTIONS, BUCKETS, THRESHOLDS, PROFILE)
+## load: open-loop load with thresholds (RATE, DURATION, WARMUP, CONNECTIONS, BUCKETS, THRESHOLDS, PROFILE; TARGET_SQL with TARGET_DB for spec/004's function)
 load: $(BIN)/loadgen
 	$(BIN)/loadgen run
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rlspec/rlspec/features"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/sqltarget"
 	"github.com/rlspec/rlspec/steps"
 )
 
@@ -167,22 +168,36 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		return nil, couldNotRun("TAGS=%q matched no scenario of PROFILE=%s", set.Tags, tc.Profile)
 	}
 	start := time.Now()
+	var sql *sqltarget.Transport
+	if tc.SQL != "" {
+		if sql, err = openSQL(ctx, &tc); err != nil {
+			return nil, couldNotRun("%v", err)
+		}
+		defer sql.Close()
+	}
 	name := tc.URL
+	if sql != nil {
+		name = sqltarget.Describe(tc)
+	}
 	if tc.URL == "" {
 		return nil, couldNotRun("no target: TARGET_URL is empty (rlspec acceptance starts TARGET_IMAGE, or the embedded reference when neither is set, before it runs the suite)")
 	}
 	if cfg.Name != "" {
 		name = cfg.Name
 	}
-	if err := Probe(ctx, tc, r.probeTimeout); err != nil {
-		return nil, couldNotRun("%v", err)
-	}
 	body, err := service.LoadBody(tc.BodyTemplate)
 	if err != nil {
 		return nil, couldNotRun("%v", err)
 	}
-	if err := checkSettings(ctx, tc, body, r.probeTimeout); err != nil {
-		return nil, couldNotRun("%v", err)
+	if sql == nil {
+		// A SQL target was probed by opening it: the function exists and
+		// takes the window.
+		if err := Probe(ctx, tc, r.probeTimeout); err != nil {
+			return nil, couldNotRun("%v", err)
+		}
+		if err := checkSettings(ctx, tc, body, r.probeTimeout); err != nil {
+			return nil, couldNotRun("%v", err)
+		}
 	}
 	bodyWarning, err := bodyNote(body)
 	if err != nil {
@@ -197,9 +212,17 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		env.Store = cfg.Store
 	}
 	env.Restarter = cfg.Restarter
+	var clientOpts []service.ClientOption
 	if r.requestTimeout > 0 {
+		clientOpts = append(clientOpts, service.WithTimeout(r.requestTimeout))
+	}
+	if sql != nil {
+		clientOpts = append(clientOpts, service.WithTransport(sql), service.WithReplay(sql.Command))
+		env.Ager = sql
+	}
+	if len(clientOpts) > 0 {
 		env.NewClient = func(base string) steps.Client {
-			return service.NewClient(tc, base, service.WithTimeout(r.requestTimeout))
+			return service.NewClient(tc, base, clientOpts...)
 		}
 	}
 	env.ScenarioTimeout = r.scenarioTimeout
@@ -219,11 +242,15 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		cucumberPath = filepath.Join(set.ReportDir, "cucumber.json")
 		format = "cucumber:" + cucumberPath
 	}
+	where := name + tc.Endpoint("")
+	if sql != nil {
+		where = name
+	}
 	settings := fmt.Sprintf("limit %d, window %s", tc.Limit, tc.Window)
 	if tc.Profile == service.ProfileTokenBucket {
 		settings = fmt.Sprintf("burst %d, rate %g/s", tc.Burst, tc.Rate)
 	}
-	fmt.Fprintf(r.out, "rlspec acceptance: %s%s, profile %s, %s\n", name, tc.Endpoint(""), tc.Profile, settings)
+	fmt.Fprintf(r.out, "rlspec acceptance: %s, profile %s, %s\n", where, tc.Profile, settings)
 	if bodyWarning != "" {
 		fmt.Fprintf(r.out, "note: %s\n", bodyWarning)
 	}
@@ -282,7 +309,7 @@ func NewEnv(tc service.Config) (*steps.Env, func(), error) {
 		env.Store = steps.CommandStore{Down: tc.StoreDownCmd, Up: tc.StoreUpCmd}
 	}
 	closer := func() {}
-	if tc.DB != "" {
+	if tc.DB != "" && tc.SQL == "" { // a SQL target's rows are aged through its transport
 		seeder, err := steps.OpenSeeder(tc, nil)
 		if err != nil {
 			return nil, nil, err

@@ -28,7 +28,14 @@ type HarnessOptions struct {
 	// no proxy and set cfg.UntrustedURL, so that RL-EXT-XFF-01 (an
 	// untrusted X-Forwarded-For never changes the key) runs against it.
 	Untrusted bool
-	Extra     []Option
+	// Postgres: the instances share one PostgreSQL (STORE=postgres,
+	// DATABASE_URL), a throwaway cluster on the Docker gateway that stop
+	// removes, instead of a file on a shared volume (pgstore.go).
+	Postgres bool
+	// Store, with Postgres, is filled with the means to take that
+	// PostgreSQL away and bring it back (the fail-mode scenarios).
+	Store *StoreHandle
+	Extra []Option
 }
 
 // StartForHarness starts image per the image contract (limit RL_LIMIT,
@@ -93,12 +100,16 @@ func startForHarness(ctx context.Context, image string, cfg *service.Config, o H
 		opts = append(opts, WithDisabledTwin())
 	}
 	opts = append(opts, o.Extra...)
-	fmt.Fprintf(note, "starting %s (limit %d, window %s, %s=%s/%d)…\n", image, cfg.Limit, cfg.Window, EnvTrustedProxies, gw, gw.BitLen())
-	ct, err := StartTarget(ctx, image, opts...)
-	if err != nil {
-		return nil, nil, nil, err
+	closeStore := func() error { return nil }
+	if o.Postgres {
+		pgOpts, closePG, err := sharedPostgres(ctx, gw, note, o.Store)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		opts, untrustedOpts, closeStore = append(opts, pgOpts...), append(untrustedOpts, pgOpts...), closePG
 	}
-	started := []*Target{ct}
+	fmt.Fprintf(note, "starting %s (limit %d, window %s, %s=%s/%d)…\n", image, cfg.Limit, cfg.Window, EnvTrustedProxies, gw, gw.BitLen())
+	var started []*Target
 	stop = func() error {
 		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 		defer cancel()
@@ -106,8 +117,13 @@ func startForHarness(ctx context.Context, image string, cfg *service.Config, o H
 		for _, t := range started {
 			errs = append(errs, t.Terminate(c))
 		}
-		return errors.Join(errs...)
+		return errors.Join(append(errs, closeStore())...)
 	}
+	ct, err := StartTarget(ctx, image, opts...)
+	if err != nil {
+		return nil, nil, nil, errors.Join(err, closeStore())
+	}
+	started = append(started, ct)
 	if ct.Gateway.IsValid() && ct.Gateway != gw {
 		return nil, nil, nil, errors.Join(fmt.Errorf("the container sees requests from %s, not the default network's gateway %s it was told to trust", ct.Gateway, gw), stop())
 	}

@@ -473,6 +473,11 @@ func runAcceptance(ctx context.Context, f fault.Name, p fakeserver.Profile, stor
 	if err != nil {
 		return AcceptanceResult{}, err
 	}
+	return tally(rep), nil
+}
+
+// tally counts a report's verdicts.
+func tally(rep *acceptance.Report) AcceptanceResult {
 	r := AcceptanceResult{Elapsed: rep.Elapsed}
 	for _, res := range rep.Results {
 		switch res.Status {
@@ -495,7 +500,7 @@ func runAcceptance(ctx context.Context, f fault.Name, p fakeserver.Profile, stor
 	slices.Sort(r.FailedIDs)
 	slices.Sort(r.SkippedIDs)
 	slices.Sort(r.NotClaimedIDs)
-	return r, nil
+	return r
 }
 
 // raceReference hunts races in the reference serving each profile: the

@@ -69,6 +69,9 @@ type Exchange struct {
 
 	Intended, Sent, Received time.Time
 	Err                      error
+	// Replay, when set, is the command that sends the request again for a
+	// target that is not reached with curl (WithReplay); Curl returns it.
+	Replay string
 }
 
 // RateLimit parses the response's rate-limit headers.
@@ -86,6 +89,9 @@ func (e *Exchange) Latency() time.Duration { return e.Received.Sub(e.Intended) }
 // Credential headers (IsCredential) refer to an environment variable
 // (CredentialVar) instead of showing their value.
 func (e *Exchange) Curl() string {
+	if e.Replay != "" {
+		return e.Replay
+	}
 	var b strings.Builder
 	b.WriteString("curl -sS -i -X ")
 	b.WriteString(e.Method)
@@ -146,6 +152,8 @@ type Client struct {
 	upload   *http.Client // bodies of bulkBody or more, one connection each
 	now      func() time.Time
 	dial     func(ctx context.Context, network, addr string) (net.Conn, error)
+	rt       http.RoundTripper // replaces HTTP (a target that is not a server)
+	replay   func(http.Header) string
 }
 
 // ClientOption configures a Client.
@@ -159,6 +167,15 @@ func WithClock(now func() time.Time) ClientOption { return func(c *Client) { c.n
 
 // WithAddr sets the client address instead of a fresh random one.
 func WithAddr(a netip.Addr) ClientOption { return func(c *Client) { c.addr = a } }
+
+// WithTransport sends every request through rt instead of HTTP: a target
+// reached another way (sqltarget's PostgreSQL function). The client address
+// is still recorded; nothing is dialled.
+func WithTransport(rt http.RoundTripper) ClientOption { return func(c *Client) { c.rt = rt } }
+
+// WithReplay sets how an exchange's request is sent again (Exchange.Replay)
+// from its headers: the command of a WithTransport target, instead of curl.
+func WithReplay(f func(http.Header) string) ClientOption { return func(c *Client) { c.replay = f } }
 
 // withDial replaces the dialer (tests: connections that misbehave on cue).
 func withDial(d func(ctx context.Context, network, addr string) (net.Conn, error)) ClientOption {
@@ -202,6 +219,10 @@ func NewClient(cfg Config, base string, opts ...ClientOption) *Client {
 	noRedirect := func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	c.http = &http.Client{Transport: tr, CheckRedirect: noRedirect}
 	c.upload = &http.Client{Transport: newUploadTransport(c.dial, tr), CheckRedirect: noRedirect}
+	if c.rt != nil {
+		c.http = &http.Client{Transport: c.rt, CheckRedirect: noRedirect}
+		c.upload = c.http
+	}
 	return c
 }
 
@@ -244,6 +265,9 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	}
 	if c.mode == ClientIPsXFF {
 		ex.Header.Set("X-Forwarded-For", c.addr.String())
+	}
+	if c.replay != nil {
+		ex.Replay = c.replay(ex.Header)
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()

@@ -128,3 +128,23 @@ func TestNewClientAddr(t *testing.T) {
 		}
 	}
 }
+
+func TestWithReplayReplacesCurl(t *testing.T) {
+	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 429, Header: http.Header{}, Body: http.NoBody, Request: r}, nil
+	})
+	c := NewClient(DefaultConfig(), "http://sql.invalid", WithTransport(rt),
+		WithReplay(func(h http.Header) string { return "psql -c " + h.Get("X-User-ID") }))
+	defer c.Close()
+	ex := c.Do(context.Background(), Request{Method: http.MethodGet, Header: http.Header{"X-User-Id": {"k1"}}})
+	if ex.Err != nil || ex.Status != 429 {
+		t.Fatalf("through the transport: %d %v", ex.Status, ex.Err)
+	}
+	if ex.Curl() != "psql -c k1" {
+		t.Errorf("Curl() = %q, want the replay command", ex.Curl())
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -63,7 +63,8 @@ type Config struct {
 	Sentinel     int           // RL_SENTINEL
 	Burst        int           // RL_BURST: token-bucket's B; 0 not given
 	Rate         float64       // RL_RATE: token-bucket's R, tokens per second; 0 not given
-	DB           string        // TARGET_DB: sqlite:/abs/path.db
+	DB           string        // TARGET_DB: sqlite:/abs/path.db, postgres://… or (with SQL) embedded
+	SQL          string        // TARGET_SQL: spec/004's function in TARGET_DB, called directly (sqltarget)
 	Schema       DBSchema      // DB_SCHEMA
 	ClientIPs    ClientIPMode  // CLIENT_IPS
 
@@ -115,6 +116,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 	str(&c.Path, "target-path", "TARGET_PATH", "path of the endpoint")
 	str(&c.BodyTemplate, "body-template", "BODY_TEMPLATE", "JSON text/template file for request bodies")
 	str(&c.DB, "target-db", "TARGET_DB", "optional state access, sqlite:/abs/path.db or postgres://…")
+	str(&c.SQL, "target-sql", "TARGET_SQL", "spec/004's function to call directly in TARGET_DB (check_rate_limit); TARGET_DB=embedded starts one")
 	str(&c.StoreDownCmd, "store-down-cmd", "STORE_DOWN_CMD", "shell command that makes the target's store unavailable (fail-open / fail-closed scenarios)")
 	str(&c.StoreUpCmd, "store-up-cmd", "STORE_UP_CMD", "shell command that makes the target's store available again")
 	fs.Var(envValue(getenv, "TARGET_HEADERS", (*headerFlag)(&c.Headers)), "target-headers", "extra request headers, ';'-separated (TARGET_HEADERS)")
@@ -164,7 +166,11 @@ func (c Config) Validate() error {
 	if c.Window < time.Second {
 		errs = append(errs, fmt.Errorf("RL_WINDOW=%s must be at least 1s", c.Window))
 	}
-	if c.DB != "" && c.DBIsPostgres() {
+	if c.DB == DBEmbedded {
+		if c.SQL == "" {
+			errs = append(errs, errors.New("TARGET_DB=embedded starts spec/004's function in a throwaway PostgreSQL and needs TARGET_SQL=check_rate_limit"))
+		}
+	} else if c.DB != "" && c.DBIsPostgres() {
 		if u, err := url.Parse(c.DB); err != nil || (u.Host == "" && u.Query().Get("host") == "") {
 			errs = append(errs, fmt.Errorf("TARGET_DB=%q is not a postgres://host/db URL", RedactDSN(c.DB)))
 		}
@@ -180,6 +186,7 @@ func (c Config) Validate() error {
 	}
 	errs = append(errs, c.validateProfile()...)
 	errs = append(errs, c.validateFeatures(), c.validateTokenBucket())
+	errs = append(errs, c.validateSQL()...)
 	return errors.Join(errs...)
 }
 

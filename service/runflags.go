@@ -72,6 +72,9 @@ func CheckImage(c Config, image string) error {
 	if c.URL != "" && image != "" {
 		return errors.New("TARGET_URL and TARGET_IMAGE are exclusive: set one")
 	}
+	if c.SQL != "" && image != "" {
+		return errors.New("TARGET_SQL is the target: unset TARGET_IMAGE (and TARGET_URL)")
+	}
 	if image != "" {
 		return c.needsBucket()
 	}

@@ -19,6 +19,7 @@ const (
 	FlagWindow       = "rl-window"
 	FlagSentinel     = "rl-sentinel"
 	FlagDB           = "target-db"
+	FlagSQL          = "target-sql"
 	FlagSchema       = "db-schema"
 	FlagClientIPs    = "client-ips"
 	FlagProfile      = "profile"

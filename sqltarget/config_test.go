@@ -59,3 +59,17 @@ func TestCallerID(t *testing.T) {
 		t.Errorf("hashed ids: %s %s", a, b)
 	}
 }
+
+func TestCheckAgingNeedsSpec004sTable(t *testing.T) {
+	tr := newTransport(t, spec004.Shipped, 5)
+	ctx := context.Background()
+	if err := tr.CheckAging(ctx); err != nil {
+		t.Fatalf("spec/004's schema: %v", err)
+	}
+	if _, err := tr.pool.Exec(ctx, `ALTER TABLE rpc_rate_limits RENAME TO other_limits`); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.CheckAging(ctx); err == nil || !strings.Contains(err.Error(), "rpc_rate_limits(user_id, rpc_name, window_start)") {
+		t.Fatalf("no table: %v", err)
+	}
+}

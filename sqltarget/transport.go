@@ -31,6 +31,7 @@ type Config struct {
 type Transport struct {
 	pool      *pgxpool.Pool
 	call      string // SELECT <fn>($1, $2, $3)
+	ident     string // the function's quoted name
 	rpc       string
 	limit     int
 	window    any // int minutes or float64 minutes, as the function takes it
@@ -122,6 +123,7 @@ func (t *Transport) resolve(ctx context.Context, cfg Config) error {
 		}
 		t.window = minutes
 	}
+	t.ident = ident
 	t.call = fmt.Sprintf("SELECT %s($1, $2, $3)", ident)
 	return nil
 }
@@ -133,12 +135,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		_ = req.Body.Close()
 	}
 	ctx := req.Context()
-	claims := ""
-	if key := req.Header.Get(t.keyHeader); key != "" {
-		b, _ := json.Marshal(map[string]string{"sub": CallerID(key)})
-		claims = string(b)
-	}
-	allowed, err := t.check(ctx, claims)
+	allowed, err := t.check(ctx, claimsFor(req.Header.Get(t.keyHeader)))
 	switch {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
@@ -151,16 +148,21 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
-// check runs one call in its own transaction, pipelined: BEGIN, the
-// claims, the function and COMMIT go out in one round trip and run in that
-// order at the server. A failed call leaves its transaction aborted; it is
-// rolled back before the connection goes back to the pool.
+// check runs one call on a pooled connection.
 func (t *Transport) check(ctx context.Context, claims string) (bool, error) {
 	conn, err := t.pool.Acquire(ctx)
 	if err != nil {
 		return false, err
 	}
 	defer conn.Release()
+	return t.checkOn(ctx, conn.Conn(), claims)
+}
+
+// checkOn runs one call in its own transaction on conn, pipelined: BEGIN,
+// the claims, the function and COMMIT go out in one round trip and run in
+// that order at the server. A failed call leaves its transaction aborted;
+// it is rolled back before the connection is used again.
+func (t *Transport) checkOn(ctx context.Context, conn *pgx.Conn, claims string) (bool, error) {
 	b := &pgx.Batch{}
 	b.Queue("BEGIN")
 	if claims != "" {
@@ -170,7 +172,7 @@ func (t *Transport) check(ctx context.Context, claims string) (bool, error) {
 	b.Queue("COMMIT")
 	br := conn.SendBatch(ctx, b)
 	var allowed bool
-	_, err = br.Exec()
+	_, err := br.Exec()
 	if err == nil && claims != "" {
 		_, err = br.Exec()
 	}
@@ -190,6 +192,15 @@ func (t *Transport) check(ctx context.Context, claims string) (bool, error) {
 	return allowed, nil
 }
 
+// claimsFor is request.jwt.claims for a key ("" for no key: auth.uid() NULL).
+func claimsFor(key string) string {
+	if key == "" {
+		return ""
+	}
+	b, _ := json.Marshal(map[string]string{"sub": CallerID(key)})
+	return string(b)
+}
+
 // Age moves the caller's window start d into the past (TARGET_DB aging of
 // spec/004's table), so a scenario need not wait out a window of minutes.
 func (t *Transport) Age(ctx context.Context, key string, d time.Duration) error {
@@ -198,6 +209,15 @@ func (t *Transport) Age(ctx context.Context, key string, d time.Duration) error 
 		  WHERE user_id = $1::uuid AND rpc_name = $2`, CallerID(key), t.rpc, d.Seconds())
 	if err != nil {
 		return fmt.Errorf("age %s: %w", key, err)
+	}
+	return nil
+}
+
+// CheckAging reports, as one sentence, when the database has no
+// rpc_rate_limits(user_id, rpc_name, window_start) for Age to move.
+func (t *Transport) CheckAging(ctx context.Context) error {
+	if _, err := t.pool.Exec(ctx, `SELECT user_id, rpc_name, window_start FROM rpc_rate_limits LIMIT 0`); err != nil {
+		return fmt.Errorf("sql target: TARGET_DB has no rpc_rate_limits(user_id, rpc_name, window_start), spec/004's table, in which rlspec moves a key's window back instead of waiting minutes: %w", err)
 	}
 	return nil
 }

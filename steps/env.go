@@ -18,9 +18,14 @@ type Env struct {
 	Seeder      StateSeeder  // nil without TARGET_DB
 	Store       StoreControl // nil: the fail-mode scenarios skip
 	Restarter   Restarter    // nil: the persistence scenario skips
-	NewClient   ClientFactory
-	Recorder    Recorder // may be nil
-	Now         func() time.Time
+	// Ager, when set, stands in for waiting on a key's window: a scenario
+	// with a key ages the key's stored window instead of sleeping, and
+	// moves its own clock (and its exchanges' timestamps) on by as much
+	// (timemachine.go). TARGET_SQL sets it: spec/004's windows are minutes.
+	Ager      KeyAger
+	NewClient ClientFactory
+	Recorder  Recorder // may be nil
+	Now       func() time.Time
 	// MaxWait is the longest a scenario waits for a window to pass
 	// (MAX_WAIT); a longer wait skips the scenario with the reason.
 	MaxWait time.Duration

@@ -95,7 +95,7 @@ func (s *scenario) windowHasLeft(ms int) error {
 		}
 		return s.waitUntil(s.keyWindowEarliestEnd().Add(-left))
 	}
-	now := s.env.now()
+	now := s.now()
 	end := s.epochStart(now).Add(s.window())
 	if end.Sub(now) < left+100*time.Millisecond {
 		end = end.Add(s.window())
@@ -115,7 +115,7 @@ func (s *scenario) windowIsOld(ms int) error {
 		}
 		return s.waitUntil(s.key.opened.Sent.Add(age))
 	}
-	now := s.env.now()
+	now := s.now()
 	start := s.epochStart(now)
 	if now.After(start.Add(age)) {
 		start = start.Add(s.window())
@@ -164,7 +164,7 @@ func (s *scenario) spendRest() error {
 func (s *scenario) windowEnds() error {
 	end := s.keyWindowEnd()
 	if end.IsZero() {
-		end = s.epochStart(s.env.now()).Add(s.window())
+		end = s.epochStart(s.now()).Add(s.window())
 	}
 	if err := s.waitUntil(end.Add(100 * time.Millisecond)); err != nil {
 		return err

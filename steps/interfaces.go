@@ -3,6 +3,7 @@ package steps
 import (
 	"context"
 	"net/netip"
+	"time"
 
 	"github.com/rlspec/rlspec/service"
 )
@@ -61,4 +62,11 @@ type Restarter interface {
 	// Restart returns once every restarted instance answers again, at the
 	// same URLs.
 	Restart(ctx context.Context) error
+}
+
+// KeyAger moves a key's stored window d into the past (TARGET_DB aging of
+// spec/004's rpc_rate_limits row): for that key's state, the same as d
+// passing. A key without stored state is left as it is.
+type KeyAger interface {
+	Age(ctx context.Context, key string, d time.Duration) error
 }

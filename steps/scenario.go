@@ -48,6 +48,8 @@ type scenario struct {
 	rerun         string       // why the scenario was run once more
 	note          string       // what a check measured, for the report
 
+	offset time.Duration // how far Env.Ager moved the key's time (timemachine.go)
+
 	exclusive bool // the scenario takes the store away and runs alone
 	locked    bool // it holds Env.outage
 	storeDown bool // it took the store away and has not brought it back
@@ -205,6 +207,7 @@ func skip(format string, args ...any) error {
 
 // record keeps an exchange as evidence of the scenario.
 func (s *scenario) record(exs ...*service.Exchange) {
+	s.shift(exs)
 	s.mu.Lock()
 	s.all = append(s.all, exs...)
 	s.mu.Unlock()
@@ -236,6 +239,9 @@ func (s *scenario) limit() int { return s.env.Config.Limit }
 func (s *scenario) waitUntil(t time.Time) error {
 	if s.env.Wait != nil {
 		return s.env.Wait(s.ctx, t)
+	}
+	if s.ageable() {
+		return s.age(t)
 	}
 	d := t.Sub(s.env.now())
 	if d <= 0 {

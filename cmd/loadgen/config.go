@@ -43,7 +43,7 @@ REPORT_DIR, and check THRESHOLDS.`
 
 // runFlags are the target contract's settings loadgen run uses.
 var runFlags = []string{service.FlagURL, service.FlagPath, service.FlagHeaders, service.FlagBodyTemplate,
-	service.FlagLimit, service.FlagWindow, service.FlagClientIPs,
+	service.FlagLimit, service.FlagWindow, service.FlagClientIPs, service.FlagDB, service.FlagSQL,
 	service.FlagProfile, service.FlagKey, service.FlagKeyFormat, service.FlagMethod, service.FlagWindowAlign, service.FlagBurst, service.FlagRate}
 
 // parseConfig fills a config from args and getenv and validates it: the
@@ -122,6 +122,7 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 	default:
 		errs = append(errs, fmt.Errorf("ENGINE=%q: want %s, %s or %s", *engine, loadgen.EngineAuto, loadgen.EngineEpoll, loadgen.EngineGoroutines))
 	}
+	c.Target.SQLDefaults(false)
 	if err := c.Target.Validate(); err != nil {
 		errs = append(errs, err)
 	}
@@ -132,5 +133,11 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 		errs = append(errs, errors.New("PROFILE=all: load runs one profile at a time"))
 	}
 	c.Target = c.Target.ForProfile(c.Target.Profile)
+	if c.Target.DB != "" && c.Target.SQL == "" {
+		errs = append(errs, errors.New("TARGET_DB applies to loadgen only with TARGET_SQL (spec/004's function)"))
+	}
+	if c.Target.SQL != "" && c.Engine == loadgen.EngineEpoll {
+		errs = append(errs, errors.New("ENGINE=epoll speaks HTTP; TARGET_SQL runs on goroutines (ENGINE=auto or goroutines)"))
+	}
 	return c, errors.Join(errs...)
 }

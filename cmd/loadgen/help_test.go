@@ -21,7 +21,7 @@ func TestHelpAndOwnFlags(t *testing.T) {
 			t.Errorf("merge -h shows -rate:\n%s", stdout.String())
 		}
 	}
-	for _, args := range [][]string{{"run", "-tags", "@x", "-strict"}, {"run", "-target-db", "sqlite:/x.db"}, {"merge", "-rate", "5", "a.hlog"}} {
+	for _, args := range [][]string{{"run", "-tags", "@x", "-strict"}, {"run", "-db-schema", "prd"}, {"merge", "-rate", "5", "a.hlog"}} {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), args, &stdout, &stderr)
 		if code != 2 || !strings.Contains(stderr.String(), args[1]) || strings.Count(strings.TrimSpace(stderr.String()), "\n") != 0 {

@@ -75,6 +75,14 @@ func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, e
 			}
 		}()
 	}
+	if cfg.Target.SQL != "" {
+		target, dialer, render, closeSQL, err := sqlTarget(ctx, cfg, stdout)
+		if err != nil {
+			return nil, err
+		}
+		defer closeSQL()
+		return attack(ctx, cfg, target, dialer, render, stdout)
+	}
 	base := cfg.Target.URL
 	if base == "" {
 		fc := fakeserver.DefaultConfig()
@@ -100,6 +108,11 @@ func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, e
 	if err != nil {
 		return nil, err
 	}
+	return attack(ctx, cfg, cfg.Target.Endpoint(base), dialer, reqs.Render, stdout)
+}
+
+// attack runs the load on dialer's connections and writes the reports.
+func attack(ctx context.Context, cfg config, target string, dialer loadgen.Dialer, render func() ([][]byte, error), stdout io.Writer) (*loadgen.Report, error) {
 	if err := os.MkdirAll(cfg.ReportDir, 0o755); err != nil {
 		return nil, fmt.Errorf("report dir: %w", err)
 	}
@@ -108,14 +121,14 @@ func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, e
 		return nil, fmt.Errorf("create load.hlog: %w", err)
 	}
 	defer hlog.Close()
-	att, err := loadgen.NewAttacker(dialer, reqs.Render,
+	att, err := loadgen.NewAttacker(dialer, render,
 		loadgen.WithRate(cfg.Rate),
 		loadgen.WithConnections(cfg.Connections),
 		loadgen.WithEngine(cfg.Engine),
 		loadgen.WithDuration(cfg.Duration),
 		loadgen.WithWarmup(cfg.Warmup),
 		loadgen.WithHlog(hlog),
-		loadgen.WithMeta(loadgen.Meta{Target: cfg.Target.Endpoint(base), Buckets: cfg.Buckets}),
+		loadgen.WithMeta(loadgen.Meta{Target: target, Buckets: cfg.Buckets}),
 		loadgen.WithProgress(func(p loadgen.Progress) {
 			if p.Warmup {
 				fmt.Fprintf(stdout, "[%5.1fs] warming up\n", p.Elapsed.Seconds())

@@ -42,14 +42,26 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if cfg.Target.Profile == service.ProfileAll {
 		return runAll(ctx, cmd, stdout, stderr)
 	}
-	if cmd.Image != "" {
+	if cfg.Target.DB == service.DBEmbedded {
+		sql, err := startSQL(ctx, &cfg, flt)
+		if err != nil {
+			return couldNotRun(stderr, "acceptance", dir, "could not run: "+oneLine(err.Error()))
+		}
+		defer sql.Close()
+	}
+	if cmd.Image != "" && cfg.Target.SQL == "" {
 		// Start TARGET_IMAGE and its flag-off twin, fill the URLs, and
 		// remove the containers on every path out (failure, Ctrl-C).
 		given := flagGiven(args, "client-ips")
 		if _, ok := os.LookupEnv("CLIENT_IPS"); ok {
 			given = true
 		}
-		h, err := containers.StartForHarness(ctx, cmd.Image, &cfg.Target, containers.HarnessOptions{Twin: true, ClientIPsGiven: given, Untrusted: true}, prefixed(stderr, "rlspec acceptance: "))
+		ho := containers.HarnessOptions{Twin: true, ClientIPsGiven: given, Untrusted: true}
+		if store == fakeserver.StorePostgres {
+			ho.Postgres, ho.Store = true, &containers.StoreHandle{}
+			cfg.Store = ho.Store // the fail-mode scenarios stop and restart it
+		}
+		h, err := containers.StartForHarness(ctx, cmd.Image, &cfg.Target, ho, prefixed(stderr, "rlspec acceptance: "))
 		if err != nil {
 			return couldNotRun(stderr, "acceptance", dir, "could not run: "+oneLine(err.Error()))
 		}
@@ -60,7 +72,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}()
 		cfg.Restarter = h
 	}
-	if cfg.Target.URL == "" {
+	if cfg.Target.URL == "" && cfg.Target.SQL == "" {
 		p, err := startEmbedded(&cfg, flt, store)
 		if err != nil {
 			return couldNotRun(stderr, "acceptance", dir, "could not run: start the embedded reference: "+oneLine(err.Error()))
@@ -151,8 +163,14 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	if err := service.EnvErrors(fs); err != nil {
 		return fail(err)
 	}
+	tc.SQLDefaults(settingGiven(fs, getenv, service.FlagProfile, "PROFILE"))
 	if err := errors.Join(tc.Validate(), set.Validate(), service.CheckImage(tc, image)); err != nil {
 		return fail(err)
+	}
+	if tc.SQL != "" {
+		// -fault names a variant of spec/004's function (TARGET_DB=embedded).
+		f, err := sqlFault(tc, *faultName, *storeName)
+		return acceptanceCmd{Suite: acceptance.Config{Target: tc, Settings: set}, Fault: f, Store: fakeserver.StoreSQLite}, err
 	}
 	f, err := fault.Parse(*faultName)
 	if err != nil {
@@ -162,8 +180,11 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	if err != nil {
 		return fail(fmt.Errorf("STORE: %w", err))
 	}
-	if (f != fault.None || store != fakeserver.StoreSQLite) && (tc.URL != "" || image != "") {
-		return fail(errors.New("-fault and STORE apply to the embedded reference only; unset TARGET_URL and TARGET_IMAGE"))
+	if f != fault.None && (tc.URL != "" || image != "") {
+		return fail(errors.New("-fault applies to the embedded reference only; unset TARGET_URL and TARGET_IMAGE"))
+	}
+	if store != fakeserver.StoreSQLite && tc.URL != "" {
+		return fail(errors.New("STORE applies to the embedded reference and TARGET_IMAGE (STORE=postgres: the image on a throwaway PostgreSQL); unset TARGET_URL"))
 	}
 	return acceptanceCmd{Suite: acceptance.Config{Target: tc, Settings: set}, Image: image, Fault: f, Store: store}, nil
 }

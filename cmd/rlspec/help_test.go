@@ -31,7 +31,7 @@ func TestHelp(t *testing.T) {
 	}
 	for cmd, flags := range map[string]struct{ has, lacks []string }{
 		"acceptance": {[]string{"-tags", "-strict", "-target-db", "-fault", "-target-headers"}, nil},
-		"race":       {[]string{"-seed", "-checks", "-target-url", "-rl-limit"}, []string{"-tags", "-strict", "-target-db", "-db-schema", "-target-url-disabled", "-rl-sentinel"}},
+		"race":       {[]string{"-seed", "-checks", "-target-url", "-rl-limit", "-target-sql", "-target-db"}, []string{"-tags", "-strict", "-db-schema", "-target-url-disabled", "-rl-sentinel"}},
 		"selftest":   {[]string{"-runs", "-faults"}, []string{"-tags", "-target-url"}},
 		"image":      {[]string{"-tag", "-smoke"}, []string{"-target-url"}},
 	} {

@@ -50,6 +50,9 @@ func runRace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return couldNotRun(stderr, "race", "", err.Error())
 	}
 	dir := cfg.ReportDir
+	if cfg.Target.SQL != "" {
+		return runSQLRace(ctx, cfg, stdout, stderr)
+	}
 	tgt, err := startRaceTarget(ctx, cfg, stderr)
 	if err != nil {
 		return couldNotRun(stderr, "race", dir, fmt.Sprintf("could not run: %v", err))
@@ -200,9 +203,9 @@ var replayVars = map[string]string{
 	"target-url": "TARGET_URL", "target-image": "TARGET_IMAGE", "target-path": "TARGET_PATH",
 	"target-headers": "TARGET_HEADERS", "body-template": "BODY_TEMPLATE", "rl-limit": "RL_LIMIT",
 	"rl-window": "RL_WINDOW", "client-ips": "CLIENT_IPS", "max-wait": "MAX_WAIT",
-	"replicas": "REPLICAS", "target-urls": "TARGET_URLS", "fault": "FAULT", "store": "STORE", "checks": "CHECKS", "shrink-time": "SHRINK_TIME",
+	"target-db": "TARGET_DB", "target-sql": "TARGET_SQL", "replicas": "REPLICAS", "target-urls": "TARGET_URLS", "fault": "FAULT", "store": "STORE", "checks": "CHECKS", "shrink-time": "SHRINK_TIME",
 	"profile": "PROFILE", "key": "KEY", "key-format": "KEY_FORMAT", "target-method": "TARGET_METHOD", "window-align": "WINDOW_ALIGN",
-	"dialect": "DIALECT", "limited-body": "LIMITED_BODY",
+	"dialect": "DIALECT", "limited-body": "LIMITED_BODY", "rl-burst": "RL_BURST", "rl-rate": "RL_RATE",
 }
 
 // raceSummary is the first paragraph of `rlspec race -h`.
@@ -213,7 +216,7 @@ replay command), 2 could not run.`
 
 // raceFlags are the target contract's settings race uses.
 var raceFlags = []string{service.FlagURL, service.FlagPath, service.FlagHeaders, service.FlagBodyTemplate,
-	service.FlagLimit, service.FlagWindow, service.FlagClientIPs,
+	service.FlagLimit, service.FlagWindow, service.FlagClientIPs, service.FlagDB, service.FlagSQL,
 	service.FlagProfile, service.FlagKey, service.FlagKeyFormat, service.FlagMethod, service.FlagWindowAlign,
 	service.FlagDialect, service.FlagLimitedBody, service.FlagBurst, service.FlagRate}
 
@@ -253,8 +256,12 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 	if err := service.EnvErrors(fs); err != nil {
 		return cfg, err
 	}
+	cfg.Target.SQLDefaults(false)
 	if err := errors.Join(cfg.Target.Validate(), service.CheckImage(cfg.Target, cfg.Image), service.CheckMaxWait(cfg.MaxWait)); err != nil {
 		return cfg, err
+	}
+	if cfg.Target.DB != "" && cfg.Target.SQL == "" {
+		return cfg, errors.New("TARGET_DB applies to rlspec race only with TARGET_SQL (spec/004's function)")
 	}
 	var errs []error
 	uintVar := func(s, name string, min int, dst *int) {
@@ -278,7 +285,14 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 	uintVar(checks, "CHECKS", 1, &cfg.Checks)
 	uintVar(repeat, "REPEAT", 1, &cfg.Repeat)
 	uintVar(replicas, "REPLICAS", 1, &cfg.Replicas)
-	if f, err := fault.Parse(faultName); err != nil {
+	if cfg.Target.SQL != "" {
+		f, err := sqlFault(cfg.Target, faultName, store)
+		errs = append(errs, err)
+		cfg.Fault = f
+		if cfg.Replicas > 1 || strings.TrimSpace(urls) != "" {
+			errs = append(errs, errors.New("REPLICAS and TARGET_URLS do not apply to TARGET_SQL"))
+		}
+	} else if f, err := fault.Parse(faultName); err != nil {
 		errs = append(errs, fmt.Errorf("FAULT: %w", err))
 	} else {
 		cfg.Fault = f
@@ -402,7 +416,8 @@ func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (raceh
 			extra = append(extra, containers.WithFault(string(cfg.Fault)))
 		}
 		_, given := cfg.set["CLIENT_IPS"]
-		h, err := containers.StartForHarness(ctx, cfg.Image, &tc, containers.HarnessOptions{ClientIPsGiven: given, Extra: extra}, prefixed(note, "rlspec race: "))
+		h, err := containers.StartForHarness(ctx, cfg.Image, &tc, containers.HarnessOptions{ClientIPsGiven: given, Extra: extra,
+			Postgres: cfg.Store == fakeserver.StorePostgres}, prefixed(note, "rlspec race: "))
 		if err != nil {
 			return nil, fmt.Errorf("start %s: %w", cfg.Image, err)
 		}

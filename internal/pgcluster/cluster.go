@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"os"
 	"os/exec"
 	"os/user"
@@ -43,6 +44,8 @@ type options struct {
 	startTimeout time.Duration
 	settings     map[string]string
 	bindir       string
+	listen       netip.Addr   // also listen here (WithNetwork)
+	trusted      netip.Prefix // and trust connections from here
 }
 
 // Option sets a default of Start.
@@ -66,6 +69,19 @@ func WithSetting(name, value string) Option {
 			return fmt.Errorf("bad setting name %q", name)
 		}
 		o.settings[name] = value
+		return nil
+	}
+}
+
+// WithNetwork also listens on addr and trusts connections from peers
+// (superuser, no password): a server containers reach, e.g. on Docker's
+// bridge gateway with its subnet. DSNAt names it at addr.
+func WithNetwork(addr netip.Addr, peers netip.Prefix) Option {
+	return func(o *options) error {
+		if !addr.IsValid() || !peers.IsValid() {
+			return fmt.Errorf("network %s for peers %s: not an address and a prefix", addr, peers)
+		}
+		o.listen, o.trusted = addr, peers.Masked()
 		return nil
 	}
 }
@@ -143,6 +159,11 @@ func Start(ctx context.Context, opts ...Option) (_ *Cluster, err error) {
 	if out, err := initdb.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("pgcluster: initdb: %w: %s", err, lastLines(string(out), 5))
 	}
+	if o.trusted.IsValid() {
+		if err = c.trust(o.trusted); err != nil {
+			return nil, err
+		}
+	}
 	if c.port, err = freePort(); err != nil {
 		return nil, err
 	}
@@ -158,7 +179,11 @@ func (c *Cluster) Restart(ctx context.Context) error {
 	if c.cmd != nil {
 		return errors.New("pgcluster: server already running")
 	}
-	args := []string{"-D", c.DataDir(), "-k", c.dir, "-p", strconv.Itoa(c.port), "-c", "listen_addresses=127.0.0.1"}
+	listen := "127.0.0.1"
+	if c.opts.listen.IsValid() {
+		listen += "," + c.opts.listen.String()
+	}
+	args := []string{"-D", c.DataDir(), "-k", c.dir, "-p", strconv.Itoa(c.port), "-c", "listen_addresses=" + listen}
 	names := make([]string, 0, len(c.opts.settings))
 	for n := range c.opts.settings {
 		names = append(names, n)
@@ -249,6 +274,21 @@ func (c *Cluster) Port() int { return c.port }
 // superuser postgres (trust authentication: no password to leak).
 func (c *Cluster) DSN(db string) string {
 	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", c.port, db)
+}
+
+// DSNAt is DSN with the server reached at host (an address of WithNetwork).
+func (c *Cluster) DSNAt(host netip.Addr, db string) string {
+	return fmt.Sprintf("postgres://postgres@%s/%s?sslmode=disable", netip.AddrPortFrom(host, uint16(c.port)), db)
+}
+
+// trust lets peers connect as anyone without a password (pg_hba.conf).
+func (c *Cluster) trust(peers netip.Prefix) error {
+	f, err := os.OpenFile(filepath.Join(c.DataDir(), "pg_hba.conf"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("pgcluster: %w", err)
+	}
+	_, err = fmt.Fprintf(f, "host all all %s trust\n", peers)
+	return errors.Join(err, f.Close())
 }
 
 // BinDir is the directory of the server binaries in use (pgbench, psql and

@@ -1,6 +1,9 @@
 -- Fault no-retry: the UPDATE-then-INSERT without the unique_violation retry.
 -- The first-ever requests of a user race their own INSERT: the losers get
--- an error (which spec/004's edge function turns into an allow).
+-- an error (which spec/004's edge function turns into an allow). The 50 ms
+-- between the UPDATE that found no row and the INSERT stands for the
+-- application's round trip and makes the race deterministic: calls released
+-- together all miss the row.
 CREATE OR REPLACE FUNCTION public.check_rate_limit(p_rpc_name text, p_max_calls integer, p_window_minutes integer)
 RETURNS boolean
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
@@ -19,6 +22,7 @@ BEGIN
    WHERE user_id = v_user_id AND rpc_name = p_rpc_name
   RETURNING call_count INTO v_count;
   IF NOT FOUND THEN
+    PERFORM pg_sleep(0.05);
     INSERT INTO rpc_rate_limits (user_id, rpc_name, call_count, window_start)
     VALUES (v_user_id, p_rpc_name, 1, v_now)
     RETURNING call_count INTO v_count;

@@ -43,14 +43,17 @@ type VariantInfo struct {
 	Variant     Variant
 	Clauses     clause.Refs
 	Description string
-	sql         string
+	// Scenarios are the acceptance scenarios that must fail against the
+	// variant (the self-test's demand); the race hunter must find it too.
+	Scenarios []string
+	sql       string
 }
 
 // variants is a constant table, never written.
 var variants = []VariantInfo{
-	{Shipped, nil, "spec/004's check_rate_limit v2.0 as documented", shippedSQL},
-	{NoRetry, clause.Of(clause.FW4), "UPDATE-then-INSERT without the unique_violation retry: the first requests of a user race their own INSERT and error", noRetrySQL},
-	{ResetRace, clause.Of(clause.FW3), "the window's expiry is read and the reset written in two statements without a lock: callers at the boundary each reset", resetRaceSQL},
+	{Shipped, nil, "spec/004's check_rate_limit v2.0 as documented", nil, shippedSQL},
+	{NoRetry, clause.Of(clause.FW4), "UPDATE-then-INSERT without the unique_violation retry: the first requests of a user race their own INSERT and error", []string{"FW-4-01"}, noRetrySQL},
+	{ResetRace, clause.Of(clause.FW3), "the window's expiry is read and the reset written in two statements without a lock: callers at the boundary each reset", []string{"FW-3-02"}, resetRaceSQL},
 }
 
 // Variants lists every variant, the shipped one first.

@@ -1,0 +1,71 @@
+package service
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// DBEmbedded is the TARGET_DB value that, with TARGET_SQL, makes rlspec
+// start a throwaway PostgreSQL holding spec/004's function (self-tests).
+const DBEmbedded = "embedded"
+
+// SQLDefaults fills, when TARGET_SQL is set, the settings spec/004's
+// function implies and the user left unset: PROFILE=fixed-window (unless
+// profileGiven), WINDOW_ALIGN=first-request, DIALECT=status and
+// FEATURES=anonymous-open (its auth.uid() NULL returns TRUE). Call it at the
+// CLI edge before Validate.
+func (c *Config) SQLDefaults(profileGiven bool) {
+	if c.SQL == "" {
+		return
+	}
+	if !profileGiven {
+		c.Profile = ProfileFixedWindow
+	}
+	if c.WindowAlign == "" {
+		c.WindowAlign = AlignFirstRequest
+	}
+	if c.Dialect == DialectAuto {
+		c.Dialect = DialectStatus
+	}
+	if c.Features == nil {
+		c.Features = []Feature{FeatureAnonymousOpen}
+	}
+}
+
+// validateSQL reports the settings TARGET_SQL cannot work with, one
+// sentence each.
+func (c Config) validateSQL() []error {
+	if c.SQL == "" {
+		return nil
+	}
+	var errs []error
+	switch {
+	case c.DB == "":
+		errs = append(errs, fmt.Errorf("TARGET_SQL=%s needs TARGET_DB=postgres://… (the database holding the function) or TARGET_DB=embedded", c.SQL))
+	case c.DB != DBEmbedded && !c.DBIsPostgres():
+		errs = append(errs, fmt.Errorf("TARGET_SQL=%s needs a postgres:// TARGET_DB, not %q", c.SQL, RedactDSN(c.DB)))
+	}
+	if c.URL != "" {
+		errs = append(errs, errors.New("TARGET_SQL is the target: unset TARGET_URL (and TARGET_IMAGE)"))
+	}
+	if c.Profile != ProfileFixedWindow {
+		errs = append(errs, fmt.Errorf("TARGET_SQL calls spec/004's function, profile fixed-window, not PROFILE=%s", c.Profile))
+	}
+	if c.WindowAlign == AlignEpoch {
+		errs = append(errs, errors.New("WINDOW_ALIGN=epoch does not apply to TARGET_SQL: spec/004's function opens a window at a key's first request"))
+	}
+	if c.Dialect != DialectAuto && c.Dialect != DialectStatus {
+		errs = append(errs, fmt.Errorf("DIALECT=%s does not apply to TARGET_SQL: the function answers true or false (status)", c.Dialect))
+	}
+	if c.LimitedBody.Pointer != "" {
+		errs = append(errs, errors.New("LIMITED_BODY does not apply to TARGET_SQL: a refusal is the function's false, with no body"))
+	}
+	if c.Key != (Key{}) && c.Key.Kind != KeyHeader {
+		errs = append(errs, fmt.Errorf("KEY=%s does not apply to TARGET_SQL: the caller is the key header's value, as auth.uid()", c.Key))
+	}
+	if slices.Contains(c.Features, FeatureMultiInstance) || slices.Contains(c.Features, FeaturePersistence) {
+		errs = append(errs, errors.New("FEATURES multi-instance and persistence need instances; TARGET_SQL calls one database"))
+	}
+	return errs
+}

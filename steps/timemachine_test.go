@@ -1,0 +1,64 @@
+package steps
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rlspec/rlspec/service"
+)
+
+// recordingAger records the ages it was asked for.
+type recordingAger struct {
+	keys []string
+	ages []time.Duration
+}
+
+func (a *recordingAger) Age(_ context.Context, key string, d time.Duration) error {
+	a.keys, a.ages = append(a.keys, key), append(a.ages, d)
+	return nil
+}
+
+// TestWaitAgesTheKey: with an Ager, a keyed scenario's wait ages the key
+// by the time left instead of sleeping, its clock moves on by as much,
+// and exchanges recorded afterwards carry the moved clock; without a key
+// nothing is aged.
+func TestWaitAgesTheKey(t *testing.T) {
+	wall := time.Unix(1_700_000_000, 0)
+	ager := &recordingAger{}
+	s := &scenario{env: &Env{Ager: ager, Now: func() time.Time { return wall }}, ctx: context.Background()}
+	s.key.value = "k1"
+	if err := s.waitUntil(wall.Add(59 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if len(ager.ages) != 1 || ager.ages[0] != 59*time.Second || ager.keys[0] != "k1" {
+		t.Fatalf("ages %v of %v, want one of 59s for k1", ager.ages, ager.keys)
+	}
+	if !s.now().Equal(wall.Add(59 * time.Second)) {
+		t.Errorf("the scenario's clock reads %s, want 59 s on", s.now().Sub(wall))
+	}
+	if err := s.waitUntil(wall.Add(time.Second)); err != nil || len(ager.ages) != 1 {
+		t.Errorf("a wait for a time already passed aged: %v %v", ager.ages, err)
+	}
+	ex := &service.Exchange{Sent: wall, Received: wall.Add(time.Millisecond)}
+	s.record(ex)
+	if ex.Sent.Sub(wall) != 59*time.Second || ex.Received.Sub(ex.Sent) != time.Millisecond {
+		t.Errorf("recorded exchange at %s … %s, want moved by 59 s", ex.Sent.Sub(wall), ex.Received.Sub(wall))
+	}
+	anon := &scenario{env: &Env{Ager: ager, Now: func() time.Time { return wall }}, ctx: context.Background()}
+	if anon.ageable() {
+		t.Error("a scenario without a key ages")
+	}
+}
+
+// TestSQLWithoutAnonymousOpenSkipsFW7: a function has no client address, so
+// FW-7 without anonymous-open is skipped with the reason, never passed.
+func TestSQLWithoutAnonymousOpenSkipsFW7(t *testing.T) {
+	cfg := service.DefaultConfig()
+	cfg.SQL, cfg.Profile, cfg.Features = "check_rate_limit", service.ProfileFixedWindow, []service.Feature{}
+	s := &scenario{env: &Env{Config: cfg}, ctx: context.Background()}
+	if err := s.freshAnonymous(); err == nil || !strings.Contains(err.Error(), "no client address") {
+		t.Fatalf("freshAnonymous: %v", err)
+	}
+}
