@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/reference"
 	"github.com/rlspec/rlspec/sqlite"
 )
@@ -21,15 +22,16 @@ const (
 
 // Config is the server's whole configuration, filled at the CLI edge.
 type Config struct {
-	Enabled        bool          // BMTC_RATE_LIMIT_ENABLED (default true)
-	Profile        Profile       // RL_PROFILE: prd (default), sliding-log, fixed-window
-	Align          Align         // RL_WINDOW_ALIGN: fixed-window's epoch (default) or first-request
-	Limit          int           // BMTC_RATE_LIMIT_PER_HOUR (default 500)
-	Window         time.Duration // BMTC_RATE_LIMIT_WINDOW_SECONDS (default 1h)
-	Sentinel       int           // RL_SENTINEL: Remaining when disabled (default 999)
-	Store          StoreKind     // STORE: sqlite (default) or postgres
-	DBPath         string        // DB_PATH: SQLite file; "" = a fresh temp file removed on Close
-	DatabaseURL    string        // DATABASE_URL: postgres://… (STORE=postgres)
+	Enabled        bool                // BMTC_RATE_LIMIT_ENABLED (default true)
+	Profile        Profile             // RL_PROFILE: prd (default), sliding-log, fixed-window
+	Align          Align               // RL_WINDOW_ALIGN: fixed-window's epoch (default) or first-request
+	Limit          int                 // BMTC_RATE_LIMIT_PER_HOUR (default 500)
+	Window         time.Duration       // BMTC_RATE_LIMIT_WINDOW_SECONDS (default 1h)
+	Sentinel       int                 // RL_SENTINEL: Remaining when disabled (default 999)
+	Penalties      []model.PenaltyTier // RL_PENALTIES: penalty tiers around the profile's design (none by default)
+	Store          StoreKind           // STORE: sqlite (default) or postgres
+	DBPath         string              // DB_PATH: SQLite file; "" = a fresh temp file removed on Close
+	DatabaseURL    string              // DATABASE_URL: postgres://… (STORE=postgres)
 	TrustedProxies []netip.Prefix
 	Clock          reference.Clock // nil = wall clock
 	Logger         *slog.Logger    // nil = discard
@@ -107,6 +109,7 @@ func (c Config) Validate() error {
 
 // ConfigFromEnv reads BMTC_RATE_LIMIT_ENABLED, BMTC_RATE_LIMIT_PER_HOUR,
 // BMTC_RATE_LIMIT_WINDOW_SECONDS, RL_SENTINEL, RL_PROFILE, RL_WINDOW_ALIGN,
+// RL_PENALTIES,
 // STORE, DB_PATH, DATABASE_URL, TRUSTED_PROXIES (comma-separated CIDRs or
 // addresses), CLEANUP_EVERY (Go duration or seconds) and REQUIRE_AUTH over
 // DefaultConfig.
@@ -171,6 +174,11 @@ func ConfigFromEnv(getenv func(string) (string, bool)) (Config, error) {
 	}
 	if v, ok := get("DATABASE_URL"); ok {
 		c.DatabaseURL = v
+	}
+	if v, ok := get("RL_PENALTIES"); ok {
+		if err := c.SetPenalties(v); err != nil {
+			return c, err
+		}
 	}
 	if v, ok := get("TRUSTED_PROXIES"); ok {
 		ps, err := ParsePrefixes(v)

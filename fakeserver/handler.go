@@ -143,7 +143,7 @@ func writeDecision(w http.ResponseWriter, d reference.Decision) {
 	switch d.Outcome {
 	case reference.Limited:
 		h.Set("Retry-After", strconv.FormatInt(d.RetryAfter, 10))
-		body := fmt.Sprintf(`{"error":"rate_limited","message":"quota exhausted for this window","retry_after":%d}`, d.RetryAfter)
+		body := fmt.Sprintf(`{"error":"rate_limited","message":"quota exhausted for this window","retry_after":%d%s}`, d.RetryAfter, penaltyFields(d))
 		writeJSON(w, http.StatusTooManyRequests, []byte(body))
 	case reference.KeyReused:
 		writeError(w, http.StatusUnprocessableEntity, "idempotency_key_reused", "Idempotency-Key was already used with a different body")

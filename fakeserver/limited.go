@@ -10,7 +10,8 @@ import (
 )
 
 // limitedBody is spec/002's 429 body.
-const limitedBody = `{"error":{"code":"RATE_LIMITED","message":"Too many requests. Please try again later.","retryAfter":%d}}`
+// Under a penalty it also carries penalty_active and penalty_until.
+const limitedBody = `{"error":{"code":"RATE_LIMITED","message":"Too many requests. Please try again later.","retryAfter":%d}%s}`
 
 // limited serves a non-PRD profile's endpoint: GET, keyed by
 // X-User-ID or the client address, the three X-RateLimit-* headers on every
@@ -32,7 +33,7 @@ func (s *Server) limited(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-RateLimit-Reset", strconv.FormatInt(d.Reset, 10))
 	if d.Outcome == reference.Limited {
 		h.Set("Retry-After", strconv.FormatInt(d.RetryAfter, 10))
-		writeJSON(w, http.StatusTooManyRequests, fmt.Appendf(nil, limitedBody, d.RetryAfter))
+		writeJSON(w, http.StatusTooManyRequests, fmt.Appendf(nil, limitedBody, d.RetryAfter, penaltyFields(d)))
 		return
 	}
 	writeJSON(w, http.StatusOK, []byte(`{"ok":true}`))
