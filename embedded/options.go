@@ -9,6 +9,7 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/internal/pgcluster"
+	"github.com/rlspec/rlspec/model"
 )
 
 // Options say which reference to start.
@@ -19,6 +20,9 @@ type Options struct {
 	// window alignment ("" epoch).
 	Profile fakeserver.Profile
 	Align   fakeserver.Align
+	// Penalties are RL_PENALTIES' tiers: StartPair then starts a third
+	// instance with them (Pair.PenaltiesURL); none: no such instance.
+	Penalties []model.PenaltyTier
 	// TrustLoopbackProxies honours X-Forwarded-For from loopback peers, for
 	// a harness that gives scenarios their addresses that way
 	// (CLIENT_IPS=xff).

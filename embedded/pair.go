@@ -13,6 +13,9 @@ import (
 type Pair struct {
 	URL         string // TARGET_URL
 	DisabledURL string // TARGET_URL_DISABLED
+	// PenaltiesURL is TARGET_URL_PENALTIES: an instance with Options.Penalties
+	// on the enabled instance's store ("" without penalties).
+	PenaltiesURL string
 	TargetDB    string // TARGET_DB of the enabled instance: sqlite:/path or postgres://…
 	Description string // for reports: "embedded reference (fault none, sqlite)"
 
@@ -53,6 +56,11 @@ func StartPair(limit int, window time.Duration, sentinel int, o Options) (p *Pai
 	}
 	on := p.servers[0]
 	p.URL, p.DisabledURL, p.TargetDB = on.URL, p.servers[1].URL, on.Server.TargetDB()
+	if len(o.Penalties) > 0 {
+		if err := p.startPenalties(cfg, o); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
 }
 
