@@ -103,11 +103,12 @@ func (p Penalties) Duration(count int) time.Duration {
 }
 
 // underPenalty is d refused until untilMs: Remaining 0, Retry-After the
-// whole seconds to the penalty's end (or the design's own, if later).
+// whole seconds to the penalty's end (PN-1, as spec/003's checkPenalty;
+// the design may refuse longer once it ends).
 func underPenalty(d Decision, untilMs, t int64) Decision {
 	d.Allowed, d.Remaining = false, 0
 	d.PenaltyUntil = ceilSecond(untilMs)
-	d.RetryAfter = max(d.RetryAfter, (untilMs-t+999)/1000, 1)
+	d.RetryAfter = max((untilMs-t+999)/1000, 1)
 	d.Reset = max(d.Reset, t/1000+d.RetryAfter)
 	return d
 }

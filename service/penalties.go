@@ -19,9 +19,9 @@ const (
 	envPenaltiesURL = "TARGET_URL_PENALTIES"
 
 	// DefaultPenalties: the first violation is free (PN-3's "counts below
-	// the first tier"), the second starts 4 s, the third 8 s — tiers 4 s
+	// the first tier"), the second starts 5 s, the third 9 s — tiers 4 s
 	// apart, so escalation is decidable, and a run of seconds.
-	DefaultPenalties = "2:4s,3:8s"
+	DefaultPenalties = "2:5s,3:9s"
 )
 
 // registerPenaltyFlags binds -rl-penalties and -target-url-penalties.
@@ -89,4 +89,13 @@ func EscalationDecidable(tiers []model.PenaltyTier) bool {
 		}
 	}
 	return true
+}
+
+// ClaimedPenalties is RL_PENALTIES when penalties are claimed, else nil:
+// the tiers an embedded reference starts its penalties instance with.
+func (c Config) ClaimedPenalties() []model.PenaltyTier {
+	if !c.Claims(FeaturePenalties) {
+		return nil
+	}
+	return c.Penalties
 }

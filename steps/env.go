@@ -12,8 +12,8 @@ import (
 // and the means to reach it. It is read-only once the suite runs.
 type Env struct {
 	Config      service.Config // limits, window, sentinel, MAX_WAIT, CLIENT_IPS
-	URL         string        // base URL of the enabled target
-	DisabledURL string        // base URL of the flag-off twin; "" skips AC8
+	URL         string         // base URL of the enabled target
+	DisabledURL string         // base URL of the flag-off twin; "" skips AC8
 	Body        *service.Body
 	Seeder      StateSeeder  // nil without TARGET_DB
 	Store       StoreControl // nil: the fail-mode scenarios skip

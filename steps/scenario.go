@@ -36,6 +36,7 @@ type scenario struct {
 	last    lastExchange
 	batch   batch
 	address addressLedger
+	pen     penaltyState // feature penalties: what the key's violations started
 
 	mu  sync.Mutex
 	all []*service.Exchange
@@ -57,12 +58,12 @@ type scenario struct {
 
 // bucketState is what the scenario knows of the bucket it is testing.
 type bucketState struct {
-	id     string           // the device bucket ("" until one is made)
+	id     string            // the device bucket ("" until one is made)
 	first  *service.Exchange // first exchange on the bucket (or address)
-	from   int              // index of the current window's first exchange
-	until  int              // index where one window stops mattering (-1: never)
+	from   int               // index of the current window's first exchange
+	until  int               // index where one window stops mattering (-1: never)
 	spent  *service.Exchange // last exchange whose headers say what is left
-	seeded bool             // left was set through TARGET_DB
+	seeded bool              // left was set through TARGET_DB
 	left   int
 }
 
@@ -76,8 +77,8 @@ type lastExchange struct {
 // batch is the record of the last concurrent or bulk step.
 type batch struct {
 	exchanges []*service.Exchange
-	sent      int                  // requests sent at once
-	left      int                  // units the bucket had before them
+	sent      int                   // requests sent at once
+	left      int                   // units the bucket had before them
 	rounds    [][]*service.Exchange // its rounds (identical requests, boundary race)
 }
 
