@@ -188,6 +188,10 @@ var detectors = map[fault.Name]detector{
 	fault.SLKeyIgnored:       slKeysDetector,
 	fault.SLAnonymousShared:  slAnonymousDetector,
 
+	fault.PNRefusedCounted: pnRefusedCountedDetector,
+	fault.PNNoEscalation:   pnNoEscalationDetector,
+	fault.PNSpends:         pnSpendsDetector,
+
 	fault.FWLimitFromRemaining: fwLimitDetector,
 	fault.FWFirstRequestWindow: fwEpochDetector,
 	fault.FWBoundaryRace:       fwBoundaryDetector,

@@ -41,5 +41,8 @@ func All() []Fault {
 		fwOffByOne(),
 		fwAnonymousShared(),
 		fwBody(),
+		pnRefusedCounted(),
+		pnNoEscalation(),
+		pnSpends(),
 	}
 }

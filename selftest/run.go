@@ -420,15 +420,17 @@ func runReference(ctx context.Context, store fakeserver.StoreKind) (AcceptanceRe
 // requires a bearer token that TARGET_HEADERS carries, so that requests
 // refused for their credentials are tested too (RL-EXT-AUTH-01).
 func runAcceptance(ctx context.Context, f fault.Name, p fakeserver.Profile, store fakeserver.StoreKind) (AcceptanceResult, error) {
-	tc := profileConfig(p)
+	tc := claimPenalties(profileConfig(p), f)
 	token := "Bearer rlspec-selftest-" + service.NewUUID()
 	tc.Headers.Set("Authorization", token)
-	pair, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, Profile: p, Store: store, RequireAuth: token})
+	pair, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, Profile: p, Store: store, RequireAuth: token,
+		Penalties: tc.ClaimedPenalties()})
 	if err != nil {
 		return AcceptanceResult{}, err
 	}
 	defer pair.Close()
 	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = pair.URL, pair.DisabledURL, pair.TargetDB, service.SchemaPRD
+	tc.PenaltiesURL = pair.PenaltiesURL
 	rep, err := acceptance.Run(ctx, acceptance.Config{Target: tc, Name: pair.Description, Store: pair}, acceptance.WithoutReports())
 	if err != nil {
 		return AcceptanceResult{}, err
