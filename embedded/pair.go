@@ -13,11 +13,11 @@ import (
 type Pair struct {
 	URL         string // TARGET_URL
 	DisabledURL string // TARGET_URL_DISABLED
+	TargetDB    string // TARGET_DB of the enabled instance: sqlite:/path or postgres://…
+	Description string // for reports: "embedded reference (fault none, sqlite)"
 	// PenaltiesURL is TARGET_URL_PENALTIES: an instance with Options.Penalties
 	// on the enabled instance's store ("" without penalties).
 	PenaltiesURL string
-	TargetDB    string // TARGET_DB of the enabled instance: sqlite:/path or postgres://…
-	Description string // for reports: "embedded reference (fault none, sqlite)"
 
 	servers []*fakeserver.Running
 	stores  *stores

@@ -29,4 +29,3 @@ func breaksPenalties(flt fault.Fault) bool {
 		return slices.Contains([]clause.ID{clause.PN1, clause.PN2, clause.PN3, clause.PN4, clause.PN5}, id)
 	})
 }
-

@@ -16,8 +16,8 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/racehunt"
-	"github.com/rlspec/rlspec/steps"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps"
 )
 
 // Defaults of Run.
