@@ -23,6 +23,8 @@ type Options struct {
 	// Penalties are RL_PENALTIES' tiers: StartPair then starts a third
 	// instance with them (Pair.PenaltiesURL); none: no such instance.
 	Penalties []model.PenaltyTier
+	// IETF answers in the ietf dialect too (RL_DIALECT=ietf).
+	IETF bool
 	// TrustLoopbackProxies honours X-Forwarded-For from loopback peers, for
 	// a harness that gives scenarios their addresses that way
 	// (CLIENT_IPS=xff).
@@ -92,6 +94,7 @@ func (o Options) base() fakeserver.Config {
 	if o.Align != "" {
 		cfg.Align = o.Align
 	}
+	cfg.IETF = o.IETF
 	if o.TrustLoopbackProxies {
 		cfg.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 	}

@@ -29,6 +29,7 @@ type Config struct {
 	Window         time.Duration       // BMTC_RATE_LIMIT_WINDOW_SECONDS (default 1h)
 	Sentinel       int                 // RL_SENTINEL: Remaining when disabled (default 999)
 	Penalties      []model.PenaltyTier // RL_PENALTIES: penalty tiers around the profile's design (none by default)
+	IETF           bool                // RL_DIALECT=ietf: RateLimit and RateLimit-Policy beside X-RateLimit-*
 	Store          StoreKind           // STORE: sqlite (default) or postgres
 	DBPath         string              // DB_PATH: SQLite file; "" = a fresh temp file removed on Close
 	DatabaseURL    string              // DATABASE_URL: postgres://… (STORE=postgres)
@@ -109,7 +110,7 @@ func (c Config) Validate() error {
 
 // ConfigFromEnv reads BMTC_RATE_LIMIT_ENABLED, BMTC_RATE_LIMIT_PER_HOUR,
 // BMTC_RATE_LIMIT_WINDOW_SECONDS, RL_SENTINEL, RL_PROFILE, RL_WINDOW_ALIGN,
-// RL_PENALTIES,
+// RL_PENALTIES, RL_DIALECT,
 // STORE, DB_PATH, DATABASE_URL, TRUSTED_PROXIES (comma-separated CIDRs or
 // addresses), CLEANUP_EVERY (Go duration or seconds) and REQUIRE_AUTH over
 // DefaultConfig.
@@ -174,6 +175,13 @@ func ConfigFromEnv(getenv func(string) (string, bool)) (Config, error) {
 	}
 	if v, ok := get("DATABASE_URL"); ok {
 		c.DatabaseURL = v
+	}
+	if v, ok := get("RL_DIALECT"); ok {
+		b, err := ParseDialect(v)
+		if err != nil {
+			return c, fmt.Errorf("RL_DIALECT: %w", err)
+		}
+		c.IETF = b
 	}
 	if v, ok := get("RL_PENALTIES"); ok {
 		if err := c.SetPenalties(v); err != nil {

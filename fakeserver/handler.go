@@ -118,6 +118,7 @@ func (s *Server) rideSummary(w http.ResponseWriter, r *http.Request) {
 		s.unavailable(w, r, err)
 		return
 	}
+	s.ietfFields(w.Header(), d)
 	writeDecision(w, d)
 }
 

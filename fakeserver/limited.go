@@ -31,6 +31,7 @@ func (s *Server) limited(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-RateLimit-Limit", strconv.Itoa(d.Limit))
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(d.Remaining))
 	h.Set("X-RateLimit-Reset", strconv.FormatInt(d.Reset, 10))
+	s.ietfFields(h, d)
 	if d.Outcome == reference.Limited {
 		h.Set("Retry-After", strconv.FormatInt(d.RetryAfter, 10))
 		writeJSON(w, http.StatusTooManyRequests, fmt.Appendf(nil, limitedBody, d.RetryAfter, penaltyFields(d)))

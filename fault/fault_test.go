@@ -11,6 +11,7 @@ import (
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/ietf"
 )
 
 // detector exercises one clause against a server built by mk (with the fault
@@ -191,6 +192,13 @@ var detectors = map[fault.Name]detector{
 	fault.PNRefusedCounted: pnRefusedCountedDetector,
 	fault.PNNoEscalation:   pnNoEscalationDetector,
 	fault.PNSpends:         pnSpendsDetector,
+	fault.IETFResetTimestamp: func(_ *testing.T, mk mkServer) (bool, string) {
+		s := mk(func(c *fakeserver.Config) {
+			c.Profile, c.Limit, c.Window, c.IETF = fakeserver.ProfileSlidingLog, 3, 10*time.Second, true
+		})
+		f, err := ietf.Read(s.do(user("u", "")).Header())
+		return err != nil || f.Limit.Reset > 11, fmt.Sprintf("RateLimit t=%d with W = 10 s (%v)", f.Limit.Reset, err)
+	},
 
 	fault.FWLimitFromRemaining: fwLimitDetector,
 	fault.FWFirstRequestWindow: fwEpochDetector,

@@ -44,5 +44,6 @@ func All() []Fault {
 		pnRefusedCounted(),
 		pnNoEscalation(),
 		pnSpends(),
+		ietfResetTimestamp(),
 	}
 }

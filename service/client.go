@@ -69,12 +69,18 @@ type Exchange struct {
 
 	Intended, Sent, Received time.Time
 	Err                      error
+	// Dialect is how RateLimit reads the response (the client's DIALECT):
+	// the IETF fields for DialectIETF, X-RateLimit-* otherwise.
+	Dialect Dialect
 }
 
 // RateLimit parses the response's rate-limit headers.
 func (e *Exchange) RateLimit() (RateLimit, error) {
 	if e.Err != nil {
 		return RateLimit{}, e.Err
+	}
+	if e.Dialect == DialectIETF {
+		return ParseIETF(e.RespHeader, e.Received)
 	}
 	return ParseRateLimit(e.RespHeader)
 }
@@ -146,6 +152,7 @@ type Client struct {
 	upload   *http.Client // bodies of bulkBody or more, one connection each
 	now      func() time.Time
 	dial     func(ctx context.Context, network, addr string) (net.Conn, error)
+	dialect  Dialect
 }
 
 // ClientOption configures a Client.
@@ -174,6 +181,7 @@ func NewClient(cfg Config, base string, opts ...ClientOption) *Client {
 		headers:  cfg.Headers,
 		timeout:  DefaultRequestTimeout,
 		now:      time.Now,
+		dialect:  cfg.Dialect,
 	}
 	if c.mode == "" {
 		c.mode = ClientIPsBind
@@ -221,7 +229,7 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	if method == "" {
 		method = http.MethodPost
 	}
-	ex := &Exchange{Method: method, URL: c.endpoint, Body: r.Body, ClientAddr: c.addr, Header: http.Header{}}
+	ex := &Exchange{Method: method, URL: c.endpoint, Body: r.Body, ClientAddr: c.addr, Header: http.Header{}, Dialect: c.dialect}
 	for k, vs := range c.headers {
 		ex.Header[k] = append([]string(nil), vs...)
 	}

@@ -77,6 +77,10 @@ func parse(args []string, getenv func(string) (string, bool), stderr io.Writer) 
 	profile := fs.String("profile", string(cfg.Profile), "design served: prd, sliding-log or fixed-window (RL_PROFILE)")
 	align := fs.String("window-align", string(cfg.Align), "fixed-window: epoch or first-request (RL_WINDOW_ALIGN)")
 	fs.IntVar(&cfg.Sentinel, "sentinel", cfg.Sentinel, "X-RateLimit-Remaining when disabled (RL_SENTINEL)")
+	fs.Func("dialect", "x-ratelimit, or ietf: also RateLimit and RateLimit-Policy (RL_DIALECT)", func(v string) (err error) {
+		cfg.IETF, err = fakeserver.ParseDialect(v)
+		return err
+	})
 	fs.Func("penalties", "penalty tiers count:duration,… around the design, e.g. 2:4s,3:8s (RL_PENALTIES)", cfg.SetPenalties)
 	envFault, _ := getenv("FAULT")
 	faultName := fs.String("fault", strings.TrimSpace(envFault), "deliberate defect for self-tests (FAULT); see -list-faults")
