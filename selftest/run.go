@@ -420,11 +420,11 @@ func runReference(ctx context.Context, store fakeserver.StoreKind) (AcceptanceRe
 // requires a bearer token that TARGET_HEADERS carries, so that requests
 // refused for their credentials are tested too (RL-EXT-AUTH-01).
 func runAcceptance(ctx context.Context, f fault.Name, p fakeserver.Profile, store fakeserver.StoreKind) (AcceptanceResult, error) {
-	tc := claimPenalties(profileConfig(p), f)
+	tc := claimFeatures(profileConfig(p), f)
 	token := "Bearer rlspec-selftest-" + service.NewUUID()
 	tc.Headers.Set("Authorization", token)
 	pair, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, Profile: p, Store: store, RequireAuth: token,
-		Penalties: tc.ClaimedPenalties()})
+		Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF()})
 	if err != nil {
 		return AcceptanceResult{}, err
 	}

@@ -1,0 +1,37 @@
+package selftest
+
+import (
+	"slices"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/service"
+)
+
+// featureClauses are the extended features of any profile the self-test
+// claims, with the clauses that make a fault's row claim them.
+var featureClauses = []struct {
+	feature service.Feature
+	clauses []clause.ID
+}{
+	{service.FeaturePenalties, []clause.ID{clause.PN1, clause.PN2, clause.PN3, clause.PN4, clause.PN5}},
+	{service.FeatureIETFHeaders, []clause.ID{clause.IETF1}},
+}
+
+// claimFeatures claims penalties (with the embedded reference's default
+// tiers) and ietf-headers for a suite of a profile other than the PRD run
+// against the reference, and for a fault's row the feature whose clauses
+// the fault breaks; the other rows leave those scenarios out, as they
+// demand nothing of them.
+func claimFeatures(tc service.Config, f fault.Name) service.Config {
+	if tc.Profile == service.ProfilePRD || tc.Profile == "" {
+		return tc
+	}
+	flt, _ := fault.Lookup(f)
+	for _, fc := range featureClauses {
+		if f == fault.None || slices.ContainsFunc(flt.Breaks, func(id clause.ID) bool { return slices.Contains(fc.clauses, id) }) {
+			tc.Features = append(slices.Clone(tc.Features), fc.feature)
+		}
+	}
+	return tc.WithPenaltyDefaults()
+}
