@@ -38,8 +38,8 @@ type Core struct {
 }
 
 // FeatureResult is an extended feature: whether the implementation claims
-// it and what came of it. No profile has scenarios for its extended
-// features yet, so a claimed one is "not checked".
+// it and what came of it (featureResult: "not checked" for a claimed
+// feature without scenarios).
 type FeatureResult struct {
 	Feature service.Feature `json:"feature"`
 	Claimed bool           `json:"claimed"`
@@ -60,7 +60,7 @@ func conformance(rep *Report) Conformance {
 		for _, f := range service.FeaturesOf(tc.Profile) {
 			fr := FeatureResult{Feature: f, Claimed: tc.Claims(f), Result: "not claimed"}
 			if fr.Claimed {
-				fr.Result = "not checked: no scenarios for this feature yet"
+				fr.Result = featureResult(rep.Results, tc.Profile, f)
 			}
 			pc.Features = append(pc.Features, fr)
 		}
@@ -76,7 +76,7 @@ func conformance(rep *Report) Conformance {
 func coreOf(rs []steps.ScenarioResult, p service.Profile) Core {
 	var c Core
 	for _, r := range rs {
-		if profileOf(r) != p {
+		if profileOf(r) != p || featureOf(r) != "" {
 			continue
 		}
 		switch r.Status {
