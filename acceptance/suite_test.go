@@ -19,7 +19,7 @@ import (
 // wantScenarios pins the number of scenarios of each profile (outline
 // rows included). Adding or removing a scenario must update it,
 // deliberately.
-var wantScenarios = map[service.Profile]int{service.ProfilePRD: 38, service.ProfileSlidingLog: 14, service.ProfileFixedWindow: 14}
+var wantScenarios = map[service.Profile]int{service.ProfilePRD: 38, service.ProfileSlidingLog: 15, service.ProfileFixedWindow: 14}
 
 type memRecorder struct {
 	mu sync.Mutex
@@ -66,8 +66,8 @@ func TestFeaturesFixedWindow(t *testing.T) {
 func runProfile(t *testing.T, tc service.Config) {
 	tc = tc.ForProfile(tc.Profile)
 	if tc.Profile != service.ProfilePRD { // the features of any profile with scenarios there
-		tc.Features = append(tc.Features, service.FeaturePenalties, service.FeatureIETFHeaders)
-		tc = tc.WithPenaltyDefaults()
+		tc.Features = append(tc.Features, service.FeaturePenalties, service.FeatureIETFHeaders, service.FeatureBypass)
+		tc = tc.WithPenaltyDefaults().WithBypassDefaults()
 	}
 	tags, _, err := selectScenarios(features.FS, "", tc.Profile)
 	if err != nil {

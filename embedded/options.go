@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/netip"
 
 	"github.com/rlspec/rlspec/fakeserver"
@@ -25,6 +26,8 @@ type Options struct {
 	Penalties []model.PenaltyTier
 	// IETF answers in the ietf dialect too (RL_DIALECT=ietf).
 	IETF bool
+	// Bypass are the headers of a bypass identity (RL_BYPASS_HEADERS).
+	Bypass http.Header
 	// TrustLoopbackProxies honours X-Forwarded-For from loopback peers, for
 	// a harness that gives scenarios their addresses that way
 	// (CLIENT_IPS=xff).
@@ -94,7 +97,7 @@ func (o Options) base() fakeserver.Config {
 	if o.Align != "" {
 		cfg.Align = o.Align
 	}
-	cfg.IETF = o.IETF
+	cfg.IETF, cfg.Bypass = o.IETF, o.Bypass
 	if o.TrustLoopbackProxies {
 		cfg.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 	}

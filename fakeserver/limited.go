@@ -22,6 +22,10 @@ func (s *Server) limited(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusMethodNotAllowed, "method_not_allowed", "use GET")
 		return
 	}
+	if s.bypassed(r) {
+		writeJSON(w, http.StatusOK, []byte(`{"ok":true}`))
+		return
+	}
 	d, err := s.ref.Decide(r.Context(), reference.Request{Bucket: s.keyer.Key(r, Ride{}), BodySHA256: sha256.Sum256(nil)})
 	if err != nil {
 		s.unavailable(w, r, err)

@@ -192,6 +192,17 @@ var detectors = map[fault.Name]detector{
 	fault.PNRefusedCounted: pnRefusedCountedDetector,
 	fault.PNNoEscalation:   pnNoEscalationDetector,
 	fault.PNSpends:         pnSpendsDetector,
+	fault.BypassSpends: func(_ *testing.T, mk mkServer) (bool, string) {
+		s := mk(func(c *fakeserver.Config) {
+			c.Profile, c.Limit, c.Window = fakeserver.ProfileSlidingLog, 3, 10*time.Second
+			c.Bypass = http.Header{"X-Role": {"admin"}}
+		})
+		admin := user("u", "")
+		admin.Header.Set("X-Role", "admin")
+		s.spend(8, admin)
+		_, ok := s.spend(3, user("u", ""))
+		return ok < 3, fmt.Sprintf("after 8 bypass requests, %d of 3 normal ones allowed", ok)
+	},
 	fault.IETFResetTimestamp: func(_ *testing.T, mk mkServer) (bool, string) {
 		s := mk(func(c *fakeserver.Config) {
 			c.Profile, c.Limit, c.Window, c.IETF = fakeserver.ProfileSlidingLog, 3, 10*time.Second, true

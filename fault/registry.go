@@ -45,5 +45,6 @@ func All() []Fault {
 		pnNoEscalation(),
 		pnSpends(),
 		ietfResetTimestamp(),
+		bypassSpends(),
 	}
 }

@@ -86,6 +86,8 @@ type Config struct {
 	// penalties (service/penalties.go)
 	Penalties    []model.PenaltyTier // RL_PENALTIES; nil: not given
 	PenaltiesURL string              // TARGET_URL_PENALTIES; "": TARGET_URL
+	// bypass (service/bypass.go)
+	BypassHeaders http.Header // BYPASS_HEADERS; nil: not given
 }
 
 // DefaultConfig returns the contract's defaults.
@@ -151,6 +153,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 	fs.Var(envValue(getenv, "DIALECT", (*dialectFlag)(&c.Dialect)), "dialect", "x-ratelimit, ietf or status; default per profile (DIALECT)")
 	fs.Var(envValue(getenv, "LIMITED_BODY", (*limitedBodyFlag)(&c.LimitedBody)), "limited-body", "JSON pointer=value(s) of a 429 body, e.g. /error/code=RATE_LIMITED (LIMITED_BODY)")
 	c.registerPenaltyFlags(fs, getenv)
+	c.registerBypassFlags(fs, getenv)
 }
 
 // CheckBaseURL reports whether u is an http(s) URL with a host.

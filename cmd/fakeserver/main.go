@@ -81,6 +81,10 @@ func parse(args []string, getenv func(string) (string, bool), stderr io.Writer) 
 		cfg.IETF, err = fakeserver.ParseDialect(v)
 		return err
 	})
+	fs.Func("bypass-headers", "';'-separated Name: value that make a request skip the limiter (RL_BYPASS_HEADERS)", func(v string) (err error) {
+		cfg.Bypass, err = fakeserver.ParseBypass(v)
+		return err
+	})
 	fs.Func("penalties", "penalty tiers count:duration,… around the design, e.g. 2:4s,3:8s (RL_PENALTIES)", cfg.SetPenalties)
 	envFault, _ := getenv("FAULT")
 	faultName := fs.String("fault", strings.TrimSpace(envFault), "deliberate defect for self-tests (FAULT); see -list-faults")

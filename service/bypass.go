@@ -1,0 +1,50 @@
+package service
+
+import (
+	"errors"
+	"flag"
+	"net/http"
+)
+
+// bypass's setting (profiles.md SL-10): BYPASS_HEADERS are the headers that
+// make a request a bypass identity (spec/002's admin or system role),
+// ';'-separated "Name: value" as TARGET_HEADERS. The embedded reference
+// bypasses DefaultBypassHeaders.
+const (
+	envBypass = "BYPASS_HEADERS"
+
+	DefaultBypassHeaders = "X-Role: admin"
+)
+
+// registerBypassFlags binds -bypass-headers.
+func (c *Config) registerBypassFlags(fs *flag.FlagSet, getenv Getenv) {
+	fs.Var(envValue(getenv, envBypass, (*headerFlag)(&c.BypassHeaders)), "bypass-headers",
+		"bypass: headers that make a request a bypass identity, ';'-separated, e.g. 'X-Role: admin' ("+envBypass+")")
+}
+
+// validateBypass: a target claiming bypass must say how a request becomes
+// a bypass identity.
+func (c Config) validateBypass() error {
+	if c.Claims(FeatureBypass) && (c.URL != "" || c.Image != "") && len(c.BypassHeaders) == 0 {
+		return errors.New("FEATURES=bypass needs BYPASS_HEADERS, the headers of a bypass identity (e.g. BYPASS_HEADERS='X-Role: admin')")
+	}
+	return nil
+}
+
+// WithBypassDefaults fills BYPASS_HEADERS left unset with the embedded
+// reference's DefaultBypassHeaders when bypass is claimed.
+func (c Config) WithBypassDefaults() Config {
+	if c.Claims(FeatureBypass) && len(c.BypassHeaders) == 0 {
+		c.BypassHeaders, _ = ParseHeaders(DefaultBypassHeaders)
+	}
+	return c
+}
+
+// ClaimedBypass is BYPASS_HEADERS when bypass is claimed, else nil: the
+// headers an embedded reference lets through.
+func (c Config) ClaimedBypass() http.Header {
+	if !c.Claims(FeatureBypass) {
+		return nil
+	}
+	return c.BypassHeaders
+}
