@@ -24,7 +24,7 @@ func startEmbeddedPair(t testing.TB, tc service.Config, f fault.Name) (service.C
 	t.Helper()
 	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, TrustLoopbackProxies: tc.ClientIPs == service.ClientIPsXFF, RequireAuth: tc.Headers.Get("Authorization"),
 		Profile: fakeserver.Profile(tc.Profile), Align: fakeserver.Align(tc.WindowAlign),
-		Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass()})
+		Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers()})
 	if err != nil {
 		t.Fatal(err)
 	}

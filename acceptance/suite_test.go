@@ -12,14 +12,14 @@ import (
 
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/features"
-	"github.com/rlspec/rlspec/steps"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps"
 )
 
 // wantScenarios pins the number of scenarios of each profile (outline
 // rows included). Adding or removing a scenario must update it,
 // deliberately.
-var wantScenarios = map[service.Profile]int{service.ProfilePRD: 38, service.ProfileSlidingLog: 15, service.ProfileFixedWindow: 14}
+var wantScenarios = map[service.Profile]int{service.ProfilePRD: 38, service.ProfileSlidingLog: 16, service.ProfileFixedWindow: 14}
 
 type memRecorder struct {
 	mu sync.Mutex
@@ -66,8 +66,8 @@ func TestFeaturesFixedWindow(t *testing.T) {
 func runProfile(t *testing.T, tc service.Config) {
 	tc = tc.ForProfile(tc.Profile)
 	if tc.Profile != service.ProfilePRD { // the features of any profile with scenarios there
-		tc.Features = append(tc.Features, service.FeaturePenalties, service.FeatureIETFHeaders, service.FeatureBypass)
-		tc = tc.WithPenaltyDefaults().WithBypassDefaults()
+		tc.Features = append(tc.Features, service.FeaturePenalties, service.FeatureIETFHeaders, service.FeatureBypass, service.FeatureTiers)
+		tc = tc.WithPenaltyDefaults().WithBypassDefaults().WithTierDefaults()
 	}
 	tags, _, err := selectScenarios(features.FS, "", tc.Profile)
 	if err != nil {

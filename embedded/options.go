@@ -28,6 +28,8 @@ type Options struct {
 	IETF bool
 	// Bypass are the headers of a bypass identity (RL_BYPASS_HEADERS).
 	Bypass http.Header
+	// Tiers are RL_TIERS' endpoints (sliding-log).
+	Tiers []model.Tier
 	// TrustLoopbackProxies honours X-Forwarded-For from loopback peers, for
 	// a harness that gives scenarios their addresses that way
 	// (CLIENT_IPS=xff).
@@ -97,7 +99,7 @@ func (o Options) base() fakeserver.Config {
 	if o.Align != "" {
 		cfg.Align = o.Align
 	}
-	cfg.IETF, cfg.Bypass = o.IETF, o.Bypass
+	cfg.IETF, cfg.Bypass, cfg.Tiers = o.IETF, o.Bypass, o.Tiers
 	if o.TrustLoopbackProxies {
 		cfg.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 	}

@@ -32,6 +32,7 @@ type Config struct {
 	Penalties      []model.PenaltyTier // RL_PENALTIES: penalty tiers around the profile's design (none by default)
 	IETF           bool                // RL_DIALECT=ietf: RateLimit and RateLimit-Policy beside X-RateLimit-*
 	Bypass         http.Header         // RL_BYPASS_HEADERS: requests carrying one skip the limiter (non-PRD profiles)
+	Tiers          []model.Tier        // RL_TIERS (a JSON file): more endpoints, each a sliding log of its own (sliding-log)
 	Store          StoreKind           // STORE: sqlite (default) or postgres
 	DBPath         string              // DB_PATH: SQLite file; "" = a fresh temp file removed on Close
 	DatabaseURL    string              // DATABASE_URL: postgres://… (STORE=postgres)
@@ -112,7 +113,7 @@ func (c Config) Validate() error {
 
 // ConfigFromEnv reads BMTC_RATE_LIMIT_ENABLED, BMTC_RATE_LIMIT_PER_HOUR,
 // BMTC_RATE_LIMIT_WINDOW_SECONDS, RL_SENTINEL, RL_PROFILE, RL_WINDOW_ALIGN,
-// RL_PENALTIES, RL_DIALECT, RL_BYPASS_HEADERS,
+// RL_PENALTIES, RL_DIALECT, RL_BYPASS_HEADERS, RL_TIERS,
 // STORE, DB_PATH, DATABASE_URL, TRUSTED_PROXIES (comma-separated CIDRs or
 // addresses), CLEANUP_EVERY (Go duration or seconds) and REQUIRE_AUTH over
 // DefaultConfig.
@@ -191,6 +192,11 @@ func ConfigFromEnv(getenv func(string) (string, bool)) (Config, error) {
 			return c, fmt.Errorf("RL_BYPASS_HEADERS: %w", err)
 		}
 		c.Bypass = h
+	}
+	if v, ok := get("RL_TIERS"); ok {
+		if err := c.LoadTiers(v); err != nil {
+			return c, err
+		}
 	}
 	if v, ok := get("RL_PENALTIES"); ok {
 		if err := c.SetPenalties(v); err != nil {

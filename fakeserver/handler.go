@@ -40,6 +40,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // route is the correct handler, before Config.Wrap.Handler.
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+	if s.tier(w, r) {
+		return
+	}
 	switch r.URL.Path {
 	case PathRideSummary:
 		if s.cfg.Profile != ProfilePRD && s.cfg.Profile != "" {
@@ -118,7 +121,7 @@ func (s *Server) rideSummary(w http.ResponseWriter, r *http.Request) {
 		s.unavailable(w, r, err)
 		return
 	}
-	s.ietfFields(w.Header(), d)
+	s.ietfFields(w.Header(), d, s.cfg.Window)
 	writeDecision(w, d)
 }
 

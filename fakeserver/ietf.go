@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/rlspec/rlspec/ietf"
 	"github.com/rlspec/rlspec/reference"
@@ -29,12 +30,12 @@ func ParseDialect(s string) (bool, error) {
 // ietfFields adds RateLimit-Policy `"default";q=N;w=W` and RateLimit
 // `"default";r=Remaining;t=Reset − now` when the server answers in the ietf
 // dialect too.
-func (s *Server) ietfFields(h http.Header, d reference.Decision) {
+func (s *Server) ietfFields(h http.Header, d reference.Decision, window time.Duration) {
 	if !s.cfg.IETF {
 		return
 	}
 	now := s.cfg.ClockOrWall().Now().Unix()
-	if err := ietf.Format(h, IETFPolicy, d.Limit, s.cfg.Window, int64(d.Remaining), max(d.Reset-now, 0)); err != nil {
+	if err := ietf.Format(h, IETFPolicy, d.Limit, window, int64(d.Remaining), max(d.Reset-now, 0)); err != nil {
 		s.log.Error("ietf fields", "err", err)
 	}
 }

@@ -46,5 +46,6 @@ func All() []Fault {
 		pnSpends(),
 		ietfResetTimestamp(),
 		bypassSpends(),
+		tierSharedCount(),
 	}
 }

@@ -71,3 +71,17 @@ func TestParsePenaltyTiers(t *testing.T) {
 		}
 	}
 }
+
+func TestParseTiers(t *testing.T) {
+	tiers, err := model.ParseTiers([]byte(`[{"path":"/v1/search","limit":3,"window":3},{"path":"/v1/bulk","method":"post","limit":2,"window":"1m","key":"ip"}]`))
+	if err != nil || len(tiers) != 2 || tiers[0] != (model.Tier{Path: "/v1/search", Method: "GET", Limit: 3, Window: 3 * time.Second}) ||
+		tiers[1].Method != "POST" || tiers[1].Window != time.Minute || tiers[1].Key != "ip" {
+		t.Fatalf("got %+v, %v", tiers, err)
+	}
+	for _, bad := range []string{``, `{}`, `[]`, `[{"path":"x","limit":1,"window":1}]`, `[{"path":"/a","limit":0,"window":1}]`,
+		`[{"path":"/a","limit":1,"window":0}]`, `[{"path":"/a","limit":1,"window":1},{"path":"/a","limit":1,"window":1}]`, `[{"path":"/a","limit":1,"window":1,"x":1}]`} {
+		if _, err := model.ParseTiers([]byte(bad)); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}

@@ -17,10 +17,11 @@ var featureClauses = []struct {
 	{service.FeaturePenalties, []clause.ID{clause.PN1, clause.PN2, clause.PN3, clause.PN4, clause.PN5}},
 	{service.FeatureIETFHeaders, []clause.ID{clause.IETF1}},
 	{service.FeatureBypass, []clause.ID{clause.SL10}},
+	{service.FeatureTiers, []clause.ID{clause.SL9}},
 }
 
 // claimFeatures claims penalties (with the embedded reference's default
-// tiers), ietf-headers and bypass (its default headers) for a suite of a profile other than the PRD run
+// tiers), ietf-headers, bypass and tiers (their defaults) for a suite of a profile other than the PRD run
 // against the reference, and for a fault's row the feature whose clauses
 // the fault breaks; the other rows leave those scenarios out, as they
 // demand nothing of them.
@@ -34,5 +35,5 @@ func claimFeatures(tc service.Config, f fault.Name) service.Config {
 			tc.Features = append(slices.Clone(tc.Features), fc.feature)
 		}
 	}
-	return tc.WithPenaltyDefaults().WithBypassDefaults()
+	return tc.WithPenaltyDefaults().WithBypassDefaults().WithTierDefaults()
 }

@@ -88,6 +88,8 @@ type Config struct {
 	PenaltiesURL string              // TARGET_URL_PENALTIES; "": TARGET_URL
 	// bypass (service/bypass.go)
 	BypassHeaders http.Header // BYPASS_HEADERS; nil: not given
+	// tiers (service/tiers.go)
+	Tiers []model.Tier // RL_TIERS (read from its file); nil: not given
 }
 
 // DefaultConfig returns the contract's defaults.
@@ -154,6 +156,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 	fs.Var(envValue(getenv, "LIMITED_BODY", (*limitedBodyFlag)(&c.LimitedBody)), "limited-body", "JSON pointer=value(s) of a 429 body, e.g. /error/code=RATE_LIMITED (LIMITED_BODY)")
 	c.registerPenaltyFlags(fs, getenv)
 	c.registerBypassFlags(fs, getenv)
+	c.registerTierFlags(fs, getenv)
 }
 
 // CheckBaseURL reports whether u is an http(s) URL with a host.
