@@ -18,8 +18,19 @@ const (
 
 // registerBypassFlags binds -bypass-headers.
 func (c *Config) registerBypassFlags(fs *flag.FlagSet, getenv Getenv) {
-	fs.Var(envValue(getenv, envBypass, (*headerFlag)(&c.BypassHeaders)), "bypass-headers",
+	fs.Var(envValue(getenv, envBypass, (*bypassFlag)(&c.BypassHeaders)), "bypass-headers",
 		"bypass: headers that make a request a bypass identity, ';'-separated, e.g. 'X-Role: admin' ("+envBypass+")")
+}
+
+// bypassFlag is BYPASS_HEADERS: TARGET_HEADERS' format, its own message.
+type bypassFlag http.Header
+
+func (f *bypassFlag) String() string { return (*headerFlag)(f).String() }
+func (f *bypassFlag) Set(s string) error {
+	if err := (*headerFlag)(f).Set(s); err != nil {
+		return errors.New("an entry is not 'Name: value' (entries are ';'-separated)")
+	}
+	return nil
 }
 
 // validateBypass: a target claiming bypass must say how a request becomes

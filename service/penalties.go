@@ -57,7 +57,7 @@ func (c Config) validatePenalties() error {
 		}
 	}
 	if c.Claims(FeaturePenalties) && (c.URL != "" || c.Image != "") && len(c.Penalties) == 0 {
-		return errors.New("FEATURES=penalties needs RL_PENALTIES, the target's penalty tiers as count:duration,… (e.g. RL_PENALTIES=2:4s,3:8s)")
+		return errors.New("FEATURES=penalties needs RL_PENALTIES, the target's penalty tiers as count:duration,… (e.g. RL_PENALTIES=2:5s,3:9s)")
 	}
 	return nil
 }
