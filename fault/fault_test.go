@@ -193,6 +193,7 @@ var detectors = map[fault.Name]detector{
 	fault.PNRefusedCounted: pnRefusedCountedDetector,
 	fault.PNNoEscalation:   pnNoEscalationDetector,
 	fault.PNSpends:         pnSpendsDetector,
+	fault.PNNeverForgets:   pnNeverForgetsDetector,
 	fault.BypassSpends: func(_ *testing.T, mk mkServer) (bool, string) {
 		s := mk(func(c *fakeserver.Config) {
 			c.Profile, c.Limit, c.Window = fakeserver.ProfileSlidingLog, 3, 10*time.Second

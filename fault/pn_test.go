@@ -2,6 +2,7 @@ package fault_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,4 +61,13 @@ func pnSpendsDetector(_ *testing.T, mk mkServer) (bool, string) {
 	s.clk.Advance(v.Add(5100 * time.Millisecond).Sub(s.clk.Now()))
 	_, ok := s.spend(3, user("u", ""))
 	return ok < 3, fmt.Sprintf("after the penalty: %d of 3 allowed", ok)
+}
+
+func pnNeverForgetsDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := pnServer(mk)
+	s.penalize("u")
+	s.clk.Advance(model.PenaltyMemory + time.Minute)
+	s.spend(3, user("u", ""))
+	w := s.do(user("u", ""))
+	return strings.Contains(w.Body.String(), "penalty_active"), fmt.Sprintf("the first violation a day later: %s", w.Body.String())
 }

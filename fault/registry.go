@@ -44,6 +44,7 @@ func All() []Fault {
 		pnRefusedCounted(),
 		pnNoEscalation(),
 		pnSpends(),
+		pnNeverForgets(),
 		ietfResetTimestamp(),
 		bypassSpends(),
 		tierSharedCount(),
