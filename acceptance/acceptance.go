@@ -14,8 +14,8 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/rlspec/rlspec/features"
-	"github.com/rlspec/rlspec/steps"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps"
 )
 
 // Config is what Run needs. Target carries the contract's settings; its URL

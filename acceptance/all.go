@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rlspec/rlspec/steps"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps"
 )
 
 // RunAll runs several profiles' suites at once (PROFILE=all), each against

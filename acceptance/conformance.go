@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"io"
 
-	"github.com/rlspec/rlspec/steps"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps"
 )
 
 // ConformanceFile is the per-run verdict by profile, written beside the
@@ -16,13 +16,13 @@ const ConformanceFile = "conformance.json"
 // profile run, its core result and each extended feature's.
 type Conformance struct {
 	Implementation string               `json:"implementation"`
-	Profile        service.Profile       `json:"profile"` // as asked: one profile, or all
+	Profile        service.Profile      `json:"profile"` // as asked: one profile, or all
 	Profiles       []ProfileConformance `json:"profiles"`
 }
 
 // ProfileConformance is one profile's verdict.
 type ProfileConformance struct {
-	Profile  service.Profile  `json:"profile"`
+	Profile  service.Profile `json:"profile"`
 	Core     Core            `json:"core"`
 	Features []FeatureResult `json:"features"`
 }
@@ -42,8 +42,8 @@ type Core struct {
 // feature without scenarios).
 type FeatureResult struct {
 	Feature service.Feature `json:"feature"`
-	Claimed bool           `json:"claimed"`
-	Result  string         `json:"result"`
+	Claimed bool            `json:"claimed"`
+	Result  string          `json:"result"`
 }
 
 // conformance builds conformance.json from a report.

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/internal/junit"
-	"github.com/rlspec/rlspec/steps"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps"
 )
 
 // clauseOf is the clause column of a result: its clause tags.

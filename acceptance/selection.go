@@ -10,8 +10,8 @@ import (
 	messages "github.com/cucumber/messages/go/v21"
 
 	"github.com/rlspec/rlspec/features"
-	"github.com/rlspec/rlspec/steps"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps"
 )
 
 // selectScenarios evaluates the TAGS expression against every scenario of

@@ -6,8 +6,8 @@ import (
 	"testing/fstest"
 
 	"github.com/rlspec/rlspec/features"
-	"github.com/rlspec/rlspec/steps"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps"
 )
 
 func TestParseTags(t *testing.T) {
