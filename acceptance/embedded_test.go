@@ -30,6 +30,6 @@ func startEmbeddedPair(t testing.TB, tc service.Config, f fault.Name) (service.C
 	}
 	t.Cleanup(func() { _ = p.Close() })
 	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = p.URL, p.DisabledURL, p.TargetDB, service.SchemaPRD
-	tc.PenaltiesURL = p.PenaltiesURL
+	tc.PenaltiesURL, tc.PenaltiesDB = p.PenaltiesURL, p.PenaltiesDB
 	return tc, p
 }

@@ -15,9 +15,10 @@ type Pair struct {
 	DisabledURL string // TARGET_URL_DISABLED
 	TargetDB    string // TARGET_DB of the enabled instance: sqlite:/path or postgres://…
 	Description string // for reports: "embedded reference (fault none, sqlite)"
-	// PenaltiesURL is TARGET_URL_PENALTIES: an instance with Options.Penalties
-	// on the enabled instance's store ("" without penalties).
+	// PenaltiesURL is TARGET_URL_PENALTIES: an instance with
+	// Options.Penalties ("" without penalties); PenaltiesDB its TARGET_DB.
 	PenaltiesURL string
+	PenaltiesDB  string
 
 	servers []*fakeserver.Running
 	stores  *stores

@@ -430,7 +430,7 @@ func runAcceptance(ctx context.Context, f fault.Name, p fakeserver.Profile, stor
 	}
 	defer pair.Close()
 	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = pair.URL, pair.DisabledURL, pair.TargetDB, service.SchemaPRD
-	tc.PenaltiesURL = pair.PenaltiesURL
+	tc.PenaltiesURL, tc.PenaltiesDB = pair.PenaltiesURL, pair.PenaltiesDB
 	rep, err := acceptance.Run(ctx, acceptance.Config{Target: tc, Name: pair.Description, Store: pair}, acceptance.WithoutReports())
 	if err != nil {
 		return AcceptanceResult{}, err

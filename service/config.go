@@ -86,6 +86,9 @@ type Config struct {
 	// penalties (service/penalties.go)
 	Penalties    []model.PenaltyTier // RL_PENALTIES; nil: not given
 	PenaltiesURL string              // TARGET_URL_PENALTIES; "": TARGET_URL
+	// PenaltiesDB is not a setting: an embedded start's TARGET_DB of the
+	// penalties instance when it has a store of its own.
+	PenaltiesDB string
 	// bypass (service/bypass.go)
 	BypassHeaders http.Header // BYPASS_HEADERS; nil: not given
 	// tiers (service/tiers.go)

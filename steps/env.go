@@ -15,11 +15,14 @@ type Env struct {
 	URL         string         // base URL of the enabled target
 	DisabledURL string         // base URL of the flag-off twin; "" skips AC8
 	Body        *service.Body
-	Seeder      StateSeeder  // nil without TARGET_DB
-	Store       StoreControl // nil: the fail-mode scenarios skip
-	NewClient   ClientFactory
-	Recorder    Recorder // may be nil
-	Now         func() time.Time
+	Seeder      StateSeeder // nil without TARGET_DB
+	// PenaltySeeder is the penalties instance's TARGET_DB when it has a
+	// store of its own (the embedded reference); nil: Seeder.
+	PenaltySeeder StateSeeder
+	Store         StoreControl // nil: the fail-mode scenarios skip
+	NewClient     ClientFactory
+	Recorder      Recorder // may be nil
+	Now           func() time.Time
 	// Wait waits until the clock reads until, or ctx ends (default: a timer
 	// on Now's clock). Tests that advance a fake Now set it.
 	Wait func(ctx context.Context, until time.Time) error

@@ -254,8 +254,12 @@ func (s *scenario) penaltyEscalated() error {
 // agePenalty moves the key's violation record 24 h (and 2 s) into the
 // past through TARGET_DB (PN-5), ending its penalty.
 func (s *scenario) agePenalty() error {
-	ager, ok := s.env.Seeder.(PenaltyAger)
-	if s.env.Seeder == nil || !ok {
+	seeder := s.env.Seeder
+	if s.env.PenaltySeeder != nil {
+		seeder = s.env.PenaltySeeder
+	}
+	ager, ok := seeder.(PenaltyAger)
+	if seeder == nil || !ok {
 		return skip("PN-5 needs TARGET_DB to age the key's violation record")
 	}
 	if err := ager.AgePenalty(s.ctx, s.key.value, model.PenaltyMemory+2*time.Second); err != nil {

@@ -89,7 +89,7 @@ func startEmbedded(cfg *acceptance.Config, flt fault.Name, store fakeserver.Stor
 		return nil, err
 	}
 	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = p.URL, p.DisabledURL, p.TargetDB, service.SchemaPRD
-	tc.PenaltiesURL = p.PenaltiesURL
+	tc.PenaltiesURL, tc.PenaltiesDB = p.PenaltiesURL, p.PenaltiesDB
 	cfg.Name, cfg.Store = p.Description, p
 	return p, nil
 }
