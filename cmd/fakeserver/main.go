@@ -85,6 +85,7 @@ func parse(args []string, getenv func(string) (string, bool), stderr io.Writer) 
 		cfg.Bypass, err = fakeserver.ParseBypass(v)
 		return err
 	})
+	fs.Func("tiers", "sliding-log: JSON file of more endpoints [{\"path\",\"method\",\"limit\",\"window\"}] (RL_TIERS)", cfg.LoadTiers)
 	fs.Func("penalties", "penalty tiers count:duration,… around the design, e.g. 2:4s,3:8s (RL_PENALTIES)", cfg.SetPenalties)
 	envFault, _ := getenv("FAULT")
 	faultName := fs.String("fault", strings.TrimSpace(envFault), "deliberate defect for self-tests (FAULT); see -list-faults")
