@@ -194,6 +194,7 @@ var detectors = map[fault.Name]detector{
 	fault.PNNoEscalation:   pnNoEscalationDetector,
 	fault.PNSpends:         pnSpendsDetector,
 	fault.PNNeverForgets:   pnNeverForgetsDetector,
+	fault.PNReleaseLate:    pnReleaseLateDetector,
 	fault.BypassSpends: func(_ *testing.T, mk mkServer) (bool, string) {
 		s := mk(func(c *fakeserver.Config) {
 			c.Profile, c.Limit, c.Window = fakeserver.ProfileSlidingLog, 3, 10*time.Second

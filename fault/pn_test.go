@@ -71,3 +71,11 @@ func pnNeverForgetsDetector(_ *testing.T, mk mkServer) (bool, string) {
 	w := s.do(user("u", ""))
 	return strings.Contains(w.Body.String(), "penalty_active"), fmt.Sprintf("the first violation a day later: %s", w.Body.String())
 }
+
+func pnReleaseLateDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := pnServer(mk)
+	v := s.penalize("u")
+	s.clk.Advance(v.Add(6100 * time.Millisecond).Sub(s.clk.Now()))
+	w := s.do(user("u", ""))
+	return w.Code != 200, fmt.Sprintf("1.1 s after a 5 s penalty: %d %s", w.Code, w.Body.String())
+}

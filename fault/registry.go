@@ -45,6 +45,7 @@ func All() []Fault {
 		pnNoEscalation(),
 		pnSpends(),
 		pnNeverForgets(),
+		pnReleaseLate(),
 		ietfResetTimestamp(),
 		bypassSpends(),
 		tierSharedCount(),

@@ -21,17 +21,25 @@ var featureClauses = []struct {
 }
 
 // claimFeatures claims penalties (with the embedded reference's default
-// tiers), ietf-headers, bypass and tiers (their defaults) for a suite of a profile other than the PRD run
-// against the reference, and for a fault's row the feature whose clauses
-// the fault breaks; the other rows leave those scenarios out, as they
-// demand nothing of them.
+// tiers), ietf-headers, bypass and tiers (their defaults) for a fault's
+// row when the fault breaks one of the feature's clauses, and for the
+// reference's run of a profile when a fault of that profile does (so that
+// every scenario the reference passes is shown to fail against a fault);
+// the other rows leave those scenarios out, as they demand nothing of
+// them.
 func claimFeatures(tc service.Config, f fault.Name) service.Config {
 	if tc.Profile == service.ProfilePRD || tc.Profile == "" {
 		return tc
 	}
-	flt, _ := fault.Lookup(f)
+	faults := fault.All()
+	if f != fault.None {
+		flt, _ := fault.Lookup(f)
+		faults = []fault.Fault{flt}
+	}
 	for _, fc := range featureClauses {
-		if f == fault.None || slices.ContainsFunc(flt.Breaks, func(id clause.ID) bool { return slices.Contains(fc.clauses, id) }) {
+		if slices.ContainsFunc(faults, func(flt fault.Fault) bool {
+			return string(flt.Profile) == string(tc.Profile) && slices.ContainsFunc(flt.Breaks, func(id clause.ID) bool { return slices.Contains(fc.clauses, id) })
+		}) {
 			tc.Features = append(slices.Clone(tc.Features), fc.feature)
 		}
 	}

@@ -445,7 +445,7 @@ func runAcceptance(ctx context.Context, f fault.Name, p fakeserver.Profile, stor
 			r.Failed++
 			r.FailedIDs = append(r.FailedIDs, res.ID)
 		case steps.Skipped:
-			if strings.HasPrefix(res.Reason, steps.NotClaimed) {
+			if res.NotClaimed || strings.HasPrefix(res.Reason, steps.NotClaimed) {
 				r.NotClaimedIDs = append(r.NotClaimedIDs, res.ID)
 				continue
 			}
