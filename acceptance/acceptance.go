@@ -317,6 +317,18 @@ func NewEnv(tc service.Config) (*steps.Env, func(), error) {
 		env.Seeder = seeder
 		closer = func() { _ = seeder.Close() }
 	}
+	if tc.PenaltiesDB != "" && tc.PenaltiesDB != tc.DB {
+		pc := tc
+		pc.DB = tc.PenaltiesDB
+		seeder, err := steps.OpenSeeder(pc, nil)
+		if err != nil {
+			closer()
+			return nil, nil, err
+		}
+		env.PenaltySeeder = seeder
+		prev := closer
+		closer = func() { prev(); _ = seeder.Close() }
+	}
 	return env, closer, nil
 }
 

@@ -23,11 +23,13 @@ func startEmbedded(t testing.TB, tc service.Config, f fault.Name) service.Config
 func startEmbeddedPair(t testing.TB, tc service.Config, f fault.Name) (service.Config, *embedded.Pair) {
 	t.Helper()
 	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, TrustLoopbackProxies: tc.ClientIPs == service.ClientIPsXFF, RequireAuth: tc.Headers.Get("Authorization"),
-		Profile: fakeserver.Profile(tc.Profile), Align: fakeserver.Align(tc.WindowAlign)})
+		Profile: fakeserver.Profile(tc.Profile), Align: fakeserver.Align(tc.WindowAlign),
+		Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = p.Close() })
 	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = p.URL, p.DisabledURL, p.TargetDB, service.SchemaPRD
+	tc.PenaltiesURL, tc.PenaltiesDB = p.PenaltiesURL, p.PenaltiesDB
 	return tc, p
 }

@@ -19,7 +19,7 @@ import (
 // wantScenarios pins the number of scenarios of each profile (outline
 // rows included). Adding or removing a scenario must update it,
 // deliberately.
-var wantScenarios = map[service.Profile]int{service.ProfilePRD: 39, service.ProfileSlidingLog: 8, service.ProfileFixedWindow: 8}
+var wantScenarios = map[service.Profile]int{service.ProfilePRD: 39, service.ProfileSlidingLog: 16, service.ProfileFixedWindow: 14}
 
 type memRecorder struct {
 	mu sync.Mutex
@@ -65,6 +65,10 @@ func TestFeaturesFixedWindow(t *testing.T) {
 
 func runProfile(t *testing.T, tc service.Config) {
 	tc = tc.ForProfile(tc.Profile)
+	if tc.Profile != service.ProfilePRD { // the features of any profile with scenarios there
+		tc.Features = append(tc.Features, service.FeaturePenalties, service.FeatureIETFHeaders, service.FeatureBypass, service.FeatureTiers)
+		tc = tc.WithPenaltyDefaults().WithBypassDefaults().WithTierDefaults()
+	}
 	tags, _, err := selectScenarios(features.FS, "", tc.Profile)
 	if err != nil {
 		t.Fatal(err)

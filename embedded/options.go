@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/netip"
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/internal/pgcluster"
+	"github.com/rlspec/rlspec/model"
 )
 
 // Options say which reference to start.
@@ -23,6 +25,15 @@ type Options struct {
 	// defaults); StartQuotas's quotas are bucket sizes instead of Burst.
 	Burst int
 	Rate  float64
+	// Penalties are RL_PENALTIES' tiers: StartPair then starts a third
+	// instance with them (Pair.PenaltiesURL); none: no such instance.
+	Penalties []model.PenaltyTier
+	// IETF answers in the ietf dialect too (RL_DIALECT=ietf).
+	IETF bool
+	// Bypass are the headers of a bypass identity (RL_BYPASS_HEADERS).
+	Bypass http.Header
+	// Tiers are RL_TIERS' endpoints (sliding-log).
+	Tiers []model.Tier
 	// TrustLoopbackProxies honours X-Forwarded-For from loopback peers, for
 	// a harness that gives scenarios their addresses that way
 	// (CLIENT_IPS=xff).
@@ -98,6 +109,7 @@ func (o Options) base() fakeserver.Config {
 	if o.Rate > 0 {
 		cfg.Rate = o.Rate
 	}
+	cfg.IETF, cfg.Bypass, cfg.Tiers = o.IETF, o.Bypass, o.Tiers
 	if o.TrustLoopbackProxies {
 		cfg.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 	}

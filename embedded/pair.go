@@ -19,6 +19,10 @@ type Pair struct {
 	DisabledURL string // TARGET_URL_DISABLED
 	TargetDB    string // TARGET_DB of the enabled instance: sqlite:/path or postgres://…
 	Description string // for reports: "embedded reference (fault none, sqlite)"
+	// PenaltiesURL is TARGET_URL_PENALTIES: an instance with
+	// Options.Penalties ("" without penalties); PenaltiesDB its TARGET_DB.
+	PenaltiesURL string
+	PenaltiesDB  string
 
 	servers []*fakeserver.Running
 	stores  *stores
@@ -74,6 +78,11 @@ func StartPair(limit int, window time.Duration, sentinel int, o Options) (p *Pai
 	}
 	on := p.servers[0]
 	p.URL, p.DisabledURL, p.TargetDB = on.URL, p.servers[1].URL, on.Server.TargetDB()
+	if len(o.Penalties) > 0 {
+		if err := p.startPenalties(cfg, o); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
 }
 

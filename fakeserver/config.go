@@ -3,6 +3,7 @@ package fakeserver
 import (
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -26,17 +27,21 @@ const (
 
 // Config is the server's whole configuration, filled at the CLI edge.
 type Config struct {
-	Enabled        bool          // BMTC_RATE_LIMIT_ENABLED (default true)
-	Profile        Profile       // RL_PROFILE: prd (default), sliding-log, fixed-window, token-bucket
-	Align          Align         // RL_WINDOW_ALIGN: fixed-window's epoch (default) or first-request
-	Limit          int           // BMTC_RATE_LIMIT_PER_HOUR (default 500)
-	Window         time.Duration // BMTC_RATE_LIMIT_WINDOW_SECONDS (default 1h)
-	Sentinel       int           // RL_SENTINEL: Remaining when disabled (default 999)
-	Burst          int           // RL_BURST: token-bucket's B (default 5)
-	Rate           float64       // RL_RATE: token-bucket's R in tokens per second (default 2)
-	Store          StoreKind     // STORE: sqlite (default) or postgres
-	DBPath         string        // DB_PATH: SQLite file; "" = a fresh temp file removed on Close
-	DatabaseURL    string        // DATABASE_URL: postgres://… (STORE=postgres)
+	Enabled        bool                // BMTC_RATE_LIMIT_ENABLED (default true)
+	Profile        Profile             // RL_PROFILE: prd (default), sliding-log, fixed-window, token-bucket
+	Align          Align               // RL_WINDOW_ALIGN: fixed-window's epoch (default) or first-request
+	Limit          int                 // BMTC_RATE_LIMIT_PER_HOUR (default 500)
+	Window         time.Duration       // BMTC_RATE_LIMIT_WINDOW_SECONDS (default 1h)
+	Sentinel       int                 // RL_SENTINEL: Remaining when disabled (default 999)
+	Burst          int                 // RL_BURST: token-bucket's B (default 5)
+	Rate           float64             // RL_RATE: token-bucket's R in tokens per second (default 2)
+	Penalties      []model.PenaltyTier // RL_PENALTIES: penalty tiers around the profile's design (none by default)
+	IETF           bool                // RL_DIALECT=ietf: RateLimit and RateLimit-Policy beside X-RateLimit-*
+	Bypass         http.Header         // RL_BYPASS_HEADERS: requests carrying one skip the limiter (non-PRD profiles)
+	Tiers          []model.Tier        // RL_TIERS (a JSON file): more endpoints, each a sliding log of its own (sliding-log)
+	Store          StoreKind           // STORE: sqlite (default) or postgres
+	DBPath         string              // DB_PATH: SQLite file; "" = a fresh temp file removed on Close
+	DatabaseURL    string              // DATABASE_URL: postgres://… (STORE=postgres)
 	TrustedProxies []netip.Prefix
 	Clock          reference.Clock // nil = wall clock
 	Logger         *slog.Logger    // nil = discard
@@ -118,7 +123,7 @@ func (c Config) Validate() error {
 
 // ConfigFromEnv reads BMTC_RATE_LIMIT_ENABLED, BMTC_RATE_LIMIT_PER_HOUR,
 // BMTC_RATE_LIMIT_WINDOW_SECONDS, RL_SENTINEL, RL_PROFILE, RL_WINDOW_ALIGN,
-// RL_BURST, RL_RATE,
+// RL_BURST, RL_RATE, RL_PENALTIES, RL_DIALECT, RL_BYPASS_HEADERS, RL_TIERS,
 // STORE, DB_PATH, DATABASE_URL, TRUSTED_PROXIES (comma-separated CIDRs or
 // addresses), CLEANUP_EVERY (Go duration or seconds) and REQUIRE_AUTH over
 // DefaultConfig.
@@ -197,6 +202,30 @@ func ConfigFromEnv(getenv func(string) (string, bool)) (Config, error) {
 	}
 	if v, ok := get("DATABASE_URL"); ok {
 		c.DatabaseURL = v
+	}
+	if v, ok := get("RL_DIALECT"); ok {
+		b, err := ParseDialect(v)
+		if err != nil {
+			return c, fmt.Errorf("RL_DIALECT: %w", err)
+		}
+		c.IETF = b
+	}
+	if v, ok := get("RL_BYPASS_HEADERS"); ok {
+		h, err := ParseBypass(v)
+		if err != nil {
+			return c, fmt.Errorf("RL_BYPASS_HEADERS: %w", err)
+		}
+		c.Bypass = h
+	}
+	if v, ok := get("RL_TIERS"); ok {
+		if err := c.LoadTiers(v); err != nil {
+			return c, err
+		}
+	}
+	if v, ok := get("RL_PENALTIES"); ok {
+		if err := c.SetPenalties(v); err != nil {
+			return c, err
+		}
 	}
 	if v, ok := get("TRUSTED_PROXIES"); ok {
 		ps, err := ParsePrefixes(v)

@@ -40,6 +40,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // route is the correct handler, before Config.Wrap.Handler.
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+	if s.tier(w, r) {
+		return
+	}
 	switch r.URL.Path {
 	case PathRideSummary:
 		if s.cfg.Profile != ProfilePRD && s.cfg.Profile != "" {
@@ -118,6 +121,7 @@ func (s *Server) rideSummary(w http.ResponseWriter, r *http.Request) {
 		s.unavailable(w, r, err)
 		return
 	}
+	s.ietfFields(w.Header(), d, s.cfg.Window)
 	writeDecision(w, d)
 }
 
@@ -143,7 +147,7 @@ func writeDecision(w http.ResponseWriter, d reference.Decision) {
 	switch d.Outcome {
 	case reference.Limited:
 		h.Set("Retry-After", strconv.FormatInt(d.RetryAfter, 10))
-		body := fmt.Sprintf(`{"error":"rate_limited","message":"quota exhausted for this window","retry_after":%d}`, d.RetryAfter)
+		body := fmt.Sprintf(`{"error":"rate_limited","message":"quota exhausted for this window","retry_after":%d%s}`, d.RetryAfter, penaltyFields(d))
 		writeJSON(w, http.StatusTooManyRequests, []byte(body))
 	case reference.KeyReused:
 		writeError(w, http.StatusUnprocessableEntity, "idempotency_key_reused", "Idempotency-Key was already used with a different body")

@@ -5,23 +5,43 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/rlspec/rlspec/reference"
 )
 
 // limitedBody is spec/002's 429 body.
-const limitedBody = `{"error":{"code":"RATE_LIMITED","message":"Too many requests. Please try again later.","retryAfter":%d}}`
+// Under a penalty it also carries penalty_active and penalty_until.
+const limitedBody = `{"error":{"code":"RATE_LIMITED","message":"Too many requests. Please try again later.","retryAfter":%d}%s}`
 
 // limited serves a non-PRD profile's endpoint: GET, keyed by
 // X-User-ID or the client address, the three X-RateLimit-* headers on every
 // decision, and on a 429 Retry-After and spec/002's body.
 func (s *Server) limited(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet { // a HEAD spends nothing: harnesses open connections with it
-		w.Header().Set("Allow", http.MethodGet)
-		writeError(w, http.StatusMethodNotAllowed, "method_not_allowed", "use GET")
+	s.serveLimited(w, r, limitedRoute{method: http.MethodGet, ref: s.ref, bucket: s.keyer.Key(r, Ride{}), window: s.cfg.Window})
+}
+
+// limitedRoute is what serveLimited decides with: the method served, the
+// limiter, the request's bucket and the window (for RateLimit-Policy).
+type limitedRoute struct {
+	method string
+	ref    *reference.Reference
+	bucket string
+	window time.Duration
+}
+
+// serveLimited is limited on one route (the profile's endpoint or a tier).
+func (s *Server) serveLimited(w http.ResponseWriter, r *http.Request, rt limitedRoute) {
+	if r.Method != rt.method { // a HEAD spends nothing: harnesses open connections with it
+		w.Header().Set("Allow", rt.method)
+		writeError(w, http.StatusMethodNotAllowed, "method_not_allowed", "use "+rt.method)
 		return
 	}
-	d, err := s.ref.Decide(r.Context(), reference.Request{Bucket: s.keyer.Key(r, Ride{}), BodySHA256: sha256.Sum256(nil)})
+	if s.bypassed(r) {
+		writeJSON(w, http.StatusOK, []byte(`{"ok":true}`))
+		return
+	}
+	d, err := rt.ref.Decide(r.Context(), reference.Request{Bucket: rt.bucket, BodySHA256: sha256.Sum256(nil)})
 	if err != nil {
 		s.unavailable(w, r, err)
 		return
@@ -30,9 +50,10 @@ func (s *Server) limited(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-RateLimit-Limit", strconv.Itoa(d.Limit))
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(d.Remaining))
 	h.Set("X-RateLimit-Reset", strconv.FormatInt(d.Reset, 10))
+	s.ietfFields(h, d, rt.window)
 	if d.Outcome == reference.Limited {
 		h.Set("Retry-After", strconv.FormatInt(d.RetryAfter, 10))
-		writeJSON(w, http.StatusTooManyRequests, fmt.Appendf(nil, limitedBody, d.RetryAfter))
+		writeJSON(w, http.StatusTooManyRequests, fmt.Appendf(nil, limitedBody, d.RetryAfter, penaltyFields(d)))
 		return
 	}
 	writeJSON(w, http.StatusOK, []byte(`{"ok":true}`))

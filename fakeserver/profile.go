@@ -62,8 +62,8 @@ func ParseAlign(s string) (Align, error) {
 	return "", fmt.Errorf("%q is neither epoch nor first-request", s)
 }
 
-// Model is the configured design: the profile's, or the flag off.
-func (c Config) Model() model.Model {
+// design is the profile's design, or the flag off (Model adds penalties).
+func (c Config) design() model.Model {
 	switch {
 	case !c.Enabled:
 		return model.FlagOff{Limit: c.Limit, Window: c.Window, Sentinel: c.Sentinel}

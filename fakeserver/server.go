@@ -24,6 +24,7 @@ type Server struct {
 	ref     *reference.Reference
 	db      *sqlite.Store // nil with STORE=postgres
 	keyer   Keyer
+	tiers   map[string]limitedRoute // RL_TIERS: path → its limiter (bucket unset)
 	handler http.Handler
 	log     *slog.Logger
 	tempDir string
@@ -104,6 +105,9 @@ func (s *Server) open(path string) error {
 		return errors.Join(err, store.Close())
 	}
 	s.ref = ref
+	if err := s.openTiers(store, ropts); err != nil {
+		return errors.Join(err, store.Close())
+	}
 	return nil
 }
 

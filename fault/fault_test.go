@@ -11,6 +11,8 @@ import (
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/ietf"
+	"github.com/rlspec/rlspec/model"
 )
 
 // detector exercises one clause against a server built by mk (with the fault
@@ -198,6 +200,41 @@ var detectors = map[fault.Name]detector{
 	fault.SLRetryAfterShort:  slRetryAfterShortDetector,
 	fault.SLKeyIgnored:       slKeysDetector,
 	fault.SLAnonymousShared:  slAnonymousDetector,
+
+	fault.PNRefusedCounted: pnRefusedCountedDetector,
+	fault.PNNoEscalation:   pnNoEscalationDetector,
+	fault.PNSpends:         pnSpendsDetector,
+	fault.PNNeverForgets:   pnNeverForgetsDetector,
+	fault.PNReleaseLate:    pnReleaseLateDetector,
+	fault.BypassSpends: func(_ *testing.T, mk mkServer) (bool, string) {
+		s := mk(func(c *fakeserver.Config) {
+			c.Profile, c.Limit, c.Window = fakeserver.ProfileSlidingLog, 3, 10*time.Second
+			c.Bypass = http.Header{"X-Role": {"admin"}}
+		})
+		admin := user("u", "")
+		admin.Header.Set("X-Role", "admin")
+		s.spend(8, admin)
+		_, ok := s.spend(3, user("u", ""))
+		return ok < 3, fmt.Sprintf("after 8 bypass requests, %d of 3 normal ones allowed", ok)
+	},
+	fault.TierSharedCount: func(_ *testing.T, mk mkServer) (bool, string) {
+		s := mk(func(c *fakeserver.Config) {
+			c.Profile, c.Limit, c.Window = fakeserver.ProfileSlidingLog, 3, 10*time.Second
+			c.Tiers = []model.Tier{{Path: "/v1/search", Method: http.MethodGet, Limit: 2, Window: 10 * time.Second}}
+		})
+		search := user("u", "")
+		search.Path = "/v1/search"
+		_, tier := s.spend(2, search)
+		_, ok := s.spend(3, user("u", ""))
+		return tier != 2 || ok < 3, fmt.Sprintf("tier: %d of 2 allowed, then the endpoint: %d of 3", tier, ok)
+	},
+	fault.IETFResetTimestamp: func(_ *testing.T, mk mkServer) (bool, string) {
+		s := mk(func(c *fakeserver.Config) {
+			c.Profile, c.Limit, c.Window, c.IETF = fakeserver.ProfileSlidingLog, 3, 10*time.Second, true
+		})
+		f, err := ietf.Read(s.do(user("u", "")).Header())
+		return err != nil || f.Limit.Reset > 11, fmt.Sprintf("RateLimit t=%d with W = 10 s (%v)", f.Limit.Reset, err)
+	},
 
 	fault.FWLimitFromRemaining: fwLimitDetector,
 	fault.FWFirstRequestWindow: fwEpochDetector,

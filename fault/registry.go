@@ -48,5 +48,13 @@ func All() []Fault {
 		tbLostUpdate(),
 		tbBinaryRefill(),
 		tbLimitFromRemaining(),
+		pnRefusedCounted(),
+		pnNoEscalation(),
+		pnSpends(),
+		pnNeverForgets(),
+		pnReleaseLate(),
+		ietfResetTimestamp(),
+		bypassSpends(),
+		tierSharedCount(),
 	}
 }

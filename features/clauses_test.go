@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,7 +55,11 @@ func problems(doc *messages.GherkinDocument) []string {
 		}
 		ids := map[clause.ID]bool{}
 		hasID := false
-		for _, tag := range sc.Tags {
+		tags := sc.Tags
+		for _, ex := range sc.Examples { // an outline's rows may carry their @id and @profile
+			tags = append(slices.Clone(tags), ex.Tags...)
+		}
+		for _, tag := range tags {
 			if strings.HasPrefix(tag.Name, "@id:") {
 				hasID = true
 				continue

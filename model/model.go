@@ -31,6 +31,9 @@ type State struct {
 	// which it is full again (TokenBucket); empty for window designs. A
 	// string so that State stays comparable.
 	Log string
+	// Penalty is the key's violation record when penalties wrap the design
+	// (Penalties); the zero Penalty otherwise.
+	Penalty Penalty
 }
 
 // Request is what one call asks of a key. Cost is the units it spends: 1 for
@@ -49,6 +52,9 @@ type Decision struct {
 	Remaining  int
 	Reset      int64 // unix seconds
 	RetryAfter int64 // seconds, >= 1 when !Allowed; 0 otherwise
+	// PenaltyUntil is the unix second a penalty of the key ends when the
+	// request was refused under one (Penalties); 0 otherwise.
+	PenaltyUntil int64
 	// Write tells the caller that the next State differs from the one given
 	// and must be stored.
 	Write bool

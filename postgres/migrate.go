@@ -16,6 +16,10 @@ CREATE TABLE IF NOT EXISTS rate_limit_buckets (
 CREATE INDEX IF NOT EXISTS rate_limit_buckets_reset ON rate_limit_buckets (reset_utc);
 -- a sliding log's allowed requests (model.State.Log); empty for fixed windows
 ALTER TABLE rate_limit_buckets ADD COLUMN IF NOT EXISTS state_log TEXT NOT NULL DEFAULT '';
+-- a key's violation record under penalties (model.State.Penalty), unix ms
+ALTER TABLE rate_limit_buckets ADD COLUMN IF NOT EXISTS penalty_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE rate_limit_buckets ADD COLUMN IF NOT EXISTS penalty_last_ms BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE rate_limit_buckets ADD COLUMN IF NOT EXISTS penalty_until_ms BIGINT NOT NULL DEFAULT 0;
 CREATE TABLE IF NOT EXISTS idempotency_keys (
     idem_key    TEXT PRIMARY KEY,
     body_sha256 BYTEA NOT NULL,

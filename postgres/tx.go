@@ -25,10 +25,13 @@ const (
 	sqlCommit    = `COMMIT`
 	sqlRollback  = `ROLLBACK`
 	sqlLock      = `SELECT pg_advisory_xact_lock($1::int, hashtext($2))`
-	sqlGetBucket = `SELECT quota_remaining, reset_utc, state_log FROM rate_limit_buckets WHERE bucket_id = $1`
-	sqlPutBucket = `INSERT INTO rate_limit_buckets (bucket_id, quota_remaining, reset_utc, state_log) VALUES ($1, $2, $3, $4)
+	sqlGetBucket = `SELECT quota_remaining, reset_utc, state_log, penalty_count, penalty_last_ms, penalty_until_ms
+		FROM rate_limit_buckets WHERE bucket_id = $1`
+	sqlPutBucket = `INSERT INTO rate_limit_buckets (bucket_id, quota_remaining, reset_utc, state_log,
+		penalty_count, penalty_last_ms, penalty_until_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)
 		ON CONFLICT (bucket_id) DO UPDATE SET quota_remaining = EXCLUDED.quota_remaining, reset_utc = EXCLUDED.reset_utc,
-		state_log = EXCLUDED.state_log`
+		state_log = EXCLUDED.state_log, penalty_count = EXCLUDED.penalty_count,
+		penalty_last_ms = EXCLUDED.penalty_last_ms, penalty_until_ms = EXCLUDED.penalty_until_ms`
 	sqlGetIdem = `SELECT body_sha256, status, response FROM idempotency_keys WHERE idem_key = $1 AND created_utc > $2`
 	sqlPutIdem = `INSERT INTO idempotency_keys (idem_key, body_sha256, status, response, created_utc) VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT (idem_key) DO UPDATE SET body_sha256 = EXCLUDED.body_sha256, status = EXCLUDED.status,
@@ -143,8 +146,9 @@ func (t *tx) Bucket(ctx context.Context, id string) (model.State, error) {
 	t.lock(lockBucket, id)
 	var rem, reset *int64
 	var log string
+	var pen model.Penalty
 	err := t.flush(ctx, &stmt{sqlGetBucket, []any{id}}, func(r pgx.Row) error {
-		err := r.Scan(&rem, &reset, &log)
+		err := r.Scan(&rem, &reset, &log, &pen.Count, &pen.Last, &pen.Until)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}
@@ -156,13 +160,14 @@ func (t *tx) Bucket(ctx context.Context, id string) (model.State, error) {
 	if rem == nil {
 		return model.State{}, nil
 	}
-	return model.State{Found: true, Remaining: int(*rem), Reset: *reset, Log: log}, nil
+	return model.State{Found: true, Remaining: int(*rem), Reset: *reset, Log: log, Penalty: pen}, nil
 }
 
 // PutBucket queues the upsert (locking the bucket if it was not read first).
 func (t *tx) PutBucket(_ context.Context, id string, st model.State) error {
 	t.lock(lockBucket, id)
-	return t.write(stmt{sqlPutBucket, []any{id, st.Remaining, st.Reset, st.Log}})
+	return t.write(stmt{sqlPutBucket, []any{id, st.Remaining, st.Reset, st.Log,
+		st.Penalty.Count, st.Penalty.Last, st.Penalty.Until}})
 }
 
 // Idempotency locks the key (in an Update) and reads its live record.

@@ -45,7 +45,8 @@ func (r *Reference) decideTx(ctx context.Context, tx Tx, req Request, now time.T
 	if err != nil {
 		return Decision{}, err
 	}
-	d := Decision{Outcome: Limited, Status: 429, Limit: md.Limit, Remaining: md.Remaining, Reset: md.Reset, RetryAfter: md.RetryAfter}
+	d := Decision{Outcome: Limited, Status: 429, Limit: md.Limit, Remaining: md.Remaining, Reset: md.Reset, RetryAfter: md.RetryAfter,
+		PenaltyUntil: md.PenaltyUntil}
 	if !md.Allowed {
 		return d, nil
 	}

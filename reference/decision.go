@@ -60,6 +60,9 @@ type Decision struct {
 	// RetryAfter is seconds until the model allows again (at least 1) for
 	// Limited.
 	RetryAfter int64
+	// PenaltyUntil is the unix second a penalty of the bucket ends, for a
+	// request Limited under one (model.Penalties); 0 otherwise.
+	PenaltyUntil int64
 	// RideID names the ingested row (Allowed only).
 	RideID string
 }

@@ -458,16 +458,18 @@ func runReference(ctx context.Context, store fakeserver.StoreKind) (AcceptanceRe
 // requires a bearer token that TARGET_HEADERS carries, so that requests
 // refused for their credentials are tested too (RL-EXT-AUTH-01).
 func runAcceptance(ctx context.Context, f fault.Name, p fakeserver.Profile, store fakeserver.StoreKind) (AcceptanceResult, error) {
-	tc := profileConfig(p)
+	tc := claimFeatures(profileConfig(p), f)
 	token := "Bearer rlspec-selftest-" + service.NewUUID()
 	tc.Headers.Set("Authorization", token)
 	pair, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, Profile: p, Store: store, RequireAuth: token,
-		Burst: tc.Burst, Rate: tc.Rate})
+		Burst: tc.Burst, Rate: tc.Rate,
+		Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers()})
 	if err != nil {
 		return AcceptanceResult{}, err
 	}
 	defer pair.Close()
 	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = pair.URL, pair.DisabledURL, pair.TargetDB, service.SchemaPRD
+	tc.PenaltiesURL, tc.PenaltiesDB = pair.PenaltiesURL, pair.PenaltiesDB
 	tc = embedded.Claim(tc)
 	rep, err := acceptance.Run(ctx, acceptance.Config{Target: tc, Settings: acceptance.DefaultSettings(), Name: pair.Description, Store: pair, Restarter: pair}, acceptance.WithoutReports())
 	if err != nil {
@@ -488,7 +490,7 @@ func tally(rep *acceptance.Report) AcceptanceResult {
 			r.Failed++
 			r.FailedIDs = append(r.FailedIDs, res.ID)
 		case steps.Skipped:
-			if strings.HasPrefix(res.Reason, steps.NotClaimed) {
+			if res.NotClaimed || strings.HasPrefix(res.Reason, steps.NotClaimed) {
 				r.NotClaimedIDs = append(r.NotClaimedIDs, res.ID)
 				continue
 			}

@@ -72,12 +72,18 @@ type Exchange struct {
 	// Replay, when set, is the command that sends the request again for a
 	// target that is not reached with curl (WithReplay); Curl returns it.
 	Replay string
+	// Dialect is how RateLimit reads the response (the client's DIALECT):
+	// the IETF fields for DialectIETF, X-RateLimit-* otherwise.
+	Dialect Dialect
 }
 
 // RateLimit parses the response's rate-limit headers.
 func (e *Exchange) RateLimit() (RateLimit, error) {
 	if e.Err != nil {
 		return RateLimit{}, e.Err
+	}
+	if e.Dialect == DialectIETF {
+		return ParseIETF(e.RespHeader, e.Received)
 	}
 	return ParseRateLimit(e.RespHeader)
 }
@@ -154,6 +160,7 @@ type Client struct {
 	dial     func(ctx context.Context, network, addr string) (net.Conn, error)
 	rt       http.RoundTripper // replaces HTTP (a target that is not a server)
 	replay   func(http.Header) string
+	dialect  Dialect
 }
 
 // ClientOption configures a Client.
@@ -191,6 +198,7 @@ func NewClient(cfg Config, base string, opts ...ClientOption) *Client {
 		headers:  cfg.Headers,
 		timeout:  DefaultRequestTimeout,
 		now:      time.Now,
+		dialect:  cfg.Dialect,
 	}
 	if c.mode == "" {
 		c.mode = ClientIPsBind
@@ -242,7 +250,7 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	if method == "" {
 		method = http.MethodPost
 	}
-	ex := &Exchange{Method: method, URL: c.endpoint, Body: r.Body, ClientAddr: c.addr, Header: http.Header{}}
+	ex := &Exchange{Method: method, URL: c.endpoint, Body: r.Body, ClientAddr: c.addr, Header: http.Header{}, Dialect: c.dialect}
 	for k, vs := range c.headers {
 		ex.Header[k] = append([]string(nil), vs...)
 	}

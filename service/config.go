@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rlspec/rlspec/model"
 )
 
 // ClientIPMode says how the harness gives each scenario its own client address.
@@ -81,6 +83,16 @@ type Config struct {
 	LimitedBody    LimitedBody // LIMITED_BODY
 	StoreDownCmd   string      // STORE_DOWN_CMD: makes the target's store unavailable
 	StoreUpCmd     string      // STORE_UP_CMD: makes it available again
+	// penalties (service/penalties.go)
+	Penalties    []model.PenaltyTier // RL_PENALTIES; nil: not given
+	PenaltiesURL string              // TARGET_URL_PENALTIES; "": TARGET_URL
+	// PenaltiesDB is not a setting: an embedded start's TARGET_DB of the
+	// penalties instance when it has a store of its own.
+	PenaltiesDB string
+	// bypass (service/bypass.go)
+	BypassHeaders http.Header // BYPASS_HEADERS; nil: not given
+	// tiers (service/tiers.go)
+	Tiers []model.Tier // RL_TIERS (read from its file); nil: not given
 }
 
 // DefaultConfig returns the contract's defaults.
@@ -135,6 +147,9 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 	fs.Var(envValue(getenv, "WINDOW_ALIGN", (*alignFlag)(&c.WindowAlign)), "window-align", "fixed-window: epoch or first-request (WINDOW_ALIGN)")
 	fs.Var(envValue(getenv, "DIALECT", (*dialectFlag)(&c.Dialect)), "dialect", "x-ratelimit, ietf or status; default per profile (DIALECT)")
 	fs.Var(envValue(getenv, "LIMITED_BODY", (*limitedBodyFlag)(&c.LimitedBody)), "limited-body", "JSON pointer=value(s) of a 429 body, e.g. /error/code=RATE_LIMITED (LIMITED_BODY)")
+	c.registerPenaltyFlags(fs, getenv)
+	c.registerBypassFlags(fs, getenv)
+	c.registerTierFlags(fs, getenv)
 }
 
 // CheckBaseURL reports whether u is an http(s) URL with a host.
@@ -186,6 +201,9 @@ func (c Config) Validate() error {
 	}
 	errs = append(errs, c.validateProfile()...)
 	errs = append(errs, c.validateFeatures(), c.validateTokenBucket())
+	if c.URL != "" {
+		errs = append(errs, c.TargetNeeds())
+	}
 	errs = append(errs, c.validateSQL()...)
 	return errors.Join(errs...)
 }

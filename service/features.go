@@ -12,5 +12,5 @@ func (c Config) validateFeatures() error {
 	if (c.StoreDownCmd == "") != (c.StoreUpCmd == "") {
 		errs = append(errs, errors.New("STORE_DOWN_CMD and STORE_UP_CMD go together: set both or neither"))
 	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, c.validatePenalties())...)
 }

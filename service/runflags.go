@@ -76,7 +76,7 @@ func CheckImage(c Config, image string) error {
 		return errors.New("TARGET_SQL is the target: unset TARGET_IMAGE (and TARGET_URL)")
 	}
 	if image != "" {
-		return c.needsBucket()
+		return c.TargetNeeds()
 	}
 	return nil
 }

@@ -13,10 +13,13 @@ import (
 
 // The statements of a transaction (FR-1's table layout).
 const (
-	sqlGetBucket = `SELECT quota_remaining, reset_utc, state_log FROM rate_limit_buckets WHERE bucket_id = ?`
-	sqlPutBucket = `INSERT INTO rate_limit_buckets (bucket_id, quota_remaining, reset_utc, state_log) VALUES (?, ?, ?, ?)
+	sqlGetBucket = `SELECT quota_remaining, reset_utc, state_log, penalty_count, penalty_last_ms, penalty_until_ms
+		FROM rate_limit_buckets WHERE bucket_id = ?`
+	sqlPutBucket = `INSERT INTO rate_limit_buckets (bucket_id, quota_remaining, reset_utc, state_log,
+		penalty_count, penalty_last_ms, penalty_until_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (bucket_id) DO UPDATE SET quota_remaining = excluded.quota_remaining, reset_utc = excluded.reset_utc,
-		state_log = excluded.state_log`
+		state_log = excluded.state_log, penalty_count = excluded.penalty_count,
+		penalty_last_ms = excluded.penalty_last_ms, penalty_until_ms = excluded.penalty_until_ms`
 	sqlGetIdem = `SELECT body_sha256, status, response FROM idempotency_keys WHERE idem_key = ? AND created_utc > ?`
 	sqlPutIdem = `INSERT INTO idempotency_keys (idem_key, body_sha256, status, response, created_utc) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (idem_key) DO UPDATE SET body_sha256 = excluded.body_sha256, status = excluded.status,
@@ -77,7 +80,7 @@ func (t *tx) exec(ctx context.Context, q string, args ...any) error {
 // Bucket reads rate_limit_buckets.
 func (t *tx) Bucket(ctx context.Context, id string) (model.State, error) {
 	st := model.State{Found: true}
-	err := t.row(ctx, sqlGetBucket, id).Scan(&st.Remaining, &st.Reset, &st.Log)
+	err := t.row(ctx, sqlGetBucket, id).Scan(&st.Remaining, &st.Reset, &st.Log, &st.Penalty.Count, &st.Penalty.Last, &st.Penalty.Until)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return model.State{}, nil
@@ -89,7 +92,8 @@ func (t *tx) Bucket(ctx context.Context, id string) (model.State, error) {
 
 // PutBucket upserts rate_limit_buckets.
 func (t *tx) PutBucket(ctx context.Context, id string, st model.State) error {
-	if err := t.exec(ctx, sqlPutBucket, id, st.Remaining, st.Reset, st.Log); err != nil {
+	if err := t.exec(ctx, sqlPutBucket, id, st.Remaining, st.Reset, st.Log,
+		st.Penalty.Count, st.Penalty.Last, st.Penalty.Until); err != nil {
 		return fmt.Errorf("write bucket: %w", err)
 	}
 	return nil

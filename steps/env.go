@@ -15,9 +15,12 @@ type Env struct {
 	URL         string         // base URL of the enabled target
 	DisabledURL string         // base URL of the flag-off twin; "" skips AC8
 	Body        *service.Body
-	Seeder      StateSeeder  // nil without TARGET_DB
-	Store       StoreControl // nil: the fail-mode scenarios skip
-	Restarter   Restarter    // nil: the persistence scenario skips
+	Seeder      StateSeeder // nil without TARGET_DB
+	// PenaltySeeder is the penalties instance's TARGET_DB when it has a
+	// store of its own (the embedded reference); nil: Seeder.
+	PenaltySeeder StateSeeder
+	Store         StoreControl // nil: the fail-mode scenarios skip
+	Restarter     Restarter    // nil: the persistence scenario skips
 	// Ager, when set, stands in for waiting on a key's window: a scenario
 	// with a key ages the key's stored window instead of sleeping, and
 	// moves its own clock (and its exchanges' timestamps) on by as much

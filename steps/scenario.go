@@ -30,12 +30,14 @@ type scenario struct {
 	clients []Client
 	spoofer Client // sends an untrusted X-Forwarded-For (spoofClient)
 
-	bucket  bucketState
-	key     keyState    // the key under test (profiles other than the PRD)
-	refs    clause.Refs // the scenario's clause tags, for its violations
-	last    lastExchange
-	batch   batch
-	address addressLedger
+	bucket   bucketState
+	key      keyState    // the key under test (profiles other than the PRD)
+	refs     clause.Refs // the scenario's clause tags, for its violations
+	last     lastExchange
+	batch    batch
+	address  addressLedger
+	pen      penaltyState // feature penalties: what the key's violations started
+	tierRuns []tierRun    // feature tiers: what each tier answered the key
 
 	mu  sync.Mutex
 	all []*service.Exchange

@@ -79,6 +79,16 @@ func parse(args []string, getenv func(string) (string, bool), stderr io.Writer) 
 	fs.IntVar(&cfg.Burst, "burst", cfg.Burst, "token-bucket: the bucket's size B (RL_BURST)")
 	fs.Float64Var(&cfg.Rate, "rate", cfg.Rate, "token-bucket: refill rate R in tokens per second (RL_RATE)")
 	fs.IntVar(&cfg.Sentinel, "sentinel", cfg.Sentinel, "X-RateLimit-Remaining when disabled (RL_SENTINEL)")
+	fs.Func("dialect", "x-ratelimit, or ietf: also RateLimit and RateLimit-Policy (RL_DIALECT)", func(v string) (err error) {
+		cfg.IETF, err = fakeserver.ParseDialect(v)
+		return err
+	})
+	fs.Func("bypass-headers", "';'-separated Name: value that make a request skip the limiter (RL_BYPASS_HEADERS)", func(v string) (err error) {
+		cfg.Bypass, err = fakeserver.ParseBypass(v)
+		return err
+	})
+	fs.Func("tiers", "sliding-log: JSON file of more endpoints [{\"path\",\"method\",\"limit\",\"window\"}] (RL_TIERS)", cfg.LoadTiers)
+	fs.Func("penalties", "penalty tiers count:duration,… around the design, e.g. 2:4s,3:8s (RL_PENALTIES)", cfg.SetPenalties)
 	envFault, _ := getenv("FAULT")
 	faultName := fs.String("fault", strings.TrimSpace(envFault), "deliberate defect for self-tests (FAULT); see -list-faults")
 	proxies := fs.String("trusted-proxies", "", "comma-separated CIDRs whose X-Forwarded-For is honoured (TRUSTED_PROXIES)")

@@ -98,7 +98,8 @@ func startEmbedded(cfg *acceptance.Config, flt fault.Name, store fakeserver.Stor
 	if tc.Profile == service.ProfileTokenBucket {
 		*tc = tc.WithTokenBucketDefaults()
 	}
-	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{
+	*tc = tc.WithPenaltyDefaults().WithBypassDefaults().WithTierDefaults()
+	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers(),
 		Fault: flt, Store: store, TrustLoopbackProxies: tc.ClientIPs == service.ClientIPsXFF,
 		RequireAuth: tc.Headers.Get("Authorization"),
 		Profile:     fakeserver.Profile(tc.Profile), Align: fakeserver.Align(tc.WindowAlign),
@@ -107,6 +108,7 @@ func startEmbedded(cfg *acceptance.Config, flt fault.Name, store fakeserver.Stor
 		return nil, err
 	}
 	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = p.URL, p.DisabledURL, p.TargetDB, service.SchemaPRD
+	tc.PenaltiesURL, tc.PenaltiesDB = p.PenaltiesURL, p.PenaltiesDB
 	*tc = embedded.Claim(*tc)
 	cfg.Name, cfg.Store, cfg.Restarter = p.Description, p, p
 	return p, nil

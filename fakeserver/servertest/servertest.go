@@ -35,6 +35,7 @@ type Call struct {
 	Key    string // Idempotency-Key, "" for none
 	Header http.Header
 	Method string // "" = POST
+	Path   string // "" = /v1/ride_summary
 }
 
 // Do sends c to h.
@@ -43,7 +44,11 @@ func Do(h http.Handler, c Call) *httptest.ResponseRecorder {
 	if method == "" {
 		method = http.MethodPost
 	}
-	r := httptest.NewRequest(method, "/v1/ride_summary", strings.NewReader(c.Body))
+	path := c.Path
+	if path == "" {
+		path = "/v1/ride_summary"
+	}
+	r := httptest.NewRequest(method, path, strings.NewReader(c.Body))
 	r.Header.Set("Content-Type", "application/json")
 	for k, vs := range c.Header {
 		r.Header[k] = vs

@@ -109,7 +109,8 @@ func TestBuckets(t testing.TB, open Open) {
 }
 
 // TestLog: a sliding log's State.Log (model.EncodeLog, up to a long log)
-// reads back as written, a put replaces it and an empty Log clears it.
+// and a penalty record (State.Penalty) read back as written, a put
+// replaces them and empty ones clear them.
 func TestLog(t testing.TB, open Open) {
 	s := fresh(t, open)
 	long := make([]int64, 500)
@@ -119,6 +120,7 @@ func TestLog(t testing.TB, open Open) {
 	for _, st := range []model.State{
 		{Found: true, Remaining: 2, Reset: 1_800_000_003, Log: model.EncodeLog([]int64{1_800_000_000_000, 1_800_000_000_999})},
 		{Found: true, Remaining: 0, Reset: 1_800_000_004, Log: model.EncodeLog(long)},
+		{Found: true, Remaining: 0, Reset: 1_800_000_004, Penalty: model.Penalty{Count: 3, Last: 1_800_000_001_500, Until: 1_800_000_009_500}},
 		{Found: true, Remaining: 5, Reset: 1_800_000_005},
 	} {
 		update(t, s, func(ctx context.Context, tx reference.Tx) error { return tx.PutBucket(ctx, "log", st) })

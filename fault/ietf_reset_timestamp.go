@@ -1,0 +1,37 @@
+package fault
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/ietf"
+)
+
+// IETFResetTimestamp writes RateLimit's t as the unix second the window
+// resets (X-RateLimit-Reset's value) instead of the seconds until then, the
+// usual mistake when the IETF fields are added beside the X- headers.
+const IETFResetTimestamp Name = "ietf-reset-timestamp"
+
+func ietfResetTimestamp() Fault {
+	return Fault{
+		Name:        IETFResetTimestamp,
+		Breaks:      clause.Of(clause.IETF1),
+		Description: "RateLimit's t is the reset's unix second, not the seconds until it",
+		Detectors:   Detectors{Scenarios: []string{"IETF-1-01"}},
+		Profile:     fakeserver.ProfileSlidingLog,
+		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
+			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
+				return onHeaders(h, func(_ *http.Request, _ int, hdr http.Header) {
+					f, err := ietf.Read(hdr)
+					reset, rerr := strconv.ParseInt(hdr.Get("X-RateLimit-Reset"), 10, 64)
+					if err != nil || rerr != nil {
+						return
+					}
+					_ = ietf.Format(hdr, f.Policy.Name, int(f.Policy.Quota), cfg.Window, f.Limit.Remaining, reset)
+				})
+			}}
+		},
+	}
+}

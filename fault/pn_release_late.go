@@ -1,0 +1,40 @@
+package fault
+
+import (
+	"time"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/model"
+)
+
+// PNReleaseLate keeps a key refused for 3 s after the penalty_until it
+// announced (an expiry compared in another unit or clock than the one
+// reported): the key is not served by the algorithm when the penalty ends.
+const PNReleaseLate Name = "pn-release-late"
+
+// releaseLag is how long PNReleaseLate refuses past penalty_until.
+const releaseLag = 3 * time.Second
+
+func pnReleaseLate() Fault {
+	return Fault{
+		Name:        PNReleaseLate,
+		Breaks:      clause.Of(clause.PN2),
+		Description: "a penalty keeps refusing for 3 s after the penalty_until it announced",
+		Detectors:   Detectors{Scenarios: []string{"PN-2-01"}},
+		Profile:     fakeserver.ProfileSlidingLog,
+		Wrap: func(fakeserver.Config) fakeserver.Wrap {
+			return wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+				until := st.Penalty.Until
+				if req.Cost == 0 || p.Active(st, now) || until == 0 || now.UnixMilli() >= until+releaseLag.Milliseconds() {
+					return p.Step(st, req, now)
+				}
+				late := st
+				late.Penalty.Until = until + releaseLag.Milliseconds()
+				_, d := p.Step(late, req, now)
+				d.PenaltyUntil = (until + 999) / 1000
+				return st, d
+			})
+		},
+	}
+}

@@ -1,0 +1,42 @@
+package fault
+
+import (
+	"time"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/model"
+)
+
+// PNSpends runs the algorithm on requests refused under a penalty and
+// keeps what they spent (the penalty check placed after the algorithm's
+// record): a client retrying under a penalty has used its quota by the
+// time the penalty ends.
+const PNSpends Name = "pn-spends"
+
+func pnSpends() Fault {
+	return Fault{
+		Name:        PNSpends,
+		Breaks:      clause.Of(clause.PN4),
+		Description: "requests refused under a penalty spend quota",
+		Detectors:   Detectors{Scenarios: []string{"PN-4-01"}},
+		Profile:     fakeserver.ProfileSlidingLog,
+		Wrap: func(fakeserver.Config) fakeserver.Wrap {
+			return wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+				next, d := p.Step(st, req, now)
+				if !p.Active(st, now) || req.Cost == 0 {
+					return next, d
+				}
+				inner := st
+				inner.Penalty = model.Penalty{}
+				spent, id := p.Inner.Step(inner, req, now)
+				if !id.Allowed {
+					return next, d
+				}
+				spent.Penalty = st.Penalty
+				d.Write = true
+				return spent, d
+			})
+		},
+	}
+}

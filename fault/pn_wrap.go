@@ -1,0 +1,27 @@
+package fault
+
+import (
+	"time"
+
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/model"
+)
+
+// penaltyStep is a penalties fault as a function of the correct
+// model.Penalties and one step's arguments.
+type penaltyStep func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision)
+
+// wrapPenalties is the Wrap of a penalties fault: it replaces the server's
+// model.Penalties (RL_PENALTIES) and leaves a server without penalties as
+// it is.
+func wrapPenalties(f penaltyStep) fakeserver.Wrap {
+	return fakeserver.Wrap{Model: func(m model.Model) model.Model {
+		p, ok := m.(model.Penalties)
+		if !ok {
+			return m
+		}
+		return stepFunc(func(st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+			return f(p, st, req, now)
+		})
+	}}
+}

@@ -1,0 +1,47 @@
+package selftest
+
+import (
+	"slices"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/service"
+)
+
+// featureClauses are the extended features of any profile the self-test
+// claims, with the clauses that make a fault's row claim them.
+var featureClauses = []struct {
+	feature service.Feature
+	clauses []clause.ID
+}{
+	{service.FeaturePenalties, []clause.ID{clause.PN1, clause.PN2, clause.PN3, clause.PN4, clause.PN5}},
+	{service.FeatureIETFHeaders, []clause.ID{clause.IETF1}},
+	{service.FeatureBypass, []clause.ID{clause.SL10}},
+	{service.FeatureTiers, []clause.ID{clause.SL9}},
+}
+
+// claimFeatures claims penalties (with the embedded reference's default
+// tiers), ietf-headers, bypass and tiers (their defaults) for a fault's
+// row when the fault breaks one of the feature's clauses, and for the
+// reference's run of a profile when a fault of that profile does (so that
+// every scenario the reference passes is shown to fail against a fault);
+// the other rows leave those scenarios out, as they demand nothing of
+// them.
+func claimFeatures(tc service.Config, f fault.Name) service.Config {
+	if tc.Profile == service.ProfilePRD || tc.Profile == "" {
+		return tc
+	}
+	faults := fault.All()
+	if f != fault.None {
+		flt, _ := fault.Lookup(f)
+		faults = []fault.Fault{flt}
+	}
+	for _, fc := range featureClauses {
+		if slices.ContainsFunc(faults, func(flt fault.Fault) bool {
+			return string(flt.Profile) == string(tc.Profile) && slices.ContainsFunc(flt.Breaks, func(id clause.ID) bool { return slices.Contains(fc.clauses, id) })
+		}) {
+			tc.Features = append(slices.Clone(tc.Features), fc.feature)
+		}
+	}
+	return tc.WithPenaltyDefaults().WithBypassDefaults().WithTierDefaults()
+}

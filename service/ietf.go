@@ -1,0 +1,36 @@
+package service
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/rlspec/rlspec/ietf"
+)
+
+// ParseIETF reads a response in the ietf dialect
+// (draft-ietf-httpapi-ratelimit-headers-11): Limit is the policy's q,
+// Remaining RateLimit's r and Reset the unix second t points at from
+// received; Retry-After as ParseRateLimit reads it. An absent or invalid
+// field is a *HeaderError naming it.
+func ParseIETF(h http.Header, received time.Time) (RateLimit, error) {
+	f, err := ietf.Read(h)
+	if err != nil {
+		return RateLimit{RetryAfter: -1}, &HeaderError{Header: ietf.LimitField + ", " + ietf.PolicyField, Value: h.Get(ietf.LimitField), Reason: err.Error()}
+	}
+	rl := RateLimit{Limit: f.Policy.Quota, Remaining: f.Limit.Remaining, Reset: f.Reset(received), RetryAfter: -1}
+	if len(h.Values(HeaderRetryAfter)) > 0 {
+		v, err := headerInt(h, HeaderRetryAfter)
+		if err != nil {
+			return rl, err
+		}
+		rl.RetryAfter = v
+	}
+	return rl, nil
+}
+
+// AnswersIETF reports whether the target is to answer in the IETF fields:
+// DIALECT=ietf or feature ietf-headers claimed (an embedded reference then
+// adds them beside X-RateLimit-*).
+func (c Config) AnswersIETF() bool {
+	return c.Dialect == DialectIETF || c.Claims(FeatureIETFHeaders)
+}

@@ -1,0 +1,79 @@
+package service
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/rlspec/rlspec/model"
+)
+
+// tiers' setting (profiles.md SL-9): RL_TIERS names a JSON file of the
+// target's tiers, [{"path", "method", "limit", "window", "key"}]
+// (model.ParseTiers); the profile's own endpoint (TARGET_PATH, RL_LIMIT,
+// RL_WINDOW) is one more. The embedded reference serves DefaultTiers.
+const envTiers = "RL_TIERS"
+
+// DefaultTiers are the embedded reference's tiers beside its endpoint.
+func DefaultTiers() []model.Tier {
+	return []model.Tier{
+		{Path: "/v1/tier-a", Method: "GET", Limit: 3, Window: 3 * time.Second},
+		{Path: "/v1/tier-b", Method: "GET", Limit: 4, Window: 4 * time.Second},
+	}
+}
+
+// registerTierFlags binds -rl-tiers.
+func (c *Config) registerTierFlags(fs *flag.FlagSet, getenv Getenv) {
+	fs.Var(envValue(getenv, envTiers, (*tiersFlag)(&c.Tiers)), "rl-tiers",
+		"tiers: JSON file of the target's tiers [{\"path\",\"method\",\"limit\",\"window\",\"key\"}] ("+envTiers+")")
+}
+
+// tiersFlag is RL_TIERS: reading the file is its validation.
+type tiersFlag []model.Tier
+
+func (f *tiersFlag) String() string {
+	if f == nil || len(*f) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d tiers", len(*f))
+}
+func (f *tiersFlag) Set(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("cannot read the tiers file: %w", err)
+	}
+	tiers, err := model.ParseTiers(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	*f = tiers
+	return nil
+}
+
+// needsTiers: a target claiming tiers must say them (the embedded
+// reference has its defaults).
+func (c Config) needsTiers() error {
+	if c.Claims(FeatureTiers) && len(c.Tiers) == 0 {
+		return errors.New("FEATURES=tiers needs RL_TIERS, a JSON file of the target's tiers (e.g. [{\"path\":\"/v1/search\",\"limit\":30,\"window\":60}])")
+	}
+	return nil
+}
+
+// WithTierDefaults fills RL_TIERS left unset with DefaultTiers when tiers
+// are claimed.
+func (c Config) WithTierDefaults() Config {
+	if c.Claims(FeatureTiers) && len(c.Tiers) == 0 {
+		c.Tiers = DefaultTiers()
+	}
+	return c
+}
+
+// ClaimedTiers is RL_TIERS when tiers are claimed, else nil.
+func (c Config) ClaimedTiers() []model.Tier {
+	if !c.Claims(FeatureTiers) {
+		return nil
+	}
+	return c.Tiers
+}

@@ -1,0 +1,77 @@
+package steps
+
+import (
+	"fmt"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/service"
+)
+
+// registerBypass registers the steps of feature bypass (SL-10).
+func (s *scenario) registerBypass(sc stepper) {
+	sc.Step(`^N\+5 requests are sent with the key as a bypass identity$`, s.sendBypass)
+	sc.Step(`^all of them were allowed$`, s.allOfBatchAllowed)
+	sc.Step(`^the key without the bypass headers then gets N requests allowed$`, s.normalAfterBypass)
+}
+
+// sendBypass sends N+5 requests of the key with BYPASS_HEADERS, one after
+// another; the batch keeps them.
+func (s *scenario) sendBypass() error {
+	cfg := s.env.Config
+	if !cfg.Claims(service.FeatureBypass) {
+		return skip("%s FEATURES does not include bypass", NotClaimed)
+	}
+	if len(cfg.BypassHeaders) == 0 {
+		return precondition(fmt.Errorf("bypass is claimed but BYPASS_HEADERS names no header"))
+	}
+	if s.key.client == nil {
+		return precondition(fmt.Errorf("no key: the scenario must start with a fresh key"))
+	}
+	s.batch = batch{sent: s.limit() + 5}
+	for range s.limit() + 5 {
+		r := s.keyed(s.key.value)
+		r.Header = r.Header.Clone()
+		if r.Header == nil {
+			r.Header = cfg.BypassHeaders.Clone()
+		}
+		for k, vs := range cfg.BypassHeaders {
+			r.Header[k] = append([]string(nil), vs...)
+		}
+		ex, err := s.send(s.key.client, r)
+		if ex != nil {
+			s.batch.exchanges = append(s.batch.exchanges, ex)
+			s.last = lastExchange{req: r, ex: ex}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// allOfBatchAllowed: every exchange of the last batch got a 2xx.
+func (s *scenario) allOfBatchAllowed() error {
+	for i, ex := range s.batch.exchanges {
+		if ex.Status/100 != 2 {
+			return violation(clause.Of(clause.SL10), fmt.Sprintf("bypass request %d of %d", i+1, len(s.batch.exchanges)),
+				"2xx", fmt.Sprintf("HTTP %d", ex.Status), ex)
+		}
+	}
+	return nil
+}
+
+// normalAfterBypass: the key, now without the bypass headers, still has
+// its whole quota.
+func (s *scenario) normalAfterBypass() error {
+	run, err := s.sendRun(s.limit())
+	if err != nil {
+		return err
+	}
+	for i, ex := range run {
+		if ex.Status/100 != 2 {
+			return violation(clause.Of(clause.SL10), fmt.Sprintf("request %d of %d without the bypass headers, after %d bypass requests", i+1, len(run), len(s.batch.exchanges)),
+				"2xx: bypass requests spend nothing", fmt.Sprintf("HTTP %d", ex.Status), ex)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,60 @@
+package steps
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/ietf"
+	"github.com/rlspec/rlspec/service"
+)
+
+// registerIETF registers the check of feature ietf-headers (IETF-1).
+func (s *scenario) registerIETF(sc stepper) {
+	sc.Step(`^every response carried valid IETF fields with q N, w W, r as Remaining and t as Reset minus now$`, s.ietfFields)
+}
+
+// ietfFields is IETF-1 on every exchange of the key: both fields parse
+// (package ietf, strict where the draft says MUST), q = N and w = W, t in
+// [0, W + 1 s], r = 0 on a 429; beside X-RateLimit-* headers r equals
+// Remaining and received + t equals Reset within 1 s.
+func (s *scenario) ietfFields() error {
+	if !s.env.Config.Claims(service.FeatureIETFHeaders) {
+		return skip("%s FEATURES does not include ietf-headers", NotClaimed)
+	}
+	var exs []*service.Exchange
+	for _, run := range s.key.runs {
+		exs = append(exs, run...)
+	}
+	if s.last.ex != nil && (len(exs) == 0 || exs[len(exs)-1] != s.last.ex) {
+		exs = append(exs, s.last.ex)
+	}
+	w := int64(s.window() / time.Second)
+	for _, ex := range exs {
+		f, err := ietf.Read(ex.RespHeader)
+		if err == nil {
+			err = f.Match(s.limit(), s.window())
+		}
+		if err != nil {
+			return violation(clause.Of(clause.IETF1), "RateLimit-Policy and RateLimit", fmt.Sprintf("valid fields with q=%d, w=%d", s.limit(), w), err.Error(), ex)
+		}
+		if t := f.Limit.Reset; t < 0 || t > w+1 {
+			return violation(clause.Of(clause.IETF1), "RateLimit's t", fmt.Sprintf("seconds until more quota, in [0, %d]", w+1), fmt.Sprintf("t=%d", t), ex)
+		}
+		if ex.Status == http.StatusTooManyRequests && f.Limit.Remaining != 0 {
+			return violation(clause.Of(clause.IETF1), "RateLimit's r on a 429", "0", fmt.Sprintf("r=%d", f.Limit.Remaining), ex)
+		}
+		x, err := service.ParseRateLimit(ex.RespHeader)
+		if err != nil {
+			continue // the ietf dialect alone: the profile's checks read r and t
+		}
+		if f.Limit.Remaining != x.Remaining {
+			return violation(clause.Of(clause.IETF1), "RateLimit's r", fmt.Sprintf("X-RateLimit-Remaining %d", x.Remaining), fmt.Sprintf("r=%d", f.Limit.Remaining), ex)
+		}
+		if at := f.Reset(ex.Received); at < x.Reset-1 || at > x.Reset+1 || f.Reset(ex.Sent) < x.Reset-1 {
+			return violation(clause.Of(clause.IETF1), "RateLimit's t", fmt.Sprintf("X-RateLimit-Reset %d − now (±1 s)", x.Reset), fmt.Sprintf("t=%d", f.Limit.Reset), ex)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,93 @@
+package steps
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/service"
+)
+
+// tierRun is what one tier answered the key: its N requests and the one
+// after.
+type tierRun struct {
+	tier      model.Tier
+	exchanges []*service.Exchange
+}
+
+// registerTiers registers the steps of feature tiers (SL-9).
+func (s *scenario) registerTiers(sc stepper) {
+	sc.Step(`^each tier in turn gets N requests of the key and one more$`, s.spendTiers)
+	sc.Step(`^every tier allowed its own N, said Limit N, and refused the next with Retry-After within its own W$`, s.tiersOwnCount)
+}
+
+// tiers are RL_TIERS followed by the profile's endpoint.
+func (s *scenario) allTiers() []model.Tier {
+	cfg := s.env.Config
+	return append(append([]model.Tier(nil), cfg.Tiers...), model.Tier{Path: cfg.Path, Method: cfg.Method, Limit: cfg.Limit, Window: cfg.Window})
+}
+
+// spendTiers sends, tier after tier, the tier's N requests of the key and
+// one more, each tier through a client of its own path.
+func (s *scenario) spendTiers() error {
+	cfg := s.env.Config
+	if !cfg.Claims(service.FeatureTiers) {
+		return skip("%s FEATURES does not include tiers", NotClaimed)
+	}
+	if len(cfg.Tiers) == 0 {
+		return precondition(fmt.Errorf("tiers are claimed but RL_TIERS gives none"))
+	}
+	s.tierRuns = nil
+	for _, t := range s.allTiers() {
+		tc := cfg
+		tc.Path = t.Path
+		c := service.NewClient(tc, s.base)
+		s.clients = append(s.clients, c)
+		run := tierRun{tier: t}
+		for range t.Limit + 1 {
+			r := s.keyed(s.key.value)
+			r.Method = t.Method
+			ex, err := s.send(c, r)
+			if ex != nil {
+				run.exchanges = append(run.exchanges, ex)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		s.tierRuns = append(s.tierRuns, run)
+	}
+	return nil
+}
+
+// tiersOwnCount is SL-9 on the recorded runs.
+func (s *scenario) tiersOwnCount() error {
+	for _, run := range s.tierRuns {
+		t, n := run.tier, run.tier.Limit
+		for i, ex := range run.exchanges {
+			where := fmt.Sprintf("tier %s %s (N=%d, W=%s), request %d of %d, after the tiers before it were spent", t.Method, t.Path, n, t.Window, i+1, n+1)
+			if i < n {
+				if ex.Status/100 != 2 {
+					return violation(clause.Of(clause.SL9), where, "2xx: a tier's own N", fmt.Sprintf("HTTP %d", ex.Status), ex)
+				}
+				if rl, err := ex.RateLimit(); err == nil && rl.Limit != int64(n) {
+					return violation(clause.Of(clause.SL9), where, fmt.Sprintf("Limit %d", n), fmt.Sprintf("Limit %d", rl.Limit), ex)
+				}
+				continue
+			}
+			if ex.Status != http.StatusTooManyRequests {
+				return violation(clause.Of(clause.SL9), where, "429: the tier's N spent", fmt.Sprintf("HTTP %d", ex.Status), ex)
+			}
+			ra, err := s.retryAfterOf(ex)
+			if err != nil {
+				return err
+			}
+			if w := int64(t.Window / time.Second); ra < 1 || ra > w {
+				return violation(clause.Of(clause.SL9), where, fmt.Sprintf("Retry-After in [1, %d]: the tier's own W", w), fmt.Sprintf("%d", ra), ex)
+			}
+		}
+	}
+	return nil
+}
