@@ -1,8 +1,10 @@
-Feature: Store outages (FAIL-1 fail-closed, FAIL-2 fail-open)
+Feature: Store outages and restarts (FAIL-1 fail-closed, FAIL-2 fail-open, PS-1 persistence)
 
   The store is taken away mid-run: for the embedded reference rlspec stops
   PostgreSQL or holds SQLite's write lock itself; for another target through
-  STORE_DOWN_CMD and STORE_UP_CMD. These scenarios run alone.
+  STORE_DOWN_CMD and STORE_UP_CMD. The target is restarted (PS-1): TARGET_IMAGE's
+  containers on their volume, or the embedded reference's servers on their
+  store. These scenarios run alone, one after another (one pause of the rest).
 
   @FAIL-1 @id:RL-FAIL1-01
   Scenario: RL-FAIL1-01 [FAIL-1] while the store is down nothing is allowed, and quota spent before stays spent
@@ -27,3 +29,14 @@ Feature: Store outages (FAIL-1 fail-closed, FAIL-2 fail-open)
     Then every one of them was allowed
     When the store comes back
     Then within 30 seconds a ride to the bucket gets 200
+
+  @PS-1 @id:PS-1-01
+  Scenario: PS-1-01 [PS-1] quota spent before a restart is still spent after it
+    "PS-1: Quota spent before the container is restarted is still spent after
+    it." rlspec restarts TARGET_IMAGE's containers on their volume (the
+    embedded reference's servers on their store); this scenario runs alone.
+    Given the target claims persistence and can be restarted
+    And a fresh device bucket with its first ride sent
+    And I send a ride to the bucket
+    When the target restarts
+    Then within 30 seconds of the restart a ride to the bucket gets 200 with Remaining at most the limit minus 3
