@@ -31,12 +31,6 @@ func fwBoundaryRace() Fault {
 	}
 }
 
-// boundaryRace is how long a window's reset stays unseen by the requests
-// racing it: each of them read the expired window before the first reset
-// was written, and each opens the new window again. Deterministic, where a
-// real race depends on scheduling (the self-test must catch it every run).
-const boundaryRace = 200 * time.Millisecond
-
 // resets remembers, per key, the expired state a new window replaced and
 // when.
 type resets struct {
@@ -47,7 +41,9 @@ type resets struct {
 }
 
 // unseenReset is one transaction: it reads a key as it was before its
-// latest reset while that reset is younger than boundaryRace.
+// latest reset while that reset is younger than raceWindow: each request
+// racing the boundary read the expired window before the first reset was
+// written, and each opens the new window again.
 type unseenReset struct {
 	reference.Tx
 	rs   *resets
@@ -60,7 +56,7 @@ func (t *unseenReset) Bucket(ctx context.Context, id string) (model.State, error
 		return st, err
 	}
 	t.rs.mu.Lock()
-	if at, ok := t.rs.at[id]; ok && t.rs.clock.Now().Sub(at) < boundaryRace {
+	if at, ok := t.rs.at[id]; ok && t.rs.clock.Now().Sub(at) < raceWindow {
 		st = t.rs.old[id]
 	}
 	t.rs.mu.Unlock()
@@ -76,7 +72,7 @@ func (t *unseenReset) PutBucket(ctx context.Context, id string, st model.State) 
 	now := t.rs.clock.Now()
 	if ok && before.Found && before.Reset != st.Reset && before.Reset <= now.Unix() {
 		t.rs.mu.Lock()
-		if at, racing := t.rs.at[id]; !racing || now.Sub(at) >= boundaryRace {
+		if at, racing := t.rs.at[id]; !racing || now.Sub(at) >= raceWindow {
 			t.rs.old[id], t.rs.at[id] = before, now // the first reset of this boundary
 		}
 		t.rs.mu.Unlock()

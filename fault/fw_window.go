@@ -2,7 +2,6 @@ package fault
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
@@ -45,7 +44,7 @@ func fwInsertRace() Fault {
 		Detectors:   Detectors{Scenarios: []string{"FW-4-01"}, Race: true, Replicas: 1},
 		Profile:     fakeserver.ProfileFixedWindow,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			ins := &inserts{clock: cfg.ClockOrWall(), at: map[string]time.Time{}}
+			ins := newFirstWrites(cfg.ClockOrWall())
 			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
 				return txStore{Store: s, wrap: func(tx reference.Tx) reference.Tx { return unseenInsert{Tx: tx, ins: ins} }}
 			}}
@@ -53,40 +52,23 @@ func fwInsertRace() Fault {
 	}
 }
 
-// insertRace is how long a key's first row stays unseen by the requests
-// racing it (their UPDATE found no row; their INSERT's unique violation
-// is swallowed): deterministic, where a real race depends on scheduling.
-const insertRace = 200 * time.Millisecond
-
-// inserts remembers when each key's row was first written.
-type inserts struct {
-	clock reference.Clock
-	mu    sync.Mutex
-	at    map[string]time.Time
-}
-
-// unseenInsert reads a key as absent within insertRace of its first write.
+// unseenInsert reads a key as absent within raceWindow of its first write:
+// the racing requests' UPDATE found no row and their INSERT's unique
+// violation is swallowed.
 type unseenInsert struct {
 	reference.Tx
-	ins *inserts
+	ins *firstWrites
 }
 
 func (t unseenInsert) Bucket(ctx context.Context, id string) (model.State, error) {
-	t.ins.mu.Lock()
-	first, ok := t.ins.at[id]
-	t.ins.mu.Unlock()
-	if ok && t.ins.clock.Now().Sub(first) < insertRace {
+	if t.ins.hidden(id) {
 		return model.State{}, nil
 	}
 	return t.Tx.Bucket(ctx, id)
 }
 
 func (t unseenInsert) PutBucket(ctx context.Context, id string, st model.State) error {
-	t.ins.mu.Lock()
-	if _, ok := t.ins.at[id]; !ok {
-		t.ins.at[id] = t.ins.clock.Now()
-	}
-	t.ins.mu.Unlock()
+	t.ins.wrote(id)
 	return t.Tx.PutBucket(ctx, id, st)
 }
 

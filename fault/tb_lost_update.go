@@ -16,14 +16,10 @@ import (
 // computed back with an upsert: under READ COMMITTED, or across
 // replicas, requests that read the same count each spend the same token).
 // Deterministic: a key's count read at one instant is what every request
-// of that key reads while they come less than lostUpdate apart, as if they
+// of that key reads while they come less than raceWindow apart, as if they
 // had all read it before any of them wrote — a slow machine stretches the
 // race instead of ending it.
 const TBLostUpdate Name = "tb-lost-update"
-
-// lostUpdate is how long the requests of a key keep reading the count one
-// of them read (the race's window, on the server's clock).
-const lostUpdate = 200 * time.Millisecond
 
 func tbLostUpdate() Fault {
 	return Fault{
@@ -64,7 +60,7 @@ func (t staleTx) Bucket(ctx context.Context, id string) (model.State, error) {
 	now := t.reads.clock.Now()
 	t.reads.mu.Lock()
 	r, ok := t.reads.read[id]
-	if ok && now.Sub(r.at) < lostUpdate {
+	if ok && now.Sub(r.at) < raceWindow {
 		t.reads.read[id] = staleRead{st: r.st, at: now} // the race goes on while requests keep coming
 		t.reads.mu.Unlock()
 		return r.st, nil

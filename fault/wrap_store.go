@@ -33,7 +33,7 @@ func (s txStore) Update(ctx context.Context, fn func(ctx context.Context, tx ref
 // self-test must catch the fault every run. So the race is widened, the
 // same for every such fault: while another request on the same key is in
 // flight, a check reads the key as it was before its writes of the last
-// checkLag. A request alone on its key (a sequential client) checks the
+// raceWindow. A request alone on its key (a sequential client) checks the
 // committed state, as the correct store does.
 type staleStore struct {
 	reference.Store
@@ -41,10 +41,7 @@ type staleStore struct {
 	wrap func(tx reference.Tx, earlier reads) reference.Tx
 }
 
-// checkLag is how long a key's writes stay unseen by concurrent checks.
-const checkLag = 200 * time.Millisecond
-
-// newStaleStore wraps s; clock times checkLag.
+// newStaleStore wraps s; clock times raceWindow.
 func newStaleStore(s reference.Store, clock reference.Clock, wrap func(tx reference.Tx, earlier reads) reference.Tx) staleStore {
 	return staleStore{Store: s, wrap: wrap, lag: &lag{clock: clock, inflight: map[string]int{}, bursts: map[string]burst{}}}
 }
@@ -89,7 +86,7 @@ func (l *lag) check(id string, st model.State) model.State {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.inflight[id]++
-	if b, ok := l.bursts[id]; ok && l.inflight[id] > 1 && l.clock.Now().Sub(b.at) < checkLag {
+	if b, ok := l.bursts[id]; ok && l.inflight[id] > 1 && l.clock.Now().Sub(b.at) < raceWindow {
 		return b.before
 	}
 	return st
@@ -111,7 +108,7 @@ func (l *lag) wrote(id string, before model.State) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.clock.Now()
-	if b, ok := l.bursts[id]; !ok || now.Sub(b.at) >= checkLag {
+	if b, ok := l.bursts[id]; !ok || now.Sub(b.at) >= raceWindow {
 		l.bursts[id] = burst{before: before, at: now}
 	}
 }
