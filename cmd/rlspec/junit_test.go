@@ -10,22 +10,13 @@ import (
 	"testing"
 )
 
-// junitFile is what the tests read of a junit.xml.
+// junitFile is what the tests read of a junit.xml: the counts, and the
+// suites as the summary command reads them.
 type junitFile struct {
 	Tests    int `xml:"tests,attr"`
 	Failures int `xml:"failures,attr"`
 	Errors   int `xml:"errors,attr"`
-	Suites   []struct {
-		Cases []struct {
-			Name    string `xml:"name,attr"`
-			Failure *struct {
-				Message string `xml:"message,attr"`
-			} `xml:"failure"`
-			Error *struct {
-				Message string `xml:"message,attr"`
-			} `xml:"error"`
-		} `xml:"testcase"`
-	} `xml:"testsuite"`
+	junitReport
 }
 
 func readJUnit(t *testing.T, dir string) junitFile {
