@@ -9,3 +9,13 @@ import "errors"
 func (c Config) TargetNeeds() error {
 	return errors.Join(c.needsBucket(), c.needsPenalties(), c.needsBypass(), c.needsTiers())
 }
+
+// WithEmbeddedDefaults fills what TargetNeeds asks of a user's target with
+// the embedded reference's defaults: token-bucket's B and R, and the
+// claimed features' RL_PENALTIES, BYPASS_HEADERS and RL_TIERS.
+func (c Config) WithEmbeddedDefaults() Config {
+	if c.Profile == ProfileTokenBucket {
+		c = c.WithTokenBucketDefaults()
+	}
+	return c.WithPenaltyDefaults().WithBypassDefaults().WithTierDefaults()
+}

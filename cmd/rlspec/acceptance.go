@@ -95,10 +95,7 @@ func startEmbedded(cfg *acceptance.Config, flt fault.Name, store fakeserver.Stor
 	if tc.Headers.Get("Authorization") == "" {
 		tc.Headers.Set("Authorization", "Bearer rlspec-embedded-"+service.NewUUID())
 	}
-	if tc.Profile == service.ProfileTokenBucket {
-		*tc = tc.WithTokenBucketDefaults()
-	}
-	*tc = tc.WithPenaltyDefaults().WithBypassDefaults().WithTierDefaults()
+	*tc = tc.WithEmbeddedDefaults()
 	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers(),
 		Fault: flt, Store: store, TrustLoopbackProxies: tc.ClientIPs == service.ClientIPsXFF,
 		RequireAuth: tc.Headers.Get("Authorization"),
