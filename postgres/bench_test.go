@@ -21,15 +21,25 @@ import (
 
 // BenchmarkDecide measures durable check-and-spend decisions of the
 // reference on this store (synchronous_commit=on): 1 and 10 concurrent
-// callers, each on its own bucket, decisions/s and p95. BenchmarkPgbench
+// callers, each on its own bucket, decisions/s and p95, on the optimistic
+// one-statement path and on the locked path alone. BenchmarkPgbench
 // beside it runs the engine's own ceiling on the same cluster, so the two
 // read as a ratio in one run:
 //
 //	go test -run '^$' -bench 'Decide|Pgbench' -benchtime 5000x ./postgres
 func BenchmarkDecide(b *testing.B) {
+	for _, path := range []struct {
+		name  string
+		cache int
+	}{{"optimistic", 1 << 16}, {"locked", 0}} {
+		b.Run("path="+path.name, func(b *testing.B) { benchmarkDecide(b, WithStateCache(path.cache)) })
+	}
+}
+
+func benchmarkDecide(b *testing.B, opt Option) {
 	for _, callers := range []int{1, 10} {
 		b.Run(fmt.Sprintf("callers=%d", callers), func(b *testing.B) {
-			ref, err := reference.New(model.PRD{Limit: 1 << 30, Window: time.Hour}, open(b, WithMaxConns(callers)))
+			ref, err := reference.New(model.PRD{Limit: 1 << 30, Window: time.Hour}, open(b, WithMaxConns(callers), opt))
 			if err != nil {
 				b.Fatal(err)
 			}

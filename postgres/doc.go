@@ -15,4 +15,11 @@
 // each other in a cycle, and a key that has no row yet is locked as surely
 // as one that has. Lock waits longer than the busy timeout end in
 // reference.ErrBusy (the server answers 503, never an allow).
+//
+// The common Update — read one bucket, write it, ingest a ride — does not
+// wait for that transaction's two round trips: it is sent as one statement
+// that takes the same lock and writes only if the row still holds the state
+// fn decided on (optimistic.go). A row that changed sends fn to the locked
+// path, so the two paths decide alike; reference/storetest's shared suite
+// runs them interleaved on one database.
 package postgres

@@ -20,6 +20,7 @@ import (
 // Store is a reference.Store on one PostgreSQL database.
 type Store struct {
 	pool   *pgxpool.Pool
+	cache  *stateCache
 	closed atomic.Bool
 }
 
@@ -28,6 +29,7 @@ var _ reference.Store = (*Store)(nil)
 type options struct {
 	maxConns    int32
 	busyTimeout time.Duration
+	cacheSize   int
 }
 
 // Option sets a default of Open.
@@ -56,10 +58,23 @@ func WithBusyTimeout(d time.Duration) Option {
 	}
 }
 
+// WithStateCache sets how many buckets' last-seen states the store keeps
+// for its one-round-trip optimistic Updates (optimistic.go; default
+// 65,536); 0 runs every Update on the locked path.
+func WithStateCache(n int) Option {
+	return func(o *options) error {
+		if n < 0 {
+			return fmt.Errorf("state cache size %d is negative", n)
+		}
+		o.cacheSize = n
+		return nil
+	}
+}
+
 // Open connects to dsn (postgres://…), creates the tables when absent and
 // returns the store.
 func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
-	o := options{maxConns: 32, busyTimeout: 5 * time.Second}
+	o := options{maxConns: 32, busyTimeout: 5 * time.Second, cacheSize: 1 << 16}
 	for _, opt := range opts {
 		if err := opt(&o); err != nil {
 			return nil, fmt.Errorf("postgres store: %w", err)
@@ -78,7 +93,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres store: %w", err)
 	}
-	s := &Store{pool: pool}
+	s := &Store{pool: pool, cache: newStateCache(o.cacheSize)}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -86,10 +101,42 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	return s, nil
 }
 
-// Update runs fn in one READ COMMITTED transaction; keys are locked as fn
-// reads them (see the package comment).
+// Update runs fn in one statement when it can (optimistic.go), otherwise
+// in one READ COMMITTED transaction whose keys are locked as fn reads them
+// (see the package comment).
 func (s *Store) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
+	if s.closed.Load() {
+		return reference.ErrClosed
+	}
+	if s.cache.max > 0 {
+		wrote, err := s.optimistic(ctx, fn)
+		switch {
+		case errors.Is(err, errFallback), errors.Is(err, errStale):
+		case errors.Is(err, reference.ErrUnavailable) && !wrote:
+			// nothing was sent to be written: run as a locked Update,
+			// which reconnects and retries once (run)
+		case errors.Is(err, reference.ErrUnavailable):
+			s.pool.Reset() // the write's outcome is unknown: no retry
+			return err
+		default:
+			return err
+		}
+	}
 	return s.run(ctx, false, fn)
+}
+
+// optimistic runs fn once on an optTx and sends what it wrote; wrote tells
+// whether a write was sent (an error then leaves its outcome unknown).
+func (s *Store) optimistic(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) (wrote bool, err error) {
+	t := &optTx{s: s}
+	if err := fn(ctx, t); err != nil {
+		if t.readErr != nil {
+			return false, t.readErr
+		}
+		s.cache.forget(t.bucket)
+		return false, errFallback
+	}
+	return t.put != nil, t.commit(ctx)
 }
 
 // View runs fn on committed state (one snapshot); writes fail with
@@ -129,6 +176,9 @@ func (s *Store) runOnce(ctx context.Context, readOnly bool, fn func(ctx context.
 	}
 	if err := t.commit(ctx); err != nil {
 		return true, classify(errors.Join(err, t.rollback(ctx)))
+	}
+	for id, st := range t.states {
+		s.cache.put(id, st)
 	}
 	return false, nil
 }

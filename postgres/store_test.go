@@ -59,7 +59,12 @@ func newDatabase(tb testing.TB) string {
 
 func open(tb testing.TB, opts ...Option) *Store {
 	tb.Helper()
-	s, err := Open(context.Background(), newDatabase(tb), opts...)
+	return openDSN(tb, newDatabase(tb), opts...)
+}
+
+func openDSN(tb testing.TB, dsn string, opts ...Option) *Store {
+	tb.Helper()
+	s, err := Open(context.Background(), dsn, opts...)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -72,15 +77,30 @@ func TestStore(t *testing.T) {
 	storetest.Run(t, func(t testing.TB) reference.Store { return open(t) })
 }
 
+// TestShared runs the shared-database suite on stores of one database,
+// alternately optimistic and locked-only, so the two paths interleave.
+func TestShared(t *testing.T) {
+	storetest.RunShared(t, func(t testing.TB, n int) []reference.Store {
+		dsn := newDatabase(t)
+		ss := make([]reference.Store, n)
+		for i := range ss {
+			ss[i] = openDSN(t, dsn, WithStateCache((i+1)%2*64))
+		}
+		return ss
+	})
+}
+
 // TestHeldLockIsBusy: a bucket locked longer than the busy timeout fails
-// the Update with ErrBusy, never a decision.
+// an Update that writes it with ErrBusy, never a decision.
 func TestHeldLockIsBusy(t *testing.T) {
-	s := open(t, WithBusyTimeout(300*time.Millisecond))
+	dsn := newDatabase(t)
+	s := openDSN(t, dsn, WithBusyTimeout(300*time.Millisecond))
+	holder := openDSN(t, dsn, WithStateCache(0)) // another instance, on the locked path
 	ctx := context.Background()
 	hold := make(chan struct{})
 	held := make(chan struct{})
 	go func() {
-		_ = s.Update(ctx, func(ctx context.Context, tx reference.Tx) error {
+		_ = holder.Update(ctx, func(ctx context.Context, tx reference.Tx) error {
 			if _, err := tx.Bucket(ctx, "b"); err != nil {
 				return err
 			}
@@ -91,8 +111,11 @@ func TestHeldLockIsBusy(t *testing.T) {
 	}()
 	<-held
 	err := s.Update(ctx, func(ctx context.Context, tx reference.Tx) error {
-		_, err := tx.Bucket(ctx, "b")
-		return err
+		st, err := tx.Bucket(ctx, "b")
+		if err != nil {
+			return err
+		}
+		return tx.PutBucket(ctx, "b", st)
 	})
 	close(hold)
 	if !errors.Is(err, reference.ErrBusy) {

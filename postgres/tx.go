@@ -25,10 +25,8 @@ const (
 	sqlCommit    = `COMMIT`
 	sqlRollback  = `ROLLBACK`
 	sqlLock      = `SELECT pg_advisory_xact_lock($1::int, hashtext($2))`
-	sqlGetBucket = `SELECT quota_remaining, reset_utc, state_log, penalty_count, penalty_last_ms, penalty_until_ms
-		FROM rate_limit_buckets WHERE bucket_id = $1`
-	sqlPutBucket = `INSERT INTO rate_limit_buckets (bucket_id, quota_remaining, reset_utc, state_log,
-		penalty_count, penalty_last_ms, penalty_until_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)
+	sqlGetBucket = `SELECT ` + stateColumns + ` FROM rate_limit_buckets WHERE bucket_id = $1`
+	sqlPutBucket = `INSERT INTO rate_limit_buckets (bucket_id, ` + stateColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7)
 		ON CONFLICT (bucket_id) DO UPDATE SET quota_remaining = EXCLUDED.quota_remaining, reset_utc = EXCLUDED.reset_utc,
 		state_log = EXCLUDED.state_log, penalty_count = EXCLUDED.penalty_count,
 		penalty_last_ms = EXCLUDED.penalty_last_ms, penalty_until_ms = EXCLUDED.penalty_until_ms`
@@ -58,6 +56,9 @@ type tx struct {
 	pending  []stmt
 	begun    bool
 	locked   map[lockKey]bool
+	// states are the buckets' states as last read or written here; the
+	// store's cache learns them once the transaction commits.
+	states map[string]model.State
 }
 
 type lockKey struct {
@@ -144,30 +145,55 @@ func (t *tx) rollback(ctx context.Context) error {
 // Bucket locks the bucket (in an Update) and reads it.
 func (t *tx) Bucket(ctx context.Context, id string) (model.State, error) {
 	t.lock(lockBucket, id)
-	var rem, reset *int64
-	var log string
-	var pen model.Penalty
+	var st model.State
 	err := t.flush(ctx, &stmt{sqlGetBucket, []any{id}}, func(r pgx.Row) error {
-		err := r.Scan(&rem, &reset, &log, &pen.Count, &pen.Last, &pen.Until)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil
-		}
+		var err error
+		st, err = scanState(r)
 		return err
 	})
 	if err != nil {
 		return model.State{}, fmt.Errorf("read bucket: %w", err)
 	}
-	if rem == nil {
+	t.seen(id, st)
+	return st, nil
+}
+
+func (t *tx) seen(id string, st model.State) {
+	if t.states == nil {
+		t.states = map[string]model.State{}
+	}
+	t.states[id] = st
+}
+
+// stateColumns are a bucket's model.State columns, in stateArgs' order.
+const stateColumns = `quota_remaining, reset_utc, state_log, penalty_count, penalty_last_ms, penalty_until_ms`
+
+// stateTypes are stateColumns' SQL types.
+var stateTypes = [...]string{"int", "bigint", "text", "int", "bigint", "bigint"}
+
+func stateArgs(st model.State) []any {
+	return []any{st.Remaining, st.Reset, st.Log, st.Penalty.Count, st.Penalty.Last, st.Penalty.Until}
+}
+
+// scanState reads a row of stateColumns; no row is the zero State.
+func scanState(r pgx.Row) (model.State, error) {
+	st := model.State{Found: true}
+	err := r.Scan(&st.Remaining, &st.Reset, &st.Log, &st.Penalty.Count, &st.Penalty.Last, &st.Penalty.Until)
+	if errors.Is(err, pgx.ErrNoRows) {
 		return model.State{}, nil
 	}
-	return model.State{Found: true, Remaining: int(*rem), Reset: *reset, Log: log, Penalty: pen}, nil
+	if err != nil {
+		return model.State{}, err
+	}
+	return st, nil
 }
 
 // PutBucket queues the upsert (locking the bucket if it was not read first).
 func (t *tx) PutBucket(_ context.Context, id string, st model.State) error {
 	t.lock(lockBucket, id)
-	return t.write(stmt{sqlPutBucket, []any{id, st.Remaining, st.Reset, st.Log,
-		st.Penalty.Count, st.Penalty.Last, st.Penalty.Until}})
+	st.Found = true
+	t.seen(id, st)
+	return t.write(stmt{sqlPutBucket, append([]any{id}, stateArgs(st)...)})
 }
 
 // Idempotency locks the key (in an Update) and reads its live record.

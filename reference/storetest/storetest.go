@@ -44,7 +44,12 @@ func Properties() map[string]func(testing.TB, Open) {
 // Run runs every test of the suite as a subtest.
 func Run(t *testing.T, open Open) {
 	t.Helper()
-	for name, test := range Properties() {
+	runAll(t, Properties(), open)
+}
+
+func runAll[O any](t *testing.T, props map[string]func(testing.TB, O), open O) {
+	t.Helper()
+	for name, test := range props {
 		t.Run(name, func(t *testing.T) { test(t, open) })
 	}
 }
