@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/rlspec/rlspec/internal/tbrecord"
@@ -137,6 +138,73 @@ func TestEachPropertyCatchesItsDefect(t *testing.T) {
 		open := func(t testing.TB) reference.Store { b.Store = openSQLite(t); return b }
 		if !fails(t, p, open) {
 			t.Errorf("%s passes against a store that breaks it", name)
+		}
+	}
+}
+
+// remembered answers bucket reads from what its own store last wrote, as a
+// per-process cache would, never seeing the other stores' writes.
+type remembered struct {
+	reference.Tx
+	mu *sync.Mutex
+	m  map[string]model.State
+}
+
+func (t remembered) Bucket(ctx context.Context, id string) (model.State, error) {
+	t.mu.Lock()
+	st, ok := t.m[id]
+	t.mu.Unlock()
+	if ok {
+		return st, nil
+	}
+	return t.Tx.Bucket(ctx, id)
+}
+
+func (t remembered) PutBucket(ctx context.Context, id string, st model.State) error {
+	t.mu.Lock()
+	t.m[id] = st
+	t.mu.Unlock()
+	return t.Tx.PutBucket(ctx, id, st)
+}
+
+// Teeth for the shared suite: each property fails against stores of one
+// file that break it, and passes against plain SQLite stores of one file.
+func TestEachSharedPropertyCatchesItsDefect(t *testing.T) {
+	mutants := map[string]func(*sqlite.Store) reference.Store{
+		"SeeEachOther": func(s *sqlite.Store) reference.Store {
+			var mu sync.Mutex
+			m := map[string]model.State{}
+			return broken{Store: s, tx: func(_ *sqlite.Store, tx reference.Tx) reference.Tx { return remembered{Tx: tx, mu: &mu, m: m} }}
+		},
+		"Serialisable": func(s *sqlite.Store) reference.Store {
+			return broken{Store: s, tx: func(s *sqlite.Store, tx reference.Tx) reference.Tx { return stale{Tx: tx, s: s} }}
+		},
+	}
+	props := storetest.SharedProperties()
+	if len(mutants) != len(props) {
+		t.Fatalf("%d mutants for %d properties", len(mutants), len(props))
+	}
+	shared := func(wrap func(*sqlite.Store) reference.Store) storetest.OpenShared {
+		return func(t testing.TB, n int) []reference.Store {
+			path := filepath.Join(t.TempDir(), "rl.db")
+			ss := make([]reference.Store, n)
+			for i := range ss {
+				s, err := sqlite.Open(context.Background(), path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ss[i] = wrap(s)
+			}
+			return ss
+		}
+	}
+	plain := shared(func(s *sqlite.Store) reference.Store { return s })
+	for name, p := range props {
+		if len(tbrecord.Failures(t, func(tb testing.TB) { p(tb, plain) })) > 0 {
+			t.Errorf("%s fails against SQLite", name)
+		}
+		if len(tbrecord.Failures(t, func(tb testing.TB) { p(tb, shared(mutants[name])) })) == 0 {
+			t.Errorf("%s passes against stores that break it", name)
 		}
 	}
 }
