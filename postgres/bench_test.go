@@ -9,7 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -19,12 +19,21 @@ import (
 	"github.com/rlspec/rlspec/reference"
 )
 
+// rate is one measured run: decisions (or pgbench transactions) per second
+// and the p95 latency in µs.
+type rate struct{ perSec, p95 float64 }
+
+func (r rate) report(b *testing.B) {
+	b.ReportMetric(r.perSec, "decisions/s")
+	b.ReportMetric(r.p95, "p95-µs")
+}
+
 // BenchmarkDecide measures durable check-and-spend decisions of the
 // reference on this store (synchronous_commit=on): 1 and 10 concurrent
 // callers, each on its own bucket, decisions/s and p95, on the optimistic
 // one-statement path and on the locked path alone. BenchmarkPgbench
-// beside it runs the engine's own ceiling on the same cluster, so the two
-// read as a ratio in one run:
+// beside it runs the engine's own ceiling on the same cluster, and
+// BenchmarkVsPgbench pairs the two round by round:
 //
 //	go test -run '^$' -bench 'Decide|Pgbench' -benchtime 5000x ./postgres
 func BenchmarkDecide(b *testing.B) {
@@ -32,45 +41,111 @@ func BenchmarkDecide(b *testing.B) {
 		name  string
 		cache int
 	}{{"optimistic", 1 << 16}, {"locked", 0}} {
-		b.Run("path="+path.name, func(b *testing.B) { benchmarkDecide(b, WithStateCache(path.cache)) })
+		for _, callers := range []int{1, 10} {
+			b.Run(fmt.Sprintf("path=%s/callers=%d", path.name, callers), func(b *testing.B) {
+				ref, _ := newBenchReference(b, callers, WithStateCache(path.cache))
+				b.ResetTimer()
+				r := decideRate(b, ref, callers, b.N)
+				b.StopTimer()
+				r.report(b)
+			})
+		}
 	}
 }
 
-func benchmarkDecide(b *testing.B, opt Option) {
-	for _, callers := range []int{1, 10} {
-		b.Run(fmt.Sprintf("callers=%d", callers), func(b *testing.B) {
-			ref, err := reference.New(model.PRD{Limit: 1 << 30, Window: time.Hour}, open(b, WithMaxConns(callers), opt))
-			if err != nil {
-				b.Fatal(err)
-			}
-			ctx := context.Background()
-			lat := make([][]time.Duration, callers)
-			var wg sync.WaitGroup
+// BenchmarkPgbench runs pgbench with pgbenchScript on the same cluster, 1
+// and 10 clients, b.N transactions in all, and reports its tps and p95
+// latency (from its per-transaction log) as decisions/s and p95-µs.
+func BenchmarkPgbench(b *testing.B) {
+	pgbench := pgbenchPath(b)
+	for _, clients := range []int{1, 10} {
+		b.Run(fmt.Sprintf("callers=%d", clients), func(b *testing.B) {
+			dsn := open(b).pool.Config().ConnString() // creates the tables
 			b.ResetTimer()
-			start := time.Now()
-			for c := range callers {
-				n := b.N/callers + boolInt(c < b.N%callers)
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					req := reference.Request{Bucket: fmt.Sprintf("bench-%02d", c), BodyBytes: 2}
-					for range n {
-						t := time.Now()
-						d, err := ref.Decide(ctx, req)
-						lat[c] = append(lat[c], time.Since(t))
-						if err != nil || d.Outcome != reference.Allowed {
-							b.Errorf("decide: %v %v", d.Outcome, err)
-							return
-						}
-					}
-				}()
-			}
-			wg.Wait()
-			elapsed := time.Since(start)
+			r := pgbenchRate(b, pgbench, dsn, clients, b.N)
 			b.StopTimer()
-			reportLatency(b, lat, elapsed)
+			r.report(b)
 		})
 	}
+}
+
+// BenchmarkVsPgbench alternates the optimistic reference and pgbench on one
+// database, b.N decisions each per round for 5 rounds, and reports the
+// median of the rounds' ratios (×pgbench) beside each side's median rate:
+// on a shared machine a ratio taken within a round holds where separate
+// runs drift apart.
+//
+//	go test -run '^$' -bench VsPgbench -benchtime 3000x ./postgres
+func BenchmarkVsPgbench(b *testing.B) {
+	pgbench := pgbenchPath(b)
+	const rounds = 5
+	for _, callers := range []int{1, 10} {
+		b.Run(fmt.Sprintf("callers=%d", callers), func(b *testing.B) {
+			ref, dsn := newBenchReference(b, callers, WithStateCache(1<<16))
+			var ratios, ours, theirs []float64
+			for range rounds {
+				r := decideRate(b, ref, callers, b.N)
+				p := pgbenchRate(b, pgbench, dsn, callers, b.N)
+				ratios, ours, theirs = append(ratios, r.perSec/p.perSec), append(ours, r.perSec), append(theirs, p.perSec)
+			}
+			b.ReportMetric(median(ratios), "×pgbench")
+			b.ReportMetric(median(ours), "decisions/s")
+			b.ReportMetric(median(theirs), "pgbench-tps")
+		})
+	}
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// newBenchReference is the PRD reference on a fresh database, and that
+// database's DSN.
+func newBenchReference(b *testing.B, callers int, opts ...Option) (*reference.Reference, string) {
+	b.Helper()
+	s := open(b, append([]Option{WithMaxConns(callers)}, opts...)...)
+	ref, err := reference.New(model.PRD{Limit: 1 << 30, Window: time.Hour}, s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ref, s.pool.Config().ConnString()
+}
+
+// decideRate makes n decisions from callers goroutines, each on its own
+// bucket.
+func decideRate(b *testing.B, ref *reference.Reference, callers, n int) rate {
+	ctx := context.Background()
+	lat := make([][]time.Duration, callers)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for c := range callers {
+		k := n/callers + boolInt(c < n%callers)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req := reference.Request{Bucket: fmt.Sprintf("bench-%02d", c), BodyBytes: 2}
+			for range k {
+				t := time.Now()
+				d, err := ref.Decide(ctx, req)
+				lat[c] = append(lat[c], time.Since(t))
+				if err != nil || d.Outcome != reference.Allowed {
+					b.Errorf("decide: %v %v", d.Outcome, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	var all []float64
+	for _, l := range lat {
+		for _, d := range l {
+			all = append(all, float64(d)/float64(time.Microsecond))
+		}
+	}
+	return rate{perSec: float64(len(all)) / elapsed.Seconds(), p95: p95(all)}
 }
 
 func boolInt(v bool) int {
@@ -80,16 +155,12 @@ func boolInt(v bool) int {
 	return 0
 }
 
-func reportLatency(b *testing.B, lat [][]time.Duration, elapsed time.Duration) {
-	var all []time.Duration
-	for _, l := range lat {
-		all = append(all, l...)
+func p95(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
-	if len(all) > 0 {
-		b.ReportMetric(float64(all[len(all)*95/100])/float64(time.Microsecond), "p95-µs")
-	}
-	b.ReportMetric(float64(len(all))/elapsed.Seconds(), "decisions/s")
+	slices.Sort(xs)
+	return xs[len(xs)*95/100]
 }
 
 // pgbenchScript is the single-row statement a check-and-spend comes down
@@ -100,51 +171,45 @@ INSERT INTO rate_limit_buckets (bucket_id, quota_remaining, reset_utc) VALUES ('
   RETURNING quota_remaining, reset_utc;
 `
 
-// BenchmarkPgbench runs pgbench with the statement above on the same
-// cluster, 1 and 10 clients, b.N transactions in all, and reports its tps
-// and p95 latency (from its per-transaction log) as decisions/s and p95-µs.
-func BenchmarkPgbench(b *testing.B) {
-	pgbench, err := exec.LookPath(filepath.Join(binDir(b), "pgbench"))
+func pgbenchPath(b *testing.B) string {
+	b.Helper()
+	if p, err := exec.LookPath(filepath.Join(binDir(b), "pgbench")); err == nil {
+		return p
+	}
+	p, err := exec.LookPath("pgbench")
 	if err != nil {
-		if pgbench, err = exec.LookPath("pgbench"); err != nil {
-			b.Skip("pgbench not installed (apt-get install postgresql-contrib or postgresql-client)")
-		}
+		b.Skip("pgbench not installed (apt-get install postgresql-contrib or postgresql-client)")
 	}
-	for _, clients := range []int{1, 10} {
-		b.Run(fmt.Sprintf("callers=%d", clients), func(b *testing.B) {
-			s := open(b) // creates the tables
-			dsn := s.pool.Config().ConnString()
-			dir := b.TempDir()
-			script := filepath.Join(dir, "spend.sql")
-			if err := os.WriteFile(script, []byte(pgbenchScript), 0o644); err != nil {
-				b.Fatal(err)
-			}
-			per := max(1, b.N/clients)
-			cmd := exec.Command(pgbench, "-n", "-M", "prepared", "-f", script, "-c", strconv.Itoa(clients), "-j", strconv.Itoa(clients),
-				"-t", strconv.Itoa(per), "-l", "--log-prefix", filepath.Join(dir, "tx"), dsn)
-			cmd.Dir = dir
-			b.ResetTimer()
-			out, err := cmd.CombinedOutput()
-			b.StopTimer()
-			if err != nil {
-				b.Fatalf("pgbench: %v\n%s", err, out)
-			}
-			m := regexp.MustCompile(`tps = ([0-9.]+)`).FindSubmatch(out)
-			if m == nil {
-				b.Fatalf("no tps in pgbench output:\n%s", out)
-			}
-			tps, _ := strconv.ParseFloat(string(m[1]), 64)
-			b.ReportMetric(tps, "decisions/s")
-			if p95, ok := pgbenchP95(dir); ok {
-				b.ReportMetric(p95, "p95-µs")
-			}
-		})
+	return p
+}
+
+// pgbenchRate runs n transactions of pgbenchScript from clients clients.
+func pgbenchRate(b *testing.B, pgbench, dsn string, clients, n int) rate {
+	b.Helper()
+	dir := b.TempDir()
+	script := filepath.Join(dir, "spend.sql")
+	if err := os.WriteFile(script, []byte(pgbenchScript), 0o644); err != nil {
+		b.Fatal(err)
 	}
+	per := max(1, n/clients)
+	cmd := exec.Command(pgbench, "-n", "-M", "prepared", "-f", script, "-c", strconv.Itoa(clients), "-j", strconv.Itoa(clients),
+		"-t", strconv.Itoa(per), "-l", "--log-prefix", filepath.Join(dir, "tx"), dsn)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		b.Fatalf("pgbench: %v\n%s", err, out)
+	}
+	m := regexp.MustCompile(`tps = ([0-9.]+)`).FindSubmatch(out)
+	if m == nil {
+		b.Fatalf("no tps in pgbench output:\n%s", out)
+	}
+	tps, _ := strconv.ParseFloat(string(m[1]), 64)
+	return rate{perSec: tps, p95: pgbenchP95(dir)}
 }
 
 // pgbenchP95 reads pgbench's per-transaction logs (third field: latency in
 // µs).
-func pgbenchP95(dir string) (float64, bool) {
+func pgbenchP95(dir string) float64 {
 	files, _ := filepath.Glob(filepath.Join(dir, "tx*"))
 	var lat []float64
 	for _, f := range files {
@@ -162,11 +227,7 @@ func pgbenchP95(dir string) (float64, bool) {
 			}
 		}
 	}
-	if len(lat) == 0 {
-		return 0, false
-	}
-	sort.Float64s(lat)
-	return lat[len(lat)*95/100], true
+	return p95(lat)
 }
 
 func binDir(tb testing.TB) string {
