@@ -16,7 +16,7 @@ export TESTCONTAINERS_RYUK_DISABLED ?= true
 # Newest mockery v2 the module proxy serves (go list -m -versions github.com/vektra/mockery/v2).
 MOCKERY_VERSION := v2.53.7
 
-.PHONY: all help test deps-postgres acceptance race load selftest image mocks mocks-check fuzz bench bench-reference compare soak vet clean dist dist-check go-install-check lint-ci readme-check screenshot
+.PHONY: all help test deps-postgres acceptance race load selftest image mocks mocks-check fuzz bench bench-reference bench-stores compare soak vet clean dist dist-check go-install-check lint-ci readme-check screenshot
 
 all: test
 
@@ -126,6 +126,10 @@ bench:
 ## bench-reference: durable (synchronous=FULL) check-and-spend, 1 and 10 callers, p95
 bench-reference:
 	$(GO) test -run '^$$' -bench 'Decide|FsyncFloor' -benchtime 20000x -count 3 -timeout 600s ./reference
+
+## bench-stores: durable decisions on SQLite and PostgreSQL side by side in one run, beside pgbench (the PostgreSQL engine's ceiling) and the paired ratio
+bench-stores: deps-postgres
+	$(GO) test -run '^$$' -bench 'Decide|Pgbench' -benchtime 5000x -timeout 600s ./reference ./postgres
 
 ## compare: loadgen beside wrk, hey and k6 (K6=/path/to/k6; PIN, ROUNDS, SECS, RATE, PARTS: see loadgen/compare/compare.sh)
 compare:
