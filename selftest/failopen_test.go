@@ -1,0 +1,50 @@
+package selftest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/rlspec/rlspec/acceptance"
+	"github.com/rlspec/rlspec/embedded"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps"
+)
+
+// TestFailOpenDesign gives FAIL-2 its teeth from the other side. The
+// fault fail-open is spec/004's design (its edge function allows a request
+// whose check failed): claiming fail-open, it passes FAIL-2, and the
+// fail-closed reference claiming the same fails it. (The fault matrix shows
+// FAIL-1 catching fail-open.)
+func TestFailOpenDesign(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		impl fault.Name
+		want steps.Status
+	}{
+		{"spec/004's fail-open passes", fault.FailOpen, steps.Passed},
+		{"the fail-closed reference fails", fault.None, steps.Failed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := profileConfig(fakeserver.ProfilePRD)
+			cfg.Features = []service.Feature{service.FeatureFailOpen}
+			pair, err := embedded.StartPair(cfg.Limit, cfg.Window, cfg.Sentinel, embedded.Options{Fault: tc.impl, Profile: fakeserver.ProfilePRD})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pair.Close()
+			cfg.URL, cfg.DisabledURL, cfg.DB, cfg.Schema = pair.URL, pair.DisabledURL, pair.TargetDB, service.SchemaPRD
+			settings := acceptance.DefaultSettings()
+			settings.Tags = "@FAIL-2"
+			rep, err := acceptance.Run(context.Background(), acceptance.Config{Target: cfg, Settings: settings, Name: pair.Description, Store: pair},
+				acceptance.WithoutReports())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Results) != 1 || rep.Results[0].Status != tc.want {
+				t.Fatalf("FAIL-2 against %s: %+v, want one result %s", pair.Description, rep.Results, tc.want)
+			}
+		})
+	}
+}
