@@ -85,9 +85,16 @@ race: $(BIN)/rlspec
 load: $(BIN)/loadgen
 	$(BIN)/loadgen run
 
-## selftest: the suite and race properties against the reference (RUNS times) and every fault (CHECKS, FAULTS) on STORE (sqlite or postgres); prints the matrix
-selftest: $(BIN)/rlspec
-	$(BIN)/rlspec selftest
+## selftest: the suite and race properties against the reference (RUNS times) and every fault (CHECKS, FAULTS), on SQLite and then PostgreSQL (STORE=sqlite or postgres: that one only); prints each matrix
+selftest: $(BIN)/rlspec deps-postgres
+	@if [ -n "$$STORE" ]; then $(BIN)/rlspec selftest; exit $$?; fi; \
+	dir=$${REPORT_DIR:-reports}; \
+	echo "selftest on sqlite (reports in $$dir/sqlite)"; \
+	STORE=sqlite REPORT_DIR=$$dir/sqlite $(BIN)/rlspec selftest || exit $$?; \
+	if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		echo "selftest on postgres (reports in $$dir/postgres)"; \
+		STORE=postgres REPORT_DIR=$$dir/postgres $(BIN)/rlspec selftest; \
+	else echo "selftest: PostgreSQL is not installed: the matrix ran on SQLite only (apt-get install postgresql)"; fi
 
 ## image: the reference server's image rlspec-reference:latest and the harness image rlspec:latest (both FROM scratch)
 image: $(BIN)/rlspec
