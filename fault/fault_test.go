@@ -250,6 +250,10 @@ var detectors = map[fault.Name]detector{
 	fault.TBRetryAfterTruncated: tbRetryAfterDetector,
 	fault.TBLostUpdate:          tbConcurrentDetector,
 	fault.TBLimitFromRemaining:  tbLimitDetector,
+
+	fault.SLMemoryQuota: memoryQuotaDetector(fakeserver.ProfileSlidingLog),
+	fault.FWMemoryQuota: memoryQuotaDetector(fakeserver.ProfileFixedWindow),
+	fault.TBMemoryQuota: memoryQuotaDetector(fakeserver.ProfileTokenBucket),
 }
 
 // The fault matrix in miniature: the reference breaks no clause; every fault

@@ -10,15 +10,35 @@ import (
 	"github.com/rlspec/rlspec/reference"
 )
 
-// MemoryQuota keeps the quota in process memory only.
-const MemoryQuota Name = "memory-quota"
+// MemoryQuota keeps the quota in process memory only; SLMemoryQuota,
+// FWMemoryQuota and TBMemoryQuota do the same in the other profiles.
+const (
+	MemoryQuota   Name = "memory-quota"
+	SLMemoryQuota Name = "sl-memory-quota"
+	FWMemoryQuota Name = "fw-memory-quota"
+	TBMemoryQuota Name = "tb-memory-quota"
+)
 
-func memoryQuota() Fault {
+func memoryQuota() Fault { return memoryQuotaOf(MemoryQuota, "", "PS-1-01") }
+func slMemoryQuota() Fault {
+	return memoryQuotaOf(SLMemoryQuota, fakeserver.ProfileSlidingLog, "PS-1-02")
+}
+func fwMemoryQuota() Fault {
+	return memoryQuotaOf(FWMemoryQuota, fakeserver.ProfileFixedWindow, "PS-1-03")
+}
+func tbMemoryQuota() Fault {
+	return memoryQuotaOf(TBMemoryQuota, fakeserver.ProfileTokenBucket, "PS-1-04")
+}
+
+// memoryQuotaOf is a memory-only quota in profile p, which scenario must
+// catch.
+func memoryQuotaOf(n Name, p fakeserver.Profile, scenario string) Fault {
 	return Fault{
-		Name:        MemoryQuota,
+		Name:        n,
 		Breaks:      clause.Of(clause.PS1),
-		Description: "the quota lives in process memory, never in the store: a restart gives every bucket its whole quota back",
-		Detectors:   Detectors{Scenarios: []string{"PS-1-01"}},
+		Description: "the quota lives in process memory, never in the store: a restart gives every key its whole quota back",
+		Detectors:   Detectors{Scenarios: []string{scenario}},
+		Profile:     p,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			// A new process (a restart) starts with an empty memory.
 			mem := &memory{buckets: map[string]model.State{}}

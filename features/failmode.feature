@@ -40,3 +40,40 @@ Feature: Store outages and restarts (FAIL-1 fail-closed, FAIL-2 fail-open, PS-1 
     And I send a ride to the bucket
     When the target restarts
     Then within 30 seconds of the restart a ride to the bucket gets 200 with Remaining at most the limit minus 3
+
+  @PS-1 @profile:sliding-log @id:PS-1-02
+  Scenario: PS-1-02 [PS-1] a key that spent N before a restart is still refused after it
+    "PS-1: Quota spent before the container is restarted is still spent after
+    it." A fresh key spends N, the target restarts, and the next request is
+    refused. An allow counts only when the N and the request after the
+    restart lay within W − 1 s (checked afterwards).
+    Given the target claims persistence and can be restarted
+    And a fresh key
+    When N requests are sent with the key
+    And the target restarts
+    Then the next request with the key is refused with 429
+
+  @PS-1 @profile:fixed-window @id:PS-1-03
+  Scenario: PS-1-03 [PS-1] a key that spent its window before a restart is still refused after it
+    "PS-1: Quota spent before the container is restarted is still spent after
+    it." A fresh key spends N, the target restarts, and the next request is
+    refused. An allow counts only when the N and the request after the
+    restart lay in one window (checked afterwards).
+    Given the target claims persistence and can be restarted
+    And a fresh key
+    When N requests are sent with the key
+    And the target restarts
+    Then the next request with the key is refused with 429
+
+  @PS-1 @profile:token-bucket @id:PS-1-04
+  Scenario: PS-1-04 [PS-1] a bucket drained before a restart is still drained after it
+    "PS-1: Quota spent before the container is restarted is still spent after
+    it." A fresh key is drained, the target restarts, and requests follow one
+    after another up to the first 429: no more are allowed than the bucket
+    refilled since the drain's 429 (R·Δt + 1). When the restart is so slow
+    that a whole bucket refills meanwhile, the scenario is skipped.
+    Given the target claims persistence and can be restarted
+    And a fresh key
+    When the key is drained
+    And the target restarts
+    Then after the restart the key gets no more requests allowed than the bucket refilled since it was drained

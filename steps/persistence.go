@@ -2,7 +2,11 @@ package steps
 
 import (
 	"fmt"
+	"math"
+	"net/http"
+	"time"
 
+	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
 )
@@ -16,6 +20,57 @@ func (s *scenario) registerPersistence(sc stepper) {
 	sc.Step(`^within (\d+) seconds of the restart a ride to the bucket gets 200 with Remaining at most the limit minus (\d+)$`, func(secs, n int) error {
 		return s.backWithSpent(secs, n, clause.Of(clause.PS1), "the restart")
 	})
+	sc.Step(`^after the restart the key gets no more requests allowed than the bucket refilled since it was drained$`, s.refilledOnly)
+}
+
+// refilledOnly sends requests with a drained token-bucket key after the
+// restart, one after another, up to the first 429 (at most B+1). The bucket
+// was empty when the drain's 429 was decided, at the latest when it was
+// sent; by the last request's receipt (Δt, plus the clock tolerance) it
+// can have refilled less than R·Δt + 1 tokens. More allowed is
+// quota given back by the restart. A forgotten bucket is told apart from a
+// refilled one only while B exceeds that bound: a slower restart skips.
+func (s *scenario) refilledOnly() error {
+	drained := s.key.runs
+	if len(drained) == 0 || len(drained[len(drained)-1]) == 0 {
+		return precondition(fmt.Errorf("no drained key: the scenario must drain the key before the restart"))
+	}
+	run := drained[len(drained)-1]
+	empty := run[len(run)-1]
+	if empty.Status != http.StatusTooManyRequests {
+		return precondition(fmt.Errorf("the drain ended with HTTP %d, not a 429", empty.Status))
+	}
+	var after []*service.Exchange
+	allowed := 0
+	for len(after) <= s.burst() {
+		ex, err := s.sendKeyed()
+		if ex != nil {
+			after = append(after, ex)
+		}
+		if err != nil {
+			return err
+		}
+		if ex.Status == http.StatusTooManyRequests {
+			break
+		}
+		if ex.Status/100 != 2 {
+			return violation(s.refs, "a request after the restart", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
+		}
+		allowed++
+	}
+	last := after[len(after)-1]
+	span := last.Received.Sub(empty.Sent) + bound.DefaultTolerance
+	refill := int(math.Floor(s.rate()*span.Seconds())) + 1
+	if allowed > refill {
+		return violation(s.refs, "quota spent before the restart",
+			fmt.Sprintf("at most %d allowed: the bucket refills %g/s·%s + 1 since it was drained", refill, s.rate(), span.Round(time.Millisecond)),
+			fmt.Sprintf("%d allowed after the restart", allowed), append([]*service.Exchange{empty}, after...)...)
+	}
+	if s.burst() <= refill {
+		return skip("the drain, the restart and the requests after it took %s: the bucket refills %d tokens meanwhile, as many as a forgotten bucket of B = %d gives, so the two cannot be told apart (a faster restart or a lower RL_RATE can)",
+			span.Round(time.Millisecond), refill, s.burst())
+	}
+	return nil
 }
 
 func (s *scenario) claimsPersistence() error {

@@ -1,0 +1,28 @@
+package fault_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/rlspec/rlspec/fakeserver"
+)
+
+// memoryQuotaDetector spends 2 of a key's 3 units in profile p, restarts
+// (a second server on the first one's file) and counts what the key gets
+// after: 1 more from a store that kept the spend, 3 from a forgetful one.
+func memoryQuotaDetector(p fakeserver.Profile) detector {
+	return func(t *testing.T, mk mkServer) (bool, string) {
+		path := filepath.Join(t.TempDir(), "rl.db")
+		cfg := func(c *fakeserver.Config) {
+			c.DBPath, c.Profile, c.Limit, c.Window = path, p, 3, 10*time.Second
+			c.Burst, c.Rate = 3, 0.01
+		}
+		first := mk(cfg)
+		first.spend(2, user("u", ""))
+		first.Close()
+		_, ok := mk(cfg).spend(3, user("u", ""))
+		return ok > 1, fmt.Sprintf("%s: %d of 3 allowed after 2 spends and a restart", p, ok)
+	}
+}
