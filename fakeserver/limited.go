@@ -28,6 +28,7 @@ type limitedRoute struct {
 	ref    *reference.Reference
 	bucket string
 	window time.Duration
+	keyer  Keyer // a tier's keying
 }
 
 // serveLimited is limited on one route (the profile's endpoint or a tier).

@@ -82,15 +82,33 @@ func (c Config) design() model.Model {
 // without one, by client address as DeviceKeyer does (SL-8, FW-7).
 type HeaderKeyer struct {
 	TrustedProxies []netip.Prefix
+	Header         string // "" UserHeader
 }
 
 var _ Keyer = HeaderKeyer{}
 
 // Key is the bucket id.
 func (k HeaderKeyer) Key(r *http.Request, _ Ride) string {
-	if v := strings.TrimSpace(r.Header.Get(UserHeader)); v != "" && validIdempotencyKey(v) {
+	h := k.Header
+	if h == "" {
+		h = UserHeader
+	}
+	if v := strings.TrimSpace(r.Header.Get(h)); v != "" && validIdempotencyKey(v) {
 		return UserPrefix + v
 	}
+	return AddressKeyer{TrustedProxies: k.TrustedProxies}.Key(r, Ride{})
+}
+
+// AddressKeyer keys every request by its client address, as DeviceKeyer
+// finds it (a tier keyed "ip", spec/002's authentication limits).
+type AddressKeyer struct {
+	TrustedProxies []netip.Prefix
+}
+
+var _ Keyer = AddressKeyer{}
+
+// Key is the bucket id.
+func (k AddressKeyer) Key(r *http.Request, _ Ride) string {
 	return AddressPrefix + DeviceKeyer(k).ClientAddr(r)
 }
 

@@ -55,11 +55,11 @@ func New(cfg Config) (*Server, error) {
 		s.tempDir = dir
 		path = filepath.Join(dir, "rl.db")
 	}
+	s.keyer = cfg.Wrap.keyer(cfg.keyer()) // before open: the tiers key with it
 	if err := s.open(path); err != nil {
 		s.removeTemp()
 		return nil, err
 	}
-	s.keyer = cfg.Wrap.keyer(cfg.keyer())
 	s.handler = cfg.Wrap.handler(requireAuth(cfg, http.HandlerFunc(s.route)))
 	every := cfg.CleanupEvery
 	if every == 0 {

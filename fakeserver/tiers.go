@@ -3,7 +3,9 @@ package fakeserver
 import (
 	"fmt"
 	"net/http"
+	"net/netip"
 	"os"
+	"strings"
 
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/reference"
@@ -23,6 +25,11 @@ func (c *Config) LoadTiers(path string) error {
 	if err != nil {
 		return fmt.Errorf("RL_TIERS %s: %w", path, err)
 	}
+	for _, t := range tiers {
+		if _, err := tierKeyer(t, c.TrustedProxies, nil); err != nil {
+			return fmt.Errorf("RL_TIERS %s: %w", path, err)
+		}
+	}
 	c.Tiers = tiers
 	return nil
 }
@@ -36,13 +43,17 @@ func (s *Server) openTiers(store reference.Store, ropts []reference.Option) erro
 	}
 	s.tiers = map[string]limitedRoute{}
 	for _, t := range s.cfg.Tiers {
+		keyer, err := tierKeyer(t, s.cfg.TrustedProxies, s.keyer)
+		if err != nil {
+			return err
+		}
 		c := s.cfg
 		c.Limit, c.Window = t.Limit, t.Window
 		ref, err := reference.New(c.Wrap.model(c.Model()), c.Wrap.store(store), ropts...)
 		if err != nil {
 			return fmt.Errorf("tier %s: %w", t.Path, err)
 		}
-		s.tiers[t.Path] = limitedRoute{method: t.Method, ref: ref, window: t.Window}
+		s.tiers[t.Path] = limitedRoute{method: t.Method, ref: ref, window: t.Window, keyer: keyer}
 	}
 	return nil
 }
@@ -53,7 +64,23 @@ func (s *Server) tier(w http.ResponseWriter, r *http.Request) bool {
 	if !ok {
 		return false
 	}
-	rt.bucket = TierPrefix + r.URL.Path + "|" + s.keyer.Key(r, Ride{})
+	rt.bucket = TierPrefix + r.URL.Path + "|" + rt.keyer.Key(r, Ride{})
 	s.serveLimited(w, r, rt)
 	return true
+}
+
+// tierKeyer is how the reference keys tier t's requests: by client address
+// (key "ip"), by a header of its own ("header:<Name>", the client address
+// without one), or, with no key, as the profile's endpoint (profile).
+func tierKeyer(t model.Tier, trusted []netip.Prefix, profile Keyer) (Keyer, error) {
+	name, isHeader := strings.CutPrefix(t.Key, "header:")
+	switch name = strings.TrimSpace(name); {
+	case t.Key == "":
+		return profile, nil
+	case t.Key == "ip":
+		return AddressKeyer{TrustedProxies: trusted}, nil
+	case isHeader && name != "" && !strings.ContainsAny(name, " \t:;"):
+		return HeaderKeyer{TrustedProxies: trusted, Header: name}, nil
+	}
+	return nil, fmt.Errorf("tier %s: key %q: the reference keys a tier by ip or header:<Name>", t.Path, t.Key)
 }

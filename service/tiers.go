@@ -16,10 +16,12 @@ import (
 // RL_WINDOW) is one more. The embedded reference serves DefaultTiers.
 const envTiers = "RL_TIERS"
 
-// DefaultTiers are the embedded reference's tiers beside its endpoint.
+// DefaultTiers are the embedded reference's tiers beside its endpoint; the
+// first is keyed by client address, as spec/002's authentication limits
+// are.
 func DefaultTiers() []model.Tier {
 	return []model.Tier{
-		{Path: "/v1/tier-a", Method: "GET", Limit: 3, Window: 3 * time.Second},
+		{Path: "/v1/tier-a", Method: "GET", Limit: 3, Window: 3 * time.Second, Key: string(KeyIP)},
 		{Path: "/v1/tier-b", Method: "GET", Limit: 4, Window: 4 * time.Second},
 	}
 }
@@ -47,6 +49,14 @@ func (f *tiersFlag) Set(path string) error {
 	tiers, err := model.ParseTiers(data)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	for i, t := range tiers {
+		if t.Key == "" {
+			continue
+		}
+		if _, err := ParseKey(t.Key); err != nil {
+			return fmt.Errorf("%s: tier %d (%s): key: %w", path, i+1, t.Path, err)
+		}
 	}
 	*f = tiers
 	return nil

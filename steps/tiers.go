@@ -29,6 +29,22 @@ func (s *scenario) allTiers() []model.Tier {
 	return append(append([]model.Tier(nil), cfg.Tiers...), model.Tier{Path: cfg.Path, Method: cfg.Method, Limit: cfg.Limit, Window: cfg.Window})
 }
 
+// tierRequest is a request of the scenario's key as tier t is keyed: its
+// own key (RL_TIERS "key": a header, a body field, or "ip": no key, the
+// scenario's client address) or, without one, KEY.
+func (s *scenario) tierRequest(t model.Tier) (service.Request, error) {
+	if t.Key == "" {
+		return s.keyed(s.key.value), nil
+	}
+	k, err := service.ParseKey(t.Key)
+	if err != nil {
+		return service.Request{}, precondition(fmt.Errorf("RL_TIERS: tier %s: key: %w", t.Path, err))
+	}
+	tc := s.env.Config
+	tc.Key = k
+	return tc.KeyedRequest(s.key.value), nil
+}
+
 // spendTiers sends, tier after tier, the tier's N requests of the key and
 // one more, each tier through a client of its own path.
 func (s *scenario) spendTiers() error {
@@ -47,7 +63,10 @@ func (s *scenario) spendTiers() error {
 		s.clients = append(s.clients, c)
 		run := tierRun{tier: t}
 		for range t.Limit + 1 {
-			r := s.keyed(s.key.value)
+			r, err := s.tierRequest(t)
+			if err != nil {
+				return err
+			}
 			r.Method = t.Method
 			ex, err := s.send(c, r)
 			if ex != nil {
