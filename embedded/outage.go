@@ -23,7 +23,7 @@ const outageBusyTimeout = 250 * time.Millisecond
 // replicaBusyTimeout is it with several replicas on one file: each waits
 // for the others' group commits, so a burst spread over them must not
 // turn into 503s; requests during an outage come back after it.
-const replicaBusyTimeout = 2 * time.Second
+const replicaBusyTimeout = time.Second
 
 // busyTimeout is the SQLite busy timeout of the Pair's instances.
 func (o Options) busyTimeout() time.Duration {
