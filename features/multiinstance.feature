@@ -9,14 +9,17 @@ Feature: Several instances on one store (MI-1)
   they are skipped, never passed.
 
   @MI-1 @profile:prd @feature:multi-instance @id:MI-1-01
-  Scenario: MI-1-01 [MI-1] concurrent rides on a fresh bucket over all instances
+  Scenario: MI-1-01 [MI-1] concurrent rides over all instances on a bucket each instance has seen
     "MI-1: With several instances on one store the profile's bounds hold over
-    the requests to all instances together." N+5 concurrent fresh rides of one
-    fresh bucket, sent round-robin over the instances: exactly N get 200,
-    their Remaining N-1 down to 0 each once, and the rest 429.
+    the requests to all instances together." A fresh bucket gets one ride
+    through each instance, is brought to Q ≤ 10 units left through the first
+    (each ride spending exactly one unit of the shared bucket), then Q+5
+    concurrent fresh rides are sent round-robin over the instances: exactly Q
+    get 200, their Remaining Q-1 down to 0 each once, and the rest 429.
     Given the target runs on at least two instances
-    And a fresh device bucket
-    When N+5 different rides are sent to the bucket concurrently, round-robin over the instances
+    And a fresh device bucket with one ride sent through each instance
+    And the bucket is brought to at most 10 units left through the first instance
+    When Q+5 different rides are sent to the bucket concurrently, round-robin over the instances
     Then exactly min(N, Q) got 200 with Remaining Q-1 down to Q-min(N, Q) each once and the rest 429
 
   @MI-1 @profile:prd @feature:multi-instance @id:MI-1-02
@@ -35,12 +38,14 @@ Feature: Several instances on one store (MI-1)
   @MI-1 @profile:sliding-log @feature:multi-instance @id:MI-1-03
   Scenario: MI-1-03 [MI-1] concurrent requests on a fresh key over all instances
     "MI-1: With several instances on one store the profile's bounds hold over
-    the requests to all instances together." N+25 concurrent requests of one
-    fresh key, sent round-robin over the instances: exactly N allowed.
+    the requests to all instances together." A fresh key sends one request
+    through each instance, then N+5 concurrent requests round-robin over the
+    instances: exactly N of all of them allowed.
     Given the target runs on at least two instances
     And a fresh key
-    When N+25 requests are sent with the key concurrently, round-robin over the instances
-    Then exactly N of them were allowed and the rest refused with 429
+    When one request with the key is sent through each instance
+    And N+5 requests are sent with the key concurrently, round-robin over the instances
+    Then exactly N of the key's requests were allowed and the rest refused with 429
     And no window of length W held more than N allowed requests of the key
 
   @MI-1 @profile:sliding-log @feature:multi-instance @id:MI-1-04
@@ -60,14 +65,15 @@ Feature: Several instances on one store (MI-1)
   @MI-1 @profile:fixed-window @feature:multi-instance @id:MI-1-05
   Scenario: MI-1-05 [MI-1] concurrent requests on a fresh key over all instances
     "MI-1: With several instances on one store the profile's bounds hold over
-    the requests to all instances together." N+25 concurrent requests of one
-    fresh key, sent round-robin over the instances early in a window: exactly
-    N allowed.
+    the requests to all instances together." Early in a window a fresh key
+    sends one request through each instance, then N+5 concurrent requests
+    round-robin over the instances: exactly N of all of them allowed.
     Given the target runs on at least two instances
     And a fresh key
     When an epoch window is 200 ms old
-    And N+25 requests are sent with the key concurrently, round-robin over the instances
-    Then exactly N of them were allowed and the rest refused with 429
+    And one request with the key is sent through each instance
+    And N+5 requests are sent with the key concurrently, round-robin over the instances
+    Then exactly N of the key's requests were allowed and the rest refused with 429
     And no window held more than N allowed requests of the key
 
   @MI-1 @profile:fixed-window @feature:multi-instance @id:MI-1-06
@@ -88,13 +94,15 @@ Feature: Several instances on one store (MI-1)
   @MI-1 @profile:token-bucket @feature:multi-instance @id:MI-1-07
   Scenario: MI-1-07 [MI-1] concurrent requests on a fresh key over all instances
     "MI-1: With several instances on one store the profile's bounds hold over
-    the requests to all instances together." B+25 concurrent requests of one
-    fresh key, sent round-robin over the instances: exactly B allowed (plus the
-    whole tokens refilled while the batch was decided).
+    the requests to all instances together." A fresh key sends one request
+    through each instance, then B+5 concurrent requests round-robin over the
+    instances: exactly B of all of them allowed (plus the whole tokens
+    refilled meanwhile).
     Given the target runs on at least two instances
     And a fresh key
-    When B+25 requests are sent with the key concurrently, round-robin over the instances
-    Then exactly B of them were allowed and the rest refused with 429
+    When one request with the key is sent through each instance
+    And B+5 requests are sent with the key concurrently, round-robin over the instances
+    Then exactly B of the key's requests were allowed and the rest refused with 429
     And no interval held more than B + R·Δt + 1 allowed requests of the key
 
   @MI-1 @profile:token-bucket @feature:multi-instance @id:MI-1-08

@@ -18,14 +18,16 @@ import (
 // Env.URLs, the profile's bounds checked over all of them together.
 func (s *scenario) registerMultiInstance(sc stepper) {
 	sc.Step(`^the target runs on at least two instances$`, func() error { _, err := s.instances(); return err })
-	sc.Step(`^N\+(\d+) different rides are sent to the bucket concurrently, round-robin over the instances$`, s.ridesOverInstances)
+	sc.Step(`^Q\+(\d+) different rides are sent to the bucket concurrently, round-robin over the instances$`, s.ridesOverInstances)
+	sc.Step(`^the bucket is brought to at most (\d+) units? left through the first instance$`, s.bucketToThroughFirst)
 	sc.Step(`^(N|B)\+(\d+) requests are sent with the key concurrently, round-robin over the instances$`, s.keyedOverInstances)
 	sc.Step(`^a fresh device bucket with one ride sent through each instance$`, s.bucketThroughEach)
-	sc.Step(`^the rest of the limit is spent through the first instance$`, s.bucketRestThroughFirst)
+	sc.Step(`^the rest of the limit is spent through the first instance$`, func() error { return s.bucketToThroughFirst(0) })
 	sc.Step(`^a ride to the bucket through each other instance is refused with 429$`, s.bucketRefusedElsewhere)
 	sc.Step(`^one request with the key is sent through each instance$`, s.keyThroughEach)
 	sc.Step(`^the rest of (?:N|B) is spent with the key through the first instance$`, s.keyRestThroughFirst)
 	sc.Step(`^the next request with the key through each other instance is refused with 429$`, s.keyRefusedElsewhere)
+	sc.Step(`^exactly (N|B) of the key's requests were allowed and the rest refused with 429$`, s.keyExactly)
 }
 
 // instances are the enabled instances' base URLs; fewer than two skip the
@@ -68,14 +70,15 @@ func (r *roundRobin) Do(ctx context.Context, req service.Request) *service.Excha
 	return r.to[i%uint64(len(r.to))].Do(ctx, req)
 }
 
-// ridesOverInstances releases N+k fresh rides on the bucket at once, spread
-// round-robin over the instances (the PRD's batch record, as AC7's).
+// ridesOverInstances releases Q+k fresh rides on the bucket at once, Q its
+// units left (from its last response), spread round-robin over the
+// instances (the PRD's batch record, as AC7's).
 func (s *scenario) ridesOverInstances(k int) error {
 	cs, err := s.instanceClients(s.theClient())
 	if err != nil {
 		return err
 	}
-	n := s.limit() + k
+	n := s.unitsLeft() + k
 	reqs, err := s.requests(n, service.Bucket(s.bucket.id))
 	if err != nil {
 		return err
@@ -136,13 +139,14 @@ func (s *scenario) bucketThroughEach() error {
 	return nil
 }
 
-// bucketRestThroughFirst spends the bucket's last units through the first
-// instance, one ride after another.
-func (s *scenario) bucketRestThroughFirst() error {
+// bucketToThroughFirst spends the bucket down to at most n units left
+// through the first instance, one ride after another (never through
+// TARGET_DB: the instances must see each other's spending).
+func (s *scenario) bucketToThroughFirst(n int) error {
 	if _, err := s.instances(); err != nil {
 		return err
 	}
-	return s.spendTo(0, false)
+	return s.spendTo(n, false)
 }
 
 // bucketRefusedElsewhere sends one ride of the spent bucket through each
@@ -241,6 +245,47 @@ func (s *scenario) keyRefusedElsewhere() error {
 		}
 	}
 	return nil
+}
+
+// keyExactly checks every request of the key together (its requests
+// through each instance and its burst): exactly N allowed (token-bucket: B,
+// plus the whole tokens refilled meanwhile), the rest 429. More than N is a
+// violation only when they lay in one window (less than W − 1 s from the
+// first send to the last receive and, fixed-window, before the window's
+// end), checked afterwards.
+func (s *scenario) keyExactly(of string) error {
+	var all []*service.Exchange
+	for _, run := range s.key.runs {
+		all = append(all, run...)
+	}
+	if len(all) == 0 {
+		return precondition(errors.New("no request of the key was sent"))
+	}
+	s.batch = batch{exchanges: all, sent: len(all)}
+	if of == "B" {
+		return s.exactlyBurst()
+	}
+	end := s.keyWindowEarliestEnd()
+	s.assume("the key's requests within one window", func() string {
+		allowed, first, last := 0, all[0].Sent, all[0].Received
+		for _, ex := range all {
+			if ex.Status/100 == 2 {
+				allowed++
+			}
+			first, last = minTime(first, ex.Sent), maxTime(last, ex.Received)
+		}
+		if allowed <= s.limit() {
+			return "" // no more than N: the verdict rests on no timing
+		}
+		if span := last.Sub(first); span >= s.window()-time.Second {
+			return fmt.Sprintf("%d requests took %s, not less than W − 1 s", len(all), span.Round(time.Millisecond))
+		}
+		if s.env.Config.Profile == service.ProfileFixedWindow && !end.IsZero() && !last.Before(end) {
+			return "the requests ran past the window's end"
+		}
+		return ""
+	})
+	return s.exactlyN()
 }
 
 // assumeQuotaStillSpent: an allow of ex, sent after the key's run spent

@@ -33,6 +33,7 @@ func TestMultiInstanceSkipsWithOneInstance(t *testing.T) {
 	for name, step := range map[string]func() error{
 		"given":  func() error { _, err := s.instances(); return err },
 		"burst":  func() error { return s.ridesOverInstances(5) },
+		"spend":  func() error { return s.bucketToThroughFirst(3) },
 		"spent":  s.bucketThroughEach,
 		"keyed":  func() error { _ = s.freshKey(); return s.keyedOverInstances("N", 5) },
 		"keyed2": func() error { _ = s.freshKey(); return s.keyThroughEach() },
@@ -70,7 +71,7 @@ func TestMultiInstanceOneStorePasses(t *testing.T) {
 	}
 
 	s, _ = newInstancesScenario(t, 10, lims, "http://a", "http://b")
-	for _, step := range []func() error{s.bucketThroughEach, s.bucketRestThroughFirst, s.bucketRefusedElsewhere} {
+	for _, step := range []func() error{s.bucketThroughEach, func() error { return s.bucketToThroughFirst(0) }, s.bucketRefusedElsewhere} {
 		if err := step(); err != nil {
 			t.Fatalf("one store: %v", err)
 		}
