@@ -41,20 +41,25 @@ func (s *scenario) instances() ([]string, error) {
 }
 
 // instanceClients are one client per instance: first (the scenario's or
-// the key's client, on Env.URL) and a fresh one on each other instance.
+// the key's client, on Env.URL) and one on each other instance, made on
+// first use. A key that is the client address (KEY=ip) cannot be sent
+// through clients of their own addresses: the scenario skips.
 func (s *scenario) instanceClients(first Client) ([]Client, error) {
 	urls, err := s.instances()
 	if err != nil {
 		return nil, err
 	}
-	out := []Client{first}
-	for _, u := range urls[1:] {
-		c := s.env.NewClient(u)
-		s.clients = append(s.clients, c)
-		out = append(out, c)
+	if s.env.Config.Profile != service.ProfilePRD && s.env.Config.Key.Kind == service.KeyIP {
+		return nil, skip("KEY=ip: the key is the client address, and each instance's client has an address of its own; run multi-instance with a header or body key")
 	}
-	s.others = out[1:]
-	return out, nil
+	if s.others == nil {
+		for _, u := range urls[1:] {
+			c := s.env.NewClient(u)
+			s.clients = append(s.clients, c)
+			s.others = append(s.others, c)
+		}
+	}
+	return append([]Client{first}, s.others...), nil
 }
 
 // roundRobin sends each request to the next of its senders in turn.

@@ -106,3 +106,24 @@ func TestMultiInstanceSeparateStoresFail(t *testing.T) {
 		t.Fatalf("separate stores: the second instance's first ride was not an MI-1 violation: %v", err)
 	}
 }
+
+// KEY=ip: the key is the client address, which each instance's client
+// has of its own; the keyed multi-instance steps skip rather than judge
+// different keys.
+func TestMultiInstanceSkipsKeyIP(t *testing.T) {
+	lim := newFakeLimiter(10)
+	s, _ := newInstancesScenario(t, 10, map[string]*fakeLimiter{"http://a": lim, "http://b": lim}, "http://a", "http://b")
+	s.env.Config = s.env.Config.ForProfile(service.ProfileSlidingLog)
+	s.env.Config.Key = service.Key{Kind: service.KeyIP}
+	if err := s.freshKey(); err != nil {
+		t.Fatal(err)
+	}
+	for name, step := range map[string]func() error{
+		"through each": s.keyThroughEach,
+		"burst":        func() error { return s.keyedOverInstances("N", 5) },
+	} {
+		if err := step(); !errors.Is(err, godog.ErrSkip) {
+			t.Errorf("%s: %v, want a skip", name, err)
+		}
+	}
+}
