@@ -22,14 +22,22 @@ func startEmbedded(t testing.TB, tc service.Config, f fault.Name) service.Config
 // control).
 func startEmbeddedPair(t testing.TB, tc service.Config, f fault.Name) (service.Config, *embedded.Pair) {
 	t.Helper()
+	return startEmbeddedReplicas(t, tc, f, 1)
+}
+
+// startEmbeddedReplicas is startEmbeddedPair with replicas enabled
+// instances on one store (tc.URLs).
+func startEmbeddedReplicas(t testing.TB, tc service.Config, f fault.Name, replicas int) (service.Config, *embedded.Pair) {
+	t.Helper()
 	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, TrustLoopbackProxies: tc.ClientIPs == service.ClientIPsXFF, RequireAuth: tc.Headers.Get("Authorization"),
 		Profile: fakeserver.Profile(tc.Profile), Align: fakeserver.Align(tc.WindowAlign),
+		Burst: tc.Burst, Rate: tc.Rate, Replicas: replicas,
 		Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = p.Close() })
-	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = p.URL, p.DisabledURL, p.TargetDB, service.SchemaPRD
+	tc.URL, tc.URLs, tc.DisabledURL, tc.DB, tc.Schema = p.URL, p.URLs, p.DisabledURL, p.TargetDB, service.SchemaPRD
 	tc.PenaltiesURL, tc.PenaltiesDB = p.PenaltiesURL, p.PenaltiesDB
 	return tc, p
 }

@@ -12,10 +12,18 @@ import (
 	"github.com/rlspec/rlspec/service"
 )
 
-// Probe checks that the target (and its flag-off twin, when given) answers
-// HTTP at all within timeout. Any HTTP status counts as an answer.
+// Probe checks that the target (its other instances and its flag-off twin,
+// when given) answers HTTP at all within timeout. Any HTTP status counts as
+// an answer.
 func Probe(ctx context.Context, tc service.Config, timeout time.Duration) error {
-	for _, u := range []struct{ name, url string }{{"TARGET_URL", tc.URL}, {"TARGET_URL_DISABLED", tc.DisabledURL}} {
+	targets := []struct{ name, url string }{{"TARGET_URL", tc.URL}}
+	for _, u := range tc.URLs {
+		if u != tc.URL {
+			targets = append(targets, struct{ name, url string }{"TARGET_URLS", u})
+		}
+	}
+	targets = append(targets, struct{ name, url string }{"TARGET_URL_DISABLED", tc.DisabledURL})
+	for _, u := range targets {
 		if u.url == "" {
 			continue
 		}

@@ -19,7 +19,7 @@ import (
 // wantScenarios pins the number of scenarios of each profile (outline
 // rows included). Adding or removing a scenario must update it,
 // deliberately.
-var wantScenarios = map[service.Profile]int{service.ProfilePRD: 39, service.ProfileSlidingLog: 17, service.ProfileFixedWindow: 15}
+var wantScenarios = map[service.Profile]int{service.ProfilePRD: 41, service.ProfileSlidingLog: 19, service.ProfileFixedWindow: 17}
 
 type memRecorder struct {
 	mu sync.Mutex
@@ -33,7 +33,8 @@ func (m *memRecorder) Record(r steps.ScenarioResult) {
 }
 
 // TestFeatures runs the PRD's suite in-process against the embedded
-// reference through godog's TestSuite: each scenario is a subtest. The
+// reference (three instances on one store, so that MI-1 runs) through
+// godog's TestSuite: each scenario is a subtest. The
 // reference requires the token TARGET_HEADERS carries, so every scenario
 // runs (RL-EXT-AUTH-01 included).
 func TestFeatures(t *testing.T) {
@@ -74,8 +75,8 @@ func runProfile(t *testing.T, tc service.Config) {
 		t.Fatal(err)
 	}
 	tc.Headers.Set("Authorization", "Bearer "+service.NewUUID())
-	tc.Features = append(tc.Features, service.FeaturePersistence) // the pair restarts
-	tc, pair := startEmbeddedPair(t, tc, fault.None)
+	tc.Features = append(tc.Features, service.FeaturePersistence, service.FeatureMultiInstance) // the pair restarts; MI-1 on its replicas
+	tc, pair := startEmbeddedReplicas(t, tc, fault.None, 3)
 	env, closeEnv, err := NewEnv(tc)
 	if err != nil {
 		t.Fatal(err)

@@ -35,7 +35,10 @@ type HarnessOptions struct {
 	// Store, with Postgres, is filled with the means to take that
 	// PostgreSQL away and bring it back (the fail-mode scenarios).
 	Store *StoreHandle
-	Extra []Option
+	// Replicas > 1 starts that many flag-on instances on one store
+	// (Harness.URLs; MI-1); the untrusted instance stays one.
+	Replicas int
+	Extra    []Option
 }
 
 // StartForHarness starts image per the image contract (limit RL_LIMIT,
@@ -98,6 +101,9 @@ func startForHarness(ctx context.Context, image string, cfg *service.Config, o H
 	}
 	if o.Twin {
 		opts = append(opts, WithDisabledTwin())
+	}
+	if o.Replicas > 1 {
+		opts = append(opts, WithReplicas(o.Replicas))
 	}
 	opts = append(opts, o.Extra...)
 	closeStore := func() error { return nil }

@@ -41,6 +41,9 @@ type Options struct {
 	// RequireAuth is the Authorization value every instance requires
 	// (fakeserver.Config.RequireAuth); "" requires none.
 	RequireAuth string
+	// Replicas is how many enabled instances StartPair starts on one store
+	// (0 or 1: one; MI-1 needs more). StartQuotas takes its own count.
+	Replicas int
 }
 
 // stores hands out one empty store per instance set: SQLite leaves the
@@ -124,6 +127,28 @@ func (o Options) start(cfg fakeserver.Config, addr string) (*fakeserver.Running,
 		return nil, fmt.Errorf("embedded reference: %w", err)
 	}
 	return fakeserver.Start(cfg, addr)
+}
+
+// startN starts n servers with cfg (each on a store handle of its own, on
+// cfg's store), returning those started before any error.
+func (o Options) startN(cfg fakeserver.Config, n int) ([]*fakeserver.Running, error) {
+	var out []*fakeserver.Running
+	for range n {
+		run, err := o.start(cfg, "127.0.0.1:0")
+		if err != nil {
+			return out, err
+		}
+		out = append(out, run)
+	}
+	return out, nil
+}
+
+// replicas describes Replicas for descriptions: ", 3 replicas" or "".
+func (o Options) replicas() string {
+	if o.Replicas <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(", %d replicas", o.Replicas)
 }
 
 func closeAll(rs []*fakeserver.Running, st *stores) error {

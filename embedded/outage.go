@@ -20,6 +20,19 @@ import (
 // instances each write their own file, so nothing else waits that long.
 const outageBusyTimeout = 250 * time.Millisecond
 
+// replicaBusyTimeout is it with several replicas on one file: each waits
+// for the others' group commits, so a burst spread over them must not
+// turn into 503s; requests during an outage come back after it.
+const replicaBusyTimeout = time.Second
+
+// busyTimeout is the SQLite busy timeout of the Pair's instances.
+func (o Options) busyTimeout() time.Duration {
+	if o.Replicas > 1 {
+		return replicaBusyTimeout
+	}
+	return outageBusyTimeout
+}
+
 // outage takes a Pair's store away and brings it back: PostgreSQL's server
 // is stopped and restarted on its data directory; SQLite's database file is
 // held by a write transaction (BEGIN IMMEDIATE) of another connection.

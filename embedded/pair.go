@@ -13,9 +13,15 @@ import (
 )
 
 // Pair is the acceptance suite's embedded target: an enabled instance and
-// its flag-off twin (AC8), each on a store of its own.
+// its flag-off twin (AC8), each on a store of its own; with
+// Options.Replicas > 1, more enabled instances on the enabled one's store
+// (MI-1).
 type Pair struct {
-	URL         string // TARGET_URL
+	URL string // TARGET_URL
+	// URLs are every enabled instance's base URL, URL first: one, or
+	// Options.Replicas sharing one store (the SQLite file through a store
+	// handle each, or the PostgreSQL database).
+	URLs        []string
 	DisabledURL string // TARGET_URL_DISABLED
 	TargetDB    string // TARGET_DB of the enabled instance: sqlite:/path or postgres://…
 	Description string // for reports: "embedded reference (fault none, sqlite)"
@@ -38,7 +44,7 @@ func StartPair(limit int, window time.Duration, sentinel int, o Options) (p *Pai
 	if err != nil {
 		return nil, err
 	}
-	p = &Pair{stores: st, opts: o, Description: "embedded reference (" + o.profile() + "fault " + o.Fault.String() + ", " + string(st.kind) + ")"}
+	p = &Pair{stores: st, opts: o, Description: "embedded reference (" + o.profile() + "fault " + o.Fault.String() + ", " + string(st.kind) + o.replicas() + ")"}
 	defer func() {
 		if err != nil {
 			_ = p.Close()
@@ -48,7 +54,7 @@ func StartPair(limit int, window time.Duration, sentinel int, o Options) (p *Pai
 	cfg := o.base()
 	cfg.Limit, cfg.Window, cfg.Sentinel = limit, window, sentinel
 	if st.kind != fakeserver.StorePostgres {
-		cfg.BusyTimeout = outageBusyTimeout
+		cfg.BusyTimeout = o.busyTimeout()
 	}
 	if st.kind != fakeserver.StorePostgres {
 		// A file of the Pair's own, not the server's temporary one, so that
@@ -78,6 +84,16 @@ func StartPair(limit int, window time.Duration, sentinel int, o Options) (p *Pai
 	}
 	on := p.servers[0]
 	p.URL, p.DisabledURL, p.TargetDB = on.URL, p.servers[1].URL, on.Server.TargetDB()
+	p.URLs = []string{on.URL}
+	// The other replicas: the enabled instance's configuration, its store.
+	more, err := o.startN(p.onCfg, max(o.Replicas, 1)-1)
+	p.servers = append(p.servers, more...)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range more {
+		p.URLs = append(p.URLs, r.URL)
+	}
 	if len(o.Penalties) > 0 {
 		if err := p.startPenalties(cfg, o); err != nil {
 			return nil, err
@@ -113,10 +129,14 @@ func (p *Pair) Close() error {
 
 // Claim is tc with what the embedded reference claims beyond its profile's
 // defaults, when FEATURES was not given: persistence, since Restart restarts
-// it on its store.
+// it on its store, and multi-instance when tc names several instances
+// (REPLICAS > 1).
 func Claim(tc service.Config) service.Config {
 	if tc.Features == nil {
 		tc.Features = append(tc.ForProfile(tc.Profile).Features, service.FeaturePersistence)
+		if len(tc.InstanceURLs()) > 1 {
+			tc.Features = append(tc.Features, service.FeatureMultiInstance)
+		}
 	}
 	return tc
 }

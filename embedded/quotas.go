@@ -63,12 +63,12 @@ func StartQuotas(window time.Duration, limits []int, replicas int, o Options) (q
 		if err := st.configure(&cfg, path); err != nil {
 			return nil, err
 		}
-		for range replicas {
-			run, err := o.start(cfg, "127.0.0.1:0")
-			if err != nil {
-				return nil, err
-			}
-			q.servers = append(q.servers, run)
+		runs, err := o.startN(cfg, replicas)
+		q.servers = append(q.servers, runs...)
+		if err != nil {
+			return nil, err
+		}
+		for _, run := range runs {
 			q.Bases[limit] = append(q.Bases[limit], run.URL)
 		}
 	}

@@ -46,7 +46,9 @@ type Detectors struct {
 	// Race: the race hunter must find a violation.
 	Race bool
 	// Replicas is the number of in-process servers on one database file
-	// the race hunter targets (process-cache needs more than one).
+	// the race hunter targets (process-cache needs more than one); more
+	// than one also runs the acceptance suite against several instances
+	// on one store, so that the multi-instance scenarios (MI-1) run.
 	Replicas int
 }
 

@@ -16,13 +16,13 @@ const ProcessCache Name = "process-cache"
 func processCache() Fault {
 	return Fault{
 		Name:        ProcessCache,
-		Breaks:      clause.Of(clause.AC7, clause.FR4),
+		Breaks:      clause.Of(clause.MI1, clause.AC7, clause.FR4),
 		Description: "a per-process in-memory quota cache: right with one replica, oversells with several sharing one file",
-		// The acceptance suite sees process-cache only because TARGET_DB
-		// seeding writes behind the cache; its real symptom, oversell
-		// across replicas, is the race hunter's to find. Nothing is
-		// required of the suite.
-		Detectors: Detectors{Race: true, Replicas: 2},
+		// Its symptom, oversell across replicas, is invisible with one
+		// instance: the self-test runs the acceptance suite against
+		// several on one store (Replicas), where MI-1's scenarios must
+		// catch it, and the race hunter against Replicas servers.
+		Detectors: Detectors{Scenarios: []string{"MI-1-01", "MI-1-02"}, Race: true, Replicas: 2},
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
 				return &cachedStore{Store: s, cache: map[string]model.State{}}

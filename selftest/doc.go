@@ -8,7 +8,9 @@
 // which acceptance scenario and which by the race hunter: the concurrency
 // faults (check-then-act, concurrent-replays, reset-race, and process-cache
 // with several in-process servers on one database file) by racehunt, the
-// others by the acceptance suite. Run executes the matrix and returns a
+// others by the acceptance suite; a fault that declares Replicas (and the
+// reference's run of its profile) gets AcceptanceReplicas instances on one
+// store, so that the multi-instance scenarios (MI-1) run. Run executes the matrix and returns a
 // Matrix whose Write prints it; a fault "survives" when no detector
 // catches it.
 package selftest

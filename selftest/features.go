@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/service"
 )
@@ -44,4 +45,34 @@ func claimFeatures(tc service.Config, f fault.Name) service.Config {
 		}
 	}
 	return tc.WithPenaltyDefaults().WithBypassDefaults().WithTierDefaults()
+}
+
+// AcceptanceReplicas is how many instances on one store the suite runs
+// against for a fault that declares Replicas > 1, and for the reference's
+// run of that fault's profile: with more than one the embedded reference
+// claims multi-instance and MI-1's scenarios run.
+const AcceptanceReplicas = 3
+
+// acceptanceReplicas is the instances profile p's suite runs against for
+// fault f (fault.None: the reference, against every fault of p).
+func acceptanceReplicas(f fault.Name, p fakeserver.Profile) int {
+	faults := fault.All()
+	if f != fault.None {
+		flt, _ := fault.Lookup(f)
+		faults = []fault.Fault{flt}
+	}
+	for _, flt := range faults {
+		if flt.Detectors.Replicas > 1 && profileOf(flt.Profile) == profileOf(p) {
+			return AcceptanceReplicas
+		}
+	}
+	return 1
+}
+
+// profileOf is p, the PRD for "".
+func profileOf(p fakeserver.Profile) fakeserver.Profile {
+	if p == "" {
+		return fakeserver.ProfilePRD
+	}
+	return p
 }

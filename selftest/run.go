@@ -454,7 +454,8 @@ func runReference(ctx context.Context, store fakeserver.StoreKind) (AcceptanceRe
 }
 
 // runAcceptance runs profile p's suite against the embedded reference
-// serving p with fault f on store, without writing reports. The reference
+// serving p with fault f on store (several instances on it where a fault
+// of p declares Replicas: acceptanceReplicas), without writing reports. The reference
 // requires a bearer token that TARGET_HEADERS carries, so that requests
 // refused for their credentials are tested too (RL-EXT-AUTH-01).
 func runAcceptance(ctx context.Context, f fault.Name, p fakeserver.Profile, store fakeserver.StoreKind) (AcceptanceResult, error) {
@@ -462,13 +463,13 @@ func runAcceptance(ctx context.Context, f fault.Name, p fakeserver.Profile, stor
 	token := "Bearer rlspec-selftest-" + service.NewUUID()
 	tc.Headers.Set("Authorization", token)
 	pair, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, Profile: p, Store: store, RequireAuth: token,
-		Burst: tc.Burst, Rate: tc.Rate,
+		Burst: tc.Burst, Rate: tc.Rate, Replicas: acceptanceReplicas(f, p),
 		Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers()})
 	if err != nil {
 		return AcceptanceResult{}, err
 	}
 	defer pair.Close()
-	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = pair.URL, pair.DisabledURL, pair.TargetDB, service.SchemaPRD
+	tc.URL, tc.URLs, tc.DisabledURL, tc.DB, tc.Schema = pair.URL, pair.URLs, pair.DisabledURL, pair.TargetDB, service.SchemaPRD
 	tc.PenaltiesURL, tc.PenaltiesDB = pair.PenaltiesURL, pair.PenaltiesDB
 	tc = embedded.Claim(tc)
 	rep, err := acceptance.Run(ctx, acceptance.Config{Target: tc, Settings: acceptance.DefaultSettings(), Name: pair.Description, Store: pair, Restarter: pair}, acceptance.WithoutReports())

@@ -3,9 +3,11 @@ package selftest
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 )
 
@@ -156,5 +158,44 @@ func TestToothless(t *testing.T) {
 	m.Rows[0].Acceptance.FailedIDs = []string{"RL-A", "RL-B"}
 	if got := m.Toothless(); len(got) != 0 || !m.OK() {
 		t.Fatalf("Toothless() = %v, OK() = %v after RL-B failed against a fault", got, m.OK())
+	}
+}
+
+// TestMultiInstanceExpectations: process-cache, invisible with one
+// instance, must be caught by MI-1's scenarios, so its suite and the
+// reference's run of its profile (the PRD) get several instances on one
+// store; a fault without Replicas and the other profiles' reference runs
+// keep one.
+func TestMultiInstanceExpectations(t *testing.T) {
+	exps, err := Expectations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range exps {
+		if e.Fault != fault.ProcessCache {
+			continue
+		}
+		for _, id := range []string{"MI-1-01", "MI-1-02"} {
+			if !slices.Contains(e.Scenarios, id) {
+				t.Errorf("process-cache: %s not required (Scenarios %v)", id, e.Scenarios)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		f    fault.Name
+		p    fakeserver.Profile
+		want int
+	}{
+		{fault.ProcessCache, "", AcceptanceReplicas},
+		{fault.None, fakeserver.ProfilePRD, AcceptanceReplicas},
+		{fault.None, fakeserver.ProfileSlidingLog, 1},
+		{fault.OffByOne, "", 1},
+	} {
+		if got := acceptanceReplicas(tc.f, tc.p); got != tc.want {
+			t.Errorf("acceptanceReplicas(%s, %q) = %d, want %d", tc.f, tc.p, got, tc.want)
+		}
+	}
+	if AcceptanceReplicas < 2 {
+		t.Fatalf("AcceptanceReplicas = %d: MI-1 needs at least 2", AcceptanceReplicas)
 	}
 }

@@ -57,6 +57,10 @@ type Config struct {
 	// CLIENT_IPS=xff fills it with an instance that trusts no proxy, which
 	// RL-EXT-XFF-01 reaches with its own source address.
 	UntrustedURL string
+	// URLs is not a setting: every flag-on instance of the service on one
+	// store, URL first — TARGET_URLS, or the replicas a command started
+	// (REPLICAS); nil: URL alone (InstanceURLs).
+	URLs         []string
 	Path         string        // TARGET_PATH
 	Headers      http.Header   // TARGET_HEADERS
 	BodyTemplate string        // BODY_TEMPLATE: path of a text/template JSON file

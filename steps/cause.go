@@ -51,6 +51,9 @@ func (s *scenario) firstRequestCause() string {
 // scenario but the ones checking AC1 itself; otherwise the cause is the
 // check that failed.
 func (s *scenario) attribute(v *Violation, tags []clause.ID) {
+	if clause.Refs(tags).Has(clause.MI1) {
+		chargeMI1(v)
+	}
 	if c := s.firstRequestCause(); c != "" {
 		v.Cause = c
 		if !clause.Refs(tags).Has(clause.AC1) {

@@ -11,9 +11,13 @@ import (
 // Env is what every scenario shares: the settings, the target's base URLs
 // and the means to reach it. It is read-only once the suite runs.
 type Env struct {
-	Config      service.Config // limits, window, sentinel, CLIENT_IPS
-	URL         string         // base URL of the enabled target
-	DisabledURL string         // base URL of the flag-off twin; "" skips AC8
+	Config service.Config // limits, window, sentinel, CLIENT_IPS
+	URL    string         // base URL of the enabled target
+	// URLs are every enabled instance's base URL on one store, URL first
+	// (TARGET_URLS, REPLICAS): the multi-instance scenarios (MI-1) spread
+	// their requests over them, the others use URL.
+	URLs        []string
+	DisabledURL string // base URL of the flag-off twin; "" skips AC8
 	Body        *service.Body
 	Seeder      StateSeeder // nil without TARGET_DB
 	// PenaltySeeder is the penalties instance's TARGET_DB when it has a
@@ -53,6 +57,7 @@ func NewEnv(cfg service.Config, url, disabled string) (*Env, error) {
 	return &Env{
 		Config:      cfg,
 		URL:         url,
+		URLs:        instanceURLs(cfg, url),
 		DisabledURL: disabled,
 		Body:        body,
 		NewClient: func(base string) Client {
@@ -61,6 +66,18 @@ func NewEnv(cfg service.Config, url, disabled string) (*Env, error) {
 		Now:     time.Now,
 		MaxWait: service.DefaultMaxWait,
 	}, nil
+}
+
+// instanceURLs are cfg's instances when url is the first of them, else url
+// alone.
+func instanceURLs(cfg service.Config, url string) []string {
+	if all := cfg.InstanceURLs(); len(all) > 0 && all[0] == url {
+		return all
+	}
+	if url == "" {
+		return nil
+	}
+	return []string{url}
 }
 
 func (e *Env) now() time.Time {

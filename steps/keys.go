@@ -95,7 +95,13 @@ func (s *scenario) sendKeyed() (*service.Exchange, error) {
 	if s.key.client == nil {
 		return nil, precondition(fmt.Errorf("no key: the scenario must start with a fresh key or client address"))
 	}
-	ex, err := s.send(s.key.client, s.keyed(s.key.value))
+	return s.sendKeyedWith(s.key.client)
+}
+
+// sendKeyedWith sends one request of the scenario's key with c (the key's
+// client, or another instance's: MI-1) and records it.
+func (s *scenario) sendKeyedWith(c Sender) (*service.Exchange, error) {
+	ex, err := s.send(c, s.keyed(s.key.value))
 	if ex != nil {
 		s.last = lastExchange{req: s.keyed(s.key.value), ex: ex}
 		if ex.Status/100 == 2 {
@@ -165,28 +171,30 @@ func (s *scenario) concurrentKeyed(k int) error { return s.concurrentN(s.limit()
 
 // concurrentN releases n requests of the key at once: one run of the key,
 // and the last batch.
-func (s *scenario) concurrentN(n int) error {
+func (s *scenario) concurrentN(n int) error { return s.concurrentNWith(s.key.client, n) }
+
+// concurrentNWith is concurrentN sent with c (the key's client, or one
+// that spreads the requests over the instances: MI-1).
+func (s *scenario) concurrentNWith(c Sender, n int) error {
 	reqs := make([]service.Request, n)
 	for i := range reqs {
 		reqs[i] = s.keyed(s.key.value)
 	}
-	out, err := s.fireKeyed(reqs)
+	out, err := s.fireKeyed(c, reqs)
 	s.key.runs = append(s.key.runs, out)
 	s.batch = batch{exchanges: out, sent: len(out)}
 	return err
 }
 
-// fireKeyed sends reqs concurrently from the key's client, released
-// together; connections are opened first with requests that carry no key
-// of the scenario (a HEAD from another address would spend nothing of it).
-func (s *scenario) fireKeyed(reqs []service.Request) ([]*service.Exchange, error) {
+// fireKeyed sends reqs concurrently with c, released together.
+func (s *scenario) fireKeyed(c Sender, reqs []service.Request) ([]*service.Exchange, error) {
 	out := make([]*service.Exchange, len(reqs))
 	start := make(chan struct{})
 	done := make(chan int, len(reqs))
 	for i, r := range reqs {
 		go func() {
 			<-start
-			out[i] = s.key.client.Do(s.ctx, r)
+			out[i] = c.Do(s.ctx, r)
 			done <- i
 		}()
 	}

@@ -84,6 +84,14 @@ func (s *scenario) leaveUnits(n int, address bool) error {
 		s.bucket.seeded, s.bucket.left = true, n
 		return nil
 	}
+	return s.spendTo(n, address)
+}
+
+// spendTo spends units of the current bucket (or the client address's
+// bucket) through the scenario's client, one request after another, until
+// n are left: each must be a 200 spending exactly one. Its verdicts rest on
+// the requests lying in one window, checked afterwards.
+func (s *scenario) spendTo(n int, address bool) error {
 	if s.bucket.spent == nil {
 		ex, err := s.one(s.theClient(), s.field(address))
 		if err != nil {

@@ -28,7 +28,8 @@ type scenario struct {
 	enabled bool   // false on the flag-off twin
 	client  Client
 	clients []Client
-	spoofer Client // sends an untrusted X-Forwarded-For (spoofClient)
+	spoofer Client   // sends an untrusted X-Forwarded-For (spoofClient)
+	others  []Client // clients of the instances after the first (MI-1)
 
 	bucket   bucketState
 	key      keyState    // the key under test (profiles other than the PRD)

@@ -56,7 +56,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if _, ok := os.LookupEnv("CLIENT_IPS"); ok {
 			given = true
 		}
-		ho := containers.HarnessOptions{Twin: true, ClientIPsGiven: given, Untrusted: true}
+		ho := containers.HarnessOptions{Twin: true, ClientIPsGiven: given, Untrusted: true, Replicas: cmd.Replicas}
 		if store == fakeserver.StorePostgres {
 			ho.Postgres, ho.Store = true, &containers.StoreHandle{}
 			cfg.Store = ho.Store // the fail-mode scenarios stop and restart it
@@ -71,9 +71,10 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 			}
 		}()
 		cfg.Restarter = h
+		cfg.Target.URLs = h.URLs
 	}
 	if cfg.Target.URL == "" && cfg.Target.SQL == "" {
-		p, err := startEmbedded(&cfg, flt, store)
+		p, err := startEmbedded(&cfg, flt, store, cmd.Replicas)
 		if err != nil {
 			return couldNotRun(stderr, "acceptance", dir, "could not run: start the embedded reference: "+oneLine(err.Error()))
 		}
@@ -87,7 +88,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 // points cfg at it: URLs, TARGET_DB, its store control and its name. The
 // reference requires the Authorization TARGET_HEADERS carries (a fresh
 // bearer token when it carries none), so RL-EXT-AUTH-01 runs against it.
-func startEmbedded(cfg *acceptance.Config, flt fault.Name, store fakeserver.StoreKind) (*embedded.Pair, error) {
+func startEmbedded(cfg *acceptance.Config, flt fault.Name, store fakeserver.StoreKind, replicas int) (*embedded.Pair, error) {
 	tc := &cfg.Target
 	if tc.Headers == nil {
 		tc.Headers = http.Header{}
@@ -100,11 +101,11 @@ func startEmbedded(cfg *acceptance.Config, flt fault.Name, store fakeserver.Stor
 		Fault: flt, Store: store, TrustLoopbackProxies: tc.ClientIPs == service.ClientIPsXFF,
 		RequireAuth: tc.Headers.Get("Authorization"),
 		Profile:     fakeserver.Profile(tc.Profile), Align: fakeserver.Align(tc.WindowAlign),
-		Burst: tc.Burst, Rate: tc.Rate})
+		Burst: tc.Burst, Rate: tc.Rate, Replicas: replicas})
 	if err != nil {
 		return nil, err
 	}
-	tc.URL, tc.DisabledURL, tc.DB, tc.Schema = p.URL, p.DisabledURL, p.TargetDB, service.SchemaPRD
+	tc.URL, tc.URLs, tc.DisabledURL, tc.DB, tc.Schema = p.URL, p.URLs, p.DisabledURL, p.TargetDB, service.SchemaPRD
 	tc.PenaltiesURL, tc.PenaltiesDB = p.PenaltiesURL, p.PenaltiesDB
 	*tc = embedded.Claim(*tc)
 	cfg.Name, cfg.Store, cfg.Restarter = p.Description, p, p
@@ -137,6 +138,9 @@ type acceptanceCmd struct {
 	Image string               // TARGET_IMAGE
 	Fault fault.Name           // -fault: the embedded reference's fault (self-tests)
 	Store fakeserver.StoreKind // STORE: the embedded reference's store
+	// Replicas are the instances started on one store (REPLICAS):
+	// TARGET_IMAGE's containers or the embedded reference's servers.
+	Replicas int
 }
 
 // acceptanceConfig fills the one config struct from flags and environment;
@@ -149,6 +153,7 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	tc.RegisterFlags(fs, getenv)
 	set.RegisterFlags(fs, getenv)
 	service.ImageVar(fs, getenv, &image)
+	instances := service.InstancesVar(fs, getenv, "instances on one store: containers with TARGET_IMAGE, in-process servers otherwise (default 1; more than 1 claims multi-instance for the embedded reference)")
 	faultName := fs.String("fault", "", "start the embedded reference with this fault (self-tests); see bin/fakeserver -list-faults")
 	envStore, _ := getenv("STORE")
 	storeName := fs.String("store", envStore, "the embedded reference's store: sqlite (default) or postgres, a throwaway cluster (STORE)")
@@ -163,8 +168,17 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 		return fail(err)
 	}
 	tc.SQLDefaults(settingGiven(fs, getenv, service.FlagProfile, "PROFILE"))
-	if err := errors.Join(tc.Validate(), set.Validate(), service.CheckImage(tc, image)); err != nil {
+	in, err := instances()
+	if err == nil {
+		err = in.Check(tc, image)
+	}
+	if err := errors.Join(tc.Validate(), set.Validate(), service.CheckImage(tc, image), err); err != nil {
 		return fail(err)
+	}
+	if len(in.URLs) > 0 {
+		// TARGET_URLS replaces TARGET_URL: the first is where every
+		// scenario but the multi-instance ones goes.
+		tc.URL, tc.URLs = in.URLs[0], in.URLs
 	}
 	if tc.SQL != "" {
 		// -fault names a variant of spec/004's function (TARGET_DB=embedded).
@@ -180,12 +194,12 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 		return fail(fmt.Errorf("STORE: %w", err))
 	}
 	if f != fault.None && (tc.URL != "" || image != "") {
-		return fail(errors.New("-fault applies to the embedded reference only; unset TARGET_URL and TARGET_IMAGE"))
+		return fail(errors.New("-fault applies to the embedded reference only; unset TARGET_URL, TARGET_URLS and TARGET_IMAGE"))
 	}
 	if store != fakeserver.StoreSQLite && tc.URL != "" {
-		return fail(errors.New("STORE applies to the embedded reference and TARGET_IMAGE (STORE=postgres: the image on a throwaway PostgreSQL); unset TARGET_URL"))
+		return fail(errors.New("STORE applies to the embedded reference and TARGET_IMAGE (STORE=postgres: the image on a throwaway PostgreSQL); unset TARGET_URL and TARGET_URLS"))
 	}
-	return acceptanceCmd{Suite: acceptance.Config{Target: tc, Settings: set}, Image: image, Fault: f, Store: store}, nil
+	return acceptanceCmd{Suite: acceptance.Config{Target: tc, Settings: set}, Image: image, Fault: f, Store: store, Replicas: in.Replicas}, nil
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

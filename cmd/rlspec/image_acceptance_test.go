@@ -66,7 +66,8 @@ func TestAcceptanceTargetImage(t *testing.T) {
 	code, stdout, stderr := runCLI(t, 4*time.Minute, map[string]string{
 		"TARGET_IMAGE": img, "RL_LIMIT": "10", "RL_WINDOW": "5s", "REPORT_DIR": dir,
 		"STRICT": "1", "TAGS": "not @id:RL-EXT-AUTH-01 and not @id:RL-FAIL1-01",
-		"FEATURES": "fail-closed,persistence", // PS-1: rlspec restarts the container
+		"FEATURES": "fail-closed,persistence,multi-instance", // PS-1: rlspec restarts the containers
+		"REPLICAS": "2",                                      // MI-1: two containers on one volume
 	})
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -104,16 +105,17 @@ func TestAcceptanceTargetImage(t *testing.T) {
 		}
 	}
 	// Expected skip: FAIL-2 (not claimed, which STRICT allows). PS-1-01
-	// passes: rlspec restarted the container. RL-EXT-XFF-01 runs against
-	// the untrusting instance.
+	// passes: rlspec restarted the containers; MI-1-01 and MI-1-02 pass
+	// over the two replicas. RL-EXT-XFF-01 runs against the untrusting
+	// instance.
 	want := []string{"RL-FAIL2-01"}
 	sort.Strings(skipped)
 	ok := len(skipped) == len(want)
 	for i := 0; ok && i < len(want); i++ {
 		ok = strings.HasPrefix(skipped[i], want[i]+" ")
 	}
-	if junit.Tests < 37 || junit.Failures != 0 || !ok || !xff {
-		t.Fatalf("tests %d, failures %d, skipped %v, RL-EXT-XFF-01 ran %v; want ≥37, 0, only %v, true\n%s", junit.Tests, junit.Failures, skipped, xff, want, stdout)
+	if junit.Tests < 39 || junit.Failures != 0 || !ok || !xff {
+		t.Fatalf("tests %d, failures %d, skipped %v, RL-EXT-XFF-01 ran %v; want ≥39, 0, only %v, true\n%s", junit.Tests, junit.Failures, skipped, xff, want, stdout)
 	}
 }
 

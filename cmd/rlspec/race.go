@@ -231,7 +231,7 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 	service.ImageVar(fs, getenv, &cfg.Image)
 	service.ReportDirVar(fs, getenv, &cfg.ReportDir)
 	service.MaxWaitVar(fs, getenv, &cfg.MaxWait)
-	var seed, checks, repeat, replicas, faultName, store, shrink, urls string
+	var seed, checks, repeat, faultName, store, shrink string
 	env := func(p *string, name, envName, usage string) {
 		if v, ok := getenv(envName); ok {
 			*p = v
@@ -241,8 +241,7 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 	env(&seed, "seed", "SEED", "replay the workload of this seed (0 or empty: random)")
 	env(&checks, "checks", "CHECKS", "generated workloads (default 100; 1 with SEED)")
 	env(&repeat, "repeat", "REPEAT", "replays of a found or seeded workload (default 20)")
-	env(&replicas, "replicas", "REPLICAS", "targets sharing one database: containers with TARGET_IMAGE, in-process servers otherwise (default 1)")
-	env(&urls, "target-urls", "TARGET_URLS", "base URLs of several instances of one service sharing one store, comma-separated; each workload is spread over them")
+	instances := service.InstancesVar(fs, getenv, "targets sharing one database: containers with TARGET_IMAGE, in-process servers otherwise (default 1)")
 	env(&faultName, "fault", "FAULT", "fault of the embedded reference (self-tests; see fakeserver)")
 	env(&store, "store", "STORE", "the embedded reference's store: sqlite (default) or postgres, a throwaway cluster")
 	env(&shrink, "shrink-time", "SHRINK_TIME", "longest time spent shrinking a failing workload (default 20s)")
@@ -284,14 +283,16 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 	}
 	uintVar(checks, "CHECKS", 1, &cfg.Checks)
 	uintVar(repeat, "REPEAT", 1, &cfg.Repeat)
-	uintVar(replicas, "REPLICAS", 1, &cfg.Replicas)
+	in, err := instances()
+	errs = append(errs, err)
+	if err == nil {
+		errs = append(errs, in.Check(cfg.Target, cfg.Image))
+	}
+	cfg.Replicas, cfg.URLs = in.Replicas, in.URLs
 	if cfg.Target.SQL != "" {
 		f, err := sqlFault(cfg.Target, faultName, store)
 		errs = append(errs, err)
 		cfg.Fault = f
-		if cfg.Replicas > 1 || strings.TrimSpace(urls) != "" {
-			errs = append(errs, errors.New("REPLICAS and TARGET_URLS do not apply to TARGET_SQL"))
-		}
 	} else if f, err := fault.Parse(faultName); err != nil {
 		errs = append(errs, fmt.Errorf("FAULT: %w", err))
 	} else {
@@ -319,21 +320,8 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 	if cfg.Fault != fault.None && cfg.Target.URL != "" {
 		errs = append(errs, errors.New("FAULT applies to the embedded reference or the reference image only: unset TARGET_URL"))
 	}
-	if cfg.Replicas > 1 && cfg.Target.URL != "" {
-		errs = append(errs, errors.New("REPLICAS needs TARGET_IMAGE or the embedded reference, not TARGET_URL"))
-	}
-	if strings.TrimSpace(urls) != "" {
-		list, err := parseTargetURLs(urls)
-		errs = append(errs, err)
-		switch {
-		case cfg.Target.URL != "" || cfg.Image != "":
-			errs = append(errs, errors.New("TARGET_URLS replaces TARGET_URL and TARGET_IMAGE: set one"))
-		case cfg.Replicas > 1:
-			errs = append(errs, errors.New("REPLICAS starts instances; TARGET_URLS names running ones: set one"))
-		case cfg.Fault != fault.None:
-			errs = append(errs, errors.New("FAULT applies to the embedded reference or the reference image only: unset TARGET_URLS"))
-		}
-		cfg.URLs = list
+	if len(cfg.URLs) > 0 && cfg.Fault != fault.None {
+		errs = append(errs, errors.New("FAULT applies to the embedded reference or the reference image only: unset TARGET_URLS"))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return cfg, err
@@ -382,25 +370,6 @@ func (t raceTarget) Close() error {
 		err = errors.Join(err, t.stop())
 	}
 	return err
-}
-
-// parseTargetURLs splits TARGET_URLS and checks each is an http(s) base URL.
-func parseTargetURLs(s string) ([]string, error) {
-	var list []string
-	for _, u := range strings.Split(s, ",") {
-		u = strings.TrimSpace(u)
-		if u == "" {
-			continue
-		}
-		if err := service.CheckBaseURL(u); err != nil {
-			return nil, fmt.Errorf("TARGET_URLS: %w", err)
-		}
-		list = append(list, u)
-	}
-	if len(list) == 0 {
-		return nil, fmt.Errorf("TARGET_URLS=%q names no URL", s)
-	}
-	return list, nil
 }
 
 // startRaceTarget starts what the settings ask for: the embedded reference
