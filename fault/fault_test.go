@@ -254,6 +254,10 @@ var detectors = map[fault.Name]detector{
 	fault.SLMemoryQuota: memoryQuotaDetector(fakeserver.ProfileSlidingLog),
 	fault.FWMemoryQuota: memoryQuotaDetector(fakeserver.ProfileFixedWindow),
 	fault.TBMemoryQuota: memoryQuotaDetector(fakeserver.ProfileTokenBucket),
+
+	fault.SLProcessCache: processCacheDetector(fakeserver.ProfileSlidingLog),
+	fault.FWProcessCache: processCacheDetector(fakeserver.ProfileFixedWindow),
+	fault.TBProcessCache: processCacheDetector(fakeserver.ProfileTokenBucket),
 }
 
 // The fault matrix in miniature: the reference breaks no clause; every fault

@@ -161,11 +161,10 @@ func TestToothless(t *testing.T) {
 	}
 }
 
-// TestMultiInstanceExpectations: process-cache, invisible with one
-// instance, must be caught by MI-1's scenarios, so its suite and the
-// reference's run of its profile (the PRD) get several instances on one
-// store; a fault without Replicas and the other profiles' reference runs
-// keep one.
+// TestMultiInstanceExpectations: process-cache (and its sl-, fw- and tb-
+// variants), invisible with one instance, must be caught by MI-1's
+// scenarios, so their suites and the reference's run of their profiles get
+// several instances on one store; a fault without Replicas keeps one.
 func TestMultiInstanceExpectations(t *testing.T) {
 	exps, err := Expectations()
 	if err != nil {
@@ -188,7 +187,9 @@ func TestMultiInstanceExpectations(t *testing.T) {
 	}{
 		{fault.ProcessCache, "", AcceptanceReplicas},
 		{fault.None, fakeserver.ProfilePRD, AcceptanceReplicas},
-		{fault.None, fakeserver.ProfileSlidingLog, 1},
+		{fault.None, fakeserver.ProfileSlidingLog, AcceptanceReplicas},
+		{fault.SLProcessCache, fakeserver.ProfileSlidingLog, AcceptanceReplicas},
+		{fault.SLSameSecond, fakeserver.ProfileSlidingLog, 1},
 		{fault.OffByOne, "", 1},
 	} {
 		if got := acceptanceReplicas(tc.f, tc.p); got != tc.want {
