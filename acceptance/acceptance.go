@@ -150,6 +150,9 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		return nil, couldNotRun("%v", err)
 	}
 	tc = tc.ForProfile(tc.Profile)
+	if err := checkLimit(tc); err != nil {
+		return nil, couldNotRun("%v", err)
+	}
 	set := cfg.Settings
 	if set == (Settings{}) {
 		set = DefaultSettings()

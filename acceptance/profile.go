@@ -18,3 +18,18 @@ func CheckProfile(p service.Profile) error {
 	}
 	return fmt.Errorf("PROFILE=%s is not implemented yet", p)
 }
+
+// minPRDLimit is the smallest RL_LIMIT the PRD suite can be set up with:
+// its scenarios spend up to three units of one bucket before they check
+// (with fewer, a correct service would fail them).
+const minPRDLimit = 3
+
+// checkLimit reports, as one sentence, a limit the profile's suite cannot
+// be set up with.
+func checkLimit(tc service.Config) error {
+	if tc.Profile == service.ProfilePRD && tc.Limit < minPRDLimit {
+		return fmt.Errorf("RL_LIMIT=%d is too small for the PRD suite: its scenarios spend up to %d units of one bucket before they check (the PRD's limit is 500; any of %d or more works)",
+			tc.Limit, minPRDLimit, minPRDLimit)
+	}
+	return nil
+}

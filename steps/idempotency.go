@@ -56,6 +56,10 @@ func (s *scenario) sameKeyOtherBody() error {
 // The check after it rests on every request, to the next fresh ride, being
 // decided in one window: that is verified afterwards.
 func (s *scenario) concurrentIdentical(rounds, n int) error {
+	if rounds >= s.limit() {
+		// The settings cannot set the scenario up: no verdict either way.
+		return skip("the scenario spends %d units in its rounds and one more on the fresh ride it checks; RL_LIMIT=%d has fewer: run it with a larger RL_LIMIT", rounds, s.limit())
+	}
 	s.batch = batch{}
 	if s.bucket.first == nil {
 		if err := s.alignWindowStart(); err != nil {
