@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/containers"
+	"github.com/rlspec/rlspec/containers/containerstest"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -26,15 +27,7 @@ var refImage struct {
 
 func referenceImage(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds and starts containers")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := containers.Available(ctx); err != nil {
-		line, _, _ := strings.Cut(err.Error(), "\n")
-		t.Skip("docker not available: " + line)
-	}
+	containerstest.RequireDocker(t)
 	refImage.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()

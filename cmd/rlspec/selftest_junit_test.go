@@ -1,12 +1,11 @@
 package main
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/containers"
+	"github.com/rlspec/rlspec/containers/containerstest"
 )
 
 // rlspec selftest and rlspec image write junit.xml with one error case when
@@ -49,16 +48,7 @@ func TestSelftestAndImageWriteJUnit(t *testing.T) {
 // test.
 func TestImageWritesJUnit(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := containers.Available(ctx); err != nil {
-		line, _, _ := strings.Cut(err.Error(), "\n")
-		t.Log("image junit not checked: docker not available: " + line)
-		return
-	}
+	containerstest.RequireDocker(t)
 	dir := t.TempDir()
 	if code, stdout, stderr := runIn(t, 5*time.Minute, "", map[string]string{"REPORT_DIR": dir}, "image", "-harness-tag", ""); code != 0 {
 		t.Fatalf("image: exit %d\n%s\n%s", code, stdout, stderr)
