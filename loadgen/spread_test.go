@@ -27,8 +27,9 @@ func TestSpreadDialerTakesTurns(t *testing.T) {
 	}
 }
 
-// TestSpreadDialerUnderAttack: a closed loop on four connections through a
-// spread dialer over two opens two on each.
+// TestSpreadDialerUnderAttack: the connections of a closed loop through a
+// spread dialer over two are shared between them (each dialed as often as
+// the other, give or take the one dial in progress).
 func TestSpreadDialerUnderAttack(t *testing.T) {
 	ds := []*fakeDialer{{}, {}}
 	sd, err := NewSpreadDialer(ds[0], ds[1])
@@ -43,7 +44,7 @@ func TestSpreadDialerUnderAttack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Totals.Requests() == 0 || ds[0].dials != 2 || ds[1].dials != 2 {
-		t.Fatalf("%d requests; dials %d and %d, want 2 and 2", res.Totals.Requests(), ds[0].dials, ds[1].dials)
+	if d0, d1 := ds[0].dials, ds[1].dials; res.Totals.Requests() == 0 || d0 == 0 || d0 < d1 || d0 > d1+1 {
+		t.Fatalf("%d requests; dials %d and %d, want the first dialed as often as the second or once more", res.Totals.Requests(), d0, d1)
 	}
 }
