@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 )
@@ -39,6 +40,11 @@ func runIn(t *testing.T, limit time.Duration, dir string, env map[string]string,
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		t.Fatalf("rlspec %v: %v", args, err)
+	}
+	// The race detector fails a test it runs in; in a child it only
+	// reports, and keeps a non-zero exit status the test may expect.
+	if strings.Contains(stderr.String(), "WARNING: DATA RACE") {
+		t.Errorf("rlspec %v: data race:\n%s", args, stderr.String())
 	}
 	return cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()
 }
