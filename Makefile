@@ -32,11 +32,7 @@ help:
 # seconds), its race faults are deterministic and its time assumptions are
 # checked after the fact, so sharing the machine changes no verdict. Its
 # output follows theirs.
-# The longest -race packages come first: go test starts the test binaries in
-# the order given, -p (GOMAXPROCS) at a time, and a long one started last
-# would run on alone at the end. (go test lists each package once.)
-SLOW_RACE_PKGS = ./fakeserver ./cmd/rlspec ./racehunt ./acceptance ./containers
-RACE_PKGS = $(SLOW_RACE_PKGS) $$($(GO) list ./... | grep -v '/selftest$$')
+RACE_PKGS = $$($(GO) list ./... | grep -v '/selftest$$')
 test: vet mocks-check lint-ci deps-postgres
 	@log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
 	echo "$(GO) test -count=1 -timeout 9m ./selftest (beside the -race tests; its output follows theirs)"; \

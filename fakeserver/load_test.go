@@ -96,7 +96,6 @@ func TestLoad(t *testing.T) {
 // check-then-act fault (read and write in separate transactions) oversells
 // the hot buckets, and the tally says so.
 func TestLoadDetectsOversell(t *testing.T) {
-	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a server process and 1,000 clients")
 	}

@@ -63,13 +63,9 @@ var concurrencyFaults = []struct {
 // (a violation expected within the budget).
 func TestRaceProperties(t *testing.T) {
 	ctx := context.Background()
-	t.Run("reference", func(t *testing.T) {
-		t.Parallel()
-		huntClean(t, startEmbedded(t, fault.None, 1), huntOpts(t, 40, 0))
-	})
+	t.Run("reference", func(t *testing.T) { huntClean(t, startEmbedded(t, fault.None, 1), huntOpts(t, 40, 0)) })
 	for _, tc := range concurrencyFaults {
 		t.Run(string(tc.fault), func(t *testing.T) {
-			t.Parallel()
 			e := startEmbedded(t, tc.fault, tc.replicas)
 			res := huntFinds(t, e, huntOpts(t, 100, 0))
 			if res.Seed == 0 {
