@@ -21,6 +21,7 @@ import (
 // CLIENT_IPS=xff run), and the reports must reach the host through the
 // volume mounted at /reports.
 func TestHarnessImagePassesAgainstReferenceImage(t *testing.T) {
+	t.Parallel()
 	ref := buildReference(t) // skips without Docker
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()

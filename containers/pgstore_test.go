@@ -14,6 +14,7 @@ import (
 // on one throwaway PostgreSQL (HarnessOptions.Postgres): requests
 // alternating between them spend one quota.
 func TestReplicasShareOnePostgres(t *testing.T) {
+	t.Parallel()
 	if _, err := pgcluster.BinDir(); err != nil {
 		t.Skip(err)
 	}

@@ -69,6 +69,7 @@ func post(t *testing.T, base, bucket string) (int, service.RateLimit) {
 // replicas on one database volume plus the flag-off twin: the replicas
 // share one quota, the twin never limits.
 func TestReferenceImageSmoke(t *testing.T) {
+	t.Parallel()
 	img := buildReference(t)
 	tg := start(t, img, runLabel(t), WithReplicas(2), WithLimit(3), WithWindow(60*time.Second), WithDisabledTwin())
 

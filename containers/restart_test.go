@@ -12,6 +12,7 @@ import (
 // same URL with its spent quota (PS-1), and the memory-quota fault, which
 // keeps the quota in the process, loses it: the check can fail.
 func TestRestartKeepsSpentQuota(t *testing.T) {
+	t.Parallel()
 	img := buildReference(t)
 	for _, tc := range []struct {
 		fault string

@@ -12,6 +12,7 @@ import (
 )
 
 func TestStartTargetOptionErrors(t *testing.T) {
+	t.Parallel()
 	// Bad options are reported before Docker is touched.
 	for name, opt := range map[string]Option{
 		"subsecond window": WithWindow(1500 * time.Millisecond),
@@ -41,6 +42,7 @@ func TestStartTargetOptionErrors(t *testing.T) {
 }
 
 func TestContractEnv(t *testing.T) {
+	t.Parallel()
 	c := config{limit: 7, window: 3 * time.Second, port: 8080, env: map[string]string{"X": "1", EnvEnabled: "ignored"}}
 	on := contractEnv(c, true)
 	want := map[string]string{EnvEnabled: "true", EnvLimit: "7", EnvWindow: "3", EnvPort: "8080", "X": "1"}
@@ -69,6 +71,7 @@ func TestContractEnv(t *testing.T) {
 }
 
 func TestStartTargetContractAndTwin(t *testing.T) {
+	t.Parallel()
 	img := envserverImage(t)
 	tg := start(t, img, runLabel(t), WithLimit(7), WithWindow(3*time.Second),
 		WithFault("slow"), WithEnv("EXTRA", "yes"), WithDisabledTwin())
@@ -118,6 +121,7 @@ func TestStartTargetContractAndTwin(t *testing.T) {
 }
 
 func TestStartTargetOtherPort(t *testing.T) {
+	t.Parallel()
 	img := envserverImage(t)
 	tg := start(t, img, runLabel(t), WithPort(9090))
 	for k, v := range map[string]string{EnvPort: "9090", EnvListenAddr: "0.0.0.0:9090"} {
@@ -128,6 +132,7 @@ func TestStartTargetOtherPort(t *testing.T) {
 }
 
 func TestReplicasShareOneVolume(t *testing.T) {
+	t.Parallel()
 	img := envserverImage(t)
 	tg := start(t, img, runLabel(t), WithReplicas(3))
 	if len(tg.URLs) != 3 || tg.Volume == "" || tg.DisabledURL != "" {
@@ -158,6 +163,7 @@ func TestReplicasShareOneVolume(t *testing.T) {
 }
 
 func TestNamedVolumeIsKept(t *testing.T) {
+	t.Parallel()
 	img := envserverImage(t)
 	label := runLabel(t)
 	name := "rlspec-test-" + randomHex(6)
@@ -182,6 +188,7 @@ func TestNamedVolumeIsKept(t *testing.T) {
 }
 
 func TestStartTargetExitedContainer(t *testing.T) {
+	t.Parallel()
 	img := envserverImage(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -196,6 +203,7 @@ func TestStartTargetExitedContainer(t *testing.T) {
 }
 
 func TestStartTargetNeverReady(t *testing.T) {
+	t.Parallel()
 	img := envserverImage(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -212,6 +220,7 @@ func TestStartTargetNeverReady(t *testing.T) {
 }
 
 func TestStartTargetCancelled(t *testing.T) {
+	t.Parallel()
 	img := envserverImage(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
@@ -223,6 +232,7 @@ func TestStartTargetCancelled(t *testing.T) {
 }
 
 func TestStartTargetMissingImage(t *testing.T) {
+	t.Parallel()
 	requireDocker(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/internal/pgcluster"
 	"github.com/rlspec/rlspec/loadgen"
 	"github.com/rlspec/rlspec/service"
 )
@@ -17,8 +19,10 @@ import (
 // environment over defaults.
 type config struct {
 	Target      service.Config
-	Image       string // TARGET_IMAGE: started instead of TARGET_URL
-	ReportDir   string // REPORT_DIR
+	Image       string               // TARGET_IMAGE: started instead of TARGET_URL
+	Replicas    int                  // REPLICAS: TARGET_IMAGE's instances, the connections spread over them
+	Store       fakeserver.StoreKind // STORE: what they share, a volume (sqlite) or a throwaway PostgreSQL
+	ReportDir   string               // REPORT_DIR
 	Rate        float64
 	Duration    time.Duration
 	Warmup      time.Duration
@@ -71,12 +75,15 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 	thresholds := fs.String("thresholds", env("THRESHOLDS", loadgen.DefaultThresholds), "';'-separated pass conditions, e.g. p95<3ms;p99<5ms;errors<0.1% (THRESHOLDS)")
 	rate, duration, warmup := new(string), new(string), new(string)
 	conns, buckets, engine := new(string), new(string), new(string)
+	replicas, store := new(string), new(string)
 	if !merge {
 		rate = fs.String("rate", env("RATE", strconv.Itoa(loadgen.DefaultRate)), "requests per second, open loop; 0: closed loop on CONNECTIONS connections (RATE)")
 		duration = fs.String("duration", env("DURATION", loadgen.DefaultDuration.String()), "measured duration (DURATION)")
 		warmup = fs.String("warmup", env("WARMUP", loadgen.DefaultWarmup.String()), "warm-up before measuring, excluded from every figure (WARMUP)")
 		conns = fs.String("connections", env("CONNECTIONS", "0"), "closed loop: connections; open loop: connection pool size, 0 = 16 (CONNECTIONS)")
 		buckets = fs.String("buckets", env("BUCKETS", strconv.Itoa(loadgen.DefaultBuckets)), "distinct device buckets the load is spread over (BUCKETS)")
+		replicas = fs.String("replicas", env("REPLICAS", "1"), "TARGET_IMAGE: instances started, sharing STORE; the connections are spread over them (REPLICAS)")
+		store = fs.String("store", env("STORE", string(fakeserver.StoreSQLite)), "TARGET_IMAGE: the instances' store, sqlite (a shared volume) or postgres (a throwaway PostgreSQL on the Docker gateway) (STORE)")
 		engine = fs.String("engine", env("ENGINE", loadgen.EngineAuto), "closed-loop engine: auto (epoll when pinned to CPUs of its own under no lower CPU quota, else goroutines), epoll (Linux, plain http://) or goroutines (ENGINE)")
 	}
 	if err := service.ParseFlags(fs, args, summary, help); err != nil {
@@ -117,11 +124,18 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 	if c.Rate == 0 && c.Connections == 0 {
 		errs = append(errs, errors.New("RATE=0 (closed loop) needs CONNECTIONS of at least 1"))
 	}
+	if c.Replicas, err = strconv.Atoi(strings.TrimSpace(*replicas)); err != nil || c.Replicas < 1 {
+		errs = append(errs, fmt.Errorf("REPLICAS=%q is not a positive integer", *replicas))
+	}
+	if c.Store, err = fakeserver.ParseStoreKind(*store); err != nil {
+		errs = append(errs, fmt.Errorf("STORE: %w", err))
+	}
 	switch c.Engine = strings.TrimSpace(*engine); c.Engine {
 	case loadgen.EngineAuto, loadgen.EngineEpoll, loadgen.EngineGoroutines:
 	default:
 		errs = append(errs, fmt.Errorf("ENGINE=%q: want %s, %s or %s", *engine, loadgen.EngineAuto, loadgen.EngineEpoll, loadgen.EngineGoroutines))
 	}
+	errs = append(errs, c.checkImageStore())
 	c.Target.SQLDefaults(false)
 	if err := c.Target.Validate(); err != nil {
 		errs = append(errs, err)
@@ -140,4 +154,30 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 		errs = append(errs, errors.New("ENGINE=epoll speaks HTTP; TARGET_SQL runs on goroutines (ENGINE=auto or goroutines)"))
 	}
 	return c, errors.Join(errs...)
+}
+
+// checkImageStore refuses REPLICAS and STORE=postgres without TARGET_IMAGE
+// (they are how its instances are started), STORE=postgres where the
+// throwaway PostgreSQL cannot be started, and ENGINE=epoll, which dials one
+// address, with several replicas.
+func (c config) checkImageStore() error {
+	var errs []error
+	if c.Image == "" {
+		if c.Replicas > 1 {
+			errs = append(errs, fmt.Errorf("REPLICAS=%d starts instances of TARGET_IMAGE: set TARGET_IMAGE", c.Replicas))
+		}
+		if c.Store == fakeserver.StorePostgres {
+			errs = append(errs, errors.New("STORE=postgres applies to TARGET_IMAGE (its instances on a throwaway PostgreSQL): set TARGET_IMAGE"))
+		}
+		return errors.Join(errs...)
+	}
+	if c.Store == fakeserver.StorePostgres {
+		if _, err := pgcluster.BinDir(); err != nil {
+			errs = append(errs, fmt.Errorf("STORE=postgres starts a throwaway PostgreSQL for TARGET_IMAGE's instances: %w", err))
+		}
+	}
+	if c.Replicas > 1 && c.Engine == loadgen.EngineEpoll {
+		errs = append(errs, fmt.Errorf("ENGINE=epoll dials one address; REPLICAS=%d spreads the connections over several: ENGINE=auto or goroutines", c.Replicas))
+	}
+	return errors.Join(errs...)
 }

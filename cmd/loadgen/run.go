@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/rlspec/rlspec/containers"
@@ -64,8 +65,12 @@ func verdict(rep *loadgen.Report, dir string, stdout, stderr io.Writer) int {
 // load starts the embedded reference when no target is given, runs the
 // attack and writes the reports.
 func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, error) {
+	var replicas []string // TARGET_IMAGE's instances
 	if cfg.Image != "" {
-		h, err := containers.StartForHarness(ctx, cfg.Image, &cfg.Target, containers.HarnessOptions{}, stdout)
+		h, err := containers.StartForHarness(ctx, cfg.Image, &cfg.Target, containers.HarnessOptions{
+			Postgres: cfg.Store == fakeserver.StorePostgres,
+			Extra:    []containers.Option{containers.WithReplicas(cfg.Replicas)},
+		}, stdout)
 		if err != nil {
 			return nil, fmt.Errorf("start TARGET_IMAGE: %w", err)
 		}
@@ -74,6 +79,7 @@ func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, e
 				fmt.Fprintf(stdout, "remove containers: %v\n", err)
 			}
 		}()
+		replicas = h.URLs
 	}
 	if cfg.Target.SQL != "" {
 		target, dialer, render, closeSQL, err := sqlTarget(ctx, cfg, stdout)
@@ -104,11 +110,34 @@ func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, e
 	if err != nil {
 		return nil, err
 	}
+	if len(replicas) > 1 {
+		return spreadAttack(ctx, cfg, replicas, reqs.Render, stdout)
+	}
 	dialer, err := loadgen.NewHTTPDialer(base, loadgen.DefaultTimeout)
 	if err != nil {
 		return nil, err
 	}
 	return attack(ctx, cfg, cfg.Target.Endpoint(base), dialer, reqs.Render, stdout)
+}
+
+// spreadAttack runs the attack with its connections spread over the
+// replicas' URLs in turn (their requests name the first as Host).
+func spreadAttack(ctx context.Context, cfg config, replicas []string, render func() ([][]byte, error), stdout io.Writer) (*loadgen.Report, error) {
+	dialers := make([]loadgen.Dialer, len(replicas))
+	endpoints := make([]string, len(replicas))
+	for i, u := range replicas {
+		d, err := loadgen.NewHTTPDialer(u, loadgen.DefaultTimeout)
+		if err != nil {
+			return nil, err
+		}
+		dialers[i], endpoints[i] = d, cfg.Target.Endpoint(u)
+	}
+	spread, err := loadgen.NewSpreadDialer(dialers...)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stdout, "target: %d replicas, connections spread over them in turn\n", len(replicas))
+	return attack(ctx, cfg, strings.Join(endpoints, ", "), spread, render, stdout)
 }
 
 // attack runs the load on dialer's connections and writes the reports.
@@ -159,6 +188,9 @@ func describe(cfg config) string {
 	s := fmt.Sprintf("open loop at %g req/s", cfg.Rate)
 	if cfg.Rate == 0 {
 		s = fmt.Sprintf("closed loop on %d connections (engine %s)", cfg.Connections, cfg.Engine)
+	}
+	if cfg.Image != "" {
+		s += fmt.Sprintf(", TARGET_IMAGE=%s REPLICAS=%d STORE=%s", cfg.Image, cfg.Replicas, cfg.Store)
 	}
 	if p := cfg.Target.Profile; p != service.ProfilePRD {
 		s += fmt.Sprintf(", PROFILE=%s (%s, KEY=%s)", p, cfg.Target.Method, cfg.Target.Key)

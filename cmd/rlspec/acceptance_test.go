@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"net"
 	"os"
@@ -12,28 +10,15 @@ import (
 	"time"
 )
 
-// runCLI runs the acceptance subcommand with env set, failing the test if it
-// does not return within limit.
+// runCLI runs the acceptance subcommand in a child process with env set
+// (runIn), failing the test if it does not return within limit.
 func runCLI(t *testing.T, limit time.Duration, env map[string]string, args ...string) (int, string, string) {
 	t.Helper()
-	for k, v := range env {
-		t.Setenv(k, v)
-	}
-	var stdout, stderr bytes.Buffer
-	done := make(chan int, 1)
-	go func() { done <- runAcceptance(context.Background(), args, &stdout, &stderr) }()
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
-	select {
-	case code := <-done:
-		return code, stdout.String(), stderr.String()
-	case <-timer.C:
-		t.Fatalf("rlspec acceptance did not return within %s", limit)
-		return 0, "", ""
-	}
+	return runIn(t, limit, "", env, append([]string{"acceptance"}, args...)...)
 }
 
 func TestAcceptanceClosedPortExits2(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -47,6 +32,7 @@ func TestAcceptanceClosedPortExits2(t *testing.T) {
 }
 
 func TestAcceptanceSilentTargetExits2(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +60,7 @@ func TestAcceptanceSilentTargetExits2(t *testing.T) {
 }
 
 func TestAcceptanceExitStatus(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name string
@@ -99,6 +86,7 @@ func TestAcceptanceExitStatus(t *testing.T) {
 // TestAcceptanceTagExpressions: Cucumber tag expressions select scenarios;
 // a malformed one (godog panicked on "@AC1&&") is exit 2 with one sentence.
 func TestAcceptanceTagExpressions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	code, stdout, stderr := runCLI(t, 60*time.Second, map[string]string{"TAGS": "(@AC1 or @AC2) and not @extended", "REPORT_DIR": dir})
 	if code != 0 || !strings.Contains(stdout, "RL-AC1-01") || !strings.Contains(stdout, "RL-AC2-01") || strings.Contains(stdout, "RL-AC3-") {
@@ -113,6 +101,7 @@ func TestAcceptanceTagExpressions(t *testing.T) {
 }
 
 func TestAcceptanceProfileSettingsExit2(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		env  map[string]string
 		want string
@@ -135,6 +124,7 @@ func TestAcceptanceProfileSettingsExit2(t *testing.T) {
 }
 
 func TestAcceptanceAllNeedsTheEmbeddedReference(t *testing.T) {
+	t.Parallel()
 	code, _, stderr := runCLI(t, 5*time.Second, map[string]string{"PROFILE": "all", "TARGET_URL": "http://127.0.0.1:1", "REPORT_DIR": t.TempDir()})
 	if code != 2 || !strings.Contains(stderr, "PROFILE=all") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
@@ -144,6 +134,7 @@ func TestAcceptanceAllNeedsTheEmbeddedReference(t *testing.T) {
 // PROFILE=all runs every profile with scenarios against the embedded
 // reference in one run: one conformance.json with each profile passing.
 func TestAcceptanceAllProfiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	code, stdout, stderr := runCLI(t, 60*time.Second, map[string]string{"PROFILE": "all", "RL_LIMIT": "20", "RL_WINDOW": "3s", "REPORT_DIR": dir})
 	if code != 0 {

@@ -20,6 +20,7 @@ import (
 // binaries, SHA256SUMS that match them, `version` naming the release, and
 // the rlspec binary passing `acceptance` against its embedded reference.
 func TestDistLinuxAmd64(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		t.Skip("runs the linux/amd64 release binary: needs a linux/amd64 host")
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/containers"
+	"github.com/rlspec/rlspec/containers/containerstest"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -26,16 +27,7 @@ var refImage struct {
 
 func referenceImage(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds and starts containers")
-	}
-	t.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := containers.Available(ctx); err != nil {
-		line, _, _ := strings.Cut(err.Error(), "\n")
-		t.Skip("docker not available: " + line)
-	}
+	containerstest.RequireDocker(t)
 	refImage.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
@@ -58,6 +50,7 @@ func referenceImage(t *testing.T) string {
 // RL-FAIL1-01: an image's store can be taken away only by the user's
 // STORE_DOWN_CMD.
 func TestAcceptanceTargetImage(t *testing.T) {
+	t.Parallel()
 	img := referenceImage(t)
 	dir := t.TempDir()
 	// A 5 s window: with 3 s, exhausting the bucket and waiting 2 s
@@ -122,6 +115,7 @@ func TestAcceptanceTargetImage(t *testing.T) {
 // TestAcceptanceTargetImageUnknownImage: an image that does not exist is
 // exit 2 with one sentence, and nothing is left running.
 func TestAcceptanceTargetImageUnknownImage(t *testing.T) {
+	t.Parallel()
 	referenceImage(t)
 	code, _, stderr := runCLI(t, time.Minute, map[string]string{
 		"TARGET_IMAGE": "rlspec-no-such-image:never", "REPORT_DIR": t.TempDir(),

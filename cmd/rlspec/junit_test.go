@@ -1,13 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/xml"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // junitFile is what the tests read of a junit.xml: the counts, and the
@@ -68,19 +67,19 @@ func TestJUnitOnExit2(t *testing.T) {
 // TestRaceJUnit: a race hunt writes one test case per property, the
 // violated ones failed.
 func TestRaceJUnit(t *testing.T) {
-	t.Chdir(t.TempDir())
+	t.Parallel()
 	dir := t.TempDir()
-	t.Setenv("REPORT_DIR", dir)
-	var stdout, stderr bytes.Buffer
-	if code := runRace(context.Background(), []string{"-fault", "check-then-act", "-checks", "30", "-repeat", "1", "-shrink-time", "1s"}, &stdout, &stderr); code != 1 {
-		t.Fatalf("exit %d\n%s", code, stderr.String())
+	code, stdout, stderr := runIn(t, 2*time.Minute, t.TempDir(), map[string]string{"REPORT_DIR": dir},
+		"race", "-fault", "check-then-act", "-checks", "30", "-repeat", "1", "-shrink-time", "1s")
+	if code != 1 {
+		t.Fatalf("exit %d\n%s", code, stderr)
 	}
 	r := readJUnit(t, dir)
 	if r.Tests < len(raceProperties) || r.Failures == 0 {
 		t.Fatalf("junit %+v", r)
 	}
 	for _, c := range r.Suites[0].Cases {
-		if c.Name == "no oversell" && c.Failure == nil && strings.Contains(stdout.String(), "VIOLATION oversell") {
+		if c.Name == "no oversell" && c.Failure == nil && strings.Contains(stdout, "VIOLATION oversell") {
 			t.Errorf("oversell found but its case passed")
 		}
 	}

@@ -10,8 +10,17 @@ import (
 	"github.com/rlspec/rlspec/containers"
 )
 
-// TestMain removes the reference image the tests built under their own tag.
+// TestMain runs rlspec's main in runIn's child processes; otherwise it runs
+// the tests and removes the reference image they built under their own tag.
 func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" {
+		main()
+	}
+	// testcontainers-go: no registry here, so no Ryuk sidecar (the child
+	// processes inherit it).
+	if _, ok := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !ok {
+		os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
+	}
 	code := m.Run()
 	if refImage.tag != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

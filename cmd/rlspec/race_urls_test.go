@@ -1,11 +1,10 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
@@ -41,6 +40,7 @@ func TestRaceSettingsTargetURLs(t *testing.T) {
 // TestRaceTargetURLs: two instances on one SQLite file with a quota cache
 // per process oversell across TARGET_URLS; two correct ones do not.
 func TestRaceTargetURLs(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		fault fault.Name
 		want  int
@@ -62,13 +62,10 @@ func TestRaceTargetURLs(t *testing.T) {
 				t.Cleanup(func() { _ = run.Close() })
 				urls = append(urls, run.URL)
 			}
-			for k, v := range map[string]string{"REPORT_DIR": t.TempDir(), "TARGET_URLS": strings.Join(urls, ","), "RL_LIMIT": "3",
-				"CHECKS": "40", "REPEAT": "1", "SHRINK_TIME": "1s"} {
-				t.Setenv(k, v)
-			}
-			var stdout, stderr bytes.Buffer
-			if code := runRace(context.Background(), nil, &stdout, &stderr); code != tc.want {
-				t.Fatalf("exit %d, want %d\n%s\n%s", code, tc.want, stdout.String(), stderr.String())
+			env := map[string]string{"REPORT_DIR": t.TempDir(), "TARGET_URLS": strings.Join(urls, ","), "RL_LIMIT": "3",
+				"CHECKS": "40", "REPEAT": "1", "SHRINK_TIME": "1s"}
+			if code, stdout, stderr := runIn(t, 2*time.Minute, "", env, "race"); code != tc.want {
+				t.Fatalf("exit %d, want %d\n%s\n%s", code, tc.want, stdout, stderr)
 			}
 		})
 	}

@@ -1,18 +1,17 @@
 package main
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/containers"
+	"github.com/rlspec/rlspec/containers/containerstest"
 )
 
-// rlspec selftest and rlspec image write junit.xml: one case per reference
-// run and per fault (selftest), per build and smoke test (image), and one
-// error case when they cannot run.
+// rlspec selftest and rlspec image write junit.xml with one error case when
+// they cannot run; rlspec selftest one case per reference run and per fault.
 func TestSelftestAndImageWriteJUnit(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -21,8 +20,7 @@ func TestSelftestAndImageWriteJUnit(t *testing.T) {
 		{[]string{"image", "stray"}, "unexpected arguments"},
 	} {
 		dir := t.TempDir()
-		t.Setenv("REPORT_DIR", dir)
-		if code, _, stderr := runMain(c.args...); code != 2 {
+		if code, _, stderr := runIn(t, time.Minute, "", map[string]string{"REPORT_DIR": dir}, c.args...); code != 2 {
 			t.Fatalf("%v: exit %d, want 2 (%s)", c.args, code, stderr)
 		}
 		r := readJUnit(t, dir)
@@ -32,8 +30,7 @@ func TestSelftestAndImageWriteJUnit(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	t.Setenv("REPORT_DIR", dir)
-	code, stdout, stderr := runMain("selftest", "-q", "-faults", "off-by-one", "-checks", "5")
+	code, stdout, stderr := runIn(t, 4*time.Minute, "", map[string]string{"REPORT_DIR": dir}, "selftest", "-q", "-faults", "off-by-one", "-checks", "5")
 	if code != 0 {
 		t.Fatalf("selftest: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -45,24 +42,18 @@ func TestSelftestAndImageWriteJUnit(t *testing.T) {
 	if r.Tests != 2 || r.Failures != 0 || names[0] != "reference run 1/1 passes everything" || names[1] != "fault off-by-one is caught" {
 		t.Errorf("selftest junit: %d tests, %d failures, %q", r.Tests, r.Failures, names)
 	}
+}
 
-	if testing.Short() {
-		return
-	}
-	t.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := containers.Available(ctx); err != nil {
-		line, _, _ := strings.Cut(err.Error(), "\n")
-		t.Log("image junit not checked: docker not available: " + line)
-		return
-	}
-	dir = t.TempDir()
-	t.Setenv("REPORT_DIR", dir)
-	if code, stdout, stderr := runMain("image", "-harness-tag", ""); code != 0 {
+// rlspec image writes junit.xml: one case for the build, one for the smoke
+// test.
+func TestImageWritesJUnit(t *testing.T) {
+	t.Parallel()
+	containerstest.RequireDocker(t)
+	dir := t.TempDir()
+	if code, stdout, stderr := runIn(t, 5*time.Minute, "", map[string]string{"REPORT_DIR": dir}, "image", "-harness-tag", ""); code != 0 {
 		t.Fatalf("image: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	r = readJUnit(t, dir)
+	r := readJUnit(t, dir)
 	if r.Tests != 2 || r.Failures != 0 || r.Errors != 0 {
 		t.Errorf("image junit: %+v", r)
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +23,7 @@ func needPostgres(t *testing.T) {
 // headers it does not send, SKIPPED with the reason), each faulty variant
 // fails its clause.
 func TestAcceptanceSQLEmbedded(t *testing.T) {
+	t.Parallel()
 	needPostgres(t)
 	for _, c := range []struct {
 		fault  string
@@ -59,6 +58,7 @@ func TestAcceptanceSQLEmbedded(t *testing.T) {
 // TestSQLSettingsExit2 checks that TARGET_SQL's impossible settings are
 // refused with one sentence before anything starts.
 func TestSQLSettingsExit2(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		env  map[string]string
 		want string
@@ -88,18 +88,18 @@ func TestSQLSettingsExit2(t *testing.T) {
 // TestRaceSQLEmbedded: rlspec race finds the no-retry fault and passes the
 // shipped function.
 func TestRaceSQLEmbedded(t *testing.T) {
+	t.Parallel()
 	needPostgres(t)
 	for _, c := range []struct {
 		fault string
 		code  int
 		want  string
 	}{{"", 0, "no violation in 20 workloads"}, {"no-retry", 1, "VIOLATION"}} {
-		var stdout, stderr bytes.Buffer
 		dir := t.TempDir()
-		code := runRace(context.Background(), []string{"-target-sql", "check_rate_limit", "-target-db", "embedded",
-			"-checks", "20", "-repeat", "3", "-fault", c.fault, "-report-dir", dir}, &stdout, &stderr)
-		if code != c.code || !strings.Contains(stdout.String(), c.want) {
-			t.Errorf("fault %q: exit %d, want %d and %q\n%s\n%s", c.fault, code, c.code, c.want, stdout.String(), stderr.String())
+		code, stdout, stderr := runIn(t, 2*time.Minute, "", nil, "race", "-target-sql", "check_rate_limit", "-target-db", "embedded",
+			"-checks", "20", "-repeat", "3", "-fault", c.fault, "-report-dir", dir)
+		if code != c.code || !strings.Contains(stdout, c.want) {
+			t.Errorf("fault %q: exit %d, want %d and %q\n%s\n%s", c.fault, code, c.code, c.want, stdout, stderr)
 		}
 		xml, err := os.ReadFile(filepath.Join(dir, "junit.xml"))
 		if err != nil || strings.Contains(string(xml), "<failure") != (c.code == 1) {

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runMainEnv set to 1 makes this test binary run rlspec's main on its
+// arguments instead of the tests (TestMain): runIn's child processes.
+const runMainEnv = "RLSPEC_TEST_RUN_MAIN"
+
+// runIn runs `rlspec args…` as a child process of this test binary (built
+// with the same flags, -race included) in dir ("": the test's own working
+// directory) with env added to the environment, and returns its exit
+// status and output; the test fails if it does not return within limit. A
+// process of its own gives each run its environment and working directory,
+// so the tests that use it run in parallel.
+func runIn(t *testing.T, limit time.Duration, dir string, env map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("rlspec %v did not return within %s\nstdout:\n%s\nstderr:\n%s", args, limit, stdout.String(), stderr.String())
+	}
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("rlspec %v: %v", args, err)
+	}
+	// The race detector fails a test it runs in; in a child it only
+	// reports, and keeps a non-zero exit status the test may expect.
+	if strings.Contains(stderr.String(), "WARNING: DATA RACE") {
+		t.Errorf("rlspec %v: data race:\n%s", args, stderr.String())
+	}
+	return cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()
+}
