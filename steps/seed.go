@@ -47,9 +47,13 @@ func OpenSeeder(tc service.Config, now func() time.Time) (*DBSeeder, error) {
 }
 
 // OpenSQLiteSeeder opens path with a busy timeout, so that seeding waits for
-// the target's own writers instead of failing.
+// the target's own writers instead of failing, and synchronous=NORMAL, so
+// that a seeding commit holds the write lock without an fsync (in WAL mode
+// it stays atomic and visible at once; only its durability across a power
+// cut waits for the next checkpoint): the target's writers wait on it as
+// briefly as they can.
 func OpenSQLiteSeeder(path string, schema service.DBSchema, window time.Duration, now func() time.Time) (*DBSeeder, error) {
-	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?mode=rw&_pragma=busy_timeout(10000)"
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?mode=rw&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open TARGET_DB %s: %w", path, err)
