@@ -1,6 +1,6 @@
 -- Fault no-retry: the UPDATE-then-INSERT without the unique_violation retry.
 -- The first-ever requests of a user race their own INSERT: the losers get
--- an error (which spec/004's edge function turns into an allow). The 50 ms
+-- an error (which spec/004's edge function turns into an allow). The 200 ms
 -- between the UPDATE that found no row and the INSERT stands for the
 -- application's round trip and makes the race deterministic: calls released
 -- together all miss the row.
@@ -22,7 +22,7 @@ BEGIN
    WHERE user_id = v_user_id AND rpc_name = p_rpc_name
   RETURNING call_count INTO v_count;
   IF NOT FOUND THEN
-    PERFORM pg_sleep(0.05);
+    PERFORM pg_sleep(0.2);
     INSERT INTO rpc_rate_limits (user_id, rpc_name, call_count, window_start)
     VALUES (v_user_id, p_rpc_name, 1, v_now)
     RETURNING call_count INTO v_count;
