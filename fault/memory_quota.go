@@ -43,7 +43,7 @@ func memoryQuotaOf(n Name, p fakeserver.Profile, scenario string) Fault {
 			// A new process (a restart) starts with an empty memory.
 			mem := &memory{buckets: map[string]model.State{}}
 			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
-				return txStore{Store: s, wrap: func(tx reference.Tx) reference.Tx { return memoryTx{Tx: tx, mem: mem} }}
+				return effectStore{Store: s, wrap: func(tx reference.Tx, e *effects) reference.Tx { return memoryTx{Tx: tx, mem: mem, e: e} }}
 			}}
 		},
 	}
@@ -60,6 +60,7 @@ type memory struct {
 type memoryTx struct {
 	reference.Tx
 	mem *memory
+	e   *effects // the memory writes, made once the Update commits
 }
 
 func (t memoryTx) Bucket(_ context.Context, id string) (model.State, error) {
@@ -69,8 +70,10 @@ func (t memoryTx) Bucket(_ context.Context, id string) (model.State, error) {
 }
 
 func (t memoryTx) PutBucket(_ context.Context, id string, st model.State) error {
-	t.mem.mu.Lock()
-	defer t.mem.mu.Unlock()
-	t.mem.buckets[id] = st
+	t.e.add(func() {
+		t.mem.mu.Lock()
+		defer t.mem.mu.Unlock()
+		t.mem.buckets[id] = st
+	})
 	return nil
 }

@@ -70,7 +70,7 @@ type cachedStore struct {
 func (s *cachedStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
 	s.decide.Lock()
 	defer s.decide.Unlock()
-	return s.Store.Update(ctx, func(ctx context.Context, tx reference.Tx) error { return fn(ctx, cachedTx{Tx: tx, s: s}) })
+	return effectStore{Store: s.Store, wrap: func(tx reference.Tx, e *effects) reference.Tx { return cachedTx{Tx: tx, s: s, e: e} }}.Update(ctx, fn)
 }
 
 func (s *cachedStore) Cleanup(ctx context.Context, cut int64) (reference.CleanupStats, error) {
@@ -90,6 +90,7 @@ func (s *cachedStore) put(id string, st model.State) {
 type cachedTx struct {
 	reference.Tx
 	s *cachedStore
+	e *effects // the cache's fills, made once the Update commits
 }
 
 func (t cachedTx) Bucket(ctx context.Context, id string) (model.State, error) {
@@ -101,7 +102,7 @@ func (t cachedTx) Bucket(ctx context.Context, id string) (model.State, error) {
 	}
 	st, err := t.Tx.Bucket(ctx, id)
 	if err == nil && st.Found {
-		t.s.put(id, st)
+		t.e.add(func() { t.s.put(id, st) })
 	}
 	return st, err
 }
@@ -111,6 +112,6 @@ func (t cachedTx) PutBucket(ctx context.Context, id string, st model.State) erro
 		return err
 	}
 	st.Found = true
-	t.s.put(id, st)
+	t.e.add(func() { t.s.put(id, st) })
 	return nil
 }

@@ -22,6 +22,38 @@ func (s txStore) Update(ctx context.Context, fn func(ctx context.Context, tx ref
 	return s.Store.Update(ctx, func(ctx context.Context, tx reference.Tx) error { return fn(ctx, s.wrap(tx)) })
 }
 
+// effectStore is txStore for faults that keep state outside the store (a
+// process's memory, a cache): wrap gets the run's effects, which take
+// effect once the Update has committed, for its last run of fn only, as the
+// store's own writes do. (A store may run fn more than once: a failed group
+// commit's retry alone, the PostgreSQL store's optimistic attempt and its
+// locked fallback.)
+type effectStore struct {
+	reference.Store
+	wrap func(tx reference.Tx, e *effects) reference.Tx
+}
+
+// effects are one run of fn's writes outside the store.
+type effects []func()
+
+func (e *effects) add(f func()) { *e = append(*e, f) }
+
+// Update runs fn on the wrapped transaction and applies its last run's
+// effects once it committed.
+func (s effectStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
+	var last *effects
+	err := s.Store.Update(ctx, func(ctx context.Context, tx reference.Tx) error {
+		last = new(effects)
+		return fn(ctx, s.wrap(tx, last))
+	})
+	if err == nil && last != nil {
+		for _, f := range *last {
+			f()
+		}
+	}
+	return err
+}
+
 // staleStore is a store that checks before it acts: each Update first runs
 // fn on committed state (Store.View) up to its first write, recording what
 // fn read, and then runs fn in the transaction with wrap deciding which of
