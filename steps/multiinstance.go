@@ -255,9 +255,8 @@ func (s *scenario) keyRefusedElsewhere() error {
 // keyExactly checks every request of the key together (its requests
 // through each instance and its burst): exactly N allowed (token-bucket: B,
 // plus the whole tokens refilled meanwhile), the rest 429. More than N is a
-// violation only when they lay in one window (less than W − 1 s from the
-// first send to the last receive and, fixed-window, before the window's
-// end), checked afterwards.
+// violation only when they lay in one window, which exactlyN checks
+// afterwards (assumeBatchInOneWindow).
 func (s *scenario) keyExactly(of string) error {
 	var all []*service.Exchange
 	for _, run := range s.key.runs {
@@ -270,26 +269,6 @@ func (s *scenario) keyExactly(of string) error {
 	if of == "B" {
 		return s.exactlyBurst()
 	}
-	end := s.keyWindowEarliestEnd()
-	s.assume("the key's requests within one window", func() string {
-		allowed, first, last := 0, all[0].Sent, all[0].Received
-		for _, ex := range all {
-			if ex.Status/100 == 2 {
-				allowed++
-			}
-			first, last = minTime(first, ex.Sent), maxTime(last, ex.Received)
-		}
-		if allowed <= s.limit() {
-			return "" // no more than N: the verdict rests on no timing
-		}
-		if span := last.Sub(first); span >= s.window()-time.Second {
-			return fmt.Sprintf("%d requests took %s, not less than W − 1 s", len(all), span.Round(time.Millisecond))
-		}
-		if s.env.Config.Profile == service.ProfileFixedWindow && !end.IsZero() && !last.Before(end) {
-			return "the requests ran past the window's end"
-		}
-		return ""
-	})
 	return s.exactlyN()
 }
 
