@@ -29,21 +29,14 @@ func TestFailOpenDesign(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := profileConfig(fakeserver.ProfilePRD)
 			cfg.Features = []service.Feature{service.FeatureFailOpen}
-			pair, err := embedded.StartPair(cfg.Limit, cfg.Window, cfg.Sentinel, embedded.Options{Fault: tc.impl, Profile: fakeserver.ProfilePRD})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer pair.Close()
-			cfg.URL, cfg.DisabledURL, cfg.DB, cfg.Schema = pair.URL, pair.DisabledURL, pair.TargetDB, service.SchemaPRD
 			settings := acceptance.DefaultSettings()
 			settings.Tags = "@FAIL-2"
-			rep, err := acceptance.Run(context.Background(), acceptance.Config{Target: cfg, Settings: settings, Name: pair.Description, Store: pair},
-				acceptance.WithoutReports())
+			rep, err := runOnPair(context.Background(), cfg, embedded.Options{Fault: tc.impl, Profile: fakeserver.ProfilePRD}, settings)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(rep.Results) != 1 || rep.Results[0].Status != tc.want {
-				t.Fatalf("FAIL-2 against %s: %+v, want one result %s", pair.Description, rep.Results, tc.want)
+				t.Fatalf("FAIL-2 against %s: %+v, want one result %s", rep.Target, rep.Results, tc.want)
 			}
 		})
 	}

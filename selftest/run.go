@@ -462,21 +462,28 @@ func runAcceptance(ctx context.Context, f fault.Name, p fakeserver.Profile, stor
 	tc := claimFeatures(profileConfig(p), f)
 	token := "Bearer rlspec-selftest-" + service.NewUUID()
 	tc.Headers.Set("Authorization", token)
-	pair, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, Profile: p, Store: store, RequireAuth: token,
+	rep, err := runOnPair(ctx, tc, embedded.Options{Fault: f, Profile: p, Store: store, RequireAuth: token,
 		Burst: tc.Burst, Rate: tc.Rate, Replicas: acceptanceReplicas(f, p),
-		Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers()})
+		Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers()}, acceptance.DefaultSettings())
 	if err != nil {
 		return AcceptanceResult{}, err
+	}
+	return tally(rep), nil
+}
+
+// runOnPair starts the embedded reference as o says, points tc at it (with
+// what it claims when tc does not say) and runs the suite with set,
+// without writing reports.
+func runOnPair(ctx context.Context, tc service.Config, o embedded.Options, set acceptance.Settings) (*acceptance.Report, error) {
+	pair, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, o)
+	if err != nil {
+		return nil, err
 	}
 	defer pair.Close()
 	tc.URL, tc.URLs, tc.DisabledURL, tc.DB, tc.Schema = pair.URL, pair.URLs, pair.DisabledURL, pair.TargetDB, service.SchemaPRD
 	tc.PenaltiesURL, tc.PenaltiesDB = pair.PenaltiesURL, pair.PenaltiesDB
 	tc = embedded.Claim(tc)
-	rep, err := acceptance.Run(ctx, acceptance.Config{Target: tc, Settings: acceptance.DefaultSettings(), Name: pair.Description, Store: pair, Restarter: pair}, acceptance.WithoutReports())
-	if err != nil {
-		return AcceptanceResult{}, err
-	}
-	return tally(rep), nil
+	return acceptance.Run(ctx, acceptance.Config{Target: tc, Settings: set, Name: pair.Description, Store: pair, Restarter: pair}, acceptance.WithoutReports())
 }
 
 // tally counts a report's verdicts.
