@@ -5,10 +5,10 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
-	"strings"
 
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/reference"
+	"github.com/rlspec/rlspec/service"
 )
 
 // TierPrefix starts the bucket id of a tier's request: "tier:<path>|" and
@@ -73,14 +73,18 @@ func (s *Server) tier(w http.ResponseWriter, r *http.Request) bool {
 // (key "ip"), by a header of its own ("header:<Name>", the client address
 // without one), or, with no key, as the profile's endpoint (profile).
 func tierKeyer(t model.Tier, trusted []netip.Prefix, profile Keyer) (Keyer, error) {
-	name, isHeader := strings.CutPrefix(t.Key, "header:")
-	switch name = strings.TrimSpace(name); {
-	case t.Key == "":
+	if t.Key == "" {
 		return profile, nil
-	case t.Key == "ip":
-		return AddressKeyer{TrustedProxies: trusted}, nil
-	case isHeader && name != "" && !strings.ContainsAny(name, " \t:;"):
-		return HeaderKeyer{TrustedProxies: trusted, Header: name}, nil
 	}
-	return nil, fmt.Errorf("tier %s: key %q: the reference keys a tier by ip or header:<Name>", t.Path, t.Key)
+	k, err := service.ParseKey(t.Key)
+	if err != nil {
+		return nil, fmt.Errorf("tier %s: key: %w", t.Path, err)
+	}
+	switch k.Kind {
+	case service.KeyIP:
+		return AddressKeyer{TrustedProxies: trusted}, nil
+	case service.KeyHeader:
+		return HeaderKeyer{TrustedProxies: trusted, Header: k.Name}, nil
+	}
+	return nil, fmt.Errorf("tier %s: key %s: the reference keys a tier by ip or header:<Name>", t.Path, k)
 }
