@@ -17,15 +17,7 @@ func ParseIETF(h http.Header, received time.Time) (RateLimit, error) {
 	if err != nil {
 		return RateLimit{RetryAfter: -1}, &HeaderError{Header: ietf.LimitField + ", " + ietf.PolicyField, Value: h.Get(ietf.LimitField), Reason: err.Error()}
 	}
-	rl := RateLimit{Limit: f.Policy.Quota, Remaining: f.Limit.Remaining, Reset: f.Reset(received), RetryAfter: -1}
-	if len(h.Values(HeaderRetryAfter)) > 0 {
-		v, err := headerInt(h, HeaderRetryAfter)
-		if err != nil {
-			return rl, err
-		}
-		rl.RetryAfter = v
-	}
-	return rl, nil
+	return withRetryAfter(h, RateLimit{Limit: f.Policy.Quota, Remaining: f.Limit.Remaining, Reset: f.Reset(received), RetryAfter: -1})
 }
 
 // AnswersIETF reports whether the target is to answer in the IETF fields:

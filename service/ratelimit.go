@@ -53,6 +53,12 @@ func ParseRateLimit(h http.Header) (RateLimit, error) {
 		}
 		*f.dst = v
 	}
+	return withRetryAfter(h, rl)
+}
+
+// withRetryAfter is rl with Retry-After read from h, when h carries one
+// (-1 is left for none).
+func withRetryAfter(h http.Header, rl RateLimit) (RateLimit, error) {
 	if len(h.Values(HeaderRetryAfter)) > 0 {
 		v, err := headerInt(h, HeaderRetryAfter)
 		if err != nil {
