@@ -85,7 +85,7 @@ race: $(BIN)/rlspec
 load: $(BIN)/loadgen
 	$(BIN)/loadgen run
 
-## selftest: the suite and race properties against the reference (RUNS times) and every fault (CHECKS, FAULTS), on SQLite and then PostgreSQL (STORE=sqlite or postgres: that one only); prints each matrix
+## selftest: the suite and race properties against the reference (RUNS times) and every fault (CHECKS, FAULTS, PROFILE), on SQLite and then PostgreSQL (STORE=sqlite or postgres: that one only); prints each matrix
 selftest: $(BIN)/rlspec deps-postgres
 	@if [ -n "$$STORE" ]; then $(BIN)/rlspec selftest; exit $$?; fi; \
 	dir=$${REPORT_DIR:-reports}; \

@@ -38,6 +38,7 @@ type config struct {
 	reportDir  string
 	store      fakeserver.StoreKind
 	parallel   int
+	profiles   []fakeserver.Profile // nil: every profile
 }
 
 // Option configures Run.
@@ -101,6 +102,37 @@ func WithFaults(fs ...fault.Name) Option {
 		}
 		return nil
 	}
+}
+
+// WithProfiles restricts the matrix to these profiles (default: every
+// profile the faults belong to): the reference runs their suites and race
+// hunts only, and the faults default to theirs. A fault of another profile
+// in WithFaults is an error.
+func WithProfiles(ps ...fakeserver.Profile) Option {
+	return func(c *config) error {
+		if len(ps) == 0 {
+			return errors.New("profiles: name at least one")
+		}
+		c.profiles = nil
+		for _, p := range ps {
+			p, err := fakeserver.ParseProfile(string(p))
+			if err != nil {
+				return err
+			}
+			if !slices.Contains(c.profiles, p) {
+				c.profiles = append(c.profiles, p)
+			}
+		}
+		return nil
+	}
+}
+
+// suiteProfiles are the profiles the reference runs: WithProfiles' or all.
+func (c config) suiteProfiles() []fakeserver.Profile {
+	if c.profiles != nil {
+		return c.profiles
+	}
+	return profiles()
 }
 
 // WithStore runs the embedded reference and every fault on this store
@@ -197,7 +229,9 @@ type Matrix struct {
 	Rows       []Row
 	RaceChecks int
 	Store      fakeserver.StoreKind // the store every run used
-	Elapsed    time.Duration
+	// Profiles are the profiles the reference ran (nil: every profile).
+	Profiles []fakeserver.Profile
+	Elapsed  time.Duration
 }
 
 // OK reports whether the reference passed every run and every fault was
@@ -238,9 +272,19 @@ func (m *Matrix) Toothless() []string {
 	return out
 }
 
-// Complete reports whether the matrix covers every fault of the reference
-// server (not a FAULTS selection).
-func (m *Matrix) Complete() bool { return len(m.Rows) == len(fault.All()) }
+// Complete reports whether the matrix covers every fault of the profiles
+// it ran (not a FAULTS selection).
+func (m *Matrix) Complete() bool {
+	for _, f := range fault.All() {
+		if m.Profiles != nil && !slices.Contains(m.Profiles, profileOf(f.Profile)) {
+			continue
+		}
+		if !slices.ContainsFunc(m.Rows, func(r Row) bool { return r.Fault == f.Name }) {
+			return false
+		}
+	}
+	return true
+}
 
 // Survivors are the faults no detector caught.
 func (m *Matrix) Survivors() []fault.Name {
@@ -274,7 +318,13 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 	for _, fi := range fault.All() {
 		info[fi.Name] = fi
 	}
-	exps := all
+	ps := c.suiteProfiles()
+	var exps []Expectation
+	for _, e := range all {
+		if slices.Contains(ps, profileOf(info[e.Fault].Profile)) {
+			exps = append(exps, e)
+		}
+	}
 	if c.faults != nil {
 		exps = nil
 		for _, f := range c.faults {
@@ -282,12 +332,15 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 			if i < 0 {
 				return nil, fmt.Errorf("selftest: unknown fault %q", f)
 			}
+			if p := profileOf(info[f].Profile); !slices.Contains(ps, p) {
+				return nil, fmt.Errorf("selftest: fault %s belongs to profile %s, which is not among the profiles selected", f, p)
+			}
 			exps = append(exps, all[i])
 		}
 	}
 
 	start := time.Now()
-	m := &Matrix{RaceChecks: c.raceChecks, Store: c.store}
+	m := &Matrix{RaceChecks: c.raceChecks, Store: c.store, Profiles: c.profiles}
 	if m.Store == "" {
 		m.Store = fakeserver.StoreSQLite
 	}
@@ -325,7 +378,7 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 	go func() {
 		defer wg.Done()
 		for i := range m.Reference {
-			r, err := runReference(ctx, m.Store)
+			r, err := runReference(ctx, ps, m.Store)
 			if err != nil {
 				fail(fmt.Errorf("acceptance against the reference (run %d): %w", i+1, err))
 				return
@@ -432,11 +485,11 @@ func profileConfig(p fakeserver.Profile) service.Config {
 	return tc
 }
 
-// runReference runs the suite of every profile against the reference and
-// adds up the results (scenario ids differ between profiles).
-func runReference(ctx context.Context, store fakeserver.StoreKind) (AcceptanceResult, error) {
+// runReference runs the suite of each profile of ps against the reference
+// and adds up the results (scenario ids differ between profiles).
+func runReference(ctx context.Context, ps []fakeserver.Profile, store fakeserver.StoreKind) (AcceptanceResult, error) {
 	var sum AcceptanceResult
-	for _, p := range profiles() {
+	for _, p := range ps {
 		r, err := runAcceptance(ctx, fault.None, p, store)
 		if err != nil {
 			return sum, fmt.Errorf("profile %s: %w", p, err)
@@ -513,12 +566,13 @@ func tally(rep *acceptance.Report) AcceptanceResult {
 	return r
 }
 
-// raceReference hunts races in the reference serving each profile: the
-// first violation, or the PRD's clean result with the time of all.
+// raceReference hunts races in the reference serving each profile of the
+// matrix: the first violation, or the first profile's clean result with
+// the time of all.
 func raceReference(ctx context.Context, c config) (RaceResult, error) {
 	var first RaceResult
 	var elapsed time.Duration
-	for i, p := range profiles() {
+	for i, p := range c.suiteProfiles() {
 		r, err := runRace(ctx, fault.None, p, DefaultReferenceReplicas, c)
 		if err != nil {
 			return r, fmt.Errorf("%s: %w", p, err)

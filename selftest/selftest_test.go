@@ -103,10 +103,42 @@ func TestOptionsRejectBadValues(t *testing.T) {
 		"parallel 0":      WithParallel(0),
 		"reference fault": WithFaults(fault.None),
 		"unknown fault":   WithFaults("no-such-fault"),
+		"no profile":      WithProfiles(),
+		"unknown profile": WithProfiles("no-such-profile"),
 	} {
 		if _, err := Run(context.Background(), o); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+}
+
+// A fault outside the profiles selected is refused before anything runs.
+func TestProfilesRefuseAForeignFault(t *testing.T) {
+	_, err := Run(context.Background(), WithProfiles(fakeserver.ProfileSlidingLog), WithFaults(fault.OffByOne))
+	if err == nil || !strings.Contains(err.Error(), "belongs to profile prd") {
+		t.Fatalf("err = %v, want the fault's profile named", err)
+	}
+}
+
+// A matrix of some profiles is complete when it holds every fault of those
+// profiles, so that its toothless scenarios are reported.
+func TestCompleteForProfiles(t *testing.T) {
+	m := &Matrix{Profiles: []fakeserver.Profile{fakeserver.ProfileSlidingLog}}
+	for _, f := range fault.All() {
+		if f.Profile == fakeserver.ProfileSlidingLog {
+			m.Rows = append(m.Rows, Row{Expectation: Expectation{Fault: f.Name}})
+		}
+	}
+	if len(m.Rows) < 2 || !m.Complete() {
+		t.Fatalf("every sliding-log fault (%d): Complete() = false", len(m.Rows))
+	}
+	m.Rows = m.Rows[1:]
+	if m.Complete() {
+		t.Fatal("a sliding-log fault missing: Complete() = true")
+	}
+	m.Profiles = nil
+	if m.Complete() {
+		t.Fatal("every profile, sliding-log faults only: Complete() = true")
 	}
 }
 

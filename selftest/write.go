@@ -76,7 +76,15 @@ func (m *Matrix) Write(w io.Writer) {
 	if !m.OK() {
 		verdict = "FAIL"
 	}
-	fmt.Fprintf(w, "selftest %s: %d/%d faults caught, reference passed %d/%d runs, store %s, %s\n", verdict, caught, len(m.Rows), passed, len(m.Reference), m.Store, m.Elapsed.Round(100*time.Millisecond))
+	scope := ""
+	if m.Profiles != nil {
+		ps := make([]string, len(m.Profiles))
+		for i, p := range m.Profiles {
+			ps[i] = string(p)
+		}
+		scope = ", profiles " + strings.Join(ps, ",")
+	}
+	fmt.Fprintf(w, "selftest %s: %d/%d faults caught, reference passed %d/%d runs, store %s%s, %s\n", verdict, caught, len(m.Rows), passed, len(m.Reference), m.Store, scope, m.Elapsed.Round(100*time.Millisecond))
 }
 
 func refAcceptance(a AcceptanceResult) string {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,6 +27,7 @@ type selftestConfig struct {
 	Faults    []fault.Name // nil: all
 	ReportDir string
 	Store     fakeserver.StoreKind // STORE
+	Profiles  []fakeserver.Profile // PROFILE; nil: all
 	Parallel  int                  // SELFTEST_PARALLEL
 	Quiet     bool
 }
@@ -47,6 +49,9 @@ func runSelftest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if cfg.Faults != nil {
 		opts = append(opts, selftest.WithFaults(cfg.Faults...))
 	}
+	if cfg.Profiles != nil {
+		opts = append(opts, selftest.WithProfiles(cfg.Profiles...))
+	}
 	if !cfg.Quiet {
 		opts = append(opts, selftest.WithProgress(stderr))
 	}
@@ -56,7 +61,7 @@ func runSelftest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	m.Write(stdout)
 	sqlOK := true
-	if cfg.Faults == nil {
+	if cfg.Faults == nil && (cfg.Profiles == nil || slices.Contains(cfg.Profiles, fakeserver.ProfileFixedWindow)) {
 		progress := stderr
 		if cfg.Quiet {
 			progress = io.Discard
@@ -87,7 +92,7 @@ the reference passed and every fault was caught, 1 otherwise, 2 could not run.`
 func selftestSettings(args []string, getenv service.Getenv, help io.Writer) (selftestConfig, error) {
 	cfg := selftestConfig{Runs: 1, Checks: selftest.DefaultRaceChecks, Parallel: selftest.DefaultParallel, ReportDir: service.DefaultReportDir}
 	fs := flag.NewFlagSet("rlspec selftest", flag.ContinueOnError)
-	var runs, checks, faults, reportDir, store, parallel string
+	var runs, checks, faults, reportDir, store, parallel, profiles string
 	env := func(p *string, name, envName, usage string) {
 		if v, ok := getenv(envName); ok {
 			*p = v
@@ -98,6 +103,7 @@ func selftestSettings(args []string, getenv service.Getenv, help io.Writer) (sel
 	env(&checks, "checks", "CHECKS", fmt.Sprintf("race workloads per hunt (default %d)", selftest.DefaultRaceChecks))
 	env(&parallel, "parallel", "SELFTEST_PARALLEL", fmt.Sprintf("faults whose suites run at once (default %d)", selftest.DefaultParallel))
 	env(&faults, "faults", "FAULTS", "comma-separated faults to test (default all; 'none': the reference only)")
+	env(&profiles, "profile", "PROFILE", "comma-separated profiles whose suites, race hunts and faults run: prd, sliding-log, fixed-window, token-bucket (default all)")
 	env(&store, "store", "STORE", "the store of the reference and every fault: sqlite (default) or postgres, a throwaway cluster")
 	env(&reportDir, "report-dir", "REPORT_DIR", "where a failing race history's porcupine visualisation goes")
 	fs.BoolVar(&cfg.Quiet, "q", false, "no progress lines on stderr")
@@ -122,6 +128,18 @@ func selftestSettings(args []string, getenv service.Getenv, help io.Writer) (sel
 	intVar(runs, "RUNS", &cfg.Runs)
 	intVar(checks, "CHECKS", &cfg.Checks)
 	intVar(parallel, "SELFTEST_PARALLEL", &cfg.Parallel)
+	if s := strings.TrimSpace(profiles); s != "" && s != string(service.ProfileAll) {
+		for _, name := range strings.Split(s, ",") {
+			p, err := fakeserver.ParseProfile(name)
+			if err != nil || strings.TrimSpace(name) == "" {
+				errs = append(errs, fmt.Errorf("PROFILE: %q is not one of prd, sliding-log, fixed-window, token-bucket, all", name))
+				continue
+			}
+			if !slices.Contains(cfg.Profiles, p) {
+				cfg.Profiles = append(cfg.Profiles, p)
+			}
+		}
+	}
 	if s := strings.TrimSpace(faults); s != "" {
 		cfg.Faults = []fault.Name{}
 		if s != "none" {

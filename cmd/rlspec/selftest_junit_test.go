@@ -17,6 +17,8 @@ func TestSelftestAndImageWriteJUnit(t *testing.T) {
 		want string
 	}{
 		{[]string{"selftest", "-runs", "x"}, "RUNS"},
+		{[]string{"selftest", "-profile", "prd,nope"}, "PROFILE"},
+		{[]string{"selftest", "-profile", "sliding-log", "-faults", "off-by-one"}, "belongs to profile prd"},
 		{[]string{"image", "stray"}, "unexpected arguments"},
 	} {
 		dir := t.TempDir()
@@ -30,7 +32,8 @@ func TestSelftestAndImageWriteJUnit(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	code, stdout, stderr := runIn(t, 4*time.Minute, "", map[string]string{"REPORT_DIR": dir}, "selftest", "-q", "-faults", "off-by-one", "-checks", "5")
+	// One profile: the matrix of every profile runs in ./selftest.
+	code, stdout, stderr := runIn(t, 4*time.Minute, "", map[string]string{"REPORT_DIR": dir, "PROFILE": "prd"}, "selftest", "-q", "-faults", "off-by-one", "-checks", "5")
 	if code != 0 {
 		t.Fatalf("selftest: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -41,6 +44,9 @@ func TestSelftestAndImageWriteJUnit(t *testing.T) {
 	}
 	if r.Tests != 2 || r.Failures != 0 || names[0] != "reference run 1/1 passes everything" || names[1] != "fault off-by-one is caught" {
 		t.Errorf("selftest junit: %d tests, %d failures, %q", r.Tests, r.Failures, names)
+	}
+	if !strings.Contains(stdout, "profiles prd,") || strings.Contains(stdout, "SL-1-01") {
+		t.Errorf("selftest PROFILE=prd: want the PRD's suite only\n%s", stdout)
 	}
 }
 
