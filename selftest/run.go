@@ -198,6 +198,20 @@ type Row struct {
 	Race        RaceResult
 	// Missed are required scenarios that passed against the fault.
 	Missed []string
+	// FirstMissed are the required scenarios a race fault's first suite
+	// missed, when a second suite ran (see Run); empty otherwise.
+	FirstMissed []string
+}
+
+// missedBy are the scenarios of required that did not fail in r.
+func missedBy(required []string, r AcceptanceResult) []string {
+	var out []string
+	for _, id := range required {
+		if !slices.Contains(r.FailedIDs, id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // Caught reports whether any detector caught the fault.
@@ -398,11 +412,18 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 						fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
 						continue
 					}
-					row.Acceptance = r
-					for _, id := range row.Scenarios {
-						if !slices.Contains(r.FailedIDs, id) {
-							row.Missed = append(row.Missed, id)
+					row.Acceptance, row.Missed = r, missedBy(row.Scenarios, r)
+					if len(row.Missed) > 0 && row.Expectation.Race && ctx.Err() == nil {
+						// A race shows only when requests overlap at the
+						// server, which a loaded machine can prevent for a
+						// whole suite: one more suite, and the row says so.
+						say("%s: acceptance missed %s; running the suite once more (a race fault)", row.Fault, strings.Join(row.Missed, " "))
+						row.FirstMissed = row.Missed
+						if r, err = runAcceptance(ctx, row.Fault, info[row.Fault].Profile, m.Store); err != nil {
+							fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
+							continue
 						}
+						row.Acceptance, row.Missed = r, missedBy(row.Scenarios, r)
 					}
 					say("%s: acceptance %d scenario(s) failed (%s)", row.Fault, r.Failed, r.Elapsed.Round(time.Millisecond))
 				}

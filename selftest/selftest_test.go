@@ -232,3 +232,18 @@ func TestMultiInstanceExpectations(t *testing.T) {
 		t.Fatalf("AcceptanceReplicas = %d: MI-1 needs at least 2", AcceptanceReplicas)
 	}
 }
+
+// A race fault caught only by its second suite says so in the matrix, and
+// missedBy names the required scenarios that did not fail.
+func TestSecondSuiteIsReported(t *testing.T) {
+	r := AcceptanceResult{Failed: 1, FailedIDs: []string{"RL-AC4-02"}}
+	if got := missedBy([]string{"RL-AC4-02", "RL-AC7-01"}, r); !slices.Equal(got, []string{"RL-AC7-01"}) {
+		t.Fatalf("missedBy = %v, want [RL-AC7-01]", got)
+	}
+	m := &Matrix{Rows: []Row{{Expectation: Expectation{Fault: fault.ResetRace}, Acceptance: r, FirstMissed: []string{"RL-AC4-02"}}}}
+	var out bytes.Buffer
+	m.Write(&out)
+	if !strings.Contains(out.String(), "second suite: reset-race (a race fault): the first suite missed RL-AC4-02") {
+		t.Fatalf("no second-suite line:\n%s", out.String())
+	}
+}
