@@ -2,7 +2,6 @@ package fault_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,11 +13,7 @@ import (
 // after: 1 more from a store that kept the spend, 3 from a forgetful one.
 func memoryQuotaDetector(p fakeserver.Profile) detector {
 	return func(t *testing.T, mk mkServer) (bool, string) {
-		path := filepath.Join(t.TempDir(), "rl.db")
-		cfg := func(c *fakeserver.Config) {
-			c.DBPath, c.Profile, c.Limit, c.Window = path, p, 3, 10*time.Second
-			c.Burst, c.Rate = 3, 0.01
-		}
+		cfg := onOneFile(t, p, 3, 10*time.Second)
 		first := mk(cfg)
 		first.spend(2, user("u", ""))
 		first.Close()

@@ -2,7 +2,6 @@ package fault_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,11 +13,7 @@ import (
 // more through.
 func processCacheDetector(p fakeserver.Profile) detector {
 	return func(t *testing.T, mk mkServer) (bool, string) {
-		path := filepath.Join(t.TempDir(), "shared.db")
-		cfg := func(c *fakeserver.Config) {
-			c.DBPath, c.Profile, c.Limit, c.Window = path, p, 10, time.Minute
-			c.Burst, c.Rate = 10, 0.01
-		}
+		cfg := onOneFile(t, p, 10, time.Minute)
 		servers := []tserver{mk(cfg), mk(cfg)}
 		ok := 0
 		for i := range 20 {
