@@ -334,13 +334,13 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 	}
 	ps := c.suiteProfiles()
 	var exps []Expectation
-	for _, e := range all {
-		if slices.Contains(ps, profileOf(info[e.Fault].Profile)) {
-			exps = append(exps, e)
+	if c.faults == nil {
+		for _, e := range all {
+			if slices.Contains(ps, profileOf(info[e.Fault].Profile)) {
+				exps = append(exps, e)
+			}
 		}
-	}
-	if c.faults != nil {
-		exps = nil
+	} else {
 		for _, f := range c.faults {
 			i := slices.IndexFunc(all, func(e Expectation) bool { return e.Fault == f })
 			if i < 0 {

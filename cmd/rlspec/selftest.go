@@ -135,9 +135,7 @@ func selftestSettings(args []string, getenv service.Getenv, help io.Writer) (sel
 				errs = append(errs, fmt.Errorf("PROFILE: %q is not one of prd, sliding-log, fixed-window, token-bucket, all", name))
 				continue
 			}
-			if !slices.Contains(cfg.Profiles, p) {
-				cfg.Profiles = append(cfg.Profiles, p)
-			}
+			cfg.Profiles = append(cfg.Profiles, p) // WithProfiles drops repeats
 		}
 	}
 	if s := strings.TrimSpace(faults); s != "" {
