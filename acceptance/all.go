@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/steps"
 )
 
@@ -95,14 +95,6 @@ func mergeCucumber(w io.Writer, cfgs []Config, docs []bytes.Buffer) error {
 	return enc.Encode(all)
 }
 
-// AllProfiles are the profiles PROFILE=all runs: every profile with
-// scenarios.
-func AllProfiles() []service.Profile {
-	var out []service.Profile
-	for _, p := range service.Profiles() {
-		if implemented[p] {
-			out = append(out, p)
-		}
-	}
-	return out
-}
+// AllProfiles are the profiles PROFILE=all runs: every profile of the
+// registry.
+func AllProfiles() []profile.Name { return profile.Names() }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -26,7 +27,7 @@ func checkSettings(ctx context.Context, tc service.Config, body *service.Body, t
 		return err
 	}
 	req := service.Request{Body: b}
-	if tc.Profile != service.ProfilePRD {
+	if tc.Profile != profile.PRD {
 		key, err := tc.RenderKey(service.NewUUID())
 		if err != nil {
 			return err
@@ -48,7 +49,7 @@ func settingsMismatch(tc service.Config, ex *service.Exchange) error {
 	if err != nil || rl.Limit != rl.Remaining+1 {
 		return nil
 	}
-	if tc.Profile == service.ProfileTokenBucket {
+	if tc.Profile == profile.TokenBucket {
 		return bucketMismatch(tc, rl, ex)
 	}
 	if rl.Limit != int64(tc.Limit) {

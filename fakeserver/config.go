@@ -5,11 +5,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/reference"
 	"github.com/rlspec/rlspec/sqlite"
 )
@@ -28,8 +30,8 @@ const (
 // Config is the server's whole configuration, filled at the CLI edge.
 type Config struct {
 	Enabled        bool                // BMTC_RATE_LIMIT_ENABLED (default true)
-	Profile        Profile             // RL_PROFILE: prd (default), sliding-log, fixed-window, token-bucket
-	Align          Align               // RL_WINDOW_ALIGN: fixed-window's epoch (default) or first-request
+	Profile        profile.Name        // RL_PROFILE: a profile of the registry; "" the PRD
+	Align          profile.Align       // RL_WINDOW_ALIGN: fixed-window's epoch (default) or first-request
 	Limit          int                 // BMTC_RATE_LIMIT_PER_HOUR (default 500)
 	Window         time.Duration       // BMTC_RATE_LIMIT_WINDOW_SECONDS (default 1h)
 	Sentinel       int                 // RL_SENTINEL: Remaining when disabled (default 999)
@@ -84,8 +86,8 @@ func ParseStoreKind(s string) (StoreKind, error) {
 func DefaultConfig() Config {
 	return Config{
 		Enabled:      true,
-		Profile:      ProfilePRD,
-		Align:        AlignEpoch,
+		Profile:      profile.PRD,
+		Align:        profile.AlignEpoch,
 		Store:        StoreSQLite,
 		Limit:        DefaultLimit,
 		Window:       DefaultWindow,
@@ -105,12 +107,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("BMTC_RATE_LIMIT_PER_HOUR: %d is not a positive integer", c.Limit)
 	case c.Window < time.Second || c.Window%time.Second != 0:
 		return fmt.Errorf("BMTC_RATE_LIMIT_WINDOW_SECONDS: %v is not a whole number of seconds >= 1", c.Window)
-	case c.Profile != "" && c.Profile != ProfilePRD && c.Profile != ProfileSlidingLog && c.Profile != ProfileFixedWindow && c.Profile != ProfileTokenBucket:
-		return fmt.Errorf("RL_PROFILE: %q is not a profile the reference serves (%s)", c.Profile, profileNames)
-	case c.Profile == ProfileTokenBucket && model.CheckTokenBucket(c.Burst, c.Rate) != nil:
+	case !validProfile(c.Profile):
+		return fmt.Errorf("RL_PROFILE: %q is not a profile the reference serves (%s)", c.Profile, profile.Choices(false))
+	case c.Profile == profile.TokenBucket && model.CheckTokenBucket(c.Burst, c.Rate) != nil:
 		return fmt.Errorf("RL_BURST, RL_RATE: %w", model.CheckTokenBucket(c.Burst, c.Rate))
-	case c.Align != "" && c.Align != AlignEpoch && c.Align != AlignFirstRequest:
-		return fmt.Errorf("RL_WINDOW_ALIGN: %q is neither epoch nor first-request", c.Align)
+	case c.Align != "" && !slices.Contains(profile.Aligns(), c.Align):
+		return fmt.Errorf("RL_WINDOW_ALIGN: %q is not one of epoch, first-request", c.Align)
 	case c.Store != StoreSQLite && c.Store != StorePostgres:
 		return fmt.Errorf("STORE: %q is not a store (sqlite, postgres)", c.Store)
 	case c.Store == StorePostgres && c.DatabaseURL == "":
@@ -170,7 +172,7 @@ func ConfigFromEnv(getenv func(string) (string, bool)) (Config, error) {
 		c.Profile = p
 	}
 	if v, ok := get("RL_WINDOW_ALIGN"); ok {
-		a, err := ParseAlign(v)
+		a, err := profile.ParseAlign(v)
 		if err != nil {
 			return c, fmt.Errorf("RL_WINDOW_ALIGN: %w", err)
 		}
@@ -301,4 +303,10 @@ func parseDuration(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("%q is not a duration", s)
 	}
 	return d, nil
+}
+
+// validProfile reports whether p is "" (the PRD) or a registered profile.
+func validProfile(p profile.Name) bool {
+	_, ok := profile.Lookup(p)
+	return ok
 }

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/rlspec/rlspec/profile"
 )
 
 // The crash tests' shared parts: a server process to kill, the concurrent
@@ -43,7 +45,7 @@ func TestHelperServer(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Limit = crashLimit
 	if p := os.Getenv(serverHelperProfileEnv); p != "" {
-		cfg.Profile, cfg.Align = Profile(p), Align(os.Getenv(serverHelperAlignEnv))
+		cfg.Profile, cfg.Align = profile.Name(p), profile.Align(os.Getenv(serverHelperAlignEnv))
 	}
 	if token := os.Getenv(serverHelperTokenEnv); token != "" {
 		cfg.Wrap.Handler = func(h http.Handler) http.Handler {
@@ -104,8 +106,8 @@ type ack struct {
 // cycles. Each cycle spends fresh buckets (so that no cycle finds its
 // quota gone), and every earlier bucket is checked again after each crash.
 type crashLedger struct {
-	profile Profile // "" the PRD: POST rides; otherwise GET with X-User-ID
-	token   string  // the helper's helperHeader ("" none: an in-process server)
+	profile profile.Name // "" the PRD: POST rides; otherwise GET with X-User-ID
+	token   string       // the helper's helperHeader ("" none: an in-process server)
 	buckets []string
 	mu      sync.Mutex
 	acks    []ack
@@ -115,7 +117,7 @@ func newCrashLedger() *crashLedger { return &crashLedger{} }
 
 // send is one request of bucket b: a ride, or a profile's GET keyed by b.
 func (l *crashLedger) send(client *http.Client, url, b string) (*http.Response, error) {
-	if l.profile == "" || l.profile == ProfilePRD {
+	if l.profile == "" || l.profile == profile.PRD {
 		return client.Post(url+PathRideSummary, "application/json", strings.NewReader(rideBody(b)))
 	}
 	req, err := http.NewRequest(http.MethodGet, url+PathRideSummary, nil)
@@ -128,7 +130,7 @@ func (l *crashLedger) send(client *http.Client, url, b string) (*http.Response, 
 
 // bucketID is the stored id of bucket b.
 func (l *crashLedger) bucketID(b string) string {
-	if l.profile == "" || l.profile == ProfilePRD {
+	if l.profile == "" || l.profile == profile.PRD {
 		return b
 	}
 	return UserPrefix + b
@@ -231,7 +233,7 @@ func (l *crashLedger) check(t *testing.T, cycle int, stored func(bucketID string
 		if !ok {
 			m = crashLimit
 		}
-		if l.profile == ProfileSlidingLog {
+		if l.profile == profile.SlidingLog {
 			// The stored Reset is when the newest entry leaves, the
 			// acknowledged ones when the oldest does; within the test's
 			// hour nothing leaves, so every acknowledgement counts.

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rlspec/rlspec/profile"
 )
 
 var long = flag.Bool("long", false, "run the long variants (200 crash cycles)")
@@ -87,9 +89,9 @@ func TestCrashSafetyProfiles(t *testing.T) {
 		t.Skip("spawns and kills processes")
 	}
 	for _, p := range []struct {
-		profile Profile
-		align   Align
-	}{{ProfileSlidingLog, ""}, {ProfileFixedWindow, AlignEpoch}, {ProfileFixedWindow, AlignFirstRequest}} {
+		profile profile.Name
+		align   profile.Align
+	}{{profile.SlidingLog, ""}, {profile.FixedWindow, profile.AlignEpoch}, {profile.FixedWindow, profile.AlignFirstRequest}} {
 		t.Run(string(p.profile)+"/"+string(p.align), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "crash.db")
 			l := newCrashLedger()

@@ -7,28 +7,7 @@ import (
 	"strings"
 
 	"github.com/rlspec/rlspec/model"
-)
-
-// Profile is the design the server serves (profiles.md): the PRD's
-// POST /v1/ride_summary, or a GET endpoint of another design on the same
-// path, keyed by UserHeader with the client address as fallback.
-type Profile string
-
-// The profiles the reference serves.
-const (
-	ProfilePRD         Profile = "prd"
-	ProfileSlidingLog  Profile = "sliding-log"
-	ProfileFixedWindow Profile = "fixed-window"
-	ProfileTokenBucket Profile = "token-bucket"
-)
-
-// Align is the fixed-window profile's window alignment.
-type Align string
-
-// The alignments (WINDOW_ALIGN).
-const (
-	AlignEpoch        Align = "epoch"
-	AlignFirstRequest Align = "first-request"
+	"github.com/rlspec/rlspec/profile"
 )
 
 // UserHeader keys the non-PRD profiles' requests (spec/002's staff id).
@@ -37,45 +16,26 @@ const UserHeader = "X-User-ID"
 // UserPrefix starts the bucket id of a request keyed by UserHeader.
 const UserPrefix = "user:"
 
-// ParseProfile accepts "" (the PRD) and the profiles above.
-func ParseProfile(s string) (Profile, error) {
-	switch p := Profile(strings.TrimSpace(s)); p {
-	case "", ProfilePRD:
-		return ProfilePRD, nil
-	case ProfileSlidingLog, ProfileFixedWindow, ProfileTokenBucket:
-		return p, nil
+// ParseProfile accepts "" (the PRD) and the registry's profiles.
+func ParseProfile(s string) (profile.Name, error) {
+	p, err := profile.Parse(s, false)
+	if err != nil {
+		return "", fmt.Errorf("not a profile the reference serves: %w", err)
 	}
-	return "", fmt.Errorf("%q is not a profile the reference serves (%s)", s, profileNames)
-}
-
-// profileNames lists the profiles the reference serves, for messages.
-const profileNames = "prd, sliding-log, fixed-window, token-bucket"
-
-// ParseAlign accepts "" (epoch), epoch and first-request.
-func ParseAlign(s string) (Align, error) {
-	switch a := Align(strings.TrimSpace(s)); a {
-	case "", AlignEpoch:
-		return AlignEpoch, nil
-	case AlignFirstRequest:
-		return a, nil
-	}
-	return "", fmt.Errorf("%q is neither epoch nor first-request", s)
+	return p, nil
 }
 
 // design is the profile's design, or the flag off (Model adds penalties).
+// Validate has checked the settings the registry's constructor checks.
 func (c Config) design() model.Model {
-	switch {
-	case !c.Enabled:
+	if !c.Enabled {
 		return model.FlagOff{Limit: c.Limit, Window: c.Window, Sentinel: c.Sentinel}
-	case c.Profile == ProfileTokenBucket:
-		return model.TokenBucket{Burst: c.Burst, Rate: c.Rate}
-	case c.Profile == ProfileSlidingLog:
-		return model.SlidingLog{Limit: c.Limit, Window: c.Window}
-	case c.Profile == ProfileFixedWindow && c.Align != AlignFirstRequest:
-		return model.Epoch{Limit: c.Limit, Window: c.Window}
 	}
-	// The PRD, and fixed-window opened by the first request (the PRD's rule).
-	return model.PRD{Limit: c.Limit, Window: c.Window}
+	m, err := profile.Of(c.Profile).Design(profile.Params{Limit: c.Limit, Window: c.Window, Burst: c.Burst, Rate: c.Rate, Align: c.Align})
+	if err != nil {
+		panic(fmt.Sprintf("fakeserver: %s design of a validated config: %v", c.Profile, err))
+	}
+	return m
 }
 
 // HeaderKeyer keys a request by UserHeader ("user:" and its value) and,
@@ -114,7 +74,7 @@ func (k AddressKeyer) Key(r *http.Request, _ Ride) string {
 
 // keyer is the profile's correct keying.
 func (c Config) keyer() Keyer {
-	if c.Profile == ProfilePRD || c.Profile == "" {
+	if profile.IsPRD(c.Profile) {
 		return DeviceKeyer{TrustedProxies: c.TrustedProxies}
 	}
 	return HeaderKeyer{TrustedProxies: c.TrustedProxies}

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/reference"
 	"github.com/rlspec/rlspec/service"
 )
@@ -38,7 +39,7 @@ func (c *Config) LoadTiers(path string) error {
 // log of the tier's limit and window (with the server's penalties and
 // faults), for the sliding-log profile.
 func (s *Server) openTiers(store reference.Store, ropts []reference.Option) error {
-	if len(s.cfg.Tiers) == 0 || s.cfg.Profile != ProfileSlidingLog {
+	if len(s.cfg.Tiers) == 0 || s.cfg.Profile != profile.SlidingLog {
 		return nil
 	}
 	s.tiers = map[string]limitedRoute{}

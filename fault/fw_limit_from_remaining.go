@@ -6,6 +6,7 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/profile"
 )
 
 // FWLimitFromRemaining is spec/003's middleware:
@@ -18,7 +19,7 @@ func fwLimitFromRemaining() Fault {
 		Breaks:      clause.Of(clause.FW5),
 		Description: "spec/003: X-RateLimit-Limit = Remaining + 1 (derived from Remaining, not the configured N)",
 		Detectors:   Detectors{Scenarios: []string{"FW-5-01"}},
-		Profile:     fakeserver.ProfileFixedWindow,
+		Profile:     profile.FixedWindow,
 		Wrap:        limitFromRemaining,
 	}
 }

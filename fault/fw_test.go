@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/profile"
 )
 
 // The fixed-window faults' detectors: a server serving profile
@@ -15,7 +16,7 @@ import (
 
 func fwServer(mk mkServer) tserver {
 	return mk(func(c *fakeserver.Config) {
-		c.Profile, c.Align, c.Limit, c.Window = fakeserver.ProfileFixedWindow, fakeserver.AlignEpoch, 3, 10*time.Second
+		c.Profile, c.Align, c.Limit, c.Window = profile.FixedWindow, profile.AlignEpoch, 3, 10*time.Second
 	})
 }
 

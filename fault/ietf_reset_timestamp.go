@@ -7,6 +7,7 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/ietf"
+	"github.com/rlspec/rlspec/profile"
 )
 
 // IETFResetTimestamp writes RateLimit's t as the unix second the window
@@ -20,7 +21,7 @@ func ietfResetTimestamp() Fault {
 		Breaks:      clause.Of(clause.IETF1),
 		Description: "RateLimit's t is the reset's unix second, not the seconds until it",
 		Detectors:   Detectors{Scenarios: []string{"IETF-1-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
 				return onHeaders(h, func(_ *http.Request, _ int, hdr http.Header) {

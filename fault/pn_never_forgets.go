@@ -6,6 +6,7 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
 )
 
 // PNNeverForgets keeps counting violations however old the last one is
@@ -19,7 +20,7 @@ func pnNeverForgets() Fault {
 		Breaks:      clause.Of(clause.PN5),
 		Description: "violation counts never start again after 24 h",
 		Detectors:   Detectors{Scenarios: []string{"PN-5-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 				if st.Penalty.Count > 0 {

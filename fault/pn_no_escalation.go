@@ -6,6 +6,7 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
 )
 
 // PNNoEscalation never goes past the first tier: every violation from the
@@ -19,7 +20,7 @@ func pnNoEscalation() Fault {
 		Breaks:      clause.Of(clause.PN3),
 		Description: "penalties never escalate past the first tier",
 		Detectors:   Detectors{Scenarios: []string{"PN-3-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 				p.Tiers = p.Tiers[:1]

@@ -6,6 +6,7 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
 )
 
 // PNRefusedCounted counts requests refused under a penalty as violations:
@@ -21,7 +22,7 @@ func pnRefusedCounted() Fault {
 		Breaks:      clause.Of(clause.PN4, clause.PN1),
 		Description: "requests refused under a penalty count as violations and restart the penalty",
 		Detectors:   Detectors{Scenarios: []string{"PN-4-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 				next, d := p.Step(st, req, now)

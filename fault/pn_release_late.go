@@ -6,6 +6,7 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
 )
 
 // PNReleaseLate keeps a key refused for 3 s after the penalty_until it
@@ -22,7 +23,7 @@ func pnReleaseLate() Fault {
 		Breaks:      clause.Of(clause.PN2),
 		Description: "a penalty keeps refusing for 3 s after the penalty_until it announced",
 		Detectors:   Detectors{Scenarios: []string{"PN-2-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 				until := st.Penalty.Until

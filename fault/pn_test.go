@@ -8,6 +8,7 @@ import (
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
 )
 
 // The penalties faults' detectors: sliding-log with N = 3, W = 3 s and
@@ -15,7 +16,7 @@ import (
 
 func pnServer(mk mkServer) tserver {
 	return mk(func(c *fakeserver.Config) {
-		c.Profile, c.Limit, c.Window = fakeserver.ProfileSlidingLog, 3, 3*time.Second
+		c.Profile, c.Limit, c.Window = profile.SlidingLog, 3, 3*time.Second
 		c.Penalties = []model.PenaltyTier{{Count: 2, Duration: 5 * time.Second}, {Count: 3, Duration: 9 * time.Second}}
 	})
 }

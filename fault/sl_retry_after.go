@@ -6,6 +6,7 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
 )
 
 // SLRetryAfterWindow answers every 429 with Retry-After = W (spec/002's
@@ -23,7 +24,7 @@ func slRetryAfterWindow() Fault {
 		Breaks:      clause.Of(clause.SL6),
 		Description: "spec/002: Retry-After (and the body's retryAfter) always W, not when the oldest allowed request leaves",
 		Detectors:   Detectors{Scenarios: []string{"SL-6-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap:        retryAfterIs(func(w int64) int64 { return w }),
 	}
 }
@@ -34,7 +35,7 @@ func slRetryAfterShort() Fault {
 		Breaks:      clause.Of(clause.SL4),
 		Description: "Retry-After always 1 s: a client that waits for it is refused again",
 		Detectors:   Detectors{Scenarios: []string{"SL-4-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap:        retryAfterIs(func(int64) int64 { return 1 }),
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/profile"
 )
 
 // The sliding-log faults' detectors: a server serving profile sliding-log
@@ -17,7 +18,7 @@ type mkServer = func(func(*fakeserver.Config)) tserver
 
 func slServer(mk mkServer) tserver {
 	return mk(func(c *fakeserver.Config) {
-		c.Profile, c.Limit, c.Window = fakeserver.ProfileSlidingLog, 3, 10*time.Second
+		c.Profile, c.Limit, c.Window = profile.SlidingLog, 3, 10*time.Second
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
 )
 
 // TBRetryAfterTruncated is spec/003's Retry-After of a refused token-bucket
@@ -20,7 +21,7 @@ func tbRetryAfterTruncated() Fault {
 		Breaks:      clause.Of(clause.TB6),
 		Description: "spec/003 Retry-After time.Duration(1.0/float64(RefillRate)) * time.Second: 0 for rates of 2/s or more",
 		Detectors:   Detectors{Scenarios: []string{"TB-6-01"}},
-		Profile:     fakeserver.ProfileTokenBucket,
+		Profile:     profile.TokenBucket,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			return wrapModel(func(m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 				next, d := m.Step(st, req, now)

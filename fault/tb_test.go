@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/profile"
 )
 
 // The token-bucket faults' detectors: a server serving profile
 // token-bucket with B = 5, R = 2/s on a fake clock.
 
 func tbServer(mk mkServer) tserver {
-	return mk(func(c *fakeserver.Config) { c.Profile, c.Burst, c.Rate = fakeserver.ProfileTokenBucket, 5, 2 })
+	return mk(func(c *fakeserver.Config) { c.Profile, c.Burst, c.Rate = profile.TokenBucket, 5, 2 })
 }
 
 // drain spends the key's bucket at one instant: B allowed, then a 429.

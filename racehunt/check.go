@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
 )
 
 // Class names a kind of violation. Classes are stable strings: rapid
@@ -70,7 +71,7 @@ func Primary(vs []Violation) Class {
 // 429s while units were left.
 func Check(h *History) []Violation {
 	var vs []Violation
-	if isPRD(h.Profile) {
+	if profile.IsPRD(h.Profile) {
 		for i := range h.Ops {
 			vs = append(vs, checkResponse(h, &h.Ops[i])...)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
 )
 
 // bucketState is the sequential model's state of one bucket. It is
@@ -274,7 +275,7 @@ func describeOp(input, output any) string {
 // another profile StepOracle on h.Model. Operations are partitioned by
 // bucket (Metadata carries it).
 func Model(h *History) porcupine.Model {
-	if !isPRD(h.Profile) && h.Model != nil {
+	if !profile.IsPRD(h.Profile) && h.Model != nil {
 		return stepModel(h)
 	}
 	m := bucketModel{prd: model.PRD{Limit: h.Limit, Window: h.Window}, tol: int64(h.Tolerance)}
@@ -338,7 +339,7 @@ func Operations(h *History) []porcupine.Operation {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return h.Ops[order[a]].Ex.Sent.Before(h.Ops[order[b]].Ex.Sent) })
 	hints := map[string][]int64{}
-	if !isPRD(h.Profile) {
+	if !profile.IsPRD(h.Profile) {
 		hints = placementHints(h)
 	}
 	for _, i := range order {

@@ -4,32 +4,17 @@ import (
 	"fmt"
 
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
 
-// isPRD reports whether p is the PRD (the default profile): POST rides with
-// device buckets and idempotency keys, checked against the PRD's own
-// oracle. Every other profile sends the profile's key and method and is
-// checked against its model.Model (StepOracle).
-func isPRD(p service.Profile) bool { return p == "" || p == service.ProfilePRD }
-
 // ModelFor is the design cfg's profile claims, at quota limit: the race
-// hunter's sequential oracle. A design added to model/ plugs in here with
-// one case.
+// hunter's sequential oracle, built by the profile registry. For
+// token-bucket limit is the bucket's size B and RL_RATE its refill.
 func ModelFor(cfg service.Config, limit int) (model.Model, error) {
-	switch cfg.Profile {
-	case "", service.ProfilePRD:
-		return model.NewPRD(limit, cfg.Window)
-	case service.ProfileSlidingLog:
-		return model.NewSlidingLog(limit, cfg.Window)
-	case service.ProfileFixedWindow:
-		if cfg.WindowAlign == service.AlignFirstRequest {
-			return model.NewPRD(limit, cfg.Window)
-		}
-		return model.NewEpoch(limit, cfg.Window)
-	case service.ProfileTokenBucket:
-		// limit is the bucket's size B; RL_RATE its refill.
-		return model.NewTokenBucket(limit, cfg.Rate)
+	p, ok := profile.Lookup(cfg.Profile)
+	if !ok {
+		return nil, fmt.Errorf("race hunt: no model of PROFILE=%s", cfg.Profile)
 	}
-	return nil, fmt.Errorf("race hunt: no model of PROFILE=%s yet", cfg.Profile)
+	return p.Design(profile.Params{Limit: limit, Window: cfg.Window, Burst: limit, Rate: cfg.Rate, Align: cfg.WindowAlign})
 }

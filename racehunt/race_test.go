@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/embedded"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -20,8 +20,8 @@ func startEmbedded(t testing.TB, f fault.Name, replicas int) *Quotas {
 // fixed-window's alignment) with quotas 1–4 on a fake clock.
 func startProfile(t testing.TB, cfg service.Config, f fault.Name, replicas int) *Quotas {
 	t.Helper()
-	o := embedded.Options{Fault: f, Profile: fakeserver.Profile(cfg.Profile), Align: fakeserver.Align(cfg.WindowAlign)}
-	if isPRD(cfg.Profile) {
+	o := embedded.Options{Fault: f, Profile: profile.Name(cfg.Profile), Align: profile.Align(cfg.WindowAlign)}
+	if profile.IsPRD(cfg.Profile) {
 		o.Profile = ""
 	}
 	o.Rate = cfg.Rate // token-bucket: the quotas are bucket sizes refilled at this rate

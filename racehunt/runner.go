@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -114,7 +115,7 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 	buckets := make([]string, w.Buckets)
 	for i := range buckets {
 		buckets[i] = service.NewDeviceBucket()
-		if !isPRD(r.cfg.Profile) {
+		if !profile.IsPRD(r.cfg.Profile) {
 			k, err := r.cfg.RenderKey(service.NewUUID())
 			if err != nil {
 				return nil, fmt.Errorf("run: %w", err)
@@ -134,7 +135,7 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 		}
 		groups[g] = group{key: service.NewUUID(), body: b}
 	}
-	if r.clock != nil && !isPRD(r.cfg.Profile) {
+	if r.clock != nil && !profile.IsPRD(r.cfg.Profile) {
 		// The same boundaries every run: start Offset half-seconds into
 		// the next window aligned to the epoch.
 		win := r.cfg.Window.Nanoseconds()
@@ -151,7 +152,7 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 			c := clients[q.Client]
 			p := prepared{client: c, op: Op{Burst: bi, Req: q}}
 			var field service.BucketField
-			if !isPRD(r.cfg.Profile) {
+			if !profile.IsPRD(r.cfg.Profile) {
 				if err := r.keyed(&p, q, buckets); err != nil {
 					return nil, err
 				}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sort"
 
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -44,7 +45,7 @@ func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...Ru
 		}
 	}
 	desc := fmt.Sprintf("%v (RL_LIMIT=%d, RL_WINDOW=%s)", bases, cfg.Limit, cfg.Window)
-	if !isPRD(r.cfg.Profile) {
+	if !profile.IsPRD(r.cfg.Profile) {
 		desc = fmt.Sprintf("%v (PROFILE=%s, RL_LIMIT=%d, RL_WINDOW=%s)", bases, r.cfg.Profile, cfg.Limit, cfg.Window)
 	}
 	return &Live{runner: r, desc: desc}, nil
@@ -69,7 +70,7 @@ func probe(ctx context.Context, cfg service.Config, base string, body *service.B
 
 // probeRequest is a request on a fresh bucket or key of cfg's profile.
 func probeRequest(cfg service.Config, body *service.Body) (service.Request, error) {
-	if !isPRD(cfg.Profile) {
+	if !profile.IsPRD(cfg.Profile) {
 		key, err := cfg.RenderKey(service.NewUUID())
 		return cfg.KeyedRequest(key), err
 	}

@@ -5,9 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/profile"
 	"pgregory.net/rapid"
-
-	"github.com/rlspec/rlspec/service"
 )
 
 // Kind is what one request of a workload does.
@@ -159,7 +158,7 @@ type GenOptions struct {
 	// every Kind; another profile's only Fresh (a request with key Bucket)
 	// and NoBucket (one without the key, keyed by the client address),
 	// and may move time by half a second between bursts.
-	Profile service.Profile
+	Profile profile.Name
 	// Limits are the quotas the generator may pick from (each needs a target
 	// enforcing it). One value: that quota.
 	Limits []int
@@ -187,12 +186,12 @@ func Workloads(o GenOptions) *rapid.Generator[Workload] {
 			w.Limit = rapid.SampledFrom(o.Limits).Draw(t, "limit")
 		}
 		kinds, advances := []Kind{Fresh, Keyed, Conflict, NoBucket, BadBucket}, int(JustBefore)
-		if !isPRD(o.Profile) {
+		if !profile.IsPRD(o.Profile) {
 			kinds, advances = []Kind{Fresh, NoBucket}, int(HalfSecond)
 		}
 		w.Buckets = rapid.IntRange(1, 3).Draw(t, "buckets")
 		w.Clients = rapid.IntRange(1, 3).Draw(t, "clients")
-		if isPRD(o.Profile) {
+		if profile.IsPRD(o.Profile) {
 			w.Groups = rapid.IntRange(1, 3).Draw(t, "groups")
 		} else {
 			w.Offset = rapid.IntRange(0, 5).Draw(t, "offset")

@@ -4,22 +4,14 @@ import (
 	"slices"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
 
-// featureClauses are the extended features of any profile the self-test
-// claims, with the clauses that make a fault's row claim them.
-var featureClauses = []struct {
-	feature service.Feature
-	clauses []clause.ID
-}{
-	{service.FeaturePenalties, []clause.ID{clause.PN1, clause.PN2, clause.PN3, clause.PN4, clause.PN5}},
-	{service.FeatureIETFHeaders, []clause.ID{clause.IETF1}},
-	{service.FeatureBypass, []clause.ID{clause.SL10}},
-	{service.FeatureTiers, []clause.ID{clause.SL9}},
-}
+// claimable are the extended features of any profile the self-test
+// claims for a row whose fault breaks one of the feature's clauses.
+var claimable = []profile.Feature{profile.Penalties, profile.IETFHeaders, profile.Bypass, profile.Tiers}
 
 // claimFeatures claims penalties (with the embedded reference's default
 // tiers), ietf-headers, bypass and tiers (their defaults) for a fault's
@@ -29,7 +21,7 @@ var featureClauses = []struct {
 // the other rows leave those scenarios out, as they demand nothing of
 // them.
 func claimFeatures(tc service.Config, f fault.Name) service.Config {
-	if tc.Profile == service.ProfilePRD || tc.Profile == "" {
+	if tc.Profile == profile.PRD || tc.Profile == "" {
 		return tc
 	}
 	faults := fault.All()
@@ -37,11 +29,11 @@ func claimFeatures(tc service.Config, f fault.Name) service.Config {
 		flt, _ := fault.Lookup(f)
 		faults = []fault.Fault{flt}
 	}
-	for _, fc := range featureClauses {
+	for _, feature := range claimable {
 		if slices.ContainsFunc(faults, func(flt fault.Fault) bool {
-			return string(flt.Profile) == string(tc.Profile) && slices.ContainsFunc(flt.Breaks, func(id clause.ID) bool { return slices.Contains(fc.clauses, id) })
+			return string(flt.Profile) == string(tc.Profile) && slices.ContainsFunc(flt.Breaks, func(id clause.ID) bool { return profile.FeatureOf(id) == feature })
 		}) {
-			tc.Features = append(slices.Clone(tc.Features), fc.feature)
+			tc.Features = append(slices.Clone(tc.Features), feature)
 		}
 	}
 	return tc.WithPenaltyDefaults().WithBypassDefaults().WithTierDefaults()
@@ -55,7 +47,7 @@ const AcceptanceReplicas = 3
 
 // acceptanceReplicas is the instances profile p's suite runs against for
 // fault f (fault.None: the reference, against every fault of p).
-func acceptanceReplicas(f fault.Name, p fakeserver.Profile) int {
+func acceptanceReplicas(f fault.Name, p profile.Name) int {
 	faults := fault.All()
 	if f != fault.None {
 		flt, _ := fault.Lookup(f)
@@ -70,9 +62,9 @@ func acceptanceReplicas(f fault.Name, p fakeserver.Profile) int {
 }
 
 // profileOf is p, the PRD for "".
-func profileOf(p fakeserver.Profile) fakeserver.Profile {
+func profileOf(p profile.Name) profile.Name {
 	if p == "" {
-		return fakeserver.ProfilePRD
+		return profile.PRD
 	}
 	return p
 }

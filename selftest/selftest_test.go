@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/profile"
 )
 
 func TestExpectationsCoverEveryFault(t *testing.T) {
@@ -114,7 +114,7 @@ func TestOptionsRejectBadValues(t *testing.T) {
 
 // A fault outside the profiles selected is refused before anything runs.
 func TestProfilesRefuseAForeignFault(t *testing.T) {
-	_, err := Run(context.Background(), WithProfiles(fakeserver.ProfileSlidingLog), WithFaults(fault.OffByOne))
+	_, err := Run(context.Background(), WithProfiles(profile.SlidingLog), WithFaults(fault.OffByOne))
 	if err == nil || !strings.Contains(err.Error(), "belongs to profile prd") {
 		t.Fatalf("err = %v, want the fault's profile named", err)
 	}
@@ -123,9 +123,9 @@ func TestProfilesRefuseAForeignFault(t *testing.T) {
 // A matrix of some profiles is complete when it holds every fault of those
 // profiles, so that its toothless scenarios are reported.
 func TestCompleteForProfiles(t *testing.T) {
-	m := &Matrix{Profiles: []fakeserver.Profile{fakeserver.ProfileSlidingLog}}
+	m := &Matrix{Profiles: []profile.Name{profile.SlidingLog}}
 	for _, f := range fault.All() {
-		if f.Profile == fakeserver.ProfileSlidingLog {
+		if f.Profile == profile.SlidingLog {
 			m.Rows = append(m.Rows, Row{Expectation: Expectation{Fault: f.Name}})
 		}
 	}
@@ -214,14 +214,14 @@ func TestMultiInstanceExpectations(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		f    fault.Name
-		p    fakeserver.Profile
+		p    profile.Name
 		want int
 	}{
 		{fault.ProcessCache, "", AcceptanceReplicas},
-		{fault.None, fakeserver.ProfilePRD, AcceptanceReplicas},
-		{fault.None, fakeserver.ProfileSlidingLog, AcceptanceReplicas},
-		{fault.SLProcessCache, fakeserver.ProfileSlidingLog, AcceptanceReplicas},
-		{fault.SLSameSecond, fakeserver.ProfileSlidingLog, 1},
+		{fault.None, profile.PRD, AcceptanceReplicas},
+		{fault.None, profile.SlidingLog, AcceptanceReplicas},
+		{fault.SLProcessCache, profile.SlidingLog, AcceptanceReplicas},
+		{fault.SLSameSecond, profile.SlidingLog, 1},
 		{fault.OffByOne, "", 1},
 	} {
 		if got := acceptanceReplicas(tc.f, tc.p); got != tc.want {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
 )
 
 // ClientIPMode says how the harness gives each scenario its own client address.
@@ -76,17 +77,17 @@ type Config struct {
 
 	// Profiles (profiles.md). Empty profile settings mean the profile's
 	// default; ForProfile fills them.
-	Profile        Profile     // PROFILE
-	Implementation string      // IMPLEMENTATION: the name conformance.json gives the target
-	Features       []Feature   // FEATURES; nil: the profile's defaults, empty: none
-	Key            Key         // KEY
-	KeyFormat      string      // KEY_FORMAT
-	Method         string      // TARGET_METHOD
-	WindowAlign    WindowAlign // WINDOW_ALIGN
-	Dialect        Dialect     // DIALECT
-	LimitedBody    LimitedBody // LIMITED_BODY
-	StoreDownCmd   string      // STORE_DOWN_CMD: makes the target's store unavailable
-	StoreUpCmd     string      // STORE_UP_CMD: makes it available again
+	Profile        profile.Name      // PROFILE
+	Implementation string            // IMPLEMENTATION: the name conformance.json gives the target
+	Features       []profile.Feature // FEATURES; nil: the profile's defaults, empty: none
+	Key            Key               // KEY
+	KeyFormat      string            // KEY_FORMAT
+	Method         string            // TARGET_METHOD
+	WindowAlign    profile.Align     // WINDOW_ALIGN
+	Dialect        Dialect           // DIALECT
+	LimitedBody    LimitedBody       // LIMITED_BODY
+	StoreDownCmd   string            // STORE_DOWN_CMD: makes the target's store unavailable
+	StoreUpCmd     string            // STORE_UP_CMD: makes it available again
 	// penalties (service/penalties.go)
 	Penalties    []model.PenaltyTier // RL_PENALTIES; nil: not given
 	PenaltiesURL string              // TARGET_URL_PENALTIES; "": TARGET_URL
@@ -109,7 +110,7 @@ func DefaultConfig() Config {
 		Sentinel:  DefaultSentinel,
 		Schema:    SchemaPRD,
 		ClientIPs: ClientIPsBind,
-		Profile:   ProfilePRD,
+		Profile:   profile.PRD,
 	}
 }
 
@@ -142,7 +143,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 	c.registerTokenBucketFlags(fs, getenv)
 	fs.Var(envValue(getenv, "DB_SCHEMA", (*schemaFlag)(&c.Schema)), "db-schema", "prd or tokens (DB_SCHEMA)")
 	fs.Var(envValue(getenv, "CLIENT_IPS", (*clientIPsFlag)(&c.ClientIPs)), "client-ips", "bind or xff (CLIENT_IPS)")
-	fs.Var(envValue(getenv, "PROFILE", (*profileFlag)(&c.Profile)), "profile", "prd, sliding-log, fixed-window, token-bucket or all (PROFILE)")
+	fs.Var(envValue(getenv, "PROFILE", (*profileFlag)(&c.Profile)), "profile", profile.Choices(true)+" (PROFILE)")
 	fs.Var(envValue(getenv, "FEATURES", (*featuresFlag)(&c.Features)), "features", "comma list of extended features claimed; default the profile's (FEATURES)")
 	fs.Var(envValue(getenv, "KEY", (*keyFlag)(&c.Key)), "key", "client identity: body:<field>, header:<Name> or ip; default per profile (KEY)")
 	str(&c.Implementation, "implementation", "IMPLEMENTATION", "the implementation's name in conformance.json (default: the target URL)")

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rlspec/rlspec/profile"
 )
 
 func envMap(m map[string]string) Getenv {
@@ -31,7 +33,7 @@ func TestConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Path != "/v1/ride_summary" || c.Limit != 500 || c.Window != time.Hour || c.Sentinel != 999 ||
-		c.Schema != SchemaPRD || c.ClientIPs != ClientIPsBind || c.Profile != ProfilePRD {
+		c.Schema != SchemaPRD || c.ClientIPs != ClientIPsBind || c.Profile != profile.PRD {
 		t.Fatalf("defaults differ from the contract: %+v", c)
 	}
 }

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rlspec/rlspec/profile"
 )
 
 // envValue seeds v from the environment variable env and returns it as a flag
@@ -153,20 +154,20 @@ func FromEnvironment(name string, args []string) (Config, error) {
 	return c, c.Validate()
 }
 
-type profileFlag Profile
+type profileFlag profile.Name
 
 func (f *profileFlag) String() string { return string(*f) }
 func (f *profileFlag) Set(s string) error {
-	p := Profile(strings.TrimSpace(s))
-	if !slices.Contains(append(Profiles(), ProfileAll), p) {
-		return fmt.Errorf("%q is not one of prd, sliding-log, fixed-window, token-bucket, all", s)
+	p, err := profile.Parse(s, true)
+	if err != nil {
+		return err
 	}
 	*f = profileFlag(p)
 	return nil
 }
 
 // featuresFlag is a comma list; set to "" it claims none (non-nil empty).
-type featuresFlag []Feature
+type featuresFlag []profile.Feature
 
 func (f *featuresFlag) String() string {
 	if f == nil {
@@ -179,10 +180,10 @@ func (f *featuresFlag) String() string {
 	return strings.Join(s, ",")
 }
 func (f *featuresFlag) Set(s string) error {
-	out := []Feature{}
+	out := []profile.Feature{}
 	for _, part := range strings.Split(s, ",") {
 		if part = strings.TrimSpace(part); part != "" {
-			out = append(out, Feature(part))
+			out = append(out, profile.Feature(part))
 		}
 	}
 	*f = out
@@ -201,16 +202,19 @@ func (f *keyFlag) Set(s string) error {
 	return nil
 }
 
-type alignFlag WindowAlign
+type alignFlag profile.Align
 
 func (f *alignFlag) String() string { return string(*f) }
 func (f *alignFlag) Set(s string) error {
-	switch a := WindowAlign(strings.TrimSpace(s)); a {
-	case AlignEpoch, AlignFirstRequest:
-		*f = alignFlag(a)
-		return nil
+	if strings.TrimSpace(s) == "" {
+		return fmt.Errorf("%q is not one of epoch, first-request", s)
 	}
-	return fmt.Errorf("%q is neither epoch nor first-request", s)
+	a, err := profile.ParseAlign(s)
+	if err != nil {
+		return err
+	}
+	*f = alignFlag(a)
+	return nil
 }
 
 type dialectFlag Dialect

@@ -1,6 +1,10 @@
 package service
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/rlspec/rlspec/profile"
+)
 
 // TargetNeeds reports the settings a service of the user's (TARGET_URL or
 // TARGET_IMAGE) must give for what it claims, where the embedded reference
@@ -14,7 +18,7 @@ func (c Config) TargetNeeds() error {
 // the embedded reference's defaults: token-bucket's B and R, and the
 // claimed features' RL_PENALTIES, BYPASS_HEADERS and RL_TIERS.
 func (c Config) WithEmbeddedDefaults() Config {
-	if c.Profile == ProfileTokenBucket {
+	if c.Profile == profile.TokenBucket {
 		c = c.WithTokenBucketDefaults()
 	}
 	return c.WithPenaltyDefaults().WithBypassDefaults().WithTierDefaults()

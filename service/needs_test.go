@@ -1,17 +1,21 @@
 package service
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/rlspec/rlspec/profile"
+)
 
 // What a user's target must give for what it claims, the embedded
 // reference's defaults give: TargetNeeds fails before WithEmbeddedDefaults
 // and holds after it, on each profile.
 func TestEmbeddedDefaultsMeetTargetNeeds(t *testing.T) {
-	for _, p := range []Profile{ProfileTokenBucket, ProfileSlidingLog} {
+	for _, p := range []profile.Name{profile.TokenBucket, profile.SlidingLog} {
 		c := DefaultConfig()
 		c.Profile = p
-		c.Features = []Feature{FeaturePenalties, FeatureBypass}
-		if p == ProfileSlidingLog {
-			c.Features = append(c.Features, FeatureTiers)
+		c.Features = []profile.Feature{profile.Penalties, profile.Bypass}
+		if p == profile.SlidingLog {
+			c.Features = append(c.Features, profile.Tiers)
 		}
 		if err := c.TargetNeeds(); err == nil {
 			t.Errorf("%s: TargetNeeds holds without the settings", p)

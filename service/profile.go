@@ -5,45 +5,9 @@ import (
 	"slices"
 	"strings"
 	"text/template"
+
+	"github.com/rlspec/rlspec/profile"
 )
-
-// Profile names a rate-limiter design rlspec verifies (profiles.md).
-type Profile string
-
-// The profiles of profiles.md; ProfileAll runs every profile the target
-// claims.
-const (
-	ProfilePRD         Profile = "prd"
-	ProfileSlidingLog  Profile = "sliding-log"
-	ProfileFixedWindow Profile = "fixed-window"
-	ProfileTokenBucket Profile = "token-bucket"
-	ProfileAll         Profile = "all"
-)
-
-// Profiles lists the profiles in the order PROFILE=all runs them.
-func Profiles() []Profile {
-	return []Profile{ProfilePRD, ProfileSlidingLog, ProfileFixedWindow, ProfileTokenBucket}
-}
-
-// Feature is an extended feature an implementation may claim (FEATURES).
-type Feature string
-
-// The extended features of profiles.md.
-const (
-	FeaturePenalties     Feature = "penalties"
-	FeatureTiers         Feature = "tiers"
-	FeatureBypass        Feature = "bypass"
-	FeatureFailOpen      Feature = "fail-open"
-	FeatureFailClosed    Feature = "fail-closed"
-	FeatureMultiInstance Feature = "multi-instance"
-	FeaturePersistence   Feature = "persistence"
-	FeatureIETFHeaders   Feature = "ietf-headers"
-	FeatureAnonymousOpen Feature = "anonymous-open" // fixed-window only
-)
-
-// features are the features any profile may claim.
-var features = []Feature{FeaturePenalties, FeatureTiers, FeatureBypass, FeatureFailOpen, FeatureFailClosed,
-	FeatureMultiInstance, FeaturePersistence, FeatureIETFHeaders}
 
 // KeyKind says where an implementation finds a client's identity.
 type KeyKind string
@@ -87,15 +51,6 @@ func ParseKey(s string) (Key, error) {
 	return Key{}, fmt.Errorf("%q is none of body:<field>, header:<Name>, ip", s)
 }
 
-// WindowAlign is fixed-window's WINDOW_ALIGN.
-type WindowAlign string
-
-// The alignments of a fixed window.
-const (
-	AlignEpoch        WindowAlign = "epoch"
-	AlignFirstRequest WindowAlign = "first-request"
-)
-
 // Dialect is how an implementation reports its limit (DIALECT).
 type Dialect string
 
@@ -136,44 +91,15 @@ func ParseLimitedBody(s string) (LimitedBody, error) {
 	return LimitedBody{Pointer: p, Values: strings.Split(v, "|")}, nil
 }
 
-// profileRules is what a profile takes and its defaults.
-type profileRules struct {
-	key         Key
-	method      string
-	dialect     Dialect
-	limitedBody LimitedBody
-	features    []Feature // claimed by default
-	takes       []string  // settings beyond the contract's it accepts
-	extra       []Feature // features only this profile may claim
-}
-
 // Settings a profile may or may not take, by variable name.
 const (
-	envKey         = "KEY"
-	envKeyFormat   = "KEY_FORMAT"
-	envMethod      = "TARGET_METHOD"
-	envWindowAlign = "WINDOW_ALIGN"
-	envDialect     = "DIALECT"
-	envLimitedBody = "LIMITED_BODY"
+	envKey         = profile.SettingKey
+	envKeyFormat   = profile.SettingKeyFormat
+	envMethod      = profile.SettingMethod
+	envWindowAlign = profile.SettingWindowAlign
+	envDialect     = profile.SettingDialect
+	envLimitedBody = profile.SettingLimitedBody
 )
-
-func rules(p Profile) profileRules {
-	httpSettings := []string{envKey, envKeyFormat, envMethod, envDialect, envLimitedBody}
-	switch p {
-	case ProfileSlidingLog:
-		return profileRules{key: Key{KeyHeader, "X-User-ID"}, method: "GET", dialect: DialectXRateLimit,
-			limitedBody: LimitedBody{"/error/code", []string{"RATE_LIMITED"}}, takes: httpSettings}
-	case ProfileFixedWindow:
-		return profileRules{key: Key{KeyHeader, "X-User-ID"}, method: "GET", dialect: DialectAuto,
-			takes: append(httpSettings, envWindowAlign), extra: []Feature{FeatureAnonymousOpen}}
-	case ProfileTokenBucket:
-		return profileRules{key: Key{KeyHeader, "X-User-ID"}, method: "GET", dialect: DialectXRateLimit,
-			takes: append(httpSettings, envBurst, envRate)}
-	}
-	// prd: the target contract fixes key, method, dialect and body.
-	return profileRules{key: Key{KeyBody, "device_bucket"}, method: "POST", dialect: DialectXRateLimit,
-		limitedBody: LimitedBody{"/error", []string{"rate_limited"}}, features: []Feature{FeatureFailClosed}}
-}
 
 // given lists the profile settings that were set, by variable name.
 func (c Config) given() []string {
@@ -195,18 +121,18 @@ func (c Config) given() []string {
 // profile does not take, as one sentence each.
 func (c Config) validateProfile() []error {
 	var errs []error
-	if !slices.Contains(append(Profiles(), ProfileAll), c.Profile) {
-		return []error{fmt.Errorf("PROFILE=%q is not one of prd, sliding-log, fixed-window, token-bucket, all", c.Profile)}
+	if _, err := profile.Parse(string(c.Profile), true); err != nil {
+		return []error{fmt.Errorf("PROFILE: %w", err)}
 	}
-	if c.Profile != ProfileAll {
-		r := rules(c.Profile)
+	if c.Profile != profile.Every {
+		p := profile.Of(c.Profile)
 		for _, env := range c.given() {
-			if !slices.Contains(r.takes, env) {
+			if !p.TakesSetting(env) {
 				errs = append(errs, fmt.Errorf("%s does not apply to PROFILE=%s: unset it", env, c.Profile))
 			}
 		}
 		for _, f := range c.Features {
-			if !slices.Contains(features, f) && !slices.Contains(r.extra, f) {
+			if !slices.Contains(p.Features(), f) {
 				errs = append(errs, fmt.Errorf("FEATURES: %q is not a feature of PROFILE=%s", f, c.Profile))
 			}
 		}
@@ -220,39 +146,50 @@ func (c Config) validateProfile() []error {
 }
 
 // ForProfile returns c for one profile p: every profile setting left unset
-// takes p's default (profiles.md's invocation table), FEATURES included.
-func (c Config) ForProfile(p Profile) Config {
-	r := rules(p)
+// takes p's default (the registry's, profiles.md's invocation table),
+// FEATURES included.
+func (c Config) ForProfile(p profile.Name) Config {
+	d := profile.Of(p).Defaults
 	c.Profile = p
 	if c.Key == (Key{}) {
-		c.Key = r.key
+		c.Key = mustParse(ParseKey, d.Key)
 	}
 	if c.KeyFormat == "" {
 		c.KeyFormat = "{{.Key}}"
 	}
 	if c.Method == "" {
-		c.Method = r.method
+		c.Method = d.Method
 	}
 	if c.Dialect == DialectAuto {
-		c.Dialect = r.dialect
+		c.Dialect = Dialect(d.Dialect)
 	}
 	if c.LimitedBody.Pointer == "" {
-		c.LimitedBody = r.limitedBody
+		c.LimitedBody = mustParse(ParseLimitedBody, d.LimitedBody)
 	}
-	if p == ProfileFixedWindow && c.WindowAlign == "" {
-		c.WindowAlign = AlignEpoch
+	if c.WindowAlign == "" {
+		c.WindowAlign = d.Align
 	}
 	if c.Features == nil {
-		c.Features = slices.Clone(r.features)
+		c.Features = slices.Clone(d.Features)
 	}
 	return c
 }
 
+// mustParse reads a registry default, which profile's tests parse with
+// these very functions: an error here is a broken registry.
+func mustParse[T any](parse func(string) (T, error), s string) T {
+	v, err := parse(s)
+	if err != nil {
+		panic(fmt.Sprintf("profile registry: default %q: %v", s, err))
+	}
+	return v
+}
+
 // Claims reports whether the implementation claims feature f: FEATURES
 // when set, otherwise the profile's defaults (the PRD claims fail-closed).
-func (c Config) Claims(f Feature) bool {
+func (c Config) Claims(f profile.Feature) bool {
 	if c.Features == nil {
-		return slices.Contains(rules(c.Profile).features, f)
+		return slices.Contains(profile.Of(c.Profile).Defaults.Features, f)
 	}
 	return slices.Contains(c.Features, f)
 }
@@ -274,16 +211,11 @@ func (c Config) RenderKey(id string) (string, error) {
 	return b.String(), nil
 }
 
-// FeaturesOf lists the extended features profile p may claim.
-func FeaturesOf(p Profile) []Feature {
-	return append(slices.Clone(features), rules(p).extra...)
-}
-
 // Only is c for one profile of PROFILE=all: Profile p, and the profile
 // settings p does not take cleared.
-func (c Config) Only(p Profile) Config {
+func (c Config) Only(p profile.Name) Config {
 	c.Profile = p
-	takes := rules(p).takes
+	takes := profile.Of(p).Takes
 	for env, clear := range map[string]func(){
 		envKey: func() { c.Key = Key{} }, envKeyFormat: func() { c.KeyFormat = "" }, envMethod: func() { c.Method = "" },
 		envWindowAlign: func() { c.WindowAlign = "" }, envDialect: func() { c.Dialect = DialectAuto },
@@ -294,6 +226,6 @@ func (c Config) Only(p Profile) Config {
 			clear()
 		}
 	}
-	c.Features = slices.DeleteFunc(slices.Clone(c.Features), func(f Feature) bool { return !slices.Contains(FeaturesOf(p), f) })
+	c.Features = slices.DeleteFunc(slices.Clone(c.Features), func(f profile.Feature) bool { return !slices.Contains(profile.Of(p).Features(), f) })
 	return c
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/profile"
 )
 
 func main() {
@@ -74,7 +75,7 @@ func parse(args []string, getenv func(string) (string, bool), stderr io.Writer) 
 	enabled := fs.String("enabled", strconv.FormatBool(cfg.Enabled), "enforce the limit (BMTC_RATE_LIMIT_ENABLED)")
 	fs.IntVar(&cfg.Limit, "limit", cfg.Limit, "quota per window (BMTC_RATE_LIMIT_PER_HOUR)")
 	window := fs.Int64("window-seconds", int64(cfg.Window/time.Second), "window length in seconds (BMTC_RATE_LIMIT_WINDOW_SECONDS)")
-	profile := fs.String("profile", string(cfg.Profile), "design served: prd, sliding-log, fixed-window or token-bucket (RL_PROFILE)")
+	profileName := fs.String("profile", string(cfg.Profile), "design served: "+profile.Choices(false)+" (RL_PROFILE)")
 	align := fs.String("window-align", string(cfg.Align), "fixed-window: epoch or first-request (RL_WINDOW_ALIGN)")
 	fs.IntVar(&cfg.Burst, "burst", cfg.Burst, "token-bucket: the bucket's size B (RL_BURST)")
 	fs.Float64Var(&cfg.Rate, "rate", cfg.Rate, "token-bucket: refill rate R in tokens per second (RL_RATE)")
@@ -112,10 +113,10 @@ func parse(args []string, getenv func(string) (string, bool), stderr io.Writer) 
 	if cfg.Store, err = fakeserver.ParseStoreKind(*store); err != nil {
 		return st, fmt.Errorf("-store: %w", err)
 	}
-	if cfg.Profile, err = fakeserver.ParseProfile(*profile); err != nil {
+	if cfg.Profile, err = fakeserver.ParseProfile(*profileName); err != nil {
 		return st, fmt.Errorf("-profile: %w", err)
 	}
-	if cfg.Align, err = fakeserver.ParseAlign(*align); err != nil {
+	if cfg.Align, err = profile.ParseAlign(*align); err != nil {
 		return st, fmt.Errorf("-window-align: %w", err)
 	}
 	if cfg.Enabled, err = fakeserver.ParseBool(*enabled); err != nil {

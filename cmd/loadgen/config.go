@@ -12,6 +12,7 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/internal/pgcluster"
 	"github.com/rlspec/rlspec/loadgen"
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -143,7 +144,7 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 	if err := service.CheckImage(c.Target, c.Image); err != nil {
 		errs = append(errs, err)
 	}
-	if c.Target.Profile == service.ProfileAll {
+	if c.Target.Profile == profile.Every {
 		errs = append(errs, errors.New("PROFILE=all: load runs one profile at a time"))
 	}
 	c.Target = c.Target.ForProfile(c.Target.Profile)

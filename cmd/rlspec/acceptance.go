@@ -15,6 +15,7 @@ import (
 	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps"
 )
@@ -39,7 +40,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := acceptance.CheckTags(cfg.Settings.Tags); err != nil {
 		return couldNotRun(stderr, "acceptance", dir, "could not run: "+err.Error())
 	}
-	if cfg.Target.Profile == service.ProfileAll {
+	if cfg.Target.Profile == profile.Every {
 		return runAll(ctx, cmd, stdout, stderr)
 	}
 	if cfg.Target.DB == service.DBEmbedded {
@@ -100,7 +101,7 @@ func startEmbedded(cfg *acceptance.Config, flt fault.Name, store fakeserver.Stor
 	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers(),
 		Fault: flt, Store: store, TrustLoopbackProxies: tc.ClientIPs == service.ClientIPsXFF,
 		RequireAuth: tc.Headers.Get("Authorization"),
-		Profile:     fakeserver.Profile(tc.Profile), Align: fakeserver.Align(tc.WindowAlign),
+		Profile:     profile.Name(tc.Profile), Align: profile.Align(tc.WindowAlign),
 		Burst: tc.Burst, Rate: tc.Rate, Replicas: replicas})
 	if err != nil {
 		return nil, err

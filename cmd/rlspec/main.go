@@ -1,5 +1,5 @@
-// Command rlspec verifies an HTTP rate limiter against its spec: the device-bucket
-// PRD and the profiles of docs/profiles.md (sliding-log, fixed-window, token-bucket).
+// Command rlspec verifies an HTTP rate limiter against its design: one of the
+// profiles of the registry (package profile; docs/profiles.md), the PRD among them.
 //
 //	rlspec acceptance [flags]   run the Gherkin acceptance suite (make acceptance)
 //	rlspec race [flags]         hunt races with property-based workloads (make race)

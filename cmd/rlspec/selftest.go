@@ -16,6 +16,7 @@ import (
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/internal/junit"
 	"github.com/rlspec/rlspec/internal/pgcluster"
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/selftest"
 	"github.com/rlspec/rlspec/service"
 )
@@ -27,7 +28,7 @@ type selftestConfig struct {
 	Faults    []fault.Name // nil: all
 	ReportDir string
 	Store     fakeserver.StoreKind // STORE
-	Profiles  []fakeserver.Profile // PROFILE; nil: all
+	Profiles  []profile.Name       // PROFILE; nil: all
 	Parallel  int                  // SELFTEST_PARALLEL
 	Quiet     bool
 }
@@ -61,7 +62,7 @@ func runSelftest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	m.Write(stdout)
 	sqlOK := true
-	if cfg.Faults == nil && (cfg.Profiles == nil || slices.Contains(cfg.Profiles, fakeserver.ProfileFixedWindow)) {
+	if cfg.Faults == nil && (cfg.Profiles == nil || slices.Contains(cfg.Profiles, profile.FixedWindow)) {
 		progress := stderr
 		if cfg.Quiet {
 			progress = io.Discard
@@ -103,7 +104,7 @@ func selftestSettings(args []string, getenv service.Getenv, help io.Writer) (sel
 	env(&checks, "checks", "CHECKS", fmt.Sprintf("race workloads per hunt (default %d)", selftest.DefaultRaceChecks))
 	env(&parallel, "parallel", "SELFTEST_PARALLEL", fmt.Sprintf("faults whose suites run at once (default %d)", selftest.DefaultParallel))
 	env(&faults, "faults", "FAULTS", "comma-separated faults to test (default all; 'none': the reference only)")
-	env(&profiles, "profile", "PROFILE", "comma-separated profiles whose suites, race hunts and faults run: prd, sliding-log, fixed-window, token-bucket (default all)")
+	env(&profiles, "profile", "PROFILE", "comma-separated profiles whose suites, race hunts and faults run: "+profile.Choices(false)+" (default all)")
 	env(&store, "store", "STORE", "the store of the reference and every fault: sqlite (default) or postgres, a throwaway cluster")
 	env(&reportDir, "report-dir", "REPORT_DIR", "where a failing race history's porcupine visualisation goes")
 	fs.BoolVar(&cfg.Quiet, "q", false, "no progress lines on stderr")
@@ -128,11 +129,14 @@ func selftestSettings(args []string, getenv service.Getenv, help io.Writer) (sel
 	intVar(runs, "RUNS", &cfg.Runs)
 	intVar(checks, "CHECKS", &cfg.Checks)
 	intVar(parallel, "SELFTEST_PARALLEL", &cfg.Parallel)
-	if s := strings.TrimSpace(profiles); s != "" && s != string(service.ProfileAll) {
+	if s := strings.TrimSpace(profiles); s != "" && s != string(profile.Every) {
 		for _, name := range strings.Split(s, ",") {
-			p, err := fakeserver.ParseProfile(name)
-			if err != nil || strings.TrimSpace(name) == "" {
-				errs = append(errs, fmt.Errorf("PROFILE: %q is not one of prd, sliding-log, fixed-window, token-bucket, all", name))
+			p, err := profile.Parse(name, false)
+			if err == nil && strings.TrimSpace(name) == "" {
+				err = fmt.Errorf("%q is not one of %s", name, profile.Choices(true))
+			}
+			if err != nil {
+				errs = append(errs, fmt.Errorf("PROFILE: %w", err))
 				continue
 			}
 			cfg.Profiles = append(cfg.Profiles, p) // WithProfiles drops repeats

@@ -1,0 +1,172 @@
+package profile
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/model"
+)
+
+// Name is a profile's name, as PROFILE and the @profile: tag spell it.
+type Name string
+
+// Align is a fixed window's alignment (WINDOW_ALIGN).
+type Align string
+
+// The alignments of a fixed window (dialects.md, "Windows").
+const (
+	AlignEpoch        Align = "epoch"
+	AlignFirstRequest Align = "first-request"
+)
+
+// Aligns lists the alignments WINDOW_ALIGN accepts.
+func Aligns() []Align { return []Align{AlignEpoch, AlignFirstRequest} }
+
+// ParseAlign reads WINDOW_ALIGN; "" is the default, epoch.
+func ParseAlign(s string) (Align, error) {
+	a := Align(strings.TrimSpace(s))
+	if a == "" {
+		return AlignEpoch, nil
+	}
+	if !slices.Contains(Aligns(), a) {
+		return "", fmt.Errorf("%q is not one of %s", s, joined(Aligns()))
+	}
+	return a, nil
+}
+
+// Params are the numbers a design is built from: N and W, B and R, and a
+// fixed window's alignment. A profile reads those it needs.
+type Params struct {
+	Limit  int
+	Window time.Duration
+	Burst  int
+	Rate   float64
+	Align  Align
+}
+
+// Defaults are the settings a profile's target takes when they are not
+// given (profiles.md's invocation table), as their variables spell them.
+type Defaults struct {
+	Key         string    // KEY: body:<field>, header:<Name> or ip
+	Method      string    // TARGET_METHOD
+	Dialect     string    // DIALECT
+	LimitedBody string    // LIMITED_BODY
+	Align       Align     // WINDOW_ALIGN, for the profiles that take it
+	Features    []Feature // FEATURES claimed when none are given
+}
+
+// Profile is one design rlspec verifies.
+type Profile struct {
+	Name      Name
+	Seed      string // the seeds of spec/ it is read from
+	Algorithm string // one line: what the design does
+	Defaults  Defaults
+	// Takes lists the settings beyond the target contract's the profile
+	// accepts (KEY, WINDOW_ALIGN, RL_BURST, …); any other profile setting
+	// given is a configuration mistake.
+	Takes []string
+	// Extra lists the extended features only this profile may claim.
+	Extra []Feature
+	// Design builds the profile's model from the settings' numbers.
+	Design func(Params) (model.Model, error)
+}
+
+// String is the name.
+func (n Name) String() string { return string(n) }
+
+// Core is the profile's core clauses: its own clauses of the clause
+// registry that no extended feature checks.
+func (p Profile) Core() []clause.ID {
+	var ids []clause.ID
+	for _, c := range clause.All() {
+		if c.Profile == string(p.Name) && FeatureOf(c.ID) == "" {
+			ids = append(ids, c.ID)
+		}
+	}
+	return ids
+}
+
+// Features lists the extended features p may claim: those of every
+// profile, then its own.
+func (p Profile) Features() []Feature {
+	return append(slices.Clone(common), p.Extra...)
+}
+
+// TakesSetting reports whether p accepts the setting named env.
+func (p Profile) TakesSetting(env string) bool { return slices.Contains(p.Takes, env) }
+
+// Lookup is the registered profile of that name; "" is the PRD, the
+// default.
+func Lookup(n Name) (Profile, bool) {
+	if n == "" {
+		n = PRD
+	}
+	for _, p := range registry {
+		if p.Name == n {
+			return p, true
+		}
+	}
+	return Profile{}, false
+}
+
+// Of is the registered profile of that name, or the PRD's for an unknown
+// one (names are validated at the CLI edge with Parse).
+func Of(n Name) Profile {
+	if p, ok := Lookup(n); ok {
+		return p
+	}
+	return registry[0]
+}
+
+// All lists the profiles in the order PROFILE=all runs them.
+func All() []Profile { return slices.Clone(registry) }
+
+// Names lists the profiles' names in registry order.
+func Names() []Name {
+	ns := make([]Name, len(registry))
+	for i, p := range registry {
+		ns[i] = p.Name
+	}
+	return ns
+}
+
+// Parse reads a profile's name; "" is the PRD. withAll also accepts
+// "all" (PROFILE=all: every profile).
+func Parse(s string, withAll bool) (Name, error) {
+	n := Name(strings.TrimSpace(s))
+	if n == "" {
+		return PRD, nil
+	}
+	if _, ok := Lookup(n); ok || (withAll && n == Every) {
+		return n, nil
+	}
+	choices := joined(Names())
+	if withAll {
+		choices += ", " + string(Every)
+	}
+	return "", fmt.Errorf("%q is not one of %s", s, choices)
+}
+
+// Choices is the list of names for help texts: "prd, sliding-log, …" and,
+// withAll, "all".
+func Choices(withAll bool) string {
+	s := joined(Names())
+	if withAll {
+		s += " or " + string(Every)
+	}
+	return s
+}
+
+// IsPRD reports whether n is the PRD (the default profile).
+func IsPRD(n Name) bool { return n == "" || n == PRD }
+
+func joined[T ~string](xs []T) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = string(x)
+	}
+	return strings.Join(s, ", ")
+}
