@@ -2,3 +2,5 @@
 // screenshot) and the test that runs the commands of the README's front
 // page, so the page cannot rot. There is no Go API here.
 package docs
+
+//go:generate go run ../internal/docgen/gen -root ..

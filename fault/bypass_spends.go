@@ -18,6 +18,7 @@ func bypassSpends() Fault {
 		Name:        BypassSpends,
 		Breaks:      clause.Of(clause.SL10),
 		Description: "bypass requests are allowed but still spend the key's quota",
+		Seed:        "spec/002's middleware recording before the role check",
 		Detectors:   Detectors{Scenarios: []string{"SL-10-01"}},
 		Profile:     profile.SlidingLog,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {

@@ -30,7 +30,10 @@ type Fault struct {
 	Name        Name
 	Breaks      clause.Refs // the clauses it breaks, the first the main one
 	Description string
-	Detectors   Detectors
+	// Seed is where the defect stands in a seed of spec/ (document, function
+	// and line), "" for a defect of no seed.
+	Seed      string
+	Detectors Detectors
 	// Profile is the design the fault belongs to: the self-test runs it on
 	// the reference serving that profile ("" the PRD).
 	Profile profile.Name

@@ -17,6 +17,7 @@ func fwBody() Fault {
 		Name:        FWBody,
 		Breaks:      clause.Of(clause.FW6),
 		Description: `a 429 whose body is not LIMITED_BODY's (spec/003's {"error":"Rate limit exceeded"} where /error/code=RATE_LIMITED is claimed)`,
+		Seed:        "spec/003's 429 body",
 		Detectors:   Detectors{Scenarios: []string{"FW-6-01"}},
 		Profile:     profile.FixedWindow,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {

@@ -18,6 +18,7 @@ func fwLimitFromRemaining() Fault {
 		Name:        FWLimitFromRemaining,
 		Breaks:      clause.Of(clause.FW5),
 		Description: "spec/003: X-RateLimit-Limit = Remaining + 1 (derived from Remaining, not the configured N)",
+		Seed:        "spec/003 middleware: `X-RateLimit-Limit` = `result.Remaining+1`",
 		Detectors:   Detectors{Scenarios: []string{"FW-5-01"}},
 		Profile:     profile.FixedWindow,
 		Wrap:        limitFromRemaining,

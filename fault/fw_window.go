@@ -29,6 +29,7 @@ func fwFirstRequestWindow() Fault {
 		Name:        FWFirstRequestWindow,
 		Breaks:      clause.Of(clause.FW1, clause.FW3),
 		Description: "epoch windows claimed, but a window opens at the key's first request and lasts W",
+		Seed:        "epoch claimed (spec/003 `windowStart`), window opened by the first request (spec/004)",
 		Detectors:   Detectors{Scenarios: []string{"FW-3-01"}},
 		Profile:     profile.FixedWindow,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
@@ -42,6 +43,7 @@ func fwInsertRace() Fault {
 		Name:        FWInsertRace,
 		Breaks:      clause.Of(clause.FW4),
 		Description: "spec/004: UPDATE, then INSERT when no row was updated, without the unique_violation retry: a fresh key's racing first requests are each allowed",
+		Seed:        "spec/004: UPDATE, then INSERT, without the `unique_violation` retry",
 		Detectors:   Detectors{Scenarios: []string{"FW-4-01"}, Race: true, Replicas: 1},
 		Profile:     profile.FixedWindow,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {

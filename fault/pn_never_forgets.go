@@ -19,6 +19,7 @@ func pnNeverForgets() Fault {
 		Name:        PNNeverForgets,
 		Breaks:      clause.Of(clause.PN5),
 		Description: "violation counts never start again after 24 h",
+		Seed:        "spec/003 `applyPenalty()` without its `24*time.Hour` reset",
 		Detectors:   Detectors{Scenarios: []string{"PN-5-01"}},
 		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {

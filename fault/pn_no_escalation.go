@@ -19,6 +19,7 @@ func pnNoEscalation() Fault {
 		Name:        PNNoEscalation,
 		Breaks:      clause.Of(clause.PN3),
 		Description: "penalties never escalate past the first tier",
+		Seed:        "spec/003's tier loop stopping at the first match (first tier only)",
 		Detectors:   Detectors{Scenarios: []string{"PN-3-01"}},
 		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {

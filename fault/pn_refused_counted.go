@@ -21,6 +21,7 @@ func pnRefusedCounted() Fault {
 		Name:        PNRefusedCounted,
 		Breaks:      clause.Of(clause.PN4, clause.PN1),
 		Description: "requests refused under a penalty count as violations and restart the penalty",
+		Seed:        "spec/003 `applyPenalty()` called on every 429, the penalty's own included: refusals count and restart the penalty",
 		Detectors:   Detectors{Scenarios: []string{"PN-4-01"}},
 		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {

@@ -15,6 +15,7 @@ func slCheckThenRecord() Fault {
 		Name:        SLCheckThenRecord,
 		Breaks:      clause.Of(clause.SL3, clause.SL1),
 		Description: "spec/002: checkAndRecord() counts, then records in a separate statement: concurrent requests on one key oversell",
+		Seed:        "spec/002 `checkAndRecord()`: `check()` then `record()`",
 		Detectors:   Detectors{Scenarios: []string{"SL-3-01"}, Race: true, Replicas: 1},
 		Profile:     profile.SlidingLog,
 		Wrap:        staleBuckets,

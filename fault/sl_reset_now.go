@@ -18,6 +18,7 @@ func slResetNow() Fault {
 		Name:        SLResetNow,
 		Breaks:      clause.Of(clause.SL7),
 		Description: "spec/002: resetAt = windowStart + W = now on allowed responses (X-RateLimit-Reset is the current second)",
+		Seed:        "spec/002 `check()`: `resetAt: new Date((windowStart + W) * 1000)` = now",
 		Detectors:   Detectors{Scenarios: []string{"SL-7-01"}},
 		Profile:     profile.SlidingLog,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {

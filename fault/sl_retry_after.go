@@ -23,6 +23,7 @@ func slRetryAfterWindow() Fault {
 		Name:        SLRetryAfterWindow,
 		Breaks:      clause.Of(clause.SL6),
 		Description: "spec/002: Retry-After (and the body's retryAfter) always W, not when the oldest allowed request leaves",
+		Seed:        "spec/002 `check()`: `retryAfter` falls back to W",
 		Detectors:   Detectors{Scenarios: []string{"SL-6-01"}},
 		Profile:     profile.SlidingLog,
 		Wrap:        retryAfterIs(func(w int64) int64 { return w }),

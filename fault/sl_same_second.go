@@ -21,6 +21,7 @@ func slSameSecond() Fault {
 		Name:        SLSameSecond,
 		Breaks:      clause.Of(clause.SL2, clause.SL1),
 		Description: "spec/002: UNIQUE(key, timestamp) + INSERT OR REPLACE with whole-second timestamps: requests in the same second merge into one entry",
+		Seed:        "spec/002 schema `UNIQUE(key, timestamp)`, `record()`: `INSERT OR REPLACE … Math.floor(Date.now() / 1000)`",
 		Detectors:   Detectors{Scenarios: []string{"SL-1-01"}},
 		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {

@@ -16,6 +16,7 @@ func tbBinaryRefill() Fault {
 		Name:        TBBinaryRefill,
 		Breaks:      clause.Of(clause.TB3, clause.TB4),
 		Description: "spec/000 binary reset: the bucket refills to B once B/R has passed since its last refill, nothing before",
+		Seed:        "spec/000 \"Refill Strategy: Binary reset\" (line 169, `refill_if_needed` lines 176-205) at period B/R",
 		Detectors:   Detectors{Scenarios: []string{"TB-3-01", "TB-4-01"}},
 		Profile:     profile.TokenBucket,
 		Wrap: seedModel(func(burst int, rate float64) seedBucket {

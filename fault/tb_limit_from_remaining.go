@@ -15,6 +15,7 @@ func tbLimitFromRemaining() Fault {
 		Name:        TBLimitFromRemaining,
 		Breaks:      clause.Of(clause.TB7),
 		Description: "spec/003 middleware: X-RateLimit-Limit = Remaining + 1 in front of the token bucket (not B)",
+		Seed:        "spec/003 middleware line 871: `X-RateLimit-Limit` = `result.Remaining+1`, in front of the token bucket",
 		Detectors:   Detectors{Scenarios: []string{"TB-7-01"}},
 		Profile:     profile.TokenBucket,
 		Wrap:        limitFromRemaining,

@@ -20,6 +20,7 @@ func tbRetryAfterTruncated() Fault {
 		Name:        TBRetryAfterTruncated,
 		Breaks:      clause.Of(clause.TB6),
 		Description: "spec/003 Retry-After time.Duration(1.0/float64(RefillRate)) * time.Second: 0 for rates of 2/s or more",
+		Seed:        "spec/003 line 584: `result.RetryAfter = time.Duration(1.0/float64(config.RefillRate)) * time.Second` (0 for R ≥ 2/s)",
 		Detectors:   Detectors{Scenarios: []string{"TB-6-01"}},
 		Profile:     profile.TokenBucket,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {

@@ -16,6 +16,7 @@ func tbUncapped() Fault {
 		Name:        TBUncapped,
 		Breaks:      clause.Of(clause.TB1),
 		Description: "tokens not capped at B after a long idle: min(BurstSize, tokens+tokensToAdd) without the min",
+		Seed:        "spec/003 line 562 `tokens = min(config.BurstSize, tokens+tokensToAdd)` without the `min`",
 		Detectors:   Detectors{Scenarios: []string{"TB-1-01"}},
 		Profile:     profile.TokenBucket,
 		Wrap: seedModel(func(burst int, rate float64) seedBucket {

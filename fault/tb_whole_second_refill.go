@@ -17,6 +17,7 @@ func tbWholeSecondRefill() Fault {
 		Name:        TBWholeSecondRefill,
 		Breaks:      clause.Of(clause.TB4),
 		Description: "spec/003 refill int(elapsed.Seconds()) * RefillRate with the last refill restarted on every update: a steady client below the rate is refused",
+		Seed:        "spec/003 `tokenBucketCheck` line 561: `tokensToAdd := int(timeSinceRefill.Seconds()) * config.RefillRate`, with `updateTokenCount(…, now)` (line 573) restarting the last refill on every update",
 		Detectors:   Detectors{Scenarios: []string{"TB-4-01"}},
 		Profile:     profile.TokenBucket,
 		Wrap: seedModel(func(burst int, rate float64) seedBucket {

@@ -21,6 +21,7 @@ func tierSharedCount() Fault {
 		Name:        TierSharedCount,
 		Breaks:      clause.Of(clause.SL9),
 		Description: "tiers share one count per key: spending in one spends in the others",
+		Seed:        "spec/002 `getRateLimitKey()` without the category: tiers share one count",
 		Detectors:   Detectors{Scenarios: []string{"SL-9-01"}},
 		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {

@@ -1,7 +1,7 @@
 // Package reference is rlspec's golden rate limiter, against which every
 // other part of rlspec is checked: a model.Model (the policy: the PRD's
-// fixed window, or the flag off) on a Store (the state: the SQLite adapter
-// in package sqlite; a PostgreSQL one later), with time from a Clock.
+// fixed window, or the flag off) on a Store (the state: the adapters in
+// packages sqlite and postgres), with time from a Clock.
 //
 // # Semantics (the target contract's reading of the PRD)
 //

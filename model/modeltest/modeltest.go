@@ -1,6 +1,6 @@
 // Package modeltest is the conformance suite every model.Model must pass,
-// written once and run against each design from a _test.go (in the spirit of
-// throttled's store/storetest):
+// written once and run against each design from a _test.go, in the spirit of
+// throttled's store/storetest.
 //
 //	func TestPRD(t *testing.T) {
 //		modeltest.Run(t, modeltest.Subject{New: func(n int, w time.Duration) model.Model { return model.PRD{Limit: n, Window: w} }})

@@ -1,6 +1,6 @@
 // Package storetest is the behaviour suite every reference.Store adapter
-// must pass, written once and run from each adapter's _test.go (in the
-// spirit of throttled's store/storetest):
+// must pass, written once and run from each adapter's _test.go, in the
+// spirit of throttled's store/storetest.
 //
 //	func TestStore(t *testing.T) { storetest.Run(t, func(t testing.TB) reference.Store { … }) }
 //

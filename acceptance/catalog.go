@@ -1,0 +1,54 @@
+package acceptance
+
+import (
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/profile"
+)
+
+// ScenarioInfo is what the feature files say of one scenario: its stable
+// id, name, profile, the extended feature it checks ("" core) and the
+// clauses it is tagged with. An outline's rows share one id and count once.
+type ScenarioInfo struct {
+	ID      string
+	Name    string
+	Profile profile.Name
+	Feature profile.Feature
+	Clauses []clause.ID
+}
+
+// Catalog lists the scenarios of the feature files in fsys, by id.
+func Catalog(fsys fs.FS) ([]ScenarioInfo, error) {
+	pickles, err := featurePickles(fsys)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var out []ScenarioInfo
+	for _, p := range pickles {
+		si := ScenarioInfo{Name: p.Name, Profile: profile.PRD}
+		for _, t := range p.Tags {
+			name := strings.TrimPrefix(t.Name, "@")
+			switch {
+			case strings.HasPrefix(name, "id:"):
+				si.ID = strings.TrimPrefix(name, "id:")
+			case strings.HasPrefix(name, "profile:"):
+				si.Profile = profile.Name(strings.TrimPrefix(name, "profile:"))
+			case strings.HasPrefix(name, "feature:"):
+				si.Feature = profile.Feature(strings.TrimPrefix(name, "feature:"))
+			case clause.ID(name).Known():
+				si.Clauses = append(si.Clauses, clause.ID(name))
+			}
+		}
+		if seen[si.ID] {
+			continue
+		}
+		seen[si.ID] = true
+		out = append(out, si)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
