@@ -111,11 +111,12 @@ func featureResult(rs []steps.ScenarioResult, tc service.Config, f profile.Featu
 }
 
 // coreOf counts the results of profile p's core scenarios (not those of an
-// extended feature).
+// extended feature: a scenario left out as not claimed is always a
+// feature's).
 func coreOf(rs []steps.ScenarioResult, p profile.Name) Core {
 	var c Core
 	for _, r := range rs {
-		if profileOf(r) != p || featureOf(r) != "" {
+		if profileOf(r) != p || featureOf(r) != "" || r.NotClaimed {
 			continue
 		}
 		switch r.Status {

@@ -74,6 +74,15 @@ func TestConformance(t *testing.T) {
 			t.Errorf("prd %s: %q, want %q", f, got, want)
 		}
 	}
+	// A scenario of a feature not claimed is the feature's, never a
+	// skipped core scenario (issue 24, item 5: the reference passing every
+	// token-bucket scenario got core "partial, skipped 2").
+	tb := service.DefaultConfig().WithTokenBucketDefaults().ForProfile(profile.TokenBucket)
+	unclaimed := steps.ScenarioResult{ID: "IETF-1-03", Profile: "token-bucket", Status: steps.Skipped, Reason: NotClaimed, NotClaimed: true}
+	tbRep := &Report{Target: "http://x", Runs: []service.Config{tb}, Results: []steps.ScenarioResult{res("token-bucket", steps.Passed), unclaimed}}
+	if got := conformance(tbRep).Profiles[0].Core; got != (Core{"pass", 1, 0, 0}) {
+		t.Errorf("token-bucket with an unclaimed feature scenario: core %+v, want pass 1", got)
+	}
 	one := &Report{Target: "http://x", Runs: []service.Config{prd}}
 	if c := conformance(one); c.Implementation != "http://x" || c.Profile != profile.PRD || c.Profiles[0].Core.Result != "partial" {
 		t.Errorf("one profile, nothing run: %+v", c)

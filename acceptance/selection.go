@@ -9,6 +9,7 @@ import (
 	gherkin "github.com/cucumber/gherkin/go/v26"
 	messages "github.com/cucumber/messages/go/v21"
 
+	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/features"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/steps"
@@ -46,7 +47,11 @@ func selectClaimed(fsys fs.FS, expr string, prof profile.Name, claims func(profi
 		id := ""
 		of := profile.PRD
 		claimed := true
+		var clauses []clause.ID
 		for _, t := range p.Tags {
+			if id := clause.ID(strings.TrimPrefix(t.Name, "@")); id.Known() {
+				clauses = append(clauses, id)
+			}
 			tags[t.Name] = true
 			if name, ok := strings.CutPrefix(t.Name, "@profile:"); ok {
 				of = profile.Name(name)
@@ -64,7 +69,7 @@ func selectClaimed(fsys fs.FS, expr string, prof profile.Name, claims func(profi
 		sel := of == prof && match(tags)
 		if sel && !claimed {
 			unclaimed = append(unclaimed, steps.ScenarioResult{ID: strings.TrimPrefix(id, "@id:"), Name: p.Name, Feature: p.Uri,
-				Profile: string(of), Status: steps.Skipped, Reason: NotClaimed, NotClaimed: true})
+				Profile: string(of), Clauses: clauses, Status: steps.Skipped, Reason: NotClaimed, NotClaimed: true})
 			sel = false
 		}
 		if prev, seen := chosen[id]; seen && prev != sel {

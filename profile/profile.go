@@ -170,3 +170,15 @@ func joined[T ~string](xs []T) string {
 	}
 	return strings.Join(s, ", ")
 }
+
+// TakenBy names the profiles that take setting env, for help texts:
+// "token-bucket" for RL_BURST.
+func TakenBy(env string) string {
+	var ns []Name
+	for _, p := range registry {
+		if p.TakesSetting(env) {
+			ns = append(ns, p.Name)
+		}
+	}
+	return joined(ns)
+}

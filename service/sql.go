@@ -52,7 +52,7 @@ func (c Config) validateSQL() []error {
 		errs = append(errs, errors.New("TARGET_SQL is the target: unset TARGET_URL (and TARGET_IMAGE)"))
 	}
 	if c.Profile != profile.FixedWindow {
-		errs = append(errs, fmt.Errorf("TARGET_SQL calls spec/004's function, profile fixed-window, not PROFILE=%s", c.Profile))
+		errs = append(errs, fmt.Errorf("TARGET_SQL calls spec/004's function, profile %s, not PROFILE=%s", profile.FixedWindow, c.Profile))
 	}
 	if c.WindowAlign == profile.AlignEpoch {
 		errs = append(errs, errors.New("WINDOW_ALIGN=epoch does not apply to TARGET_SQL: spec/004's function opens a window at a key's first request"))

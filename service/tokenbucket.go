@@ -1,7 +1,6 @@
 package service
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -16,8 +15,8 @@ import (
 // (TARGET_URL, TARGET_IMAGE); the embedded reference serves the defaults,
 // sized so that the profile's scenarios run in seconds.
 const (
-	envBurst = "RL_BURST"
-	envRate  = "RL_RATE"
+	envBurst = profile.SettingBurst
+	envRate  = profile.SettingRate
 
 	DefaultBurst = 5
 	DefaultRate  = 2.0
@@ -26,8 +25,8 @@ const (
 
 // registerTokenBucketFlags binds -rl-burst and -rl-rate.
 func (c *Config) registerTokenBucketFlags(fs *flag.FlagSet, getenv Getenv) {
-	fs.Var(envValue(getenv, envBurst, (*burstFlag)(&c.Burst)), "rl-burst", "token-bucket: the bucket's size B (RL_BURST)")
-	fs.Var(envValue(getenv, envRate, (*rateFlag)(&c.Rate)), "rl-rate", "token-bucket: refill rate R in tokens per second, may be fractional (RL_RATE)")
+	fs.Var(envValue(getenv, envBurst, (*burstFlag)(&c.Burst)), "rl-burst", profile.TakenBy(envBurst)+": the bucket's size B (RL_BURST)")
+	fs.Var(envValue(getenv, envRate, (*rateFlag)(&c.Rate)), "rl-rate", profile.TakenBy(envRate)+": refill rate R in tokens per second, may be fractional (RL_RATE)")
 }
 
 // burstFlag is RL_BURST: a positive integer (0 in Config: not given).
@@ -73,7 +72,7 @@ func (c Config) validateTokenBucket() error {
 // PROFILE=token-bucket must say its B and R.
 func (c Config) needsBucket() error {
 	if c.Profile == profile.TokenBucket && (c.Burst == 0 || c.Rate == 0) {
-		return errors.New("PROFILE=token-bucket needs RL_BURST and RL_RATE, the target's bucket size and refill rate in tokens per second (e.g. RL_BURST=5 RL_RATE=2)")
+		return fmt.Errorf("PROFILE=%s needs RL_BURST and RL_RATE, the target's bucket size and refill rate in tokens per second (e.g. RL_BURST=5 RL_RATE=2)", c.Profile)
 	}
 	return nil
 }
