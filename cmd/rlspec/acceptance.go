@@ -17,6 +17,7 @@ import (
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/sqltarget/spec004"
 	"github.com/rlspec/rlspec/steps"
 )
 
@@ -44,7 +45,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return runAll(ctx, cmd, stdout, stderr)
 	}
 	if cfg.Target.DB == service.DBEmbedded {
-		sql, err := startSQL(ctx, &cfg, flt)
+		sql, err := startSQL(ctx, &cfg, cmd.Variant)
 		if err != nil {
 			return couldNotRun(stderr, "acceptance", dir, "could not run: "+oneLine(err.Error()))
 		}
@@ -136,9 +137,12 @@ neither, an embedded reference. Exit status: 0 pass, 1 fail, 2 could not run.`
 // reference with a fault on a store).
 type acceptanceCmd struct {
 	Suite acceptance.Config
-	Image string               // TARGET_IMAGE
-	Fault fault.Name           // -fault: the embedded reference's fault (self-tests)
-	Store fakeserver.StoreKind // STORE: the embedded reference's store
+	Image string     // TARGET_IMAGE
+	Fault fault.Name // -fault: the embedded reference's fault (self-tests)
+	// Variant is -fault with TARGET_SQL: the variant of spec/004's function
+	// TARGET_DB=embedded installs.
+	Variant spec004.Variant
+	Store   fakeserver.StoreKind // STORE: the embedded reference's store
 	// Replicas are the instances started on one store (REPLICAS):
 	// TARGET_IMAGE's containers or the embedded reference's servers.
 	Replicas int
@@ -183,8 +187,8 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	}
 	if tc.SQL != "" {
 		// -fault names a variant of spec/004's function (TARGET_DB=embedded).
-		f, err := sqlFault(tc, *faultName, *storeName)
-		return acceptanceCmd{Suite: acceptance.Config{Target: tc, Settings: set}, Fault: f, Store: fakeserver.StoreSQLite}, err
+		v, err := sqlFault(tc, *faultName, *storeName)
+		return acceptanceCmd{Suite: acceptance.Config{Target: tc, Settings: set}, Variant: v, Store: fakeserver.StoreSQLite}, err
 	}
 	f, err := fault.Parse(*faultName)
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/racehunt"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/sqltarget/spec004"
 )
 
 // raceConfig is everything `rlspec race` reads, filled once here.
@@ -34,6 +35,7 @@ type raceConfig struct {
 	Repeat     int
 	Replicas   int
 	Fault      fault.Name
+	Variant    spec004.Variant      // FAULT with TARGET_SQL: spec/004's function's variant
 	Store      fakeserver.StoreKind // the embedded reference's store (STORE)
 	URLs       []string             // TARGET_URLS: instances of one service on one store
 	ShrinkTime time.Duration
@@ -291,9 +293,9 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 	}
 	cfg.Replicas, cfg.URLs = in.Replicas, in.URLs
 	if cfg.Target.SQL != "" {
-		f, err := sqlFault(cfg.Target, faultName, store)
+		v, err := sqlFault(cfg.Target, faultName, store)
 		errs = append(errs, err)
-		cfg.Fault = f
+		cfg.Variant = v
 	} else if f, err := fault.Parse(faultName); err != nil {
 		errs = append(errs, fmt.Errorf("FAULT: %w", err))
 	} else {

@@ -12,7 +12,6 @@ import (
 	"github.com/rlspec/rlspec/racehunt"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/sqltarget"
-	"github.com/rlspec/rlspec/sqltarget/spec004"
 )
 
 // sqlRaceLimit is the quota a TARGET_SQL hunt uses when RL_LIMIT is not
@@ -30,11 +29,7 @@ func runSQLRace(ctx context.Context, cfg raceConfig, stdout, stderr io.Writer) i
 	}
 	desc := sqltarget.Describe(tc)
 	if tc.DB == service.DBEmbedded {
-		v, err := spec004.ParseVariant(string(cfg.Fault))
-		if err != nil {
-			return couldNotRun(stderr, "race", dir, err.Error())
-		}
-		sql, err := embedded.StartSQL(ctx, v)
+		sql, err := embedded.StartSQL(ctx, cfg.Variant)
 		if err != nil {
 			return couldNotRun(stderr, "race", dir, "could not run: "+oneLine(err.Error()))
 		}
