@@ -6,11 +6,9 @@ import (
 	"math"
 	"net/http"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/rlspec/rlspec/model"
-	"github.com/rlspec/rlspec/profile"
 )
 
 // Class names a kind of violation. Classes are stable strings: rapid
@@ -68,35 +66,9 @@ func Primary(vs []Violation) Class {
 // Check inspects a history without porcupine: statuses and headers of every
 // response, and per bucket and window (responses grouped by Reset) the
 // count, distinctness and order of the successes' Remaining values, and
-// 429s while units were left.
+// 429s while units were left (Checker.Violations).
 func Check(h *History) []Violation {
-	var vs []Violation
-	if profile.IsPRD(h.Profile) {
-		for i := range h.Ops {
-			vs = append(vs, checkResponse(h, &h.Ops[i])...)
-		}
-		for bucket, ops := range byBucket(h) {
-			vs = append(vs, checkBucket(h, bucket, ops)...)
-		}
-	} else {
-		vs = checkProfile(h)
-	}
-	sort.SliceStable(vs, func(i, j int) bool {
-		if vs[i].Bucket != vs[j].Bucket {
-			return vs[i].Bucket < vs[j].Bucket
-		}
-		return vs[i].Class < vs[j].Class
-	})
-	return vs
-}
-
-func byBucket(h *History) map[string][]*Op {
-	m := map[string][]*Op{}
-	for i := range h.Ops {
-		o := &h.Ops[i]
-		m[o.Bucket] = append(m[o.Bucket], o)
-	}
-	return m
+	return checkerOf(h).Violations()
 }
 
 // badOp reports a violation of op o alone.
@@ -171,51 +143,45 @@ func (h *History) resetHorizon() time.Duration {
 // spend is one unit a bucket's history shows spent: a fresh 200, or an
 // idempotency group's 200s counted once.
 type spend struct {
-	op        *Op
+	op        *rec
 	remaining int64
 	reset     int64
 }
 
-func checkBucket(h *History, bucket string, ops []*Op) []Violation {
+// group is an idempotency group: its key and body.
+type group struct{ idem, body int32 }
+
+func checkBucket(h *History, bucket string, ops []rec) []Violation {
 	var vs []Violation
 	// Group responses with valid headers by window (Reset within ±1 s).
-	type resp struct {
-		op *Op
-		rl struct{ rem, reset int64 }
-	}
-	var rs []resp
+	var rs []*rec
 	unknown := 0
-	for _, o := range ops {
-		if o.Unknown() {
+	for i := range ops {
+		o := &ops[i]
+		if o.unknown() {
 			unknown++
 			continue
 		}
-		if o.Ex.Status != http.StatusOK && o.Ex.Status != http.StatusTooManyRequests {
+		if (o.status != http.StatusOK && o.status != http.StatusTooManyRequests) || !o.hasRL {
 			continue
 		}
-		rl, err := rateLimitOf(o)
-		if err != nil {
-			continue
-		}
-		r := resp{op: o}
-		r.rl.rem, r.rl.reset = rl.Remaining, rl.Reset
-		rs = append(rs, r)
+		rs = append(rs, o)
 	}
-	sort.SliceStable(rs, func(i, j int) bool { return rs[i].rl.reset < rs[j].rl.reset })
-	var windows [][]resp
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].reset < rs[j].reset })
+	var windows [][]*rec
 	for i, r := range rs {
-		if i == 0 || r.rl.reset-rs[i-1].rl.reset > 1 {
+		if i == 0 || r.reset-rs[i-1].reset > 1 {
 			windows = append(windows, nil)
 		}
 		windows[len(windows)-1] = append(windows[len(windows)-1], r)
 	}
 	// An idempotency group spends in the first window it got a 200 in;
 	// later 200s of the group are replays.
-	groupWindow := map[string]int{}
+	groupWindow := map[group]int{}
 	for wi, win := range windows {
 		for _, r := range win {
-			if r.op.Req.Kind == Keyed && r.op.Ex.Status == http.StatusOK {
-				k := r.op.IdemKey + "\x00" + r.op.BodyHash
+			if r.kind == Keyed && r.status == http.StatusOK {
+				k := group{r.idem, r.body}
 				if _, ok := groupWindow[k]; !ok {
 					groupWindow[k] = wi
 				}
@@ -223,66 +189,66 @@ func checkBucket(h *History, bucket string, ops []*Op) []Violation {
 		}
 	}
 	for wi, win := range windows {
-		reset := win[0].rl.reset
+		reset := win[0].reset
 		// Successes, one per idempotency key: a key's first response is
 		// the one with the highest Remaining (replays report later state).
 		var spends []spend
-		byKey := map[string]int{}
+		byKey := map[group]int{}
 		for _, r := range win {
-			if r.op.Ex.Status != http.StatusOK {
+			if r.status != http.StatusOK {
 				continue
 			}
-			if r.op.Req.Kind == Keyed {
-				k := r.op.IdemKey + "\x00" + r.op.BodyHash
+			if r.kind == Keyed {
+				k := group{r.idem, r.body}
 				if groupWindow[k] != wi {
 					continue
 				}
 				if i, ok := byKey[k]; ok {
-					if r.rl.rem > spends[i].remaining {
-						spends[i] = spend{r.op, r.rl.rem, r.rl.reset}
+					if r.rem > spends[i].remaining {
+						spends[i] = spend{r, r.rem, r.reset}
 					}
 					continue
 				}
 				byKey[k] = len(spends)
 			}
-			spends = append(spends, spend{r.op, r.rl.rem, r.rl.reset})
+			spends = append(spends, spend{r, r.rem, r.reset})
 		}
 		if len(spends) > h.Limit {
 			vs = append(vs, Violation{Class: ClassOversell, Bucket: bucket, Ops: spendOps(spends),
 				Detail: fmt.Sprintf("%d successes in the window ending %d, limit %d", len(spends), reset, h.Limit)})
 		}
-		seen := map[int64]*Op{}
+		seen := map[int64]*rec{}
 		for _, s := range spends {
 			if prev, ok := seen[s.remaining]; ok {
-				vs = append(vs, Violation{Class: ClassDuplicate, Bucket: bucket, Ops: []int{prev.Index, s.op.Index},
-					Detail: fmt.Sprintf("ops #%d and #%d both got 200 with Remaining=%d in the window ending %d", prev.Index, s.op.Index, s.remaining, reset)})
+				vs = append(vs, Violation{Class: ClassDuplicate, Bucket: bucket, Ops: []int{int(prev.index), int(s.op.index)},
+					Detail: fmt.Sprintf("ops #%d and #%d both got 200 with Remaining=%d in the window ending %d", prev.index, s.op.index, s.remaining, reset)})
 				continue
 			}
 			seen[s.remaining] = s.op
 		}
 		for _, a := range spends {
 			for _, b := range spends {
-				if a.op.Ex.Received.Before(b.op.Ex.Sent) && a.remaining <= b.remaining {
-					vs = append(vs, Violation{Class: ClassOrder, Bucket: bucket, Ops: []int{a.op.Index, b.op.Index},
-						Detail: fmt.Sprintf("op #%d (Remaining=%d) completed before op #%d was sent, which got Remaining=%d", a.op.Index, a.remaining, b.op.Index, b.remaining)})
+				if a.op.recv < b.op.sent && a.remaining <= b.remaining {
+					vs = append(vs, Violation{Class: ClassOrder, Bucket: bucket, Ops: []int{int(a.op.index), int(b.op.index)},
+						Detail: fmt.Sprintf("op #%d (Remaining=%d) completed before op #%d was sent, which got Remaining=%d", a.op.index, a.remaining, b.op.index, b.remaining)})
 				}
 			}
 		}
 		// A 429 needs limit spends in its window that could precede it:
 		// sent before it was received (unknown ops may have spent too).
 		for _, r := range win {
-			if r.op.Ex.Status != http.StatusTooManyRequests {
+			if r.status != http.StatusTooManyRequests {
 				continue
 			}
 			before := unknown
 			for _, s := range spends {
-				if s.op.Ex.Sent.Before(r.op.Ex.Received) {
+				if s.op.sent < r.recv {
 					before++
 				}
 			}
 			if before < h.Limit {
-				vs = append(vs, Violation{Class: ClassUndersell, Bucket: bucket, Ops: []int{r.op.Index},
-					Detail: fmt.Sprintf("op #%d got 429 after at most %d successes in the window ending %d, limit %d", r.op.Index, before, reset, h.Limit)})
+				vs = append(vs, Violation{Class: ClassUndersell, Bucket: bucket, Ops: []int{int(r.index)},
+					Detail: fmt.Sprintf("op #%d got 429 after at most %d successes in the window ending %d, limit %d", r.index, before, reset, h.Limit)})
 			}
 		}
 	}
@@ -293,33 +259,34 @@ func checkBucket(h *History, bucket string, ops []*Op) []Violation {
 // checkConflicts: a request reusing a key with a different body must not get
 // the key's cached 200 body. Only meaningful when the target's 200 bodies
 // differ (e.g. carry an id); the porcupine model covers the rest.
-func checkConflicts(bucket string, ops []*Op) []Violation {
+func checkConflicts(bucket string, ops []rec) []Violation {
 	var vs []Violation
-	first := map[string]*Op{} // key → a 200 of the key's group body
-	for _, o := range ops {
-		if o.Req.Kind == Keyed && !o.Unknown() && o.Ex.Status == http.StatusOK {
-			if _, ok := first[o.IdemKey]; !ok {
-				first[o.IdemKey] = o
+	first := map[int32]*rec{} // key → a 200 of the key's group body
+	bodies := map[uint64]bool{}
+	for i := range ops {
+		o := &ops[i]
+		if o.status != http.StatusOK {
+			continue
+		}
+		bodies[o.resp] = true
+		if o.kind == Keyed {
+			if _, ok := first[o.idem]; !ok {
+				first[o.idem] = o
 			}
 		}
 	}
 	// Bodies only tell responses apart when they differ at all.
-	bodies := map[string]bool{}
-	for _, o := range ops {
-		if !o.Unknown() && o.Ex.Status == http.StatusOK {
-			bodies[string(o.Ex.RespBody)] = true
-		}
-	}
 	if len(bodies) < 2 {
 		return nil
 	}
-	for _, o := range ops {
-		if o.Req.Kind != Conflict || o.Unknown() || o.Ex.Status != http.StatusOK {
+	for i := range ops {
+		o := &ops[i]
+		if o.kind != Conflict || o.status != http.StatusOK {
 			continue
 		}
-		if f, ok := first[o.IdemKey]; ok && f.BodyHash != o.BodyHash && string(f.Ex.RespBody) == string(o.Ex.RespBody) && strings.TrimSpace(string(f.Ex.RespBody)) != "" {
-			vs = append(vs, Violation{Class: ClassCachedConflict, Bucket: bucket, Ops: []int{f.Index, o.Index},
-				Detail: fmt.Sprintf("op #%d reused op #%d's key with a different body and got its cached response", o.Index, f.Index)})
+		if f, ok := first[o.idem]; ok && f.body != o.body && f.resp == o.resp && !f.blank {
+			vs = append(vs, Violation{Class: ClassCachedConflict, Bucket: bucket, Ops: []int{int(f.index), int(o.index)},
+				Detail: fmt.Sprintf("op #%d reused op #%d's key with a different body and got its cached response", o.index, f.index)})
 		}
 	}
 	return vs
@@ -328,7 +295,7 @@ func checkConflicts(bucket string, ops []*Op) []Violation {
 func spendOps(ss []spend) []int {
 	out := make([]int, len(ss))
 	for i, s := range ss {
-		out[i] = s.op.Index
+		out[i] = int(s.op.index)
 	}
 	return out
 }

@@ -10,19 +10,11 @@ import (
 	"github.com/rlspec/rlspec/service"
 )
 
-// checkProfile is Check for a profile other than the PRD: every response
-// (200 or 429; the X-RateLimit-* headers in range when sent, required in
-// the x-ratelimit dialect; a 429's body per LIMITED_BODY and Remaining 0),
-// then each key's history against the profile's bounds (package bound:
-// SL-1, FW-1, FW-2 as oversell, SL-4 as undersell).
-func checkProfile(h *History) []Violation {
-	var vs []Violation
-	for i := range h.Ops {
-		vs = append(vs, checkKeyedResponse(h, &h.Ops[i])...)
-	}
-	return append(vs, checkBounds(h)...)
-}
-
+// checkKeyedResponse is Check of one response for a profile other than the
+// PRD: 200 or 429; the X-RateLimit-* headers in range when sent, required in
+// the x-ratelimit dialect; a 429's body per LIMITED_BODY and Remaining 0.
+// Each key's history is then checked against the profile's bounds
+// (checkBounds).
 func checkKeyedResponse(h *History, o *Op) []Violation {
 	if o.Unknown() {
 		return nil
@@ -52,26 +44,25 @@ func checkKeyedResponse(h *History, o *Op) []Violation {
 }
 
 // checkBounds runs package bound's checks of h's profile on the answered
-// requests (decision times in [ServerFrom, ServerTo] ± Tolerance). A key
-// with a request left unanswered is not checked for over-blocking: that
-// request may have been allowed.
-func checkBounds(h *History) []Violation {
+// requests of key (decision times in [ServerFrom, ServerTo] ± Tolerance):
+// SL-1, FW-1, FW-2 as oversell, SL-4 as undersell. A key with a request
+// left unanswered is not checked for over-blocking: that request may have
+// been allowed.
+func checkBounds(h *History, key string, rs []rec) []Violation {
 	var es, answered []bound.Event
-	unknown := map[string]bool{}
-	for i := range h.Ops {
-		o := &h.Ops[i]
-		if o.Unknown() {
-			unknown[o.Bucket] = true
+	unknown := false
+	for i := range rs {
+		r := &rs[i]
+		if r.unknown() {
+			unknown = true
 			continue
 		}
-		if st := o.Ex.Status; st == http.StatusOK || st == http.StatusTooManyRequests {
-			es = append(es, bound.Event{ID: o.Index, Key: o.Bucket, Send: o.ServerFrom.UnixNano(), Recv: o.ServerTo.UnixNano(), Allowed: st == http.StatusOK})
+		if r.status == http.StatusOK || r.status == http.StatusTooManyRequests {
+			es = append(es, bound.Event{ID: int(r.index), Key: key, Send: r.from, Recv: r.to, Allowed: r.status == http.StatusOK})
 		}
 	}
-	for _, e := range es {
-		if !unknown[e.Key] {
-			answered = append(answered, e)
-		}
+	if !unknown {
+		answered = es
 	}
 	// profiles.md adds 1 s for the server's clock granularity, also on the
 	// fake clock's exact times: designs keep whole seconds (a window opened

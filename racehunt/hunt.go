@@ -116,8 +116,8 @@ func RunAndCheck(ctx context.Context, t Target, w Workload, linearTimeout time.D
 	if len(h.Ops) > 0 && h.Unknown() == len(h.Ops) {
 		return Verdict{}, fmt.Errorf("no request got a response (first: %v)", h.Ops[0].Ex.Err)
 	}
-	v := Verdict{History: h, Violations: Check(h)}
-	v.Linear = Linearizable(h, linearTimeout)
+	c := checkerOf(h)
+	v := Verdict{History: h, Violations: c.Violations(), Linear: c.Linearizable(linearTimeout)}
 	if v.Linear.Result == porcupine.Illegal {
 		v.Violations = append(v.Violations, Violation{Class: ClassLinearizable,
 			Detail: "no order of the requests explains the responses under the sequential bucket model (see the HTML visualisation)"})

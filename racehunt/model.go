@@ -3,7 +3,6 @@ package racehunt
 import (
 	"fmt"
 	"hash/fnv"
-	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -318,80 +317,6 @@ func partitionByBucket(ops []porcupine.Operation) [][]porcupine.Operation {
 	return parts
 }
 
-// Operations converts a history to porcupine operations: call and return
-// are the monotonic send and receive times; an op without a response
-// returns "never" (after everything) with an unknown output.
-func Operations(h *History) []porcupine.Operation {
-	if len(h.Ops) == 0 {
-		return nil
-	}
-	base := h.Ops[0].Ex.Sent
-	for i := range h.Ops {
-		if h.Ops[i].Ex.Sent.Before(base) {
-			base = h.Ops[i].Ex.Sent
-		}
-	}
-	ops := make([]porcupine.Operation, 0, len(h.Ops))
-	lanes := map[string][]int64{} // bucket → last return per lane
-	order := make([]int, len(h.Ops))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return h.Ops[order[a]].Ex.Sent.Before(h.Ops[order[b]].Ex.Sent) })
-	hints := map[string][]int64{}
-	if !profile.IsPRD(h.Profile) {
-		hints = placementHints(h)
-	}
-	for _, i := range order {
-		o := &h.Ops[i]
-		in := opInput{Index: o.Index, Kind: o.Req.Kind, Key: o.IdemKey, Body: o.BodyHash, From: o.ServerFrom.UnixNano(), To: o.ServerTo.UnixNano(), Hints: hints[o.Bucket]}
-		out := outputOf(o)
-		call := int64(o.Ex.Sent.Sub(base))
-		ret := int64(math.MaxInt64 / 2)
-		if !o.Unknown() {
-			ret = int64(o.Ex.Received.Sub(base))
-			if ret <= call {
-				ret = call + 1
-			}
-		}
-		// Visualisation lanes: the first lane of the bucket free at call.
-		ls := lanes[o.Bucket]
-		lane := -1
-		for j, last := range ls {
-			if last < call {
-				lane = j
-				break
-			}
-		}
-		if lane < 0 {
-			lane = len(ls)
-			ls = append(ls, 0)
-		}
-		ls[lane] = ret
-		lanes[o.Bucket] = ls
-		ops = append(ops, porcupine.Operation{ClientId: lane, Input: in, Call: call, Output: out, Return: ret, Metadata: o.Bucket})
-	}
-	return ops
-}
-
-func outputOf(o *Op) opOutput {
-	if o.Unknown() {
-		return opOutput{Unknown: true}
-	}
-	out := opOutput{Status: o.Ex.Status, Resp: hashBytes(o.Ex.RespBody)}
-	switch o.Ex.Status {
-	case http.StatusOK, http.StatusTooManyRequests, http.StatusConflict, http.StatusUnprocessableEntity, http.StatusTooEarly:
-	default:
-		// 5xx and the like: the op may or may not have taken effect
-		// (the direct checks report the status itself).
-		return opOutput{Unknown: true}
-	}
-	if rl, err := rateLimitOf(o); err == nil {
-		out.HasHeaders, out.Rem, out.Reset = true, int(rl.Remaining), rl.Reset
-	}
-	return out
-}
-
 // LinearResult is porcupine's verdict on a history.
 type LinearResult struct {
 	Result porcupine.CheckResult
@@ -399,12 +324,11 @@ type LinearResult struct {
 	Model  porcupine.Model
 }
 
-// Linearizable checks every bucket's history against the sequential model.
-// A timeout gives porcupine.Unknown (not a violation).
+// Linearizable checks every bucket's history against the sequential model
+// (Checker.Linearizable). A timeout gives porcupine.Unknown (not a
+// violation).
 func Linearizable(h *History, timeout time.Duration) LinearResult {
-	model := Model(h)
-	res, info := porcupine.CheckOperationsVerbose(model, Operations(h), timeout)
-	return LinearResult{Result: res, Info: info, Model: model}
+	return checkerOf(h).Linearizable(timeout)
 }
 
 // Visualize writes porcupine's HTML visualisation of r into dir as name.

@@ -126,7 +126,7 @@ func (o StepOracle) matches(d model.Decision, out opOutput) bool {
 // Placements are the decision times in [lo, hi] (unix nanoseconds,
 // ascending) worth trying for a request on st: the first and the last time
 // of every piece of the interval on which the model's Decision is constant,
-// and the hints that fall inside.
+// and the hints (ascending) that fall inside.
 // The interval is first cut at whole seconds (designs that read the clock
 // in seconds change only there); within a second a piece's ends are found
 // by bisection, assuming each part of the Decision is monotone in time
@@ -169,36 +169,32 @@ func (o StepOracle) Placements(st model.State, lo, hi int64, hints ...int64) []i
 			out = append(out, p.t)
 		}
 	}
-	for _, t := range hints {
-		if t > lo && t < hi {
-			out = append(out, t)
-		}
+	// hints ascend: those inside (lo, hi) are one run.
+	i, _ := slices.BinarySearch(hints, lo+1)
+	for ; i < len(hints) && hints[i] < hi; i++ {
+		out = append(out, hints[i])
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }
 
-// placementHints are, per key, the times StepOracle tries beside the pieces'
-// ends: each request's interval ends (± Tolerance), the same a window
-// earlier and later, and each of those a millisecond on (the designs' finest
-// clock: a sliding log's entry at t − W has left at t, one at t − W + 1 ms
-// has not).
-func placementHints(h *History) map[string][]int64 {
-	out := map[string][]int64{}
+// placementHints are the times StepOracle tries for a key's requests rs
+// beside the pieces' ends, ascending: each request's interval ends
+// (± Tolerance), the same a window earlier and later, and each of those a
+// millisecond on (the designs' finest clock: a sliding log's entry at t − W
+// has left at t, one at t − W + 1 ms has not).
+func placementHints(h *History, rs []rec) []int64 {
 	tol, w, ms := int64(h.Tolerance), int64(h.Window), int64(time.Millisecond)
-	for i := range h.Ops {
-		o := &h.Ops[i]
-		for _, end := range []int64{o.ServerFrom.UnixNano() - tol, o.ServerTo.UnixNano() + tol} {
+	out := make([]int64, 0, 12*len(rs))
+	for i := range rs {
+		for _, end := range []int64{rs[i].from - tol, rs[i].to + tol} {
 			for _, shift := range []int64{-w, 0, w} {
-				out[o.Bucket] = append(out[o.Bucket], end+shift, end+shift+ms)
+				out = append(out, end+shift, end+shift+ms)
 			}
 		}
 	}
-	for k, ts := range out {
-		slices.Sort(ts)
-		out[k] = slices.Compact(ts)
-	}
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // hashKeyState hashes the fields of model.State a design sets today (a

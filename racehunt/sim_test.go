@@ -94,6 +94,9 @@ type synth struct {
 	now   time.Time // server clock
 	rng   *rand.Rand
 	burst int
+	// base is the index of h.Ops[0]: a streamed history drops the ops of
+	// bursts already handed on (benchmarks).
+	base int
 }
 
 func newSynth(limit int, window time.Duration, seed uint64) *synth {
@@ -125,9 +128,9 @@ func (s *synth) run(reqs ...synthReq) []*Op {
 	for _, r := range reqs {
 		body := r.body
 		if body == "" {
-			body = fmt.Sprintf("body-%d", len(s.h.Ops))
+			body = fmt.Sprintf("body-%d", s.base+len(s.h.Ops))
 		}
-		o := Op{Index: len(s.h.Ops), Burst: s.burst, Req: Req{Kind: r.kind}, Bucket: r.bucket, IdemKey: r.key, BodyHash: body,
+		o := Op{Index: s.base + len(s.h.Ops), Burst: s.burst, Req: Req{Kind: r.kind}, Bucket: r.bucket, IdemKey: r.key, BodyHash: body,
 			ServerFrom: s.now, ServerTo: s.now,
 			Ex: &service.Exchange{Method: http.MethodPost, Sent: s.t, Received: s.t.Add(time.Millisecond)}}
 		s.h.Ops = append(s.h.Ops, o)
