@@ -23,7 +23,7 @@ import (
 // run. With bad, one burst halfway is answered by a check-then-act server
 // (every request reads the bucket before the burst) on a bucket of its own:
 // 20 successes with one Remaining, a violation any checker must see.
-func benchPRD(n, buckets int, bad bool, yield func(*Op)) *History {
+func benchPRD(n, buckets int, bad bool, yield func(*Op)) {
 	s := newSynth(8, 10*time.Second, 42)
 	rng := rand.New(rand.NewPCG(7, 7))
 	for s.base+len(s.h.Ops) < n {
@@ -56,8 +56,6 @@ func benchPRD(n, buckets int, bad bool, yield func(*Op)) *History {
 		s.run(reqs...)
 		emit(s.h.Ops, yield)
 	}
-	s.h.Ops = nil
-	return s.h
 }
 
 func emit(ops []Op, yield func(*Op)) {
@@ -73,8 +71,7 @@ func emit(ops []Op, yield func(*Op)) {
 // moves 2 ms a burst and 5 s every 50 bursts or so. With bad, one burst
 // halfway, on a key of its own, reads the key's state as it was before the
 // burst for every request (check-then-act): 20 allowed at once.
-func benchModel(p profile.Name, align profile.Align, limit int, m model.Model, n, keys int, bad bool, yield func(*Op)) *History {
-	h := &History{Limit: limit, Window: 10 * time.Second, Profile: p, WindowAlign: align, Model: m}
+func benchModel(limit int, m model.Model, n, keys int, bad bool, yield func(*Op)) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	states := make([]model.State, keys+1) // the last: the racing key
 	now := time.Unix(1_800_000_000, 0)
@@ -124,47 +121,55 @@ func benchModel(p profile.Name, align profile.Align, limit int, m model.Model, n
 		emit(ops, yield)
 		i += len(ops)
 	}
-	return h
 }
 
 var benchN = flag.Int("racehunt.benchn", 1_000_000, "requests in each history of BenchmarkCheckHistory")
 
-// benchCase is one history of BenchmarkCheckHistory.
+// benchCase is one history of BenchmarkCheckHistory: its settings (a
+// profile's model at limit 8 and a 10 s window; for token-bucket B = 8,
+// R = 1/s), and whether it holds a race.
 type benchCase struct {
-	name   string
-	stream func(n, keys int, yield func(*Op)) *History // returns the history without its ops
-	bad    bool
+	name string
+	h    History
+	bad  bool
 }
 
-var benchCases = []benchCase{
-	{name: "prd", stream: func(n, keys int, y func(*Op)) *History { return benchPRD(n, keys, false, y) }},
-	{name: "sliding-log", stream: func(n, keys int, y func(*Op)) *History {
-		return benchModel(profile.SlidingLog, "", 8, model.SlidingLog{Limit: 8, Window: 10 * time.Second}, n, keys, false, y)
-	}},
-	{name: "fixed-window", stream: func(n, keys int, y func(*Op)) *History {
-		return benchModel(profile.FixedWindow, profile.AlignEpoch, 8, model.Epoch{Limit: 8, Window: 10 * time.Second}, n, keys, false, y)
-	}},
-	{name: "token-bucket", stream: func(n, keys int, y func(*Op)) *History {
-		return benchModel(profile.TokenBucket, "", 8, model.TokenBucket{Burst: 8, Rate: 1}, n, keys, false, y)
-	}},
-	{name: "prd-race", bad: true, stream: func(n, keys int, y func(*Op)) *History { return benchPRD(n, keys, true, y) }},
-	{name: "sliding-log-race", bad: true, stream: func(n, keys int, y func(*Op)) *History {
-		return benchModel(profile.SlidingLog, "", 8, model.SlidingLog{Limit: 8, Window: 10 * time.Second}, n, keys, true, y)
-	}},
+// stream generates c's history of n requests over keys keys.
+func (c benchCase) stream(n, keys int, yield func(*Op)) {
+	if c.h.Model == nil {
+		benchPRD(n, keys, c.bad, yield)
+		return
+	}
+	benchModel(c.h.Limit, c.h.Model, n, keys, c.bad, yield)
 }
+
+func benchSettings(p profile.Name, align profile.Align, m model.Model) History {
+	return History{Limit: 8, Window: 10 * time.Second, Profile: p, WindowAlign: align, Model: m}
+}
+
+var (
+	benchPRDSettings = History{Limit: 8, Window: 10 * time.Second}
+	benchSlidingLog  = benchSettings(profile.SlidingLog, "", model.SlidingLog{Limit: 8, Window: 10 * time.Second})
+	benchCases       = []benchCase{
+		{name: "prd", h: benchPRDSettings},
+		{name: "sliding-log", h: benchSlidingLog},
+		{name: "fixed-window", h: benchSettings(profile.FixedWindow, profile.AlignEpoch, model.Epoch{Limit: 8, Window: 10 * time.Second})},
+		{name: "token-bucket", h: benchSettings(profile.TokenBucket, "", model.TokenBucket{Burst: 8, Rate: 1})},
+		{name: "prd-race", h: benchPRDSettings, bad: true},
+		{name: "sliding-log-race", h: benchSlidingLog, bad: true},
+	}
+)
 
 // benchHistory is c's history of n requests over keys keys, held whole.
 func benchHistory(c benchCase, n, keys int) *History {
-	var ops []Op
-	h := c.stream(n, keys, func(o *Op) { ops = append(ops, *o) })
-	h.Ops = ops
-	return h
+	h := c.h
+	c.stream(n, keys, func(o *Op) { h.Ops = append(h.Ops, *o) })
+	return &h
 }
 
 // checkBench checks h as RunAndCheck does and fails b when the verdict is
 // not the one the case was built for.
-func checkBench(b testing.TB, c benchCase, h *History) {
-	ch := checkerOf(h)
+func checkBench(b testing.TB, c benchCase, ch *Checker) {
 	vs, res := ch.Violations(), ch.Linearizable(10*time.Minute).Result
 	switch {
 	case !c.bad && (len(vs) > 0 || res != porcupine.Ok):
@@ -198,21 +203,32 @@ func TestBenchHistoriesAreCleanAndBig(t *testing.T) {
 			if len(seen) < 90 || ok == 0 || limited < len(h.Ops)/20 {
 				t.Fatalf("keys %d, 200s %d, 429s %d", len(seen), ok, limited)
 			}
-			checkBench(t, c, h)
+			checkBench(t, c, checkerOf(h))
 		})
 	}
 }
 
 // BenchmarkCheckHistory checks a recorded history of 1,000,000 requests
-// over 1,000 keys (-racehunt.benchn for another size), held in memory: the
-// direct checks and porcupine, as RunAndCheck does.
+// over 1,000 keys (-racehunt.benchn for another size) as RunAndCheck does:
+// the direct checks and porcupine. held/ checks a history held in memory
+// (its generation not timed); streamed/ feeds the checker from the
+// generator, so that the peak memory of its process is the checker's and
+// one burst's (its time includes generating the requests).
 func BenchmarkCheckHistory(b *testing.B) {
 	for _, c := range benchCases {
-		b.Run(c.name, func(b *testing.B) {
+		b.Run("held/"+c.name, func(b *testing.B) {
 			h := benchHistory(c, *benchN, 1000)
 			b.ReportAllocs()
 			for b.Loop() {
-				checkBench(b, c, h)
+				checkBench(b, c, checkerOf(h))
+			}
+		})
+		b.Run("streamed/"+c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ch := NewChecker(&c.h)
+				c.stream(*benchN, 1000, ch.Add)
+				checkBench(b, c, ch)
 			}
 		})
 	}

@@ -35,7 +35,22 @@ type Checker struct {
 	hasBase bool
 	minSent int64
 	seed    maphash.Seed
+	// batch collects added ops; a full batch is read on another core
+	// (pending, oldest first) and filed in order.
+	batch   []Op
+	pending []*readBatch
 }
+
+// readBatch is a batch of ops being read: their responses checked and
+// their recs made, keys and names not yet filed.
+type readBatch struct {
+	done chan struct{}
+	ops  []Op
+	recs []rec
+	vs   []Violation
+}
+
+const batchSize = 1024
 
 // rec is what the checks keep of one op.
 type rec struct {
@@ -68,40 +83,88 @@ func checkerOf(h *History) *Checker {
 	return c
 }
 
-// Add checks o's response and files o under its key. o is not retained.
+// Add checks o's response and files o under its key, on another core
+// while the next ops are added. o is copied, its Exchange is kept until
+// then.
 func (c *Checker) Add(o *Op) {
-	if profile.IsPRD(c.h.Profile) {
-		c.vs = append(c.vs, checkResponse(c.h, o)...)
-	} else {
-		c.vs = append(c.vs, checkKeyedResponse(c.h, o)...)
+	if !c.hasBase && o.Ex != nil {
+		c.base, c.hasBase = o.Ex.Sent, true
 	}
-	r := rec{index: int32(o.Index), kind: o.Req.Kind, idem: -1, body: -1, from: o.ServerFrom.UnixNano(), to: o.ServerTo.UnixNano()}
-	if o.Ex != nil {
-		if !c.hasBase {
-			c.base, c.hasBase, c.minSent = o.Ex.Sent, true, 0
+	c.batch = append(c.batch, *o)
+	if len(c.batch) < batchSize {
+		return
+	}
+	b := &readBatch{done: make(chan struct{}), ops: c.batch}
+	c.batch = make([]Op, 0, batchSize)
+	go c.read(b)
+	c.pending = append(c.pending, b)
+	for len(c.pending) > 2*runtime.GOMAXPROCS(0) {
+		c.file()
+	}
+}
+
+// read checks the responses of b's ops and makes their recs.
+func (c *Checker) read(b *readBatch) {
+	defer close(b.done)
+	b.recs = make([]rec, len(b.ops))
+	for i := range b.ops {
+		o := &b.ops[i]
+		if profile.IsPRD(c.h.Profile) {
+			b.vs = append(b.vs, checkResponse(c.h, o)...)
+		} else {
+			b.vs = append(b.vs, checkKeyedResponse(c.h, o)...)
 		}
-		r.sent, r.recv = int64(o.Ex.Sent.Sub(c.base)), int64(o.Ex.Received.Sub(c.base))
+		r := rec{index: int32(o.Index), kind: o.Req.Kind, idem: -1, body: -1, from: o.ServerFrom.UnixNano(), to: o.ServerTo.UnixNano()}
+		if o.Ex != nil {
+			r.sent, r.recv = int64(o.Ex.Sent.Sub(c.base)), int64(o.Ex.Received.Sub(c.base))
+		}
+		if !o.Unknown() {
+			r.status = int32(o.Ex.Status)
+			if rl, err := rateLimitOf(o); err == nil {
+				r.hasRL, r.rem, r.reset = true, rl.Remaining, rl.Reset
+			}
+			r.resp = maphash.Bytes(c.seed, o.Ex.RespBody)
+			r.blank = len(bytes.TrimSpace(o.Ex.RespBody)) == 0
+		}
+		b.recs[i] = r
+	}
+}
+
+// file waits for the oldest pending batch and files its recs under their
+// keys.
+func (c *Checker) file() {
+	b := c.pending[0]
+	c.pending = c.pending[1:]
+	<-b.done
+	c.vs = append(c.vs, b.vs...)
+	for i := range b.ops {
+		o, r := &b.ops[i], b.recs[i]
 		c.minSent = min(c.minSent, r.sent)
-	}
-	if !o.Unknown() {
-		r.status = int32(o.Ex.Status)
-		if rl, err := rateLimitOf(o); err == nil {
-			r.hasRL, r.rem, r.reset = true, rl.Remaining, rl.Reset
+		if o.IdemKey != "" {
+			r.idem, r.body = c.intern(o.IdemKey), c.intern(o.BodyHash)
 		}
-		r.resp = maphash.Bytes(c.seed, o.Ex.RespBody)
-		r.blank = len(bytes.TrimSpace(o.Ex.RespBody)) == 0
+		k, ok := c.keyOf[o.Bucket]
+		if !ok {
+			k = len(c.keys)
+			c.keyOf[o.Bucket] = k
+			c.keys = append(c.keys, o.Bucket)
+			c.recs = append(c.recs, nil)
+		}
+		c.recs[k] = append(c.recs[k], r)
 	}
-	if o.IdemKey != "" {
-		r.idem, r.body = c.intern(o.IdemKey), c.intern(o.BodyHash)
+}
+
+// flush reads and files every op added.
+func (c *Checker) flush() {
+	if len(c.batch) > 0 {
+		b := &readBatch{done: make(chan struct{}), ops: c.batch}
+		c.batch = nil
+		go c.read(b)
+		c.pending = append(c.pending, b)
 	}
-	k, ok := c.keyOf[o.Bucket]
-	if !ok {
-		k = len(c.keys)
-		c.keyOf[o.Bucket] = k
-		c.keys = append(c.keys, o.Bucket)
-		c.recs = append(c.recs, nil)
+	for len(c.pending) > 0 {
+		c.file()
 	}
-	c.recs[k] = append(c.recs[k], r)
 }
 
 func (c *Checker) intern(s string) int32 {
@@ -132,6 +195,7 @@ func (c *Checker) eachKey(f func(k int)) {
 // each key's (checkBucket for the PRD, checkBounds for another profile),
 // ordered by key and class.
 func (c *Checker) Violations() []Violation {
+	c.flush()
 	per := make([][]Violation, len(c.keys))
 	c.eachKey(func(k int) {
 		if profile.IsPRD(c.h.Profile) {
@@ -159,6 +223,7 @@ func (c *Checker) Violations() []Violation {
 // found illegal, for the visualisation. A key that timed out makes the
 // result porcupine.Unknown (not a violation), unless another is Illegal.
 func (c *Checker) Linearizable(timeout time.Duration) LinearResult {
+	c.flush()
 	deadline := time.Now().Add(timeout)
 	res := make([]porcupine.CheckResult, len(c.keys))
 	var illegal atomic.Bool

@@ -2,7 +2,7 @@ package racehunt
 
 import (
 	"fmt"
-	"hash/fnv"
+	"hash/maphash"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -251,12 +251,10 @@ func (m bucketModel) spend(e bucketState, in opInput, out opOutput) []bucketStat
 	return []bucketState{pinned}
 }
 
-func hashState(s any) uint64 {
-	st := s.(bucketState)
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%d|%d|%d|%s", st.Rem, st.ResetLo, st.ResetHi, st.Cache)
-	return h.Sum64()
-}
+// stateSeed seeds the hashes of model states (porcupine's cache).
+var stateSeed = maphash.MakeSeed()
+
+func hashState(s any) uint64 { return maphash.Comparable(stateSeed, s.(bucketState)) }
 
 func describeOp(input, output any) string {
 	in, out := input.(opInput), output.(opOutput)

@@ -137,8 +137,10 @@ func (s *synth) run(reqs ...synthReq) []*Op {
 	}
 	s.burst++
 	snapshot := map[string]simBucket{}
-	for k, v := range s.sim.state {
-		snapshot[k] = *v
+	for _, r := range reqs {
+		if b := s.sim.state[r.bucket]; b != nil && s.sim.bugs.staleRead {
+			snapshot[r.bucket] = *b
+		}
 	}
 	order := s.rng.Perm(len(reqs))
 	for _, i := range order {
