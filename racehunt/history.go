@@ -103,8 +103,17 @@ func rateLimitOf(o *Op) (service.RateLimit, error) {
 	return service.ParseRateLimit(o.Ex.RespHeader)
 }
 
+// rateLimitHeaders are the X-RateLimit-* names, canonical (h.Values
+// canonicalises its argument on every call).
+var rateLimitHeaders = []string{http.CanonicalHeaderKey(service.HeaderLimit), http.CanonicalHeaderKey(service.HeaderRemaining), http.CanonicalHeaderKey(service.HeaderReset)}
+
 func hasRateLimitHeaders(h http.Header) bool {
-	return len(h.Values(service.HeaderLimit)) > 0 || len(h.Values(service.HeaderRemaining)) > 0 || len(h.Values(service.HeaderReset)) > 0
+	for _, k := range rateLimitHeaders {
+		if len(h[k]) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // boundLost moves the latest decision time of every request without a

@@ -2,7 +2,6 @@ package racehunt
 
 import (
 	"fmt"
-	"hash/maphash"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -34,11 +33,16 @@ type cached struct {
 }
 
 func (s bucketState) lookup(key string) (cached, bool) {
-	for _, line := range strings.Split(s.Cache, "\n") {
-		f := strings.Split(line, "\t")
-		if len(f) == 4 && f[0] == key {
-			st, _ := strconv.Atoi(f[2])
-			return cached{body: f[1], status: st, resp: f[3]}, true
+	for line := range strings.SplitSeq(s.Cache, "\n") {
+		k, rest, _ := strings.Cut(line, "\t")
+		if k != key {
+			continue
+		}
+		body, rest, ok1 := strings.Cut(rest, "\t")
+		status, resp, ok2 := strings.Cut(rest, "\t")
+		if ok1 && ok2 && !strings.Contains(resp, "\t") {
+			st, _ := strconv.Atoi(status)
+			return cached{body: body, status: st, resp: resp}, true
 		}
 	}
 	return cached{}, false
@@ -91,8 +95,6 @@ type bucketModel struct {
 	prd model.PRD
 	tol int64 // nanoseconds
 }
-
-func (m bucketModel) init() []any { return []any{bucketState{}} }
 
 // branches are the states the bucket can be in when op in takes effect:
 // the current window, or a fresh one when the window may have expired.
@@ -251,11 +253,6 @@ func (m bucketModel) spend(e bucketState, in opInput, out opOutput) []bucketStat
 	return []bucketState{pinned}
 }
 
-// stateSeed seeds the hashes of model states (porcupine's cache).
-var stateSeed = maphash.MakeSeed()
-
-func hashState(s any) uint64 { return maphash.Comparable(stateSeed, s.(bucketState)) }
-
 func describeOp(input, output any) string {
 	in, out := input.(opInput), output.(opOutput)
 	if out.Unknown {
@@ -276,27 +273,16 @@ func Model(h *History) porcupine.Model {
 		return stepModel(h)
 	}
 	m := bucketModel{prd: model.PRD{Limit: h.Limit, Window: h.Window}, tol: int64(h.Tolerance)}
-	nm := porcupine.NondeterministicModel{
-		Partition:         partitionByBucket,
-		Init:              m.init,
-		Step:              m.step,
-		Equal:             func(a, b any) bool { return a.(bucketState) == b.(bucketState) },
-		Hash:              hashState,
-		DescribeOperation: describeOp,
-		DescribeState: func(state any) string {
-			st := state.(bucketState)
-			if st.ResetLo == 0 {
-				return "no window"
-			}
-			keys := 0
-			if st.Cache != "" {
-				keys = strings.Count(st.Cache, "\n") + 1
-			}
-			return fmt.Sprintf("rem=%d reset=%d..%d keys=%d", st.Rem, st.ResetLo, st.ResetHi, keys)
-		},
-		DescribeOperationMetadata: func(info any) string { return shortBucket(info.(string)) },
-	}
-	return nm.ToModel()
+	return setModel(bucketState{}, m.step, func(st bucketState) string {
+		if st.ResetLo == 0 {
+			return "no window"
+		}
+		keys := 0
+		if st.Cache != "" {
+			keys = strings.Count(st.Cache, "\n") + 1
+		}
+		return fmt.Sprintf("rem=%d reset=%d..%d keys=%d", st.Rem, st.ResetLo, st.ResetHi, keys)
+	})
 }
 
 func partitionByBucket(ops []porcupine.Operation) [][]porcupine.Operation {

@@ -2,7 +2,6 @@ package racehunt
 
 import (
 	"fmt"
-	"hash/fnv"
 	"net/http"
 	"slices"
 	"sync"
@@ -197,22 +196,6 @@ func placementHints(h *History, rs []rec) []int64 {
 	return slices.Compact(out)
 }
 
-// hashKeyState hashes the fields of model.State a design sets today (a
-// field added later only makes equal hashes likelier: Equal decides).
-func hashKeyState(state any) uint64 {
-	s := state.(keyState)
-	h := fnv.New64a()
-	var b [8 * 4]byte
-	for i, v := range []int64{int64(s.M.Remaining), s.M.Reset, s.T, int64(len(s.M.Log))} {
-		for j := range 8 {
-			b[8*i+j] = byte(v >> (8 * j))
-		}
-	}
-	_, _ = h.Write(b[:])
-	_, _ = h.Write([]byte(s.M.Log))
-	return h.Sum64()
-}
-
 // floorSecond is the unix second holding ns.
 func floorSecond(ns int64) int64 {
 	s := ns / int64(time.Second)
@@ -226,25 +209,14 @@ func floorSecond(ns int64) int64 {
 // the PRD: StepOracle per key (operations partitioned by key).
 func stepModel(h *History) porcupine.Model {
 	memo := &stepMemo{o: StepOracle{Model: h.Model, Tol: h.Tolerance, ResetSlack: 1}, m: map[memoKey][]any{}}
-	nm := porcupine.NondeterministicModel{
-		Partition:         partitionByBucket,
-		Init:              func() []any { return []any{keyState{}} },
-		Step:              memo.step,
-		Equal:             func(a, b any) bool { return a.(keyState) == b.(keyState) },
-		Hash:              hashKeyState,
-		DescribeOperation: describeOp,
-		DescribeState: func(state any) string {
-			st := state.(keyState)
-			if !st.M.Found {
-				return "no state"
-			}
-			s := fmt.Sprintf("rem=%d reset=%d", st.M.Remaining, st.M.Reset)
-			if st.M.Log != "" {
-				s += fmt.Sprintf(" log=%d", len(model.DecodeLog(st.M.Log)))
-			}
-			return s + " at " + time.Unix(0, st.T).UTC().Format("15:04:05.000")
-		},
-		DescribeOperationMetadata: func(info any) string { return shortBucket(info.(string)) },
-	}
-	return nm.ToModel()
+	return setModel(keyState{}, memo.step, func(st keyState) string {
+		if !st.M.Found {
+			return "no state"
+		}
+		s := fmt.Sprintf("rem=%d reset=%d", st.M.Remaining, st.M.Reset)
+		if st.M.Log != "" {
+			s += fmt.Sprintf(" log=%d", len(model.DecodeLog(st.M.Log)))
+		}
+		return s + " at " + time.Unix(0, st.T).UTC().Format("15:04:05.000")
+	})
 }

@@ -103,6 +103,11 @@ func TestPlacements(t *testing.T) {
 	if !slices.Contains(got, sec(3.2)) || !slices.Contains(got, sec(3.2)-1) || got[0] != sec(3.1) || got[len(got)-1] != sec(3.3) {
 		t.Fatalf("sliding log: got %v", got)
 	}
+	// Hints (ascending) strictly inside the interval are tried too.
+	got = o.Placements(model.State{}, sec(1), sec(1.5), sec(0.5), sec(1), sec(1.2), sec(1.3), sec(1.5), sec(2))
+	if want := []int64{sec(1), sec(1.2), sec(1.3), sec(1.5)}; !slices.Equal(got, want) {
+		t.Fatalf("hints: got %v, want %v", got, want)
+	}
 	if got := o.Placements(model.State{}, sec(1), sec(1)); !slices.Equal(got, []int64{sec(1)}) {
 		t.Fatalf("one instant: %v", got)
 	}

@@ -59,7 +59,7 @@ func ParseRateLimit(h http.Header) (RateLimit, error) {
 // withRetryAfter is rl with Retry-After read from h, when h carries one
 // (-1 is left for none).
 func withRetryAfter(h http.Header, rl RateLimit) (RateLimit, error) {
-	if len(h.Values(HeaderRetryAfter)) > 0 {
+	if len(headerValues(h, HeaderRetryAfter)) > 0 {
 		v, err := headerInt(h, HeaderRetryAfter)
 		if err != nil {
 			return rl, err
@@ -69,8 +69,33 @@ func withRetryAfter(h http.Header, rl RateLimit) (RateLimit, error) {
 	return rl, nil
 }
 
+// The canonical forms of the headers ParseRateLimit reads: h.Values
+// canonicalises its argument on every call, which was most of the race
+// hunter's time reading a long history.
+var (
+	canonicalLimit      = http.CanonicalHeaderKey(HeaderLimit)
+	canonicalRemaining  = http.CanonicalHeaderKey(HeaderRemaining)
+	canonicalReset      = http.CanonicalHeaderKey(HeaderReset)
+	canonicalRetryAfter = http.CanonicalHeaderKey(HeaderRetryAfter)
+)
+
+// headerValues is h.Values(name).
+func headerValues(h http.Header, name string) []string {
+	switch name {
+	case HeaderLimit:
+		return h[canonicalLimit]
+	case HeaderRemaining:
+		return h[canonicalRemaining]
+	case HeaderReset:
+		return h[canonicalReset]
+	case HeaderRetryAfter:
+		return h[canonicalRetryAfter]
+	}
+	return h.Values(name)
+}
+
 func headerInt(h http.Header, name string) (int64, error) {
-	vs := h.Values(name)
+	vs := headerValues(h, name)
 	switch {
 	case len(vs) == 0:
 		return 0, &HeaderError{Header: name, Reason: "missing"}
