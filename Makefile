@@ -16,7 +16,7 @@ export TESTCONTAINERS_RYUK_DISABLED ?= true
 # Newest mockery v2 the module proxy serves (go list -m -versions github.com/vektra/mockery/v2).
 MOCKERY_VERSION := v2.53.7
 
-.PHONY: all help test deps-postgres acceptance race load selftest image mocks mocks-check fuzz bench bench-reference bench-stores compare soak vet clean dist dist-check go-install-check lint-ci readme-check screenshot
+.PHONY: all help test deps-postgres acceptance race load selftest image mocks mocks-check fuzz bench bench-history bench-reference bench-stores compare soak vet clean dist dist-check go-install-check lint-ci readme-check screenshot
 
 all: test
 
@@ -129,6 +129,10 @@ fuzz:
 ## bench: every benchmark of the module
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## bench-history: the race hunter's history check over 1,000 keys (1M requests: PRD, fixed window, a race; token bucket 20k, sliding log 5k), held and streamed, 3 runs each
+bench-history:
+	$(GO) test -run '^$$' -bench 'CheckHistory' -benchtime 1x -count 3 -benchmem -timeout 60m ./racehunt
 
 ## bench-reference: durable (synchronous=FULL) check-and-spend, 1 and 10 callers, p95
 bench-reference:

@@ -123,15 +123,25 @@ func benchModel(limit int, m model.Model, n, keys int, bad bool, yield func(*Op)
 	}
 }
 
-var benchN = flag.Int("racehunt.benchn", 1_000_000, "requests in each history of BenchmarkCheckHistory")
+var benchN = flag.Int("racehunt.benchn", 0, "requests in each history of BenchmarkCheckHistory (0: each case's own size)")
 
 // benchCase is one history of BenchmarkCheckHistory: its settings (a
 // profile's model at limit 8 and a 10 s window; for token-bucket B = 8,
-// R = 1/s), and whether it holds a race.
+// R = 1/s), whether it holds a race, and its size: 1M requests, but 20,000
+// for token-bucket and 5,000 for sliding-log, whose oracles' state sets
+// grow with every concurrent request (see the figures above).
 type benchCase struct {
 	name string
 	h    History
 	bad  bool
+	n    int // requests, unless -racehunt.benchn says otherwise
+}
+
+func (c benchCase) size() int {
+	if *benchN > 0 {
+		return *benchN
+	}
+	return c.n
 }
 
 // stream generates c's history of n requests over keys keys.
@@ -151,12 +161,12 @@ var (
 	benchPRDSettings = History{Limit: 8, Window: 10 * time.Second}
 	benchSlidingLog  = benchSettings(profile.SlidingLog, "", model.SlidingLog{Limit: 8, Window: 10 * time.Second})
 	benchCases       = []benchCase{
-		{name: "prd", h: benchPRDSettings},
-		{name: "sliding-log", h: benchSlidingLog},
-		{name: "fixed-window", h: benchSettings(profile.FixedWindow, profile.AlignEpoch, model.Epoch{Limit: 8, Window: 10 * time.Second})},
-		{name: "token-bucket", h: benchSettings(profile.TokenBucket, "", model.TokenBucket{Burst: 8, Rate: 1})},
-		{name: "prd-race", h: benchPRDSettings, bad: true},
-		{name: "sliding-log-race", h: benchSlidingLog, bad: true},
+		{name: "prd", h: benchPRDSettings, n: 1_000_000},
+		{name: "sliding-log", h: benchSlidingLog, n: 5000},
+		{name: "fixed-window", h: benchSettings(profile.FixedWindow, profile.AlignEpoch, model.Epoch{Limit: 8, Window: 10 * time.Second}), n: 1_000_000},
+		{name: "token-bucket", h: benchSettings(profile.TokenBucket, "", model.TokenBucket{Burst: 8, Rate: 1}), n: 20_000},
+		{name: "prd-race", h: benchPRDSettings, bad: true, n: 1_000_000},
+		{name: "sliding-log-race", h: benchSlidingLog, bad: true, n: 5000},
 	}
 )
 
@@ -213,21 +223,30 @@ func TestBenchHistoriesAreCleanAndBig(t *testing.T) {
 // the direct checks and porcupine. held/ checks a history held in memory
 // (its generation not timed); streamed/ feeds the checker from the
 // generator, so that the peak memory of its process is the checker's and
-// one burst's (its time includes generating the requests).
+// one burst's (its time includes generating the requests: generate/ is the
+// generator alone).
 func BenchmarkCheckHistory(b *testing.B) {
 	for _, c := range benchCases {
 		b.Run("held/"+c.name, func(b *testing.B) {
-			h := benchHistory(c, *benchN, 1000)
+			h := benchHistory(c, c.size(), 1000)
 			b.ReportAllocs()
+			b.ReportMetric(float64(c.size()), "requests")
 			for b.Loop() {
 				checkBench(b, c, checkerOf(h))
 			}
 		})
-		b.Run("streamed/"+c.name, func(b *testing.B) {
+		b.Run("generate/"+c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
+				c.stream(c.size(), 1000, func(*Op) {})
+			}
+		})
+		b.Run("streamed/"+c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.ReportMetric(float64(c.size()), "requests")
+			for b.Loop() {
 				ch := NewChecker(&c.h)
-				c.stream(*benchN, 1000, ch.Add)
+				c.stream(c.size(), 1000, ch.Add)
 				checkBench(b, c, ch)
 			}
 		})

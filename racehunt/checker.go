@@ -45,6 +45,7 @@ type Checker struct {
 // their recs made, keys and names not yet filed.
 type readBatch struct {
 	done chan struct{}
+	base time.Time // Checker.base when the batch was handed on
 	ops  []Op
 	recs []rec
 	vs   []Violation
@@ -94,7 +95,7 @@ func (c *Checker) Add(o *Op) {
 	if len(c.batch) < batchSize {
 		return
 	}
-	b := &readBatch{done: make(chan struct{}), ops: c.batch}
+	b := &readBatch{done: make(chan struct{}), base: c.base, ops: c.batch}
 	c.batch = make([]Op, 0, batchSize)
 	go c.read(b)
 	c.pending = append(c.pending, b)
@@ -116,7 +117,7 @@ func (c *Checker) read(b *readBatch) {
 		}
 		r := rec{index: int32(o.Index), kind: o.Req.Kind, idem: -1, body: -1, from: o.ServerFrom.UnixNano(), to: o.ServerTo.UnixNano()}
 		if o.Ex != nil {
-			r.sent, r.recv = int64(o.Ex.Sent.Sub(c.base)), int64(o.Ex.Received.Sub(c.base))
+			r.sent, r.recv = int64(o.Ex.Sent.Sub(b.base)), int64(o.Ex.Received.Sub(b.base))
 		}
 		if !o.Unknown() {
 			r.status = int32(o.Ex.Status)
@@ -157,7 +158,7 @@ func (c *Checker) file() {
 // flush reads and files every op added.
 func (c *Checker) flush() {
 	if len(c.batch) > 0 {
-		b := &readBatch{done: make(chan struct{}), ops: c.batch}
+		b := &readBatch{done: make(chan struct{}), base: c.base, ops: c.batch}
 		c.batch = nil
 		go c.read(b)
 		c.pending = append(c.pending, b)

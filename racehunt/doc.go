@@ -8,6 +8,8 @@
 // for oversell, undersell, inconsistent Remaining values, replays that spend,
 // 429s that change state and malformed headers; Linearizable checks each
 // bucket's history against a sequential model of the bucket with porcupine.
+// Both run on a Checker, which takes a history op by op, keeps a few
+// integers of each, and checks the buckets apart on all cores.
 // Hunt ties them together: it drives rapid outside `go test`, shrinks a
 // failing workload and replays the shrunk one to report how often it
 // reproduces.
