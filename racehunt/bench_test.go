@@ -224,7 +224,8 @@ func TestBenchHistoriesAreCleanAndBig(t *testing.T) {
 // (its generation not timed); streamed/ feeds the checker from the
 // generator, so that the peak memory of its process is the checker's and
 // one burst's (its time includes generating the requests: generate/ is the
-// generator alone).
+// generator alone). Figures, before and after the Checker: README.md, "The
+// history check at scale"; `make bench-history` runs them.
 func BenchmarkCheckHistory(b *testing.B) {
 	for _, c := range benchCases {
 		b.Run("held/"+c.name, func(b *testing.B) {
