@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/netip"
+	"time"
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
@@ -45,6 +46,9 @@ type Options struct {
 	// Replicas is how many enabled instances StartPair starts on one store
 	// (0 or 1: one; MI-1 needs more). StartQuotas takes its own count.
 	Replicas int
+	// Delay and DelayMax slow every request of every instance by a time in
+	// [Delay, DelayMax] (fakeserver.Config; the self-test's overload).
+	Delay, DelayMax time.Duration
 }
 
 // stores hands out one empty store per instance set: SQLite leaves the
@@ -101,6 +105,7 @@ func (s *stores) close() error {
 func (o Options) base() fakeserver.Config {
 	cfg := fakeserver.DefaultConfig()
 	cfg.RequireAuth = o.RequireAuth
+	cfg.Delay, cfg.DelayMax = o.Delay, o.DelayMax
 	if o.Profile != "" {
 		cfg.Profile = o.Profile
 	}

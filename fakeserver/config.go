@@ -53,6 +53,9 @@ type Config struct {
 	// Delay is added before every request is handled (a slow service, for
 	// self-tests of timing assumptions); 0 = none.
 	Delay time.Duration
+	// DelayMax, above Delay, makes the delay of each request uniform in
+	// [Delay, DelayMax] (an overloaded service's jitter).
+	DelayMax time.Duration
 	// RequireAuth, when set, is the Authorization header value every request
 	// but the health check must carry (REQUIRE_AUTH, e.g. "Bearer t0ken");
 	// others get 401 and spend nothing. Never logged.
@@ -117,7 +120,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("STORE: %q is not a store (sqlite, postgres)", c.Store)
 	case c.Store == StorePostgres && c.DatabaseURL == "":
 		return fmt.Errorf("STORE=postgres needs DATABASE_URL (postgres://…)")
-	case c.CleanupEvery < 0 || c.Retention < 0 || c.BusyTimeout < 0 || c.Delay < 0:
+	case c.CleanupEvery < 0 || c.Retention < 0 || c.BusyTimeout < 0 || c.Delay < 0 || c.DelayMax < 0:
 		return fmt.Errorf("negative duration in CLEANUP_EVERY, retention, busy timeout or delay")
 	}
 	return nil

@@ -21,7 +21,9 @@ type AcceptanceResult struct {
 	// not claim (FAIL-2 fail-open), skipped as "not claimed" and counted
 	// apart: they are not a skip of claimed work.
 	NotClaimedIDs []string // sorted
-	Elapsed       time.Duration
+	// SkipReasons are the skipped scenarios' reasons, by id.
+	SkipReasons map[string]string
+	Elapsed     time.Duration
 }
 
 // RaceResult is one race hunt's outcome.
@@ -93,6 +95,8 @@ type Matrix struct {
 	// Profiles are the profiles the reference ran (nil: every profile).
 	Profiles []profile.Name
 	Elapsed  time.Duration
+	// Overload is the starvation the matrix ran under ("" none).
+	Overload string
 }
 
 // OK reports whether the reference passed every run and every fault was

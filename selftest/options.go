@@ -8,6 +8,7 @@ import (
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/internal/overload"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -30,6 +31,14 @@ type config struct {
 	store      fakeserver.StoreKind
 	parallel   int
 	profiles   []profile.Name // nil: every profile
+	overload   overload.Settings
+}
+
+// WithOverload runs the whole matrix starved as s says (CPU hogs beside
+// rlspec, a CPU quota on its process, the target slowed per request): the
+// verdicts of a loaded CI runner. The matrix says what was in force.
+func WithOverload(s overload.Settings) Option {
+	return func(c *config) error { c.overload = s; return nil }
 }
 
 // Option configures Run.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/internal/overload"
 )
 
 // Run runs the matrix: the acceptance suite against the reference and each
@@ -60,12 +61,23 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 	if m.Store == "" {
 		m.Store = fakeserver.StoreSQLite
 	}
+	c.store = m.Store
 	for i := range c.runs {
 		m.Reference = append(m.Reference, ReferenceRun{N: i + 1, raceChecks: c.raceChecks})
 	}
 	for _, e := range exps {
 		fi := info[e.Fault]
 		m.Rows = append(m.Rows, Row{Expectation: e, Clause: fi.Breaks, Description: fi.Description})
+	}
+
+	if !c.overload.Zero() {
+		load, err := overload.Start(ctx, c.overload)
+		if err != nil {
+			return nil, fmt.Errorf("selftest: overload: %w", err)
+		}
+		defer func() { _ = load.Stop() }()
+		m.Overload = load.Describe()
+		fmt.Fprintf(c.progress, "selftest: overload: %s\n", m.Overload)
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -94,7 +106,7 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 	go func() {
 		defer wg.Done()
 		for i := range m.Reference {
-			r, err := runReference(ctx, ps, m.Store)
+			r, err := runReference(ctx, ps, c)
 			if err != nil {
 				fail(fmt.Errorf("acceptance against the reference (run %d): %w", i+1, err))
 				return
@@ -109,7 +121,7 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 			go func() {
 				defer workers.Done()
 				for row := range rows {
-					r, err := runAcceptance(ctx, row.Fault, info[row.Fault].Profile, m.Store)
+					r, err := runAcceptance(ctx, row.Fault, info[row.Fault].Profile, c)
 					if err != nil {
 						fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
 						continue
@@ -121,7 +133,7 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 						// whole suite: one more suite, and the row says so.
 						say("%s: acceptance missed %s; running the suite once more (a race fault)", row.Fault, strings.Join(row.Missed, " "))
 						row.FirstMissed = row.Missed
-						if r, err = runAcceptance(ctx, row.Fault, info[row.Fault].Profile, m.Store); err != nil {
+						if r, err = runAcceptance(ctx, row.Fault, info[row.Fault].Profile, c); err != nil {
 							fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
 							continue
 						}

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/rlspec/rlspec/acceptance"
 	"github.com/rlspec/rlspec/embedded"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/racehunt"
@@ -40,10 +40,10 @@ func profileConfig(p profile.Name) service.Config {
 
 // runReference runs the suite of each profile of ps against the reference
 // and adds up the results (scenario ids differ between profiles).
-func runReference(ctx context.Context, ps []profile.Name, store fakeserver.StoreKind) (AcceptanceResult, error) {
-	var sum AcceptanceResult
+func runReference(ctx context.Context, ps []profile.Name, c config) (AcceptanceResult, error) {
+	sum := AcceptanceResult{SkipReasons: map[string]string{}}
 	for _, p := range ps {
-		r, err := runAcceptance(ctx, fault.None, p, store)
+		r, err := runAcceptance(ctx, fault.None, p, c)
 		if err != nil {
 			return sum, fmt.Errorf("profile %s: %w", p, err)
 		}
@@ -51,6 +51,7 @@ func runReference(ctx context.Context, ps []profile.Name, store fakeserver.Store
 		sum.PassedIDs = append(sum.PassedIDs, r.PassedIDs...)
 		sum.FailedIDs = append(sum.FailedIDs, r.FailedIDs...)
 		sum.SkippedIDs = append(sum.SkippedIDs, r.SkippedIDs...)
+		maps.Copy(sum.SkipReasons, r.SkipReasons)
 		sum.Elapsed += r.Elapsed
 	}
 	slices.Sort(sum.PassedIDs)
@@ -64,11 +65,12 @@ func runReference(ctx context.Context, ps []profile.Name, store fakeserver.Store
 // of p declares Replicas: acceptanceReplicas), without writing reports. The reference
 // requires a bearer token that TARGET_HEADERS carries, so that requests
 // refused for their credentials are tested too (RL-EXT-AUTH-01).
-func runAcceptance(ctx context.Context, f fault.Name, p profile.Name, store fakeserver.StoreKind) (AcceptanceResult, error) {
+func runAcceptance(ctx context.Context, f fault.Name, p profile.Name, c config) (AcceptanceResult, error) {
 	tc := claimFeatures(profileConfig(p), f)
 	token := "Bearer rlspec-selftest-" + service.NewUUID()
 	tc.Headers.Set("Authorization", token)
-	rep, err := runOnPair(ctx, tc, embedded.Options{Fault: f, Profile: p, Store: store, RequireAuth: token,
+	rep, err := runOnPair(ctx, tc, embedded.Options{Fault: f, Profile: p, Store: c.store, RequireAuth: token,
+		Delay: c.overload.DelayMin, DelayMax: c.overload.DelayMax,
 		Burst: tc.Burst, Rate: tc.Rate, Replicas: acceptanceReplicas(f, p),
 		Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers()}, acceptance.DefaultSettings())
 	if err != nil {
@@ -94,7 +96,7 @@ func runOnPair(ctx context.Context, tc service.Config, o embedded.Options, set a
 
 // tally counts a report's verdicts.
 func tally(rep *acceptance.Report) AcceptanceResult {
-	r := AcceptanceResult{Elapsed: rep.Elapsed}
+	r := AcceptanceResult{Elapsed: rep.Elapsed, SkipReasons: map[string]string{}}
 	for _, res := range rep.Results {
 		switch res.Status {
 		case steps.Passed:
@@ -110,6 +112,7 @@ func tally(rep *acceptance.Report) AcceptanceResult {
 			}
 			r.Skipped++
 			r.SkippedIDs = append(r.SkippedIDs, res.ID)
+			r.SkipReasons[res.ID] = res.Reason
 		}
 	}
 	slices.Sort(r.PassedIDs)

@@ -22,6 +22,10 @@ func (m *Matrix) Write(w io.Writer) {
 		fmt.Fprintf(tw, "reference\t%d/%d\t%s\t%s\t%s\n", r.N, len(m.Reference), refAcceptance(r.Acceptance), refRace(r.Race, r.raceChecks), verdict)
 	}
 	tw.Flush()
+	if m.Overload != "" || len(m.Reference) > 1 {
+		fmt.Fprintln(w)
+		m.WriteScenarios(w)
+	}
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "FAULT\tCLAUSE\tACCEPTANCE\tRACE\tVERDICT")

@@ -19,6 +19,7 @@ func TestSelftestAndImageWriteJUnit(t *testing.T) {
 		{[]string{"selftest", "-runs", "x"}, "RUNS"},
 		{[]string{"selftest", "-profile", "prd,nope"}, "PROFILE"},
 		{[]string{"selftest", "-profile", "sliding-log", "-faults", "off-by-one"}, "belongs to profile prd"},
+		{[]string{"selftest", "-overload", "hogs=lots"}, "OVERLOAD"},
 		{[]string{"image", "stray"}, "unexpected arguments"},
 	} {
 		dir := t.TempDir()
