@@ -50,6 +50,10 @@ type Row struct {
 	// FirstMissed are the required scenarios a race fault's first suite
 	// missed, when a second suite ran (see Run); empty otherwise.
 	FirstMissed []string
+	// Detections count, with DETECT runs, how many of the Runs single suites
+	// each scenario failed against the fault; nil with one run.
+	Detections map[string]int
+	Runs   int
 }
 
 // missedBy are the scenarios of required that did not fail in r.

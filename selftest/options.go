@@ -32,6 +32,21 @@ type config struct {
 	parallel   int
 	profiles   []profile.Name // nil: every profile
 	overload   overload.Settings
+	detect     int // single suites per fault (WithDetection); 0 or 1: one
+}
+
+// WithDetection runs each fault's suite n times, each a single run with
+// no second chance, and counts per scenario how often it caught the fault:
+// the detection table. A required scenario that caught it in fewer than
+// 19 of 20 runs (19n/20) is missed.
+func WithDetection(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("selftest: %d detection runs; want at least 1", n)
+		}
+		c.detect = n
+		return nil
+	}
 }
 
 // WithOverload runs the whole matrix starved as s says (CPU hogs beside

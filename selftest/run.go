@@ -121,6 +121,13 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 			go func() {
 				defer workers.Done()
 				for row := range rows {
+					if c.detect > 1 {
+						if err := detect(ctx, row, info[row.Fault].Profile, c); err != nil {
+							fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
+						}
+						say("%s: detection %s", row.Fault, row.detectionLine())
+						continue
+					}
 					r, err := runAcceptance(ctx, row.Fault, info[row.Fault].Profile, c)
 					if err != nil {
 						fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/rlspec/rlspec/fault"
 )
 
 // TestScenarioTable: the per-scenario table counts each scenario's
@@ -37,5 +39,24 @@ func TestScenarioTable(t *testing.T) {
 	}
 	if strings.Contains(strings.SplitN(out, "B-1", 2)[0], "more than a tenth") {
 		t.Errorf("A-1, never skipped, is marked:\n%s", out)
+	}
+}
+
+// TestDetectionBar: 19 of 20 (every run below 20) is detected; the table
+// marks a required scenario below it.
+func TestDetectionBar(t *testing.T) {
+	for _, c := range []struct {
+		caught, runs int
+		want         bool
+	}{{20, 20, true}, {19, 20, true}, {18, 20, false}, {1, 1, true}, {0, 1, false}, {4, 5, false}, {5, 5, true}, {38, 40, true}, {37, 40, false}} {
+		if got := detected(c.caught, c.runs); got != c.want {
+			t.Errorf("detected(%d, %d) = %v, want %v", c.caught, c.runs, got, c.want)
+		}
+	}
+	m := &Matrix{Rows: []Row{{Expectation: Expectation{Fault: "f", Detectors: fault.Detectors{Scenarios: []string{"A-1", "B-1"}}}, Detections: map[string]int{"A-1": 20, "B-1": 17}, Runs: 20}}}
+	var b bytes.Buffer
+	m.WriteDetection(&b)
+	if out := b.String(); !strings.Contains(out, "20/20") || !strings.Contains(out, "17/20") || strings.Count(out, "BELOW") != 1 {
+		t.Errorf("detection table:\n%s", out)
 	}
 }
