@@ -53,7 +53,7 @@ type Row struct {
 	// Detections count, with DETECT runs, how many of the Runs single suites
 	// each scenario failed against the fault; nil with one run.
 	Detections map[string]int
-	Runs   int
+	Runs       int
 }
 
 // missedBy are the scenarios of required that did not fail in r.
