@@ -8,7 +8,8 @@
 // the epoch (profiles.md fixed-window, WINDOW_ALIGN=epoch) is Epoch; at most
 // N in any window of length W (profiles.md sliding-log) is SlidingLog; a
 // bucket of B tokens refilled continuously at R per second (profiles.md
-// token-bucket) is TokenBucket. The same
+// token-bucket) is TokenBucket; a queue of B drained at R per second
+// (profiles.md leaky-bucket) is LeakyBucket. The same
 // Model is the reference's policy, the race hunter's sequential oracle and
 // what checks ask for expectations. A new design is one more file with a
 // type implementing Model, plus one line in the model_test.go that runs the
@@ -55,6 +56,9 @@ type Decision struct {
 	// PenaltyUntil is the unix second a penalty of the key ends when the
 	// request was refused under one (Penalties); 0 otherwise.
 	PenaltyUntil int64
+	// Wait is how long an allowed request's answer is held before it is
+	// sent: its turn in a leaky bucket's queue (LeakyBucket); 0 at once.
+	Wait time.Duration
 	// Write tells the caller that the next State differs from the one given
 	// and must be stored.
 	Write bool

@@ -17,6 +17,12 @@ func TestConformance(t *testing.T) {
 		"token-bucket": {New: func(n int, w time.Duration) model.Model {
 			return model.TokenBucket{Burst: n, Rate: float64(n) / w.Seconds()} // n tokens refilled per window
 		}},
+		"leaky-bucket": {New: func(n int, w time.Duration) model.Model {
+			return model.LeakyBucket{Burst: n - 1, Rate: float64(n) / w.Seconds()} // n at once, n drained per window
+		}},
+		"leaky-bucket-nodelay": {New: func(n int, w time.Duration) model.Model {
+			return model.LeakyBucket{Burst: n - 1, Rate: float64(n) / w.Seconds(), NoDelay: true}
+		}},
 		"flag-off": {New: func(n int, w time.Duration) model.Model { return model.FlagOff{Limit: n, Window: w, Sentinel: 999} },
 			Unlimited: true},
 	} {
