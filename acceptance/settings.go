@@ -75,7 +75,7 @@ func untilReset(rl service.RateLimit, ex *service.Exchange) time.Duration {
 }
 
 // bodyNote says, when BODY_TEMPLATE renders the same body twice, that
-// RL-AC6-03 (one Idempotency-Key, a different body) cannot run.
+// AC6-03 (one Idempotency-Key, a different body) cannot run.
 func bodyNote(body *service.Body) (string, error) {
 	bucket := service.Bucket(service.NewDeviceBucket())
 	a, err := body.Render(bucket)
@@ -89,5 +89,5 @@ func bodyNote(body *service.Body) (string, error) {
 	if !bytes.Equal(a, b) {
 		return "", nil
 	}
-	return "BODY_TEMPLATE renders the same body twice, so RL-AC6-03 (one Idempotency-Key, a different body) cannot run and will be SKIPPED; put {{uuid}} in a field your service accepts (a nonce or a client reference)", nil
+	return "BODY_TEMPLATE renders the same body twice, so AC6-03 (one Idempotency-Key, a different body) cannot run and will be SKIPPED; put {{uuid}} in a field your service accepts (a nonce or a client reference)", nil
 }

@@ -37,7 +37,7 @@ func (m *memRecorder) Record(r steps.ScenarioResult) {
 // reference (three instances on one store, so that MI-1 runs) through
 // godog's TestSuite: each scenario is a subtest. The
 // reference requires the token TARGET_HEADERS carries, so every scenario
-// runs (RL-EXT-AUTH-01 included).
+// runs (EXT-AUTH-01 included).
 func TestFeatures(t *testing.T) {
 	t.Parallel()
 	runProfile(t, service.DefaultConfig())
@@ -111,7 +111,7 @@ func runProfile(t *testing.T, tc service.Config) {
 	ids := map[string]bool{}
 	for _, r := range rec.rs {
 		// FAIL-2 (fail-open) is not claimed by the reference (fail-closed).
-		notClaimed := r.Status == steps.Skipped && strings.HasPrefix(r.Reason, "not claimed:") && r.ID == "RL-FAIL2-01"
+		notClaimed := r.Status == steps.Skipped && strings.HasPrefix(r.Reason, "not claimed:") && r.ID == "FAIL-2-01"
 		if r.Status != steps.Passed && !notClaimed {
 			t.Errorf("%s: %s %s", r.Name, r.Status, r.Reason)
 		}

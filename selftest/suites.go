@@ -64,7 +64,7 @@ func runReference(ctx context.Context, ps []profile.Name, c config) (AcceptanceR
 // serving p with fault f on store (several instances on it where a fault
 // of p declares Replicas: acceptanceReplicas), without writing reports. The reference
 // requires a bearer token that TARGET_HEADERS carries, so that requests
-// refused for their credentials are tested too (RL-EXT-AUTH-01).
+// refused for their credentials are tested too (EXT-AUTH-01).
 func runAcceptance(ctx context.Context, f fault.Name, p profile.Name, c config) (AcceptanceResult, error) {
 	tc := claimFeatures(profileConfig(p), f)
 	token := "Bearer rlspec-selftest-" + service.NewUUID()

@@ -173,8 +173,8 @@ func (s *scenario) result(sc *godog.Scenario) ScenarioResult {
 		// Features carry registered clauses only (TestFeatureTagsAreClauses).
 		r.Clauses = append(r.Clauses, clause.ID(strings.TrimPrefix(t.Name, "@")))
 	}
-	if id, _, ok := strings.Cut(r.Name, " "); ok && strings.HasPrefix(id, "RL-") {
-		r.ID = id // outline rows carry their own id in the name
+	if id, _, ok := strings.Cut(r.Name, " "); ok && r.ID != "" && strings.HasPrefix(id, r.ID+".") {
+		r.ID = id // outline rows carry their own id, <id>.<row>, in the name
 	}
 	s.mu.Lock()
 	r.Exchanges = append([]*service.Exchange(nil), s.all...)

@@ -89,7 +89,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 // startEmbedded starts the embedded reference serving cfg's profile and
 // points cfg at it: URLs, TARGET_DB, its store control and its name. The
 // reference requires the Authorization TARGET_HEADERS carries (a fresh
-// bearer token when it carries none), so RL-EXT-AUTH-01 runs against it.
+// bearer token when it carries none), so EXT-AUTH-01 runs against it.
 func startEmbedded(cfg *acceptance.Config, flt fault.Name, store fakeserver.StoreKind, replicas int) (*embedded.Pair, error) {
 	tc := &cfg.Target
 	if tc.Headers == nil {
