@@ -58,7 +58,7 @@ func TestAcceptanceTargetImage(t *testing.T) {
 	// rounded to whole seconds.
 	code, stdout, stderr := runCLI(t, 4*time.Minute, map[string]string{
 		"TARGET_IMAGE": img, "RL_LIMIT": "10", "RL_WINDOW": "5s", "REPORT_DIR": dir,
-		"STRICT": "1", "TAGS": "not @id:EXT-AUTH-01 and not @id:FAIL-1-01",
+		"TAGS": "not @id:EXT-AUTH-01 and not @id:FAIL-1-01",
 		"FEATURES": "fail-closed,persistence,multi-instance", // PS-1: rlspec restarts the containers
 		"REPLICAS": "2",                                      // MI-1: two containers on one volume
 	})
@@ -76,7 +76,9 @@ func TestAcceptanceTargetImage(t *testing.T) {
 		Suites   []struct {
 			Cases []struct {
 				Name    string    `xml:"name,attr"`
-				Skipped *struct{} `xml:"skipped"`
+				Skipped *struct {
+					Message string `xml:"message,attr"`
+				} `xml:"skipped"`
 			} `xml:"testcase"`
 		} `xml:"testsuite"`
 	}
@@ -91,13 +93,20 @@ func TestAcceptanceTargetImage(t *testing.T) {
 	xff := false
 	for _, s := range junit.Suites {
 		for _, c := range s.Cases {
-			if c.Skipped != nil {
+			switch {
+			case c.Skipped == nil:
+			case brokenAssumption(c.Skipped.Message):
+				// A time assumption that broke twice on a starved machine
+				// is a skip with its reason, never a verdict (issue 27):
+				// not a failure of the reference.
+				t.Logf("%s skipped: %s", c.Name, c.Skipped.Message)
+			default:
 				skipped = append(skipped, c.Name)
 			}
 			xff = xff || strings.HasPrefix(c.Name, "EXT-XFF-01")
 		}
 	}
-	// Expected skip: FAIL-2 (not claimed, which STRICT allows). PS-1-01
+	// Expected skip: FAIL-2 (not claimed). PS-1-01
 	// passes: rlspec restarted the containers; MI-1-01 and MI-1-02 pass
 	// over the two replicas. EXT-XFF-01 runs against the untrusting
 	// instance.
@@ -110,6 +119,12 @@ func TestAcceptanceTargetImage(t *testing.T) {
 	if junit.Tests < 39 || junit.Failures != 0 || !ok || !xff {
 		t.Fatalf("tests %d, failures %d, skipped %v, EXT-XFF-01 ran %v; want ≥39, 0, only %v, true\n%s", junit.Tests, junit.Failures, skipped, xff, want, stdout)
 	}
+}
+
+// brokenAssumption reports whether a skip's reason is a time assumption
+// that broke (steps' settle), as a starved machine can make it.
+func brokenAssumption(reason string) bool {
+	return strings.Contains(reason, "time assumption that broke") || strings.Contains(reason, "could not be run again")
 }
 
 // TestAcceptanceTargetImageUnknownImage: an image that does not exist is
