@@ -86,6 +86,9 @@ func (s *scenario) allowedAfterRetryPlus(extra time.Duration) error {
 func (s *scenario) refusedNotRecorded() error {
 	first := s.key.runs[len(s.key.runs)-1][0]
 	due := first.Received.Add(s.window() + time.Second)
+	if err := s.mayWaitUntil(due); err != nil {
+		return err
+	}
 	var refused []*service.Exchange
 	for {
 		ex, err := s.sendKeyed()

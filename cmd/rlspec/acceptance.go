@@ -33,7 +33,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return couldNotRun(stderr, "acceptance", "", err.Error())
 	}
-	cfg, flt, store := cmd.Suite, cmd.Fault, cmd.Store
+	cfg, store := cmd.Suite, cmd.Store
 	dir := cfg.Settings.ReportDir
 	if err := acceptance.CheckProfile(cfg.Target.Profile); err != nil {
 		return couldNotRun(stderr, "acceptance", dir, err.Error())
@@ -76,7 +76,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 		cfg.Target.URLs = h.URLs
 	}
 	if cfg.Target.URL == "" && cfg.Target.SQL == "" {
-		p, err := startEmbedded(&cfg, flt, store, cmd.Replicas)
+		p, err := startEmbedded(&cfg, cmd)
 		if err != nil {
 			return couldNotRun(stderr, "acceptance", dir, "could not run: start the embedded reference: "+oneLine(err.Error()))
 		}
@@ -90,7 +90,8 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 // points cfg at it: URLs, TARGET_DB, its store control and its name. The
 // reference requires the Authorization TARGET_HEADERS carries (a fresh
 // bearer token when it carries none), so EXT-AUTH-01 runs against it.
-func startEmbedded(cfg *acceptance.Config, flt fault.Name, store fakeserver.StoreKind, replicas int) (*embedded.Pair, error) {
+func startEmbedded(cfg *acceptance.Config, cmd acceptanceCmd) (*embedded.Pair, error) {
+	flt, store, replicas := cmd.Fault, cmd.Store, cmd.Replicas
 	tc := &cfg.Target
 	if tc.Headers == nil {
 		tc.Headers = http.Header{}
@@ -98,7 +99,7 @@ func startEmbedded(cfg *acceptance.Config, flt fault.Name, store fakeserver.Stor
 	if tc.Headers.Get("Authorization") == "" {
 		tc.Headers.Set("Authorization", "Bearer rlspec-embedded-"+service.NewUUID())
 	}
-	*tc = tc.WithEmbeddedDefaults()
+	*tc = tc.SizedForEmbedded(cmd.Sized[0], cmd.Sized[1]).WithEmbeddedDefaults()
 	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers(),
 		Fault: flt, Store: store, TrustLoopbackProxies: tc.ClientIPs == service.ClientIPsXFF,
 		RequireAuth: tc.Headers.Get("Authorization"),
@@ -146,6 +147,9 @@ type acceptanceCmd struct {
 	// Replicas are the instances started on one store (REPLICAS):
 	// TARGET_IMAGE's containers or the embedded reference's servers.
 	Replicas int
+	// Sized says which of RL_LIMIT and RL_WINDOW were given: the embedded
+	// reference of a generic profile takes small ones for the others.
+	Sized [2]bool
 }
 
 // acceptanceConfig fills the one config struct from flags and environment;
@@ -204,7 +208,8 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	if store != fakeserver.StoreSQLite && tc.URL != "" {
 		return fail(errors.New("STORE applies to the embedded reference and TARGET_IMAGE (STORE=postgres: the image on a throwaway PostgreSQL); unset TARGET_URL and TARGET_URLS"))
 	}
-	return acceptanceCmd{Suite: acceptance.Config{Target: tc, Settings: set}, Image: image, Fault: f, Store: store, Replicas: in.Replicas}, nil
+	sized := [2]bool{settingGiven(fs, getenv, "rl-limit", "RL_LIMIT"), settingGiven(fs, getenv, "rl-window", "RL_WINDOW")}
+	return acceptanceCmd{Suite: acceptance.Config{Target: tc, Settings: set}, Image: image, Fault: f, Store: store, Replicas: in.Replicas, Sized: sized}, nil
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -58,7 +58,7 @@ func TestAcceptanceTargetImage(t *testing.T) {
 	// rounded to whole seconds.
 	code, stdout, stderr := runCLI(t, 4*time.Minute, map[string]string{
 		"TARGET_IMAGE": img, "RL_LIMIT": "10", "RL_WINDOW": "5s", "REPORT_DIR": dir,
-		"TAGS": "not @id:EXT-AUTH-01 and not @id:FAIL-1-01",
+		"TAGS":     "not @id:EXT-AUTH-01 and not @id:FAIL-1-01",
 		"FEATURES": "fail-closed,persistence,multi-instance", // PS-1: rlspec restarts the containers
 		"REPLICAS": "2",                                      // MI-1: two containers on one volume
 	})
@@ -75,7 +75,7 @@ func TestAcceptanceTargetImage(t *testing.T) {
 		Failures int `xml:"failures,attr"`
 		Suites   []struct {
 			Cases []struct {
-				Name    string    `xml:"name,attr"`
+				Name    string `xml:"name,attr"`
 				Skipped *struct {
 					Message string `xml:"message,attr"`
 				} `xml:"skipped"`
