@@ -23,7 +23,6 @@ const (
 	DefaultInterval        = time.Second
 	DefaultTimeout         = 5 * time.Second
 	DefaultBodyRefresh     = 30 * time.Second
-	DefaultSpin            = 50 * time.Microsecond
 	maxErrorSamples        = 5
 	jobQueue               = 1 << 16
 )
@@ -45,26 +44,7 @@ type Attacker struct {
 	progress    func(Progress)
 	hlog        io.Writer
 	meta        Meta
-	engine      string // EngineEpoll or EngineGoroutines, resolved by NewAttacker
-	loops       int    // epoll engine: event loops; 0 = GOMAXPROCS
-	spin        time.Duration
-	reserved    func() bool // EngineAuto: whether the generator has CPUs of its own
 }
-
-// Engines of a closed-loop attack (WithEngine).
-const (
-	// EngineAuto picks EngineEpoll where it can run (closed loop, plain
-	// http://, Linux, the system clock) and the process has CPUs of its
-	// own (CPUsReserved: taskset, a cpuset), EngineGoroutines otherwise.
-	EngineAuto = "auto"
-	// EngineEpoll runs a few event loops (one per GOMAXPROCS by default),
-	// each locked to its thread and owning its connections as raw
-	// non-blocking sockets in its own epoll instance, as wrk does.
-	EngineEpoll = "epoll"
-	// EngineGoroutines runs a goroutine per connection on the Go netpoller;
-	// open loop and TLS always use it.
-	EngineGoroutines = "goroutines"
-)
 
 // Option configures an Attacker.
 type Option func(*Attacker)
@@ -121,25 +101,6 @@ func WithProgress(f func(Progress)) Option { return func(a *Attacker) { a.progre
 // WithHlog writes an HdrHistogram interval log to w while the attack runs.
 func WithHlog(w io.Writer) Option { return func(a *Attacker) { a.hlog = w } }
 
-// WithEngine selects the closed-loop engine: EngineAuto (the default),
-// EngineEpoll (NewAttacker fails where it cannot run) or EngineGoroutines.
-func WithEngine(name string) Option { return func(a *Attacker) { a.engine = name } }
-
-// WithEventLoops sets the number of event loops of the epoll engine
-// (default GOMAXPROCS, at most one per connection).
-func WithEventLoops(n int) Option { return func(a *Attacker) { a.loops = n } }
-
-// WithSpin sets how long an idle event loop of the epoll engine keeps
-// polling (non-blocking epoll_wait) before it blocks (default DefaultSpin;
-// 0 blocks at once). A loop that sleeps makes the target pay a wake-up per
-// response it sends; on loopback that wake-up is the target's CPU time, so
-// polling briefly raises the throughput a CPU-bound target reaches, at the
-// price of the generator's own idle CPU.
-func WithSpin(d time.Duration) Option { return func(a *Attacker) { a.spin = d } }
-
-// withCPUsReserved replaces CPUsReserved for EngineAuto (tests).
-func withCPUsReserved(f func() bool) Option { return func(a *Attacker) { a.reserved = f } }
-
 // WithMeta labels the result (target, buckets) for reports.
 func WithMeta(m Meta) Option { return func(a *Attacker) { a.meta = m } }
 
@@ -156,8 +117,6 @@ func NewAttacker(d Dialer, render func() ([][]byte, error), opts ...Option) (*At
 		interval:    DefaultInterval,
 		timeout:     DefaultTimeout,
 		bodyRefresh: DefaultBodyRefresh,
-		spin:        DefaultSpin,
-		reserved:    CPUsReserved,
 	}
 	for _, o := range opts {
 		o(a)
@@ -187,16 +146,6 @@ func NewAttacker(d Dialer, render func() ([][]byte, error), opts ...Option) (*At
 	if a.connections > 100000 {
 		return nil, fmt.Errorf("CONNECTIONS=%d is more than 100000", a.connections)
 	}
-	if err := a.resolveEngine(); err != nil {
-		return nil, err
-	}
-	if a.spin < 0 {
-		return nil, fmt.Errorf("spin %s must not be negative", a.spin)
-	}
-	if a.loops < 0 {
-		return nil, fmt.Errorf("event loops %d must not be negative", a.loops)
-	}
-	a.meta.Engine = a.engine
 	a.meta.Connections = a.connections
 	a.meta.Duration = a.duration
 	a.meta.Warmup = a.warmup
@@ -210,37 +159,6 @@ func NewAttacker(d Dialer, render func() ([][]byte, error), opts ...Option) (*At
 	return a, nil
 }
 
-// resolveEngine turns a.engine into EngineEpoll or EngineGoroutines.
-func (a *Attacker) resolveEngine() error {
-	var why string
-	hd, ok := a.dialer.(*HTTPDialer)
-	switch _, system := a.clock.(SystemClock); {
-	case !epollAvailable:
-		why = "it needs Linux"
-	case a.pacer != nil:
-		why = "it runs closed loop only (RATE=0)"
-	case !ok || hd.tls != nil:
-		why = "it needs a plain http:// target"
-	case !system:
-		why = "it needs the system clock"
-	}
-	switch a.engine {
-	case "", EngineAuto:
-		a.engine = EngineGoroutines
-		if why == "" && a.reserved() {
-			a.engine = EngineEpoll
-		}
-	case EngineEpoll:
-		if why != "" {
-			return fmt.Errorf("engine %s: %s", EngineEpoll, why)
-		}
-	case EngineGoroutines:
-	default:
-		return fmt.Errorf("engine %q: want %s, %s or %s", a.engine, EngineAuto, EngineEpoll, EngineGoroutines)
-	}
-	return nil
-}
-
 // Meta describes an attack for its report.
 type Meta struct {
 	Target      string        `json:"target"`
@@ -248,7 +166,6 @@ type Meta struct {
 	Rate        float64       `json:"rate"` // requested rate, open loop
 	Connections int           `json:"connections"`
 	Buckets     int           `json:"buckets"`
-	Engine      string        `json:"engine,omitempty"` // closed-loop engine: epoll or goroutines
 	Duration    time.Duration `json:"-"`
 	Warmup      time.Duration `json:"-"`
 }
@@ -317,13 +234,7 @@ func newRecorder() *recorder { return &recorder{h: NewHistograms()} }
 
 func (r *recorder) record(intended, sent, received time.Time, status int, err error) {
 	r.mu.Lock()
-	r.recordLocked(intended, sent, received, status, err)
-	r.mu.Unlock()
-}
-
-// recordLocked is record with r.mu already held (the epoll engine holds it
-// over a whole batch of events).
-func (r *recorder) recordLocked(intended, sent, received time.Time, status int, err error) {
+	defer r.mu.Unlock()
 	if !r.cutoff.IsZero() && received.After(r.cutoff) {
 		r.late++
 	}
@@ -419,30 +330,9 @@ func (a *Attacker) Attack(ctx context.Context) (*Result, error) {
 	if a.hlog != nil {
 		c.log = hdr.NewHistogramLogWriter(a.hlog)
 	}
-	var ee *epollEngine
-	var recs []*recorder
-	if a.engine == EngineEpoll {
-		hc, ok := first.(*httpConn)
-		if !ok {
-			first.Close()
-			return nil, errors.New("engine epoll: the dialer made no plain HTTP connection")
-		}
-		loops := a.loops
-		if loops == 0 {
-			loops = runtime.GOMAXPROCS(0)
-		}
-		ee, err = newEpollEngine(a, hc.c.RemoteAddr(), loops)
-		first.Close() // the loops dial their own sockets
-		first = nil
-		if err != nil {
-			return nil, fmt.Errorf("engine epoll: %w", err)
-		}
-		recs = ee.recorders()
-	} else {
-		recs = make([]*recorder, a.connections)
-		for i := range recs {
-			recs[i] = newRecorder()
-		}
+	recs := make([]*recorder, a.connections) // one worker per connection
+	for i := range recs {
+		recs[i] = newRecorder()
 	}
 	lagRec := newRecorder()
 	c.recorders = append(recs, lagRec)
@@ -493,18 +383,7 @@ func (a *Attacker) Attack(ctx context.Context) (*Result, error) {
 		}()
 	}
 	var counter atomic.Uint64
-	if ee != nil {
-		workers.Add(1)
-		go func() {
-			defer workers.Done()
-			ee.run(runCtx, &pool, &counter, a.requests, measure, end)
-		}()
-	}
-	perConn := a.connections // goroutines engine: one worker per connection
-	if ee != nil {
-		perConn = 0
-	}
-	for i := range perConn {
+	for i := range a.connections {
 		var conn Conn
 		if i == 0 {
 			conn = first

@@ -216,8 +216,7 @@ func readResponse(r *bufio.Reader) (status int, closeAfter bool, err error) {
 }
 
 // respHead is what a response's status line and headers say about it: its
-// status and framing. readResponse (blocking reads) and respParser
-// (incremental, the epoll engine) both fill it line by line.
+// status and framing, filled line by line by readResponse.
 type respHead struct {
 	status     int
 	closeAfter bool
