@@ -16,7 +16,7 @@ export TESTCONTAINERS_RYUK_DISABLED ?= true
 # Newest mockery v2 the module proxy serves (go list -m -versions github.com/vektra/mockery/v2).
 MOCKERY_VERSION := v2.53.7
 
-.PHONY: all help test deps-postgres acceptance race load selftest image mocks mocks-check fuzz bench bench-reference bench-stores compare soak vet clean dist dist-check go-install-check lint-ci readme-check screenshot
+.PHONY: all help test lint staticcheck vulncheck tidy-check deps-postgres acceptance race load selftest image mocks mocks-check fuzz bench bench-reference bench-stores compare soak vet clean dist dist-check go-install-check lint-ci readme-check screenshot
 
 all: test
 
@@ -33,7 +33,7 @@ help:
 # checked after the fact, so sharing the machine changes no verdict. Its
 # output follows theirs.
 RACE_PKGS = $$($(GO) list ./... | grep -v '/selftest$$')
-test: vet mocks-check lint-ci deps-postgres
+test: vet lint mocks-check lint-ci deps-postgres
 	@log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
 	echo "$(GO) test -count=1 -timeout 9m ./selftest (beside the -race tests; its output follows theirs)"; \
 	$(GO) test -count=1 -timeout 9m ./selftest >"$$log" 2>&1 & self=$$!; \
@@ -42,6 +42,56 @@ test: vet mocks-check lint-ci deps-postgres
 	wait $$self; selfrc=$$?; cat "$$log"; \
 	[ $$race = 0 ] && [ $$selfrc = 0 ]
 	$(MAKE) --no-print-directory fuzz FUZZTIME=$(TEST_FUZZTIME)
+
+## lint: staticcheck, govulncheck and go mod tidy -diff, each pinned (make test runs it)
+# Tools run with `go run pkg@version`: the module proxy serves them, nothing
+# is installed. staticcheck's default checks, no configuration.
+STATICCHECK_VERSION := v0.8.2
+GOVULNCHECK_VERSION := v1.9.0
+lint: staticcheck vulncheck tidy-check
+
+## staticcheck: staticcheck ./... (its default checks)
+staticcheck:
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+## tidy-check: fail when go mod tidy would change go.mod or go.sum (prints the diff)
+tidy-check:
+	$(GO) mod tidy -diff
+
+## vulncheck: govulncheck ./... against the Go vulnerability database as the module proxy serves it (golang.org/x/vulndb)
+# The database's own site is out of reach here and on CI; the module proxy
+# serves its source, golang.org/x/vulndb, whose data/osv holds every report
+# as OSV JSON. Its own cmd/indexdb writes the v1 layout govulncheck reads
+# with -db file://…, once per VULNDB_VERSION into VULNDB_DIR. Newer reports
+# come with a newer pseudo-version (go list -m -versions golang.org/x/vulndb).
+# govulncheck is installed beside it (go install …@version; go run would
+# turn its status 3, "vulnerable code found", into 1).
+# Findings in the standard library that only a newer Go toolchain fixes are
+# listed in .ci/vulncheck-accepted.txt with the version that fixes them;
+# any other finding fails, and so does an accepted one no longer found.
+VULNDB_VERSION := v0.0.0-20261105234957-e22db6528018
+VULNDB_DIR     ?= $(HOME)/.cache/rlspec-vulndb/$(VULNDB_VERSION)
+vulncheck:
+	@set -e; db=$(VULNDB_DIR); \
+	if [ ! -f "$$db/index/db.json" ]; then \
+		echo "vulncheck: building the vulnerability database golang.org/x/vulndb@$(VULNDB_VERSION) in $$db"; \
+		mkdir -p "$$(dirname "$$db")"; tmp=$$(mktemp -d "$$db.tmp.XXXXXX"); \
+		(cd "$$tmp" && $(GO) mod download golang.org/x/vulndb@$(VULNDB_VERSION)); \
+		src=$$($(GO) env GOMODCACHE)/golang.org/x/vulndb@$(VULNDB_VERSION)/data/osv; \
+		$(GO) run golang.org/x/vulndb/cmd/indexdb@$(VULNDB_VERSION) -vulns "$$src" -out "$$tmp/db"; \
+		mv -T "$$tmp/db" "$$db" 2>/dev/null || [ -f "$$db/index/db.json" ]; rm -rf "$$tmp"; \
+	fi; \
+	out=$$(mktemp); trap 'rm -f "$$out" "$$out.found" "$$out.accepted"' EXIT; \
+	bin=$$(dirname "$$db")/govulncheck@$(GOVULNCHECK_VERSION); GOBIN=$$bin $(GO) install golang.org/x/vuln/cmd/govulncheck@$(GOVULNCHECK_VERSION); \
+	rc=0; "$$bin/govulncheck" -db "file://$$db" ./... >"$$out" 2>&1 || rc=$$?; \
+	if [ $$rc != 0 ] && [ $$rc != 3 ]; then cat "$$out"; echo "vulncheck: govulncheck could not run (status $$rc)"; exit 1; fi; \
+	sed -n 's/^Vulnerability #[0-9]*: \(GO-[0-9-]*\)$$/\1/p' "$$out" | sort -u >"$$out.found"; \
+	sed -n 's/^\(GO-[0-9-]*\) .*/\1/p' .ci/vulncheck-accepted.txt | sort -u >"$$out.accepted"; \
+	new=$$(grep -vxF -f "$$out.accepted" "$$out.found" || true); \
+	gone=$$(grep -vxF -f "$$out.found" "$$out.accepted" || true); \
+	if [ -n "$$new" ]; then cat "$$out"; echo "vulncheck: found and not accepted:" $$new; exit 1; fi; \
+	if [ -n "$$gone" ]; then echo "vulncheck: accepted in .ci/vulncheck-accepted.txt but no longer found (remove them):" $$gone; exit 1; fi; \
+	echo "vulncheck: no vulnerability reached from this module's code beyond the $$(grep -c . "$$out.accepted" || true) accepted in .ci/vulncheck-accepted.txt ($$($(GO) env GOVERSION); database golang.org/x/vulndb@$(VULNDB_VERSION))"
 
 ## deps-postgres: Debian's PostgreSQL server for the PostgreSQL tests (apt-get when missing and root; otherwise those tests skip with one line)
 deps-postgres:

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	tc "github.com/testcontainers/testcontainers-go"
 	tcnetwork "github.com/testcontainers/testcontainers-go/network"
 )
 
@@ -124,14 +123,9 @@ func TestHarnessImagePassesAgainstReferenceImage(t *testing.T) {
 // networkSubnet returns the IPv4 subnet of the Docker network name.
 func networkSubnet(ctx context.Context, t *testing.T, name string) string {
 	t.Helper()
-	p, err := tc.NewDockerProvider()
+	nw, err := inspectNetwork(ctx, name)
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer p.Close()
-	nw, err := p.GetNetwork(ctx, tc.NetworkRequest{Name: name})
-	if err != nil {
-		t.Fatalf("inspect network %s: %v", name, err)
 	}
 	for _, c := range nw.IPAM.Config {
 		if c.Subnet.IsValid() && c.Subnet.Addr().Is4() {
