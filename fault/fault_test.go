@@ -200,6 +200,7 @@ var detectors = map[fault.Name]detector{
 	fault.SLRetryAfterShort:  slRetryAfterShortDetector,
 	fault.SLKeyIgnored:       slKeysDetector,
 	fault.SLAnonymousShared:  slAnonymousDetector,
+	fault.SLWeightedCounter:  slCounterDetector,
 
 	fault.PNRefusedCounted: pnRefusedCountedDetector,
 	fault.PNNoEscalation:   pnNoEscalationDetector,

@@ -37,6 +37,7 @@ func All() []Fault {
 		slAnonymousShared(),
 		slMemoryQuota(),
 		slProcessCache(),
+		slWeightedCounter(),
 		fwLimitFromRemaining(),
 		fwFirstRequestWindow(),
 		fwBoundaryRace(),
