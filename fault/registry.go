@@ -56,6 +56,7 @@ func All() []Fault {
 		tbMemoryQuota(),
 		tbProcessCache(),
 		pnRefusedCounted(),
+		pnRefusedEscalates(),
 		pnNoEscalation(),
 		pnSpends(),
 		pnNeverForgets(),
