@@ -23,11 +23,7 @@ func pnRefusedEscalates() Fault {
 		Detectors:   Detectors{Scenarios: []string{"PN-4-03"}},
 		Profile:     fakeserver.ProfileSlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-				next, d := p.Step(st, req, now)
-				if !p.Active(st, now) || req.Cost == 0 {
-					return next, d
-				}
+			return wrapRefusals(func(_ model.Penalties, _ model.State, _ model.Request, now time.Time, next model.State, d model.Decision) (model.State, model.Decision) {
 				next.Penalty.Count++
 				next.Penalty.Last = now.UnixMilli()
 				d.Write = true
