@@ -95,17 +95,19 @@ Feature: Penalties: progressive penalties for repeated violations (PN-1 … PN-5
   @PN-4 @feature:penalties
   Scenario Outline: <id> [PN-4] refusals under a penalty do not escalate the next
     "PN-4: Requests refused during a penalty neither spend quota nor count as
-    violations." Requests are sent every 250 ms under the first penalty;
-    once it and the key's window have passed, the key has its whole quota,
-    and its next violation starts the tier of the next count of violations
-    of the algorithm — refusals counted as violations reach a later tier.
+    violations." Requests are sent every 250 ms in the penalty's last second
+    but one, when the algorithm has room again (a penalty longer than W + 2
+    s): once the penalty and the key's window have passed, the key has its
+    whole quota — what refusals spent still lies in the window — and its
+    next violation starts the tier of the next count of violations of the
+    algorithm — refusals counted as violations reach a later tier.
     Decidable where that later tier's duration differs by at least 3 s
     (RL_PENALTIES; the embedded reference's 2:5s,3:8s,4:11s); SKIPPED
     otherwise.
     Given the instance with penalties
     And a fresh key
     When the key violates its limit until a penalty starts
-    And every request of the key until penalty_until gets 429 under the penalty
+    And a request of the key is sent every 250 ms from 2 seconds to 1 second before penalty_until, each refused under the penalty
     And the refusals under the penalty would start another tier's penalty were they counted
     And once the penalty and the key's window have passed the key gets N requests allowed
     And the key violates its limit until a penalty starts

@@ -12,6 +12,37 @@ import (
 // violations, give its next violation another tier.
 func (s *scenario) registerPNRefusals(sc stepper) {
 	sc.Step(`^the refusals under the penalty would start another tier's penalty were they counted$`, s.refusalsDecidable)
+	sc.Step(`^a request of the key is sent every 250 ms from 2 seconds to 1 second before penalty_until, each refused under the penalty$`, s.refusedLate)
+}
+
+// refusedLate sends a request of the key every 250 ms from penalty_until
+// − 2 s to penalty_until − 1 s (none before the violation came back); each
+// gets 429 under the penalty (PN-1). Late in a penalty longer than W + 2 s
+// the algorithm has room again, so refusals that spend do, and what they
+// spent still lies in the window when the key is released at
+// penalty_until + 1 s (W ≥ 3 s): PN-4's "N allowed" then sees it.
+func (s *scenario) refusedLate() error {
+	p, err := s.current()
+	if err != nil {
+		return err
+	}
+	until := time.Unix(p.until, 0)
+	for next := until.Add(-2 * time.Second); next.Before(until.Add(-time.Second)); next = next.Add(250 * time.Millisecond) {
+		if next.Before(p.ex.Received) {
+			continue
+		}
+		if err := s.waitUntil(next); err != nil {
+			return err
+		}
+		ex, err := s.sendKeyed()
+		if err != nil {
+			return err
+		}
+		if err := s.underPenalty(p, ex); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // refusalsDecidable skips the scenario when RL_PENALTIES cannot tell a
