@@ -27,7 +27,14 @@ func (s *scenario) refusedLate() error {
 		return err
 	}
 	until := time.Unix(p.until, 0)
-	for next := until.Add(-2 * time.Second); next.Before(until.Add(-time.Second)); next = next.Add(250 * time.Millisecond) {
+	return s.retryUnder(p, until.Add(-2*time.Second), until.Add(-time.Second))
+}
+
+// retryUnder sends a request of the key every 250 ms from from (none
+// before penalty p's violation came back) while before stop; each gets
+// 429 under the penalty (PN-1).
+func (s *scenario) retryUnder(p seenPenalty, from, stop time.Time) error {
+	for next := from; next.Before(stop); next = next.Add(250 * time.Millisecond) {
 		if next.Before(p.ex.Received) {
 			continue
 		}
