@@ -30,7 +30,7 @@ func slWeightedCounter() Fault {
 func counted(m model.Model) model.Model {
 	switch d := m.(type) {
 	case model.SlidingLog:
-		return model.WindowCounter{Limit: d.Limit, Window: d.Window}
+		return model.WindowCounter(d)
 	case model.Penalties:
 		d.Inner = counted(d.Inner)
 		return d
