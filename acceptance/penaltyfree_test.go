@@ -20,11 +20,11 @@ import (
 func TestPenaltiesSkipCoreChecksThatNeedRefusals(t *testing.T) {
 	for _, c := range []struct {
 		id      string
-		profile fakeserver.Profile
+		profile profile.Name
 		tiers   string
 	}{
-		{"SL-5-01", fakeserver.ProfileSlidingLog, "2:5s,3:9s"}, // the second refusal starts 5 s
-		{"TB-6-01", fakeserver.ProfileTokenBucket, "1:4s"},     // Retry-After 4 > ⌈1/R⌉ + 1
+		{"SL-5-01", profile.SlidingLog, "2:5s,3:9s"}, // the second refusal starts 5 s
+		{"TB-6-01", profile.TokenBucket, "1:4s"},     // Retry-After 4 > ⌈1/R⌉ + 1
 	} {
 		t.Run(c.id, func(t *testing.T) {
 			t.Parallel()
@@ -37,12 +37,12 @@ func TestPenaltiesSkipCoreChecksThatNeedRefusals(t *testing.T) {
 					cfg.Profile, cfg.Limit, cfg.Window, cfg.Penalties = c.profile, 5, 3*time.Second, pen
 				})
 			}
-			tc := service.DefaultConfig().ForProfile(service.Profile(c.profile))
+			tc := service.DefaultConfig().ForProfile(profile.Name(c.profile))
 			tc.Limit, tc.Window = 5, 3*time.Second
-			if c.profile == fakeserver.ProfileTokenBucket {
+			if c.profile == profile.TokenBucket {
 				tc.Burst, tc.Rate = fakeserver.DefaultBurst, fakeserver.DefaultRate
 			}
-			tc.Features, tc.Penalties = append(tc.Features, service.FeaturePenalties), tiers
+			tc.Features, tc.Penalties = append(tc.Features, profile.Penalties), tiers
 			set := DefaultSettings()
 			set.Tags = "@id:" + c.id
 			run := func(tc service.Config) steps.ScenarioResult {

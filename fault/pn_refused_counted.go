@@ -21,7 +21,7 @@ func pnRefusedCounted() Fault {
 		Breaks:      clause.Of(clause.PN4, clause.PN1),
 		Description: "requests refused under a penalty count as violations and restart the penalty",
 		Detectors:   Detectors{Scenarios: []string{"PN-4-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return wrapRefusals(func(p model.Penalties, st model.State, _ model.Request, now time.Time, _ model.State, d model.Decision) (model.State, model.Decision) {
 				return p.Violate(st, d, now)

@@ -21,7 +21,7 @@ func pnRefusedEscalates() Fault {
 		Breaks:      clause.Of(clause.PN4, clause.PN3),
 		Description: "requests refused under a penalty raise the violation count (the penalty's end stays): the next violation escalates too far",
 		Detectors:   Detectors{Scenarios: []string{"PN-4-03"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return wrapRefusals(func(_ model.Penalties, _ model.State, _ model.Request, now time.Time, next model.State, d model.Decision) (model.State, model.Decision) {
 				next.Penalty.Count++

@@ -15,7 +15,7 @@ import (
 
 func pnServer(mk mkServer) tserver {
 	return mk(func(c *fakeserver.Config) {
-		c.Profile, c.Limit, c.Window = fakeserver.ProfileSlidingLog, 3, 3*time.Second
+		c.Profile, c.Limit, c.Window = profile.SlidingLog, 3, 3*time.Second
 		c.Penalties = []model.PenaltyTier{{Count: 2, Duration: 5 * time.Second}, {Count: 3, Duration: 9 * time.Second}}
 	})
 }
@@ -85,7 +85,7 @@ func pnReleaseLateDetector(_ *testing.T, mk mkServer) (bool, string) {
 // violation must start the 8 s tier.
 func pnRefusedEscalatesDetector(_ *testing.T, mk mkServer) (bool, string) {
 	s := mk(func(c *fakeserver.Config) {
-		c.Profile, c.Limit, c.Window = fakeserver.ProfileSlidingLog, 3, 3*time.Second
+		c.Profile, c.Limit, c.Window = profile.SlidingLog, 3, 3*time.Second
 		c.Penalties = []model.PenaltyTier{{Count: 2, Duration: 5 * time.Second}, {Count: 3, Duration: 8 * time.Second}, {Count: 4, Duration: 11 * time.Second}}
 	})
 	v := s.penalize("u")

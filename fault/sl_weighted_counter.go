@@ -18,7 +18,7 @@ func slWeightedCounter() Fault {
 		Breaks:      clause.Of(clause.SL1),
 		Description: "a weighted two-window counter on the epoch's grid served as sliding-log: a burst before a window ends and more just after exceed N in a span of W",
 		Detectors:   Detectors{Scenarios: []string{"SL-1-02"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Model: counted}
 		},

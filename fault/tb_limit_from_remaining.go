@@ -16,7 +16,7 @@ func tbLimitFromRemaining() Fault {
 		Breaks:      clause.Of(clause.TB7),
 		Description: "spec/003 middleware: X-RateLimit-Limit = Remaining + 1 in front of the token bucket (not B)",
 		Detectors:   Detectors{Scenarios: []string{"TB-7-01"}},
-		Profile:     fakeserver.ProfileTokenBucket,
+		Profile:     profile.TokenBucket,
 		Wrap:        limitFromRemaining,
 	}
 }

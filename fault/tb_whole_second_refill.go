@@ -18,7 +18,7 @@ func tbWholeSecondRefill() Fault {
 		Breaks:      clause.Of(clause.TB4),
 		Description: "spec/003 refill int(elapsed.Seconds()) * RefillRate with the last refill restarted on every update: a steady client below the rate is refused",
 		Detectors:   Detectors{Scenarios: []string{"TB-4-01"}},
-		Profile:     fakeserver.ProfileTokenBucket,
+		Profile:     profile.TokenBucket,
 		Wrap: seedModel(func(burst int, rate float64) seedBucket {
 			return seedBucket{burst: burst, rate: rate, refill: refillWholeSeconds}
 		}),

@@ -27,11 +27,11 @@ func TestFailOpenDesign(t *testing.T) {
 		{"the fail-closed reference fails", fault.None, steps.Failed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := profileConfig(fakeserver.ProfilePRD)
-			cfg.Features = []service.Feature{service.FeatureFailOpen}
+			cfg := profileConfig(profile.PRD)
+			cfg.Features = []profile.Feature{profile.FailOpen}
 			settings := acceptance.DefaultSettings()
 			settings.Tags = "@FAIL-2"
-			rep, err := runOnPair(context.Background(), cfg, embedded.Options{Fault: tc.impl, Profile: fakeserver.ProfilePRD}, settings)
+			rep, err := runOnPair(context.Background(), cfg, embedded.Options{Fault: tc.impl, Profile: profile.PRD}, settings)
 			if err != nil {
 				t.Fatal(err)
 			}

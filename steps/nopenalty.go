@@ -18,7 +18,7 @@ func (s *scenario) registerNoPenalty(sc stepper) {
 // it do.
 func (s *scenario) penaltyFree() error {
 	cfg := s.env.Config
-	if !cfg.Claims(service.FeaturePenalties) || (cfg.PenaltiesURL != "" && strings.TrimRight(cfg.PenaltiesURL, "/") != strings.TrimRight(cfg.URL, "/")) {
+	if !cfg.Claims(profile.Penalties) || (cfg.PenaltiesURL != "" && strings.TrimRight(cfg.PenaltiesURL, "/") != strings.TrimRight(cfg.URL, "/")) {
 		return nil
 	}
 	return skip("this check needs refusals that start no penalty, but penalties are claimed and TARGET_URL runs them " +
