@@ -201,12 +201,14 @@ var detectors = map[fault.Name]detector{
 	fault.SLRetryAfterShort:  slRetryAfterShortDetector,
 	fault.SLKeyIgnored:       slKeysDetector,
 	fault.SLAnonymousShared:  slAnonymousDetector,
+	fault.SLWeightedCounter:  slCounterDetector,
 
-	fault.PNRefusedCounted: pnRefusedCountedDetector,
-	fault.PNNoEscalation:   pnNoEscalationDetector,
-	fault.PNSpends:         pnSpendsDetector,
-	fault.PNNeverForgets:   pnNeverForgetsDetector,
-	fault.PNReleaseLate:    pnReleaseLateDetector,
+	fault.PNRefusedCounted:   pnRefusedCountedDetector,
+	fault.PNRefusedEscalates: pnRefusedEscalatesDetector,
+	fault.PNNoEscalation:     pnNoEscalationDetector,
+	fault.PNSpends:           pnSpendsDetector,
+	fault.PNNeverForgets:     pnNeverForgetsDetector,
+	fault.PNReleaseLate:      pnReleaseLateDetector,
 	fault.BypassSpends: func(_ *testing.T, mk mkServer) (bool, string) {
 		s := mk(func(c *fakeserver.Config) {
 			c.Profile, c.Limit, c.Window = profile.SlidingLog, 3, 10*time.Second

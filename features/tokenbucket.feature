@@ -61,8 +61,11 @@ Feature: Token bucket: B tokens refilled continuously at R per second (TB-1 … 
   @TB-6 @profile:token-bucket @id:TB-6-01
   Scenario: TB-6-01 [TB-6] the 429 says when a token is back
     "TB-6: Retry-After integer seconds in [1, ⌈1/R⌉ + 1]; a request sent
-    after it is allowed."
-    Given a fresh key
+    after it is allowed." With penalties claimed it needs an instance
+    without them: a refusal there starts a penalty (PN-4 checks refusals
+    under it).
+    Given an instance whose refusals start no penalty
+    And a fresh key
     When the key is drained
     Then the 429 has Retry-After in [1, ⌈1/R⌉ + 1] and a body matching LIMITED_BODY
     And a request sent once Retry-After has passed is allowed

@@ -14,6 +14,9 @@ func TestConformance(t *testing.T) {
 		"prd":         {New: func(n int, w time.Duration) model.Model { return model.PRD{Limit: n, Window: w} }},
 		"sliding-log": {New: func(n int, w time.Duration) model.Model { return model.SlidingLog{Limit: n, Window: w} }},
 		"epoch":       {New: func(n int, w time.Duration) model.Model { return model.Epoch{Limit: n, Window: w} }},
+		"window-counter": {New: func(n int, w time.Duration) model.Model {
+			return model.WindowCounter{Limit: n, Window: w}
+		}},
 		"token-bucket": {New: func(n int, w time.Duration) model.Model {
 			return model.TokenBucket{Burst: n, Rate: float64(n) / w.Seconds()} // n tokens refilled per window
 		}},

@@ -175,20 +175,7 @@ func (s *scenario) refusedUnderPenalty() error {
 	if err != nil {
 		return err
 	}
-	stop := time.Unix(p.until, 0).Add(-time.Second)
-	for next := p.ex.Received.Add(250 * time.Millisecond); next.Before(stop); next = next.Add(250 * time.Millisecond) {
-		if err := s.waitUntil(next); err != nil {
-			return err
-		}
-		ex, err := s.sendKeyed()
-		if err != nil {
-			return err
-		}
-		if err := s.underPenalty(p, ex); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.retryUnder(p, p.ex.Received.Add(250*time.Millisecond), time.Unix(p.until, 0).Add(-time.Second))
 }
 
 // releasedWithQuota waits until penalty_until + 1 s and the key's last
