@@ -141,3 +141,19 @@ func TestActionVerdicts(t *testing.T) {
 		})
 	}
 }
+
+// TestActionTakesTheJobsEnv: a workflow that sets TARGET_URL and RL_LIMIT
+// in the job's env: instead of with: gets them to rlspec; the action's
+// empty inputs do not hide them.
+func TestActionTakesTheJobsEnv(t *testing.T) {
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		t.Skip("release binaries exist for linux and darwin only")
+	}
+	rel := stubRelease(t, false)
+	r := newRunner(t, map[string]string{"version": "v0.1.0"},
+		"RLSPEC_RELEASE_URL=file://"+rel, "STUB_EXIT=0", "TARGET_URL=http://127.0.0.1:9", "RL_LIMIT=20")
+	gate := r.run().steps["Acceptance suite"]
+	if !strings.Contains(gate.output, "TARGET_URL=http://127.0.0.1:9 RL_LIMIT=20") {
+		t.Errorf("the job's env did not reach rlspec:\n%s", gate.output)
+	}
+}
