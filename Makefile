@@ -173,7 +173,7 @@ dist:
 dist-check: dist
 	cd $(DIST) && sha256sum -c SHA256SUMS
 	$(DIST)/rlspec-linux-amd64 version
-	REPORT_DIR=$$(mktemp -d) $(DIST)/rlspec-linux-amd64 acceptance >/dev/null
+	TARGET_URL=embedded REPORT_DIR=$$(mktemp -d) $(DIST)/rlspec-linux-amd64 acceptance >/dev/null
 	@echo "dist-check: rlspec-linux-amd64 acceptance against the embedded reference exited 0"
 
 ## go-install-check: `go install github.com/rlspec/rlspec/cmd/rlspec@$(CHECK_VERSION).t<tree>` into an emptied module
@@ -227,7 +227,7 @@ lint-ci:
 screenshot: $(BIN)/rlspec
 	@set -e; if ! command -v chromium >/dev/null; then echo "screenshot: chromium not installed (apt-get install -y chromium): skipped"; exit 0; fi; \
 	d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
-	REPORT_DIR=$$d $(BIN)/rlspec acceptance -fault no-retry-after >/dev/null || [ $$? = 1 ]; \
+	TARGET_URL=embedded REPORT_DIR=$$d $(BIN)/rlspec acceptance -fault no-retry-after >/dev/null || [ $$? = 1 ]; \
 	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,1650 \
 		--screenshot=docs/report.png file://$$d/report.html 2>/dev/null; \
 	echo "screenshot: docs/report.png"

@@ -17,7 +17,7 @@ func newRunner(t *testing.T, inputs map[string]string, env ...string) *localRunn
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := []string{"HOME=" + os.Getenv("HOME")}
+	base := []string{"HOME=" + os.Getenv("HOME"), "CI=true", "GITHUB_ACTIONS=true"} // as on GitHub's runners
 	for _, k := range []string{"GOPATH", "GOCACHE", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN", "TMPDIR"} {
 		if v, ok := os.LookupEnv(k); ok {
 			base = append(base, k+"="+v)
@@ -28,10 +28,11 @@ func newRunner(t *testing.T, inputs map[string]string, env ...string) *localRunn
 
 // TestActionBuildsAndPassesAgainstTheEmbeddedReference runs the action's
 // steps as a runner would with install: go (the action's own source) and
-// no target URL, so rlspec runs its embedded reference: every step passes,
-// the summary holds the totals and the upload step gets the reports.
+// target-url: embedded, so rlspec runs its embedded reference (in CI it
+// must be asked for): every step passes, the summary holds the totals and
+// the upload step gets the reports.
 func TestActionBuildsAndPassesAgainstTheEmbeddedReference(t *testing.T) {
-	r := newRunner(t, map[string]string{"install": "go"})
+	r := newRunner(t, map[string]string{"install": "go", "target-url": "embedded"})
 	res := r.run()
 	for name, s := range res.steps {
 		if s.status != "success" {

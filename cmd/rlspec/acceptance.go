@@ -24,7 +24,9 @@ import (
 // suite cannot run. TARGET_IMAGE is started here (the containers package)
 // before the suite is given the URLs.
 func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cmd, err := acceptanceConfig(args, os.LookupEnv, stdout)
+	env := service.RecordEnv(os.LookupEnv)
+	cmd, err := acceptanceConfig(args, env.Lookup, stdout)
+	warnUnknown(stderr, "rlspec acceptance", env)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -126,8 +128,9 @@ func acceptanceExit(stderr io.Writer, dir string, rep *acceptance.Report, err er
 }
 
 // acceptanceSummary is the first paragraph of `rlspec acceptance -h`.
-const acceptanceSummary = `Run the Gherkin acceptance suite against TARGET_URL, TARGET_IMAGE or, with
-neither, an embedded reference. Exit status: 0 pass, 1 fail, 2 could not run.`
+const acceptanceSummary = `Run the Gherkin acceptance suite against TARGET_URL, TARGET_IMAGE or
+rlspec's embedded reference (TARGET_URL=embedded; also with no target at
+all, except in CI). Exit status: 0 pass, 1 fail, 2 could not run.`
 
 // acceptanceCmd is everything `rlspec acceptance` reads, filled once at
 // the edge: the suite's config (the service and how the suite runs), and
@@ -169,6 +172,9 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	}
 	tc.SQLDefaults(settingGiven(fs, getenv, service.FlagProfile, "PROFILE"))
 	in, err := instances()
+	if err == nil {
+		err = chooseEmbedded(&tc, fs, getenv, len(in.URLs) > 0 || image != "")
+	}
 	if err == nil {
 		err = in.Check(tc, image)
 	}

@@ -42,7 +42,9 @@ type raceConfig struct {
 
 // runRace hunts races with generated concurrent workloads (make race).
 func runRace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cfg, err := raceSettings(args, os.LookupEnv, stdout)
+	env := service.RecordEnv(os.LookupEnv)
+	cfg, err := raceSettings(args, env.Lookup, stdout)
+	warnUnknown(stderr, "rlspec race", env)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -256,6 +258,11 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 		return cfg, err
 	}
 	cfg.Target.SQLDefaults(false)
+	if in, err := instances(); err == nil {
+		if err := chooseEmbedded(&cfg.Target, fs, getenv, len(in.URLs) > 0 || cfg.Image != ""); err != nil {
+			return cfg, err
+		}
+	}
 	if err := errors.Join(cfg.Target.Validate(), service.CheckImage(cfg.Target, cfg.Image), service.CheckMaxWait(cfg.MaxWait)); err != nil {
 		return cfg, err
 	}
