@@ -57,6 +57,7 @@ type runner struct {
 	reports         bool
 	requestTimeout  time.Duration
 	cucumber        io.Writer // godog's cucumber JSON without reports (PROFILE=all merges them)
+	resolver        service.Resolver
 }
 
 // WithOutput sets where progress and the verdict table go (default io.Discard).
@@ -74,6 +75,10 @@ func WithScenarioTimeout(d time.Duration) Option { return func(r *runner) { r.sc
 // WithRequestTimeout bounds every request of the suite (default
 // service.DefaultRequestTimeout).
 func WithRequestTimeout(d time.Duration) Option { return func(r *runner) { r.requestTimeout = d } }
+
+// WithResolver sets how the targets' host names are resolved for the
+// CLIENT_IPS check (default net.DefaultResolver).
+func WithResolver(r service.Resolver) Option { return func(r0 *runner) { r0.resolver = r } }
 
 // WithoutReports skips writing REPORT_DIR (used by the self-test matrix).
 func WithoutReports() Option { return func(r *runner) { r.reports = false } }
@@ -193,6 +198,9 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		return nil, couldNotRun("%v", err)
 	}
 	if sql == nil {
+		if err := tc.CheckClientIPs(ctx, r.resolver); err != nil {
+			return nil, couldNotRun("%v", err)
+		}
 		// A SQL target was probed by opening it: the function exists and
 		// takes the window.
 		if err := Probe(ctx, tc, r.probeTimeout); err != nil {

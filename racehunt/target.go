@@ -34,6 +34,11 @@ var _ Target = (*Live)(nil)
 // answers a request (on a fresh bucket, so the probe spends nothing a
 // workload will see).
 func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...RunnerOption) (*Live, error) {
+	at := cfg
+	at.URLs = bases
+	if err := at.CheckClientIPs(ctx, nil); err != nil {
+		return nil, err
+	}
 	r, err := NewRunner(cfg, bases, cfg.Limit, opts...)
 	if err != nil {
 		return nil, err

@@ -36,3 +36,14 @@ func TestAcceptanceTestsNoServiceSilently(t *testing.T) {
 		})
 	}
 }
+
+// TestAcceptanceBindTowardsAnotherHostExits2: a target on another host
+// (an address literal of TEST-NET-1: nothing is looked up) with the
+// default CLIENT_IPS=bind is exit 2 naming CLIENT_IPS, before any request.
+func TestAcceptanceBindTowardsAnotherHostExits2(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := runCLI(t, time.Minute, map[string]string{"TARGET_URL": "http://192.0.2.7:8080", "REPORT_DIR": t.TempDir()})
+	if code != 2 || !strings.Contains(stderr, "resolves to 192.0.2.7, not an IPv4 loopback address") || !strings.Contains(stderr, "set CLIENT_IPS=xff") {
+		t.Fatalf("exit %d, want 2 naming CLIENT_IPS\n%s\n%s", code, stdout, stderr)
+	}
+}
