@@ -129,7 +129,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 	str := func(p *string, name, env, usage string) { StringVar(fs, getenv, p, name, env, usage) }
 	str(&c.URL, "target-url", "TARGET_URL", "base URL of a running implementation; empty starts an embedded reference")
 	str(&c.DisabledURL, "target-url-disabled", "TARGET_URL_DISABLED", "base URL of a second instance with BMTC_RATE_LIMIT_ENABLED=false")
-	str(&c.Path, "target-path", "TARGET_PATH", "path of the endpoint")
+	str(&c.Path, "target-path", "TARGET_PATH", "path of the endpoint, joined to every base URL; unset: TARGET_URL's own path, else /v1/ride_summary (prd) or / (other profiles)")
 	str(&c.BodyTemplate, "body-template", "BODY_TEMPLATE", "JSON text/template file for request bodies")
 	str(&c.DB, "target-db", "TARGET_DB", "optional state access, sqlite:/abs/path.db or postgres://…")
 	str(&c.SQL, "target-sql", "TARGET_SQL", "spec/004's function to call directly in TARGET_DB (check_rate_limit); TARGET_DB=embedded starts one")
@@ -225,11 +225,6 @@ func (c Config) DBPath() (string, error) {
 // (postgres:// or postgresql://).
 func (c Config) DBIsPostgres() bool {
 	return strings.HasPrefix(c.DB, "postgres://") || strings.HasPrefix(c.DB, "postgresql://")
-}
-
-// Endpoint is the full URL of the endpoint on base.
-func (c Config) Endpoint(base string) string {
-	return strings.TrimRight(base, "/") + c.Path
 }
 
 // ParseHeaders parses TARGET_HEADERS: "Name: value;Other: value".

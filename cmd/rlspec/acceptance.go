@@ -170,7 +170,7 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	if err := service.EnvErrors(fs); err != nil {
 		return fail(err)
 	}
-	tc.SQLDefaults(settingGiven(fs, getenv, service.FlagProfile, "PROFILE"))
+	tc.SQLDefaults(service.SettingGiven(fs, getenv, service.FlagProfile, "PROFILE"))
 	in, err := instances()
 	if err == nil {
 		err = chooseEmbedded(&tc, fs, getenv, len(in.URLs) > 0 || image != "")
@@ -185,6 +185,9 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 		// TARGET_URLS replaces TARGET_URL: the first is where every
 		// scenario but the multi-instance ones goes.
 		tc.URL, tc.URLs = in.URLs[0], in.URLs
+	}
+	if err := tc.ResolvePath(service.SettingGiven(fs, getenv, service.FlagPath, "TARGET_PATH")); err != nil {
+		return fail(err)
 	}
 	if tc.SQL != "" {
 		// -fault names a variant of spec/004's function (TARGET_DB=embedded).

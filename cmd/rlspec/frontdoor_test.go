@@ -1,7 +1,11 @@
 package main
 
 import (
+	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -45,5 +49,59 @@ func TestAcceptanceBindTowardsAnotherHostExits2(t *testing.T) {
 	code, stdout, stderr := runCLI(t, time.Minute, map[string]string{"TARGET_URL": "http://192.0.2.7:8080", "REPORT_DIR": t.TempDir()})
 	if code != 2 || !strings.Contains(stderr, "resolves to 192.0.2.7, not an IPv4 loopback address") || !strings.Contains(stderr, "set CLIENT_IPS=xff") {
 		t.Fatalf("exit %d, want 2 naming CLIENT_IPS\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// pathRecorder is a loopback server that answers 404 to everything and
+// records the paths asked for.
+func pathRecorder(t *testing.T) (string, func() []string) {
+	t.Helper()
+	var mu sync.Mutex
+	var paths []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		paths = append(paths, r.URL.Path)
+		mu.Unlock()
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(paths)
+	}
+}
+
+// TestAcceptanceURLPathIsTheEndpoint: TARGET_URL's path is the endpoint
+// (not joined with /v1/ride_summary), a generic profile without one asks
+// for /, and TARGET_PATH still joins.
+func TestAcceptanceURLPathIsTheEndpoint(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		url, path, profile, want string
+	}{
+		{"/api/items", "", "fixed-window", "/api/items"},
+		{"", "", "sliding-log", "/"},
+		{"", "", "prd", "/v1/ride_summary"},
+		{"/prefix", "/api/items", "fixed-window", "/prefix/api/items"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			t.Parallel()
+			base, paths := pathRecorder(t)
+			env := map[string]string{"TARGET_URL": base + tc.url, "PROFILE": tc.profile, "REPORT_DIR": t.TempDir()}
+			if tc.path != "" {
+				env["TARGET_PATH"] = tc.path
+			}
+			code, stdout, stderr := runCLI(t, time.Minute, env)
+			got := paths()
+			if code != 2 || len(got) == 0 || !strings.Contains(stderr, "answered HTTP 404") {
+				t.Fatalf("exit %d, paths %v, want 2 on the first 404\n%s\n%s", code, got, stdout, stderr)
+			}
+			for _, p := range got {
+				if p != tc.want {
+					t.Errorf("the target was asked for %s, want %s only", p, tc.want)
+				}
+			}
+		})
 	}
 }

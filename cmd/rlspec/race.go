@@ -296,6 +296,9 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 		errs = append(errs, in.Check(cfg.Target, cfg.Image))
 	}
 	cfg.Replicas, cfg.URLs = in.Replicas, in.URLs
+	cfg.Target.URLs = cfg.URLs
+	errs = append(errs, cfg.Target.ResolvePath(service.SettingGiven(fs, getenv, service.FlagPath, "TARGET_PATH")))
+	cfg.URLs, cfg.Target.URLs = cfg.Target.URLs, nil
 	if cfg.Target.SQL != "" {
 		f, err := sqlFault(cfg.Target, faultName, store)
 		errs = append(errs, err)

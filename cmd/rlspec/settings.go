@@ -13,7 +13,7 @@ import (
 // flags: whether TARGET_URL was given, and CI from the environment; other
 // says a target other than TARGET_URL was given (TARGET_URLS, an image).
 func chooseEmbedded(tc *service.Config, fs *flag.FlagSet, getenv service.Getenv, other bool) error {
-	_, err := tc.ChooseEmbedded(settingGiven(fs, getenv, service.FlagURL, "TARGET_URL"), other || tc.SQL != "", service.InCI(getenv))
+	_, err := tc.ChooseEmbedded(service.SettingGiven(fs, getenv, service.FlagURL, "TARGET_URL"), other || tc.SQL != "", service.InCI(getenv))
 	return err
 }
 
