@@ -183,7 +183,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		}
 		defer sql.Close()
 	}
-	name := tc.URL
+	name := service.RedactURL(tc.URL)
 	if sql != nil {
 		name = sqltarget.Describe(tc)
 	}
@@ -253,9 +253,12 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		cucumberPath = filepath.Join(set.ReportDir, "cucumber.json")
 		format = "cucumber:" + cucumberPath
 	}
-	where := name + tc.Endpoint("")
-	if sql != nil {
+	where := service.RedactURL(tc.Endpoint(tc.URL))
+	switch {
+	case sql != nil:
 		where = name
+	case cfg.Name != "":
+		where = cfg.Name + " at " + where
 	}
 	settings := fmt.Sprintf("limit %d, window %s", tc.Limit, tc.Window)
 	if tc.Profile == service.ProfileTokenBucket {
@@ -296,8 +299,10 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		return nil, errors.New("godog reported a failure that no scenario recorded")
 	}
 	writeTable(r.out, rep)
-	if note := service.CredentialNote(tc.Headers); note != "" && rep.Count(steps.Failed) > 0 {
-		fmt.Fprintf(r.out, "note: %s\n", note)
+	for _, note := range []string{service.CredentialNote(tc.Headers), service.URLCredentialNote(tc.URL)} {
+		if note != "" && rep.Count(steps.Failed) > 0 {
+			fmt.Fprintf(r.out, "note: %s\n", note)
+		}
 	}
 	if r.reports {
 		if err := writeReports(set.ReportDir, rep); err != nil {

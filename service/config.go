@@ -160,7 +160,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 func CheckBaseURL(u string) error {
 	p, err := url.Parse(u)
 	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-		return fmt.Errorf("%q is not an http(s) base URL", u)
+		return fmt.Errorf("%q is not an http(s) base URL", RedactURL(u))
 	}
 	return nil
 }
@@ -173,7 +173,7 @@ func (c Config) Validate() error {
 			continue
 		}
 		if err := CheckBaseURL(u); err != nil {
-			errs = append(errs, fmt.Errorf("%s=%q is not an http(s) base URL", name, u))
+			errs = append(errs, fmt.Errorf("%s=%q is not an http(s) base URL", name, RedactURL(u)))
 		}
 	}
 	if !strings.HasPrefix(c.Path, "/") {

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"sort"
@@ -206,4 +207,14 @@ func redactURL(u string, mask func(part string) string) string {
 		out += "#" + frag
 	}
 	return out
+}
+
+// RedactURLError masks the credentials of the URL an *url.Error (what
+// net/http's client returns) names, in place, and returns err.
+func RedactURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		ue.URL = RedactURL(ue.URL)
+	}
+	return err
 }

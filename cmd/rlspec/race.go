@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -150,64 +149,6 @@ func printRaceFailure(w io.Writer, cfg raceConfig, tgt racehunt.Target, res race
 	} else {
 		fmt.Fprintln(w, "seed: none (the failure came from a stored rapid fail file; run make race again to replay it)")
 	}
-}
-
-// raceFailKey names the target for rapid's fail files: the image or the
-// URL the user gave (an image's published ports change every run), or the
-// embedded reference with its fault.
-func raceFailKey(cfg raceConfig, tgt racehunt.Target) string {
-	switch {
-	case cfg.Image != "":
-		return fmt.Sprintf("image %s fault %s replicas %d", cfg.Image, cfg.Fault, cfg.Replicas)
-	case cfg.Target.URL != "":
-		return "url " + cfg.Target.URL + cfg.Target.Path
-	case len(cfg.URLs) > 0:
-		return "urls " + strings.Join(cfg.URLs, ",") + " " + cfg.Target.Path
-	}
-	return tgt.Describe()
-}
-
-// replayCommand is the one command that replays seed with the same settings.
-func replayCommand(cfg raceConfig, seed uint64) string {
-	vars := map[string]string{}
-	for k, v := range cfg.set {
-		vars[k] = v
-	}
-	delete(vars, "CHECKS")
-	vars["SEED"] = strconv.FormatUint(seed, 10)
-	vars["REPEAT"] = strconv.Itoa(cfg.Repeat)
-	keys := make([]string, 0, len(vars))
-	for k := range vars {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := []string{"make race"}
-	for _, k := range keys {
-		if k == "TARGET_HEADERS" {
-			// Credentials stay out: their values are references to variables.
-			parts = append(parts, k+"="+service.RedactedHeaders(cfg.Target.Headers))
-			continue
-		}
-		parts = append(parts, k+"="+shellWord(vars[k]))
-	}
-	return strings.Join(parts, " ")
-}
-
-func shellWord(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,@%+") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// replayVars are the settings a replay command carries when given.
-var replayVars = map[string]string{
-	"target-url": "TARGET_URL", "target-image": "TARGET_IMAGE", "target-path": "TARGET_PATH",
-	"target-headers": "TARGET_HEADERS", "body-template": "BODY_TEMPLATE", "rl-limit": "RL_LIMIT",
-	"rl-window": "RL_WINDOW", "client-ips": "CLIENT_IPS", "max-wait": "MAX_WAIT",
-	"target-db": "TARGET_DB", "target-sql": "TARGET_SQL", "replicas": "REPLICAS", "target-urls": "TARGET_URLS", "fault": "FAULT", "store": "STORE", "checks": "CHECKS", "shrink-time": "SHRINK_TIME",
-	"profile": "PROFILE", "key": "KEY", "key-format": "KEY_FORMAT", "target-method": "TARGET_METHOD", "window-align": "WINDOW_ALIGN",
-	"dialect": "DIALECT", "limited-body": "LIMITED_BODY", "rl-burst": "RL_BURST", "rl-rate": "RL_RATE",
 }
 
 // raceSummary is the first paragraph of `rlspec race -h`.
