@@ -68,10 +68,13 @@ vet:
 # ("Error 1"); run bin/rlspec … directly where the exact status matters.
 BIN := bin
 .PHONY: $(BIN)/rlspec $(BIN)/loadgen
+# The revision stamp: `rlspec version` names the commit also where the go
+# command cannot stamp it (a git worktree).
+BIN_LDFLAGS = -X github.com/rlspec/rlspec/internal/buildinfo.revision=$(REVISION)
 $(BIN)/rlspec:
-	@$(GO) build -o $@ ./cmd/rlspec
+	@$(GO) build -ldflags '$(BIN_LDFLAGS)' -o $@ ./cmd/rlspec
 $(BIN)/loadgen:
-	@$(GO) build -o $@ ./cmd/loadgen
+	@$(GO) build -ldflags '$(BIN_LDFLAGS)' -o $@ ./cmd/loadgen
 
 ## acceptance: Gherkin suite against TARGET_URL / TARGET_IMAGE / TARGET_SQL (spec/004's function in TARGET_DB), or the embedded reference
 acceptance: $(BIN)/rlspec

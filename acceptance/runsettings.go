@@ -26,7 +26,7 @@ func DefaultSettings() Settings {
 // RegisterFlags binds the settings to fs, each defaulting to its
 // environment variable; call Validate after parsing.
 func (s *Settings) RegisterFlags(fs *flag.FlagSet, getenv service.Getenv) {
-	service.StringVar(fs, getenv, &s.Tags, "tags", "TAGS", "godog tag expression selecting scenarios")
+	service.StringVar(fs, getenv, &s.Tags, "tags", "TAGS", "Cucumber tag expression selecting scenarios, e.g. '@AC3 and not @extended'")
 	service.BoolVar(fs, getenv, &s.Strict, "strict", "STRICT", "1: a skipped scenario fails the run")
 	service.ReportDirVar(fs, getenv, &s.ReportDir)
 	service.MaxWaitVar(fs, getenv, &s.MaxWait)

@@ -90,4 +90,26 @@ func TestActionInputsDoNotShadowTheJobEnv(t *testing.T) {
 	if n == 0 {
 		t.Error("no step of action.yml takes an input through env:")
 	}
+	// Every input that is a setting reaches the gate as RLSPEC_INPUT_<VARIABLE>.
+	var gate map[string]string
+	for _, s := range a.Runs.Steps {
+		if s.ID == "gate" {
+			gate = s.Env
+		}
+	}
+	for name := range a.Inputs {
+		switch name {
+		case "version", "install", "artifact-name":
+			continue
+		}
+		v := "RLSPEC_INPUT_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+		if want := "${{ inputs." + name + " }}"; gate[v] != want {
+			t.Errorf("input %s: the gate step's %s is %q, want %q", name, v, gate[v], want)
+		}
+	}
+	for _, name := range []string{"target-path", "target-headers", "key", "rl-burst", "rl-rate", "dialect"} {
+		if _, ok := a.Inputs[name]; !ok {
+			t.Errorf("action.yml has no input %s", name)
+		}
+	}
 }

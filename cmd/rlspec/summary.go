@@ -25,7 +25,7 @@ func runSummary(_ context.Context, args []string, stdout, stderr io.Writer) int 
 	if dir == "" {
 		dir = "reports"
 	}
-	path := fs.String("junit", filepath.Join(dir, "junit.xml"), "JUnit report to summarise (default $REPORT_DIR/junit.xml)")
+	path := fs.String("junit", filepath.Join(dir, "junit.xml"), "JUnit report to summarise: junit.xml in REPORT_DIR")
 	title := fs.String("title", "rlspec acceptance", "heading of the summary")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
