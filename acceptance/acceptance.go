@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -133,7 +132,7 @@ func (r *Report) ExitCode() int {
 func (r *Report) notClaimed() int {
 	n := 0
 	for _, res := range r.Results {
-		if res.NotClaimed || (res.Status == steps.Skipped && strings.HasPrefix(res.Reason, steps.NotClaimed)) {
+		if isNotClaimed(res) {
 			n++
 		}
 	}
@@ -238,7 +237,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	}
 	env.ScenarioTimeout = r.scenarioTimeout
 	env.MaxWait = set.MaxWait
-	col := newCollector(r.out)
+	col := newCollector(r.out, set.Verbose)
 	env.Recorder = col
 
 	format, output := "progress", io.Writer(io.Discard)
@@ -298,7 +297,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		// failed in godog's first run; its recorded verdict is the second.
 		return nil, errors.New("godog reported a failure that no scenario recorded")
 	}
-	writeTable(r.out, rep)
+	writeTable(r.out, rep, set.Verbose)
 	for _, note := range []string{service.CredentialNote(tc.Headers), service.URLCredentialNote(tc.URL)} {
 		if note != "" && rep.Count(steps.Failed) > 0 {
 			fmt.Fprintf(r.out, "note: %s\n", note)
