@@ -307,7 +307,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		if err := writeReports(set.ReportDir, rep); err != nil {
 			return rep, couldNotRun("write reports: %v", err)
 		}
-		fmt.Fprintf(r.out, "reports: %s, %s, %s\n", filepath.Join(set.ReportDir, "junit.xml"), cucumberPath, filepath.Join(set.ReportDir, "report.html"))
+		fmt.Fprintf(r.out, "reports: %s, %s, %s, %s\n", filepath.Join(set.ReportDir, "junit.xml"), cucumberPath, filepath.Join(set.ReportDir, "report.html"), filepath.Join(set.ReportDir, ConformanceFile))
 	}
 	return rep, nil
 }

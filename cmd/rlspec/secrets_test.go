@@ -115,6 +115,9 @@ func TestAcceptanceKeepsURLCredentials(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("no %s: %v", f, err)
 		}
+		if !strings.Contains(stdout, filepath.Join(dir, f)) {
+			t.Errorf("the reports line does not list %s:\n%s", f, stdout)
+		}
 	}
 	closed := t.TempDir()
 	_ = srv.Close()
