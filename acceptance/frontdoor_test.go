@@ -66,3 +66,22 @@ func TestNothingAllowedCouldNotRun(t *testing.T) {
 		}
 	}
 }
+
+// TestGenericAPIUnderThePRDProfileSaysSo: a generic API run with the
+// default PROFILE=prd answers the PRD's POST 405: the sentence names
+// PROFILE.
+func TestGenericAPIUnderThePRDProfileSaysSo(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet {
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		}
+	}))
+	defer srv.Close()
+	tc := service.DefaultConfig()
+	tc.URL = srv.URL
+	_, err := Run(context.Background(), Config{Target: tc}, WithoutReports())
+	var cnr *CouldNotRun
+	if !errors.As(err, &cnr) || !strings.Contains(cnr.Reason, "HTTP 405") || !strings.Contains(cnr.Reason, "for another API set PROFILE to its design") {
+		t.Fatalf("%v, want could not run naming PROFILE", err)
+	}
+}

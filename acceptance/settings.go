@@ -38,7 +38,7 @@ func checkSettings(ctx context.Context, tc service.Config, body *service.Body, t
 	c := service.NewClient(tc, tc.URL, service.WithTimeout(timeout))
 	defer c.Close()
 	ex := c.Do(ctx, req)
-	if err := firstAllowed(ex); err != nil {
+	if err := firstAllowed(tc, ex); err != nil {
 		return err
 	}
 	return settingsMismatch(tc, ex)
@@ -48,7 +48,7 @@ func checkSettings(ctx context.Context, tc service.Config, body *service.Body, t
 // allowed (2xx): every scenario would fail on it, and a bound ("at most N")
 // would hold on a run that allowed nothing. The sentence shows the answer
 // and names the settings that usually cause it.
-func firstAllowed(ex *service.Exchange) error {
+func firstAllowed(tc service.Config, ex *service.Exchange) error {
 	if ex.Err != nil || ex.Status/100 == 2 {
 		return nil
 	}
@@ -64,6 +64,10 @@ func firstAllowed(ex *service.Exchange) error {
 		hint = "the service refused a key it has never seen: check KEY (how it tells clients apart) and RL_LIMIT"
 	case ex.Status >= 500:
 		hint = "the service failed; see its log"
+	}
+	if tc.Profile == service.ProfilePRD && ex.Status/100 == 4 && ex.Status != http.StatusTooManyRequests {
+		// A generic API under the default profile.
+		hint += "; PROFILE=prd (the default) sends the PRD's POST of a ride: for another API set PROFILE to its design (sliding-log, fixed-window, token-bucket; docs/profiles.md)"
 	}
 	return fmt.Errorf("the first request of a fresh key (%s %s) was answered HTTP %d%s, not 2xx: rlspec can test only what the service allows; %s",
 		ex.Method, service.RedactURL(ex.URL), ex.Status, bodyExcerpt(ex.RespBody), hint)
