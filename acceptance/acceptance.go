@@ -1,6 +1,7 @@
 package acceptance
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -241,8 +242,9 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	env.Recorder = col
 
 	format, output := "progress", io.Writer(io.Discard)
+	var cuke bytes.Buffer // RunAll's, completed before it gets it
 	if r.cucumber != nil {
-		format, output = "cucumber", r.cucumber
+		format, output = "cucumber", &cuke
 	}
 	var cucumberPath string
 	if r.reports {
@@ -287,6 +289,9 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	}
 	for _, u := range unclaimed {
 		col.Record(u)
+	}
+	if err := completeCucumber(r.cucumber, cuke.Bytes(), cucumberPath, unclaimed); err != nil {
+		return nil, couldNotRun("write reports: %v", err)
 	}
 	rep := &Report{Results: col.results(), Strict: set.Strict, Target: name, Elapsed: time.Since(start), Runs: []service.Config{tc}}
 	switch {
