@@ -238,7 +238,11 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	}
 	env.ScenarioTimeout = r.scenarioTimeout
 	env.MaxWait = set.MaxWait
-	col := newCollector(r.out, set.Verbose)
+	total := n
+	if set.Verbose {
+		total += len(unclaimed)
+	}
+	col := newCollector(r.out, set.Verbose, total, time.Now)
 	env.Recorder = col
 
 	format, output := "progress", io.Writer(io.Discard)

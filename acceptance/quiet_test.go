@@ -3,6 +3,7 @@ package acceptance
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/steps"
@@ -41,5 +42,22 @@ func TestNotClaimedIsOneLine(t *testing.T) {
 	}
 	if strings.Contains(verbose.String(), "-v lists them") {
 		t.Errorf("verbose table still folds them:\n%s", verbose.String())
+	}
+}
+
+// TestProgressLinesCountAndTime: each progress line says how many
+// scenarios of how many have ended and the time since the run began.
+func TestProgressLinesCountAndTime(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	var out strings.Builder
+	c := newCollector(&out, false, 2, func() time.Time { return now })
+	now = now.Add(3 * time.Second)
+	c.Record(steps.ScenarioResult{Name: "A", Status: steps.Passed})
+	c.Record(steps.ScenarioResult{Name: "N", Status: steps.Skipped, NotClaimed: true})
+	now = now.Add(61 * time.Second)
+	c.Record(steps.ScenarioResult{Name: "B", Status: steps.Failed})
+	want := "[  1/2 3s] PASS    A (0s)\n[  2/2 1m4s] FAIL    B (0s)\n"
+	if out.String() != want {
+		t.Errorf("progress:\n%s\nwant:\n%s", out.String(), want)
 	}
 }
