@@ -24,16 +24,25 @@ func isNotClaimed(r steps.ScenarioResult) bool {
 // IETF-1, MI-1 (-v lists them)".
 func writeNotClaimed(w io.Writer, rep *Report) {
 	var clauses []string
+	seen := map[string]bool{}
 	n := 0
 	for _, r := range rep.Results {
 		if !isNotClaimed(r) {
 			continue
 		}
 		n++
+		// Its clause: the first clause tag, or (a scenario godog never
+		// ran, left out before the run) its id without the number: PN-1.
+		c := r.ID
+		if i := strings.LastIndex(c, "-"); i > 0 {
+			c = c[:i]
+		}
 		if len(r.Clauses) > 0 {
-			if c := r.Clauses[0].String(); len(clauses) == 0 || clauses[len(clauses)-1] != c {
-				clauses = append(clauses, c)
-			}
+			c = r.Clauses[0].String()
+		}
+		if !seen[c] {
+			seen[c] = true
+			clauses = append(clauses, c)
 		}
 	}
 	if n == 0 {

@@ -19,12 +19,14 @@ func TestNotClaimedIsOneLine(t *testing.T) {
 		{ID: "PN-2-01", Name: "PN-2-01 escalation", Status: steps.Skipped, Clauses: []clause.ID{clause.PN2}, Reason: steps.NotClaimed + " FEATURES does not include penalties"},
 		{ID: "PN-3-01", Name: "PN-3-01 release", Status: steps.Skipped, Clauses: []clause.ID{clause.PN3}, Reason: steps.NotClaimed + " FEATURES does not include penalties"},
 		{ID: "MI-1-01", Name: "MI-1-01 instances", Status: steps.Skipped, Clauses: []clause.ID{clause.MI1}, Reason: steps.NotClaimed + " FEATURES does not include multi-instance"},
+		{ID: "MI-1-05", Name: "MI-1-05 left out before the run", Status: steps.Skipped, NotClaimed: true, Reason: "not claimed"},
+		{ID: "IETF-1-02", Name: "IETF-1-02 left out before the run", Status: steps.Skipped, NotClaimed: true, Reason: "not claimed"},
 		{ID: "FW-5-01", Name: "FW-5-01 headers", Status: steps.Skipped, Clauses: []clause.ID{clause.FW5}, Reason: "DIALECT status"},
 	}}
 	var quiet, verbose strings.Builder
 	writeTable(&quiet, rep, false)
 	writeTable(&verbose, rep, true)
-	if want := "4 scenarios of features not claimed: PN-1…3, MI-1 (-v lists them)"; !strings.Contains(quiet.String(), want) {
+	if want := "6 scenarios of features not claimed: PN-1…3, MI-1, IETF-1 (-v lists them)"; !strings.Contains(quiet.String(), want) {
 		t.Errorf("quiet table lacks %q:\n%s", want, quiet.String())
 	}
 	for _, name := range []string{"PN-1-01 a penalty", "PN-2-01", "MI-1-01"} {
