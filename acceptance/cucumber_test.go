@@ -15,7 +15,7 @@ import (
 // TestMergeCucumber: PROFILE=all's cucumber.json holds every profile's
 // features, each named by its profile.
 func TestMergeCucumber(t *testing.T) {
-	cfgs := []Config{{Target: service.Config{Profile: service.ProfilePRD}}, {Target: service.Config{Profile: service.ProfileSlidingLog}}, {Target: service.Config{Profile: service.ProfileFixedWindow}}}
+	cfgs := []Config{{Target: service.Config{Profile: profile.PRD}}, {Target: service.Config{Profile: profile.SlidingLog}}, {Target: service.Config{Profile: profile.FixedWindow}}}
 	docs := make([]bytes.Buffer, 3)
 	docs[0].WriteString(`[{"id":"quota","uri":"quota.feature","name":"Quota","elements":[{"name":"a"}]}]`)
 	docs[1].WriteString(`[{"id":"keys","uri":"keys.feature","name":"Keys"},{"id":"quota","uri":"quota.feature","name":"Quota"}]`)
@@ -48,9 +48,9 @@ func TestMergeCucumber(t *testing.T) {
 func TestCucumberHoldsTheScenariosJUnitHolds(t *testing.T) {
 	url := startService(t, 5, time.Hour, fault.None, nil)
 	tc := service.DefaultConfig()
-	tc.URL, tc.Limit, tc.Features = url, 5, []service.Feature{}
+	tc.URL, tc.Limit, tc.Features = url, 5, []profile.Feature{}
 	set := DefaultSettings()
-	set.Tags, set.ReportDir = "@id:RL-AC1-01 or @MI-1", t.TempDir()
+	set.Tags, set.ReportDir = "@id:AC1-01 or @MI-1", t.TempDir()
 	rep, err := runWithin(t, time.Minute, Config{Target: tc, Settings: set})
 	if err != nil {
 		t.Fatal(err)

@@ -53,7 +53,7 @@ func TestNothingAllowedCouldNotRun(t *testing.T) {
 			w.WriteHeader(tc.status)
 			_, _ = w.Write([]byte(tc.body))
 		}))
-		tcfg := service.DefaultConfig().ForProfile(service.ProfileFixedWindow)
+		tcfg := service.DefaultConfig().ForProfile(profile.FixedWindow)
 		tcfg.URL, tcfg.Path = srv.URL, "/api/items"
 		_, err := Run(context.Background(), Config{Target: tcfg}, WithoutReports())
 		srv.Close()

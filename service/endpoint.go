@@ -37,7 +37,7 @@ func (c *Config) ResolvePath(pathGiven bool) error {
 		}
 	}
 	if path == "" {
-		if c.Profile != ProfilePRD && c.Profile != ProfileAll && c.Profile != "" {
+		if c.Profile != profile.PRD && c.Profile != profile.Every && c.Profile != "" {
 			c.Path = "/"
 		}
 		return nil

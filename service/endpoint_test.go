@@ -17,15 +17,15 @@ func TestResolvePath(t *testing.T) {
 		twin      string // of DisabledURL
 		errSubstr string
 	}{
-		{name: "a URL's path is the endpoint", profile: ProfileFixedWindow, url: "http://h:1/api/items", endpoint: "http://h:1/api/items"},
-		{name: "also for the PRD", profile: ProfilePRD, url: "http://h:1/rides", disabled: "http://h:2", endpoint: "http://h:1/rides", twin: "http://h:2/rides"},
-		{name: "TARGET_PATH joins", profile: ProfileSlidingLog, url: "http://h:1/prefix", given: "/api/items", endpoint: "http://h:1/prefix/api/items"},
-		{name: "no path, generic profile", profile: ProfileTokenBucket, url: "http://h:1", endpoint: "http://h:1/"},
-		{name: "no path, trailing slash", profile: ProfileSlidingLog, url: "http://h:1/", endpoint: "http://h:1/"},
-		{name: "no path, PRD", profile: ProfilePRD, url: "http://h:1", endpoint: "http://h:1/v1/ride_summary"},
-		{name: "query kept", profile: ProfileFixedWindow, url: "http://h:1/api/items?token=t", endpoint: "http://h:1/api/items?token=t"},
-		{name: "instances", profile: ProfileFixedWindow, url: "http://h:1/api", urls: []string{"http://h:1/api", "http://h:2/api"}, endpoint: "http://h:1/api"},
-		{name: "instances disagree", profile: ProfileFixedWindow, url: "http://h:1/api", urls: []string{"http://h:1/api", "http://h:2/other"}, errSubstr: "TARGET_URLS=http://h:2/other has the path /other, and TARGET_URL /api"},
+		{name: "a URL's path is the endpoint", profile: profile.FixedWindow, url: "http://h:1/api/items", endpoint: "http://h:1/api/items"},
+		{name: "also for the PRD", profile: profile.PRD, url: "http://h:1/rides", disabled: "http://h:2", endpoint: "http://h:1/rides", twin: "http://h:2/rides"},
+		{name: "TARGET_PATH joins", profile: profile.SlidingLog, url: "http://h:1/prefix", given: "/api/items", endpoint: "http://h:1/prefix/api/items"},
+		{name: "no path, generic profile", profile: profile.TokenBucket, url: "http://h:1", endpoint: "http://h:1/"},
+		{name: "no path, trailing slash", profile: profile.SlidingLog, url: "http://h:1/", endpoint: "http://h:1/"},
+		{name: "no path, PRD", profile: profile.PRD, url: "http://h:1", endpoint: "http://h:1/v1/ride_summary"},
+		{name: "query kept", profile: profile.FixedWindow, url: "http://h:1/api/items?token=t", endpoint: "http://h:1/api/items?token=t"},
+		{name: "instances", profile: profile.FixedWindow, url: "http://h:1/api", urls: []string{"http://h:1/api", "http://h:2/api"}, endpoint: "http://h:1/api"},
+		{name: "instances disagree", profile: profile.FixedWindow, url: "http://h:1/api", urls: []string{"http://h:1/api", "http://h:2/other"}, errSubstr: "TARGET_URLS=http://h:2/other has the path /other, and TARGET_URL /api"},
 	} {
 		c := DefaultConfig().ForProfile(tc.profile)
 		c.URL, c.URLs, c.DisabledURL = tc.url, tc.urls, tc.disabled
@@ -58,7 +58,7 @@ func TestResolvePath(t *testing.T) {
 		}
 	}
 	// Started targets (no URL) keep the reference's path.
-	c := DefaultConfig().ForProfile(ProfileSlidingLog)
+	c := DefaultConfig().ForProfile(profile.SlidingLog)
 	if err := c.ResolvePath(false); err != nil || c.Path != DefaultPath {
 		t.Errorf("embedded: path %q, %v", c.Path, err)
 	}

@@ -37,7 +37,7 @@ func (c *quotaClient) Do(_ context.Context, r service.Request) *service.Exchange
 	return ex
 }
 
-func keyedScenario(t *testing.T, p service.Profile, c *quotaClient) *scenario {
+func keyedScenario(t *testing.T, p profile.Name, c *quotaClient) *scenario {
 	t.Helper()
 	cfg := service.DefaultConfig().ForProfile(p)
 	cfg.Limit, cfg.Burst, cfg.Rate = 3, 3, 0.001
@@ -53,19 +53,19 @@ func keyedScenario(t *testing.T, p service.Profile, c *quotaClient) *scenario {
 func TestBoundsDoNotPassOnNothingAllowed(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		profile service.Profile
+		profile profile.Name
 		steps   func(s *scenario) error
 	}{
-		{"FW-1", service.ProfileFixedWindow, func(s *scenario) error {
+		{"FW-1", profile.FixedWindow, func(s *scenario) error {
 			return errors.Join(s.nPlusSequential(1), s.nPlusSequential(1), s.fixedBound())
 		}},
-		{"SL-1", service.ProfileSlidingLog, func(s *scenario) error {
+		{"SL-1", profile.SlidingLog, func(s *scenario) error {
 			return errors.Join(s.nPlusSequential(1), s.slidingBound())
 		}},
-		{"TB-1", service.ProfileTokenBucket, func(s *scenario) error {
+		{"TB-1", profile.TokenBucket, func(s *scenario) error {
 			return errors.Join(s.burstPlusSequential(1), s.arrivalBound())
 		}},
-		{"TB drain", service.ProfileTokenBucket, func(s *scenario) error { return s.drain() }},
+		{"TB drain", profile.TokenBucket, func(s *scenario) error { return s.drain() }},
 	} {
 		for _, target := range []struct {
 			name    string
