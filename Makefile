@@ -118,10 +118,13 @@ vet:
 # ("Error 1"); run bin/rlspec … directly where the exact status matters.
 BIN := bin
 .PHONY: $(BIN)/rlspec $(BIN)/loadgen
+# The revision stamp: `rlspec version` names the commit also where the go
+# command cannot stamp it (a git worktree).
+BIN_LDFLAGS = -X github.com/rlspec/rlspec/internal/buildinfo.revision=$(REVISION)
 $(BIN)/rlspec:
-	@$(GO) build -o $@ ./cmd/rlspec
+	@$(GO) build -ldflags '$(BIN_LDFLAGS)' -o $@ ./cmd/rlspec
 $(BIN)/loadgen:
-	@$(GO) build -o $@ ./cmd/loadgen
+	@$(GO) build -ldflags '$(BIN_LDFLAGS)' -o $@ ./cmd/loadgen
 
 ## acceptance: Gherkin suite against TARGET_URL / TARGET_IMAGE / TARGET_SQL (spec/004's function in TARGET_DB), or the embedded reference
 acceptance: $(BIN)/rlspec
@@ -223,7 +226,7 @@ dist:
 dist-check: dist
 	cd $(DIST) && sha256sum -c SHA256SUMS
 	$(DIST)/rlspec-linux-amd64 version
-	REPORT_DIR=$$(mktemp -d) $(DIST)/rlspec-linux-amd64 acceptance >/dev/null
+	TARGET_URL=embedded REPORT_DIR=$$(mktemp -d) $(DIST)/rlspec-linux-amd64 acceptance >/dev/null
 	@echo "dist-check: rlspec-linux-amd64 acceptance against the embedded reference exited 0"
 
 ## go-install-check: `go install github.com/rlspec/rlspec/cmd/rlspec@$(CHECK_VERSION).t<tree>` into an emptied module
@@ -277,7 +280,7 @@ lint-ci:
 screenshot: $(BIN)/rlspec
 	@set -e; if ! command -v chromium >/dev/null; then echo "screenshot: chromium not installed (apt-get install -y chromium): skipped"; exit 0; fi; \
 	d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
-	REPORT_DIR=$$d $(BIN)/rlspec acceptance -fault no-retry-after >/dev/null || [ $$? = 1 ]; \
+	TARGET_URL=embedded REPORT_DIR=$$d $(BIN)/rlspec acceptance -fault no-retry-after >/dev/null || [ $$? = 1 ]; \
 	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,1650 \
 		--screenshot=docs/report.png file://$$d/report.html 2>/dev/null; \
 	echo "screenshot: docs/report.png"

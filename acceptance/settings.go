@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rlspec/rlspec/profile"
@@ -36,7 +38,52 @@ func checkSettings(ctx context.Context, tc service.Config, body *service.Body, t
 	}
 	c := service.NewClient(tc, tc.URL, service.WithTimeout(timeout))
 	defer c.Close()
-	return settingsMismatch(tc, c.Do(ctx, req))
+	ex := c.Do(ctx, req)
+	if err := firstAllowed(tc, ex); err != nil {
+		return err
+	}
+	return settingsMismatch(tc, ex)
+}
+
+// firstAllowed is a setup error when a fresh key's first request is not
+// allowed (2xx): every scenario would fail on it, and a bound ("at most N")
+// would hold on a run that allowed nothing. The sentence shows the answer
+// and names the settings that usually cause it.
+func firstAllowed(tc service.Config, ex *service.Exchange) error {
+	if ex.Err != nil || ex.Status/100 == 2 {
+		return nil
+	}
+	hint := "check TARGET_URL's path (or TARGET_PATH), TARGET_METHOD, KEY and TARGET_HEADERS"
+	switch {
+	case ex.Status == http.StatusUnauthorized || ex.Status == http.StatusForbidden:
+		hint = "give the credentials in TARGET_HEADERS"
+	case ex.Status == http.StatusNotFound || ex.Status == http.StatusMethodNotAllowed:
+		hint = "check the endpoint: TARGET_URL's path (or TARGET_PATH) and TARGET_METHOD"
+	case ex.Status == http.StatusBadRequest || ex.Status == http.StatusUnprocessableEntity:
+		hint = "the service rejected the request: check BODY_TEMPLATE, TARGET_METHOD and KEY"
+	case ex.Status == http.StatusTooManyRequests:
+		hint = "the service refused a key it has never seen: check KEY (how it tells clients apart) and RL_LIMIT"
+	case ex.Status >= 500:
+		hint = "the service failed; see its log"
+	}
+	if tc.Profile == profile.PRD && ex.Status/100 == 4 && ex.Status != http.StatusTooManyRequests {
+		// A generic API under the default profile.
+		hint += "; PROFILE=prd (the default) sends the PRD's POST of a ride: for another API set PROFILE to its design (sliding-log, fixed-window, token-bucket; docs/profiles.md)"
+	}
+	return fmt.Errorf("the first request of a fresh key (%s %s) was answered HTTP %d%s, not 2xx: rlspec can test only what the service allows; %s",
+		ex.Method, service.RedactURL(ex.URL), ex.Status, bodyExcerpt(ex.RespBody), hint)
+}
+
+// bodyExcerpt is the start of a response body on one line, for a sentence.
+func bodyExcerpt(b []byte) string {
+	s := strings.Join(strings.Fields(string(b)), " ")
+	if s == "" {
+		return ""
+	}
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:120]) + "…"
+	}
+	return " " + strconv.Quote(s)
 }
 
 // settingsMismatch returns one sentence naming the setting the first

@@ -50,6 +50,9 @@ type HuntOptions struct {
 	LinearTimeout time.Duration
 	// Log receives progress lines (nil: none).
 	Log func(format string, args ...any)
+	// Progress is the interval of the lines saying how far the hunt is
+	// (0: DefaultProgress; negative: none).
+	Progress time.Duration
 }
 
 // Result is what a hunt found.
@@ -166,6 +169,10 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 		o.Gen.Limits = t.Limits()
 	}
 	gen := Workloads(o.Gen)
+	if o.Progress == 0 {
+		o.Progress = DefaultProgress
+	}
+	prog := newProgress(o.Progress, o.Checks, time.Now, logf)
 
 	var (
 		mu       sync.Mutex
@@ -244,6 +251,7 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 			}
 			failing, failingW = keep, w
 		}
+		prog.tick(calls, requests, failing != nil)
 		mu.Unlock()
 		if keep.Failed() {
 			rt.Logf("workload:\n%s", w)

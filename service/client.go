@@ -58,7 +58,7 @@ type Request struct {
 // when no complete response arrived (refused, reset, deadline).
 type Exchange struct {
 	Method     string
-	URL        string
+	URL        string      // the endpoint, credentials masked (RedactURL)
 	Header     http.Header // request headers as sent
 	Body       []byte
 	ClientAddr netip.Addr
@@ -120,7 +120,7 @@ func (e *Exchange) Curl() string {
 			b.WriteString(" --data-binary " + shellQuote(string(e.Body)))
 		}
 	}
-	b.WriteString(" " + shellQuote(e.URL))
+	b.WriteString(" " + CurlURL(e.URL))
 	return b.String()
 }
 
@@ -250,7 +250,7 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	if method == "" {
 		method = http.MethodPost
 	}
-	ex := &Exchange{Method: method, URL: c.endpoint, Body: r.Body, ClientAddr: c.addr, Header: http.Header{}, Dialect: c.dialect}
+	ex := &Exchange{Method: method, URL: RedactURL(c.endpoint), Body: r.Body, ClientAddr: c.addr, Header: http.Header{}, Dialect: c.dialect}
 	for k, vs := range c.headers {
 		ex.Header[k] = append([]string(nil), vs...)
 	}
@@ -298,7 +298,7 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	resp, err := hc.Do(req)
 	if err != nil {
 		ex.Received = c.now()
-		ex.Err = uploadError(describeTransportError(err, c.timeout), cutShort())
+		ex.Err = uploadError(describeTransportError(RedactURLError(err), c.timeout), cutShort())
 		return ex
 	}
 	defer resp.Body.Close()

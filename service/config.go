@@ -130,7 +130,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 	str := func(p *string, name, env, usage string) { StringVar(fs, getenv, p, name, env, usage) }
 	str(&c.URL, "target-url", "TARGET_URL", "base URL of a running implementation; empty starts an embedded reference")
 	str(&c.DisabledURL, "target-url-disabled", "TARGET_URL_DISABLED", "base URL of a second instance with BMTC_RATE_LIMIT_ENABLED=false")
-	str(&c.Path, "target-path", "TARGET_PATH", "path of the endpoint")
+	str(&c.Path, "target-path", "TARGET_PATH", "path of the endpoint, joined to every base URL; unset: TARGET_URL's own path, else /v1/ride_summary (prd) or / (other profiles)")
 	str(&c.BodyTemplate, "body-template", "BODY_TEMPLATE", "JSON text/template file for request bodies")
 	str(&c.DB, "target-db", "TARGET_DB", "optional state access, sqlite:/abs/path.db or postgres://…")
 	str(&c.SQL, "target-sql", "TARGET_SQL", "spec/004's function to call directly in TARGET_DB (check_rate_limit); TARGET_DB=embedded starts one")
@@ -161,7 +161,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 func CheckBaseURL(u string) error {
 	p, err := url.Parse(u)
 	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-		return fmt.Errorf("%q is not an http(s) base URL", u)
+		return fmt.Errorf("%q is not an http(s) base URL", RedactURL(u))
 	}
 	return nil
 }
@@ -174,7 +174,7 @@ func (c Config) Validate() error {
 			continue
 		}
 		if err := CheckBaseURL(u); err != nil {
-			errs = append(errs, fmt.Errorf("%s=%q is not an http(s) base URL", name, u))
+			errs = append(errs, fmt.Errorf("%s=%q is not an http(s) base URL", name, RedactURL(u)))
 		}
 	}
 	if !strings.HasPrefix(c.Path, "/") {
@@ -226,11 +226,6 @@ func (c Config) DBPath() (string, error) {
 // (postgres:// or postgresql://).
 func (c Config) DBIsPostgres() bool {
 	return strings.HasPrefix(c.DB, "postgres://") || strings.HasPrefix(c.DB, "postgresql://")
-}
-
-// Endpoint is the full URL of the endpoint on base.
-func (c Config) Endpoint(base string) string {
-	return strings.TrimRight(base, "/") + c.Path
 }
 
 // ParseHeaders parses TARGET_HEADERS: "Name: value;Other: value".

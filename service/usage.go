@@ -80,3 +80,14 @@ func PrintUsage(w io.Writer, fs *flag.FlagSet, summary string) {
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
 }
+
+// SettingGiven reports whether the flag name was set on the command line
+// of the parsed fs or the variable env is in the environment.
+func SettingGiven(fs *flag.FlagSet, getenv Getenv, name, env string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	if _, ok := getenv(env); ok {
+		given = true
+	}
+	return given
+}

@@ -188,7 +188,10 @@ func (s *scenario) fixedBound() error {
 	if !s.epoch() {
 		check = bound.FirstWindow
 	}
-	return s.boundViolation(check(s.events(), s.limit(), s.window(), bound.DefaultTolerance))
+	if err := s.boundViolation(check(s.events(), s.limit(), s.window(), bound.DefaultTolerance)); err != nil {
+		return err
+	}
+	return s.freshKeyAllowed(s.limit())
 }
 
 // boundaryBurst is FW-2: at most 2N (epoch) or 2N − 1 (first-request)

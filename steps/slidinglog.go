@@ -33,7 +33,10 @@ func (s *scenario) window() time.Duration { return s.env.Config.Window }
 
 // slidingBound is SL-1 on every exchange of the scenario.
 func (s *scenario) slidingBound() error {
-	return s.boundViolation(bound.SlidingLog(s.events(), s.limit(), s.window(), bound.DefaultTolerance))
+	if err := s.boundViolation(bound.SlidingLog(s.events(), s.limit(), s.window(), bound.DefaultTolerance)); err != nil {
+		return err
+	}
+	return s.freshKeyAllowed(s.limit())
 }
 
 // noOverBlocking is SL-4's first sentence on every exchange.

@@ -62,6 +62,7 @@ func seconds(d time.Duration) int64 { return int64(math.Ceil(d.Seconds())) }
 // hold over the run (B + R·Δt + 1, with the 1 s tolerance) break TB-1.
 func (s *scenario) drain() error {
 	var run []*service.Exchange
+	fresh := len(s.key.runs) == 0
 	defer func() { s.key.runs = append(s.key.runs, run) }()
 	allowed := 0
 	for {
@@ -73,6 +74,9 @@ func (s *scenario) drain() error {
 			return err
 		}
 		switch {
+		case ex.Status == http.StatusTooManyRequests && fresh:
+			// A fresh key's bucket is full: B allowed before its first 429.
+			return s.allowedAtLeast(run, s.burst(), "draining a fresh key: its full bucket before the first 429")
 		case ex.Status == http.StatusTooManyRequests:
 			return nil
 		case ex.Status/100 != 2:
@@ -81,7 +85,7 @@ func (s *scenario) drain() error {
 		allowed++
 		span := ex.Received.Sub(run[0].Sent) + bound.DefaultTolerance
 		if float64(allowed) > float64(s.burst())+s.rate()*span.Seconds()+1 {
-			if err := s.arrivalBound(); err != nil {
+			if err := s.arrivalUpper(); err != nil {
 				return err
 			}
 			return violation(clause.Of(clause.TB1), "draining a key", fmt.Sprintf("a 429 after at most %d + %g/s·Δt + 1 allowed", s.burst(), s.rate()),
@@ -134,7 +138,20 @@ func (s *scenario) burstTimesSequential(n int) error {
 func (s *scenario) burstPlusConcurrent(k int) error { return s.concurrentN(s.burst() + k) }
 
 // arrivalBound is TB-1 on every exchange of the scenario.
+// Its lower bounds show the key was allowed what a correct bucket allows.
 func (s *scenario) arrivalBound() error {
+	if err := s.arrivalUpper(); err != nil {
+		return err
+	}
+	if err := s.freshKeyAllowed(s.burst()); err != nil {
+		return err
+	}
+	return s.refilledAllowed()
+}
+
+// arrivalUpper is TB-1's upper bound alone: no interval held more than
+// B + R·Δt + 1 allowed.
+func (s *scenario) arrivalUpper() error {
 	return s.boundViolation(bound.TokenBucket(s.events(), s.burst(), s.rate(), bound.DefaultTolerance))
 }
 

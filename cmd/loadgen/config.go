@@ -131,6 +131,7 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 	}
 	errs = append(errs, c.checkImageStore())
 	c.Target.SQLDefaults(false)
+	errs = append(errs, c.Target.ResolvePath(service.SettingGiven(fs, getenv, service.FlagPath, "TARGET_PATH")))
 	if err := c.Target.Validate(); err != nil {
 		errs = append(errs, err)
 	}

@@ -26,7 +26,9 @@ import (
 // suite cannot run. TARGET_IMAGE is started here (the containers package)
 // before the suite is given the URLs.
 func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cmd, err := acceptanceConfig(args, os.LookupEnv, stdout)
+	env := service.RecordEnv(os.LookupEnv)
+	cmd, err := acceptanceConfig(args, env.Lookup, stdout)
+	warnUnknown(stderr, "rlspec acceptance", env)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -129,8 +131,9 @@ func acceptanceExit(stderr io.Writer, dir string, rep *acceptance.Report, err er
 }
 
 // acceptanceSummary is the first paragraph of `rlspec acceptance -h`.
-const acceptanceSummary = `Run the Gherkin acceptance suite against TARGET_URL, TARGET_IMAGE or, with
-neither, an embedded reference. Exit status: 0 pass, 1 fail, 2 could not run.`
+const acceptanceSummary = `Run the Gherkin acceptance suite against TARGET_URL, TARGET_IMAGE or
+rlspec's embedded reference (TARGET_URL=embedded; also with no target at
+all, except in CI). Exit status: 0 pass, 1 fail, 2 could not run.`
 
 // acceptanceCmd is everything `rlspec acceptance` reads, filled once at
 // the edge: the suite's config (the service and how the suite runs), and
@@ -176,8 +179,11 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	if err := service.EnvErrors(fs); err != nil {
 		return fail(err)
 	}
-	tc.SQLDefaults(settingGiven(fs, getenv, service.FlagProfile, "PROFILE"))
+	tc.SQLDefaults(service.SettingGiven(fs, getenv, service.FlagProfile, "PROFILE"))
 	in, err := instances()
+	if err == nil {
+		err = chooseEmbedded(&tc, fs, getenv, len(in.URLs) > 0 || image != "")
+	}
 	if err == nil {
 		err = in.Check(tc, image)
 	}
@@ -188,6 +194,9 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 		// TARGET_URLS replaces TARGET_URL: the first is where every
 		// scenario but the multi-instance ones goes.
 		tc.URL, tc.URLs = in.URLs[0], in.URLs
+	}
+	if err := tc.ResolvePath(service.SettingGiven(fs, getenv, service.FlagPath, "TARGET_PATH")); err != nil {
+		return fail(err)
 	}
 	if tc.SQL != "" {
 		// -fault names a variant of spec/004's function (TARGET_DB=embedded).
@@ -208,7 +217,7 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	if store != fakeserver.StoreSQLite && tc.URL != "" {
 		return fail(errors.New("STORE applies to the embedded reference and TARGET_IMAGE (STORE=postgres: the image on a throwaway PostgreSQL); unset TARGET_URL and TARGET_URLS"))
 	}
-	sized := [2]bool{settingGiven(fs, getenv, "rl-limit", "RL_LIMIT"), settingGiven(fs, getenv, "rl-window", "RL_WINDOW")}
+	sized := [2]bool{service.SettingGiven(fs, getenv, "rl-limit", "RL_LIMIT"), service.SettingGiven(fs, getenv, "rl-window", "RL_WINDOW")}
 	return acceptanceCmd{Suite: acceptance.Config{Target: tc, Settings: set}, Image: image, Fault: f, Store: store, Replicas: in.Replicas, Sized: sized}, nil
 }
 

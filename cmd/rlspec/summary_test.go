@@ -49,3 +49,21 @@ func TestSummaryOfAMissingOrBrokenReportExits2(t *testing.T) {
 		}
 	}
 }
+
+// TestSummarySaysWhenNoServiceWasTested: a run against the embedded
+// reference says so in the summary's first line.
+func TestSummarySaysWhenNoServiceWasTested(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "junit.xml")
+	junit := `<testsuites><testsuite name="rlspec acceptance: embedded reference (fault none, sqlite)"><testcase name="AC1-01 ok"></testcase></testsuite></testsuites>`
+	if err := os.WriteFile(path, []byte(junit), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"summary", "-junit", path}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	first, _, _ := strings.Cut(stdout.String(), "\n")
+	if !strings.Contains(first, "1 passed") || !strings.Contains(first, "no service was tested") {
+		t.Errorf("first line %q", first)
+	}
+}
