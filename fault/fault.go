@@ -33,6 +33,9 @@ type Fault struct {
 	// Profile is the design the fault belongs to: the self-test runs it on
 	// the reference serving that profile ("" the PRD).
 	Profile fakeserver.Profile
+	// Align is the fixed-window alignment the self-test serves and claims
+	// for the fault ("" epoch).
+	Align fakeserver.Align
 	// Wrap returns the replacements of a server configured by cfg.
 	Wrap func(cfg fakeserver.Config) fakeserver.Wrap
 }

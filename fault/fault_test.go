@@ -243,6 +243,7 @@ var detectors = map[fault.Name]detector{
 	fault.FWOffByOne:           fwOffByOneDetector,
 	fault.FWAnonymousShared:    fwAnonymousDetector,
 	fault.FWBody:               fwBodyDetector,
+	fault.FWKeyGrid:            fwKeyGridDetector,
 
 	fault.TBWholeSecondRefill:   tbSteadyDetector,
 	fault.TBBinaryRefill:        tbRefillDetector,

@@ -46,6 +46,7 @@ func All() []Fault {
 		fwBody(),
 		fwMemoryQuota(),
 		fwProcessCache(),
+		fwKeyGrid(),
 		tbWholeSecondRefill(),
 		tbRetryAfterTruncated(),
 		tbUncapped(),

@@ -30,6 +30,22 @@ Feature: Fixed window: at most N allowed per window (FW-1 … FW-7)
     And N+5 requests are sent with the key concurrently
     Then no span of length W held more allowed requests than the boundary bound
 
+  @FW-2 @FW-1 @profile:fixed-window @id:FW-2-02
+  Scenario: FW-2-02 [FW-2] after an idle gap that is not a multiple of W
+    "FW-2: In any span of length W at most 2N (epoch) or 2N − 1
+    (first-request) allowed." A window opened by the first request is not a
+    grid of W anchored at the key's first-ever request (dialects.md,
+    key-grid): the key's first request, then an idle gap that ends 400 ms
+    before a later multiple of W after it; N spent there open a window, and
+    N+1 more right after that multiple of W get no fresh one. Decided after
+    the fact from send and receive times.
+    Given a fresh key
+    When the key idles after its first request until 400 ms before a later multiple of W
+    And N requests are sent with the key
+    And that multiple of W after the key's first request passes
+    And N+1 requests are sent with the key one after another
+    Then no span of length W held more allowed requests than the boundary bound
+
   @FW-3 @FW-1 @profile:fixed-window @id:FW-3-01
   Scenario: FW-3-01 [FW-3] the next window gives N fresh allowances
     "FW-3: The next window gives N fresh allowances; requests racing at the

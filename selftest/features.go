@@ -76,3 +76,20 @@ func profileOf(p fakeserver.Profile) fakeserver.Profile {
 	}
 	return p
 }
+
+// referenceAligns are the fixed-window alignments the reference's suite of
+// profile p runs with: epoch, and each other one a fault of p is served
+// with (its scenarios must pass against the correct design too); "" for
+// the other profiles.
+func referenceAligns(p fakeserver.Profile) []fakeserver.Align {
+	if p != fakeserver.ProfileFixedWindow {
+		return []fakeserver.Align{""}
+	}
+	out := []fakeserver.Align{fakeserver.AlignEpoch}
+	for _, f := range fault.All() {
+		if f.Profile == p && f.Align != "" && !slices.Contains(out, f.Align) {
+			out = append(out, f.Align)
+		}
+	}
+	return out
+}

@@ -407,7 +407,7 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 			go func() {
 				defer workers.Done()
 				for row := range rows {
-					r, err := runAcceptance(ctx, row.Fault, info[row.Fault].Profile, m.Store)
+					r, err := runAcceptance(ctx, row.Fault, info[row.Fault].Profile, info[row.Fault].Align, m.Store)
 					if err != nil {
 						fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
 						continue
@@ -419,7 +419,7 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 						// whole suite: one more suite, and the row says so.
 						say("%s: acceptance missed %s; running the suite once more (a race fault)", row.Fault, strings.Join(row.Missed, " "))
 						row.FirstMissed = row.Missed
-						if r, err = runAcceptance(ctx, row.Fault, info[row.Fault].Profile, m.Store); err != nil {
+						if r, err = runAcceptance(ctx, row.Fault, info[row.Fault].Profile, info[row.Fault].Align, m.Store); err != nil {
 							fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
 							continue
 						}
@@ -511,19 +511,22 @@ func profileConfig(p fakeserver.Profile) service.Config {
 func runReference(ctx context.Context, ps []fakeserver.Profile, store fakeserver.StoreKind) (AcceptanceResult, error) {
 	var sum AcceptanceResult
 	for _, p := range ps {
-		r, err := runAcceptance(ctx, fault.None, p, store)
-		if err != nil {
-			return sum, fmt.Errorf("profile %s: %w", p, err)
+		for _, a := range referenceAligns(p) {
+			r, err := runAcceptance(ctx, fault.None, p, a, store)
+			if err != nil {
+				return sum, fmt.Errorf("profile %s: %w", p, err)
+			}
+			sum.Passed, sum.Failed, sum.Skipped = sum.Passed+r.Passed, sum.Failed+r.Failed, sum.Skipped+r.Skipped
+			sum.PassedIDs = append(sum.PassedIDs, r.PassedIDs...)
+			sum.FailedIDs = append(sum.FailedIDs, r.FailedIDs...)
+			sum.SkippedIDs = append(sum.SkippedIDs, r.SkippedIDs...)
+			sum.Elapsed += r.Elapsed
 		}
-		sum.Passed, sum.Failed, sum.Skipped = sum.Passed+r.Passed, sum.Failed+r.Failed, sum.Skipped+r.Skipped
-		sum.PassedIDs = append(sum.PassedIDs, r.PassedIDs...)
-		sum.FailedIDs = append(sum.FailedIDs, r.FailedIDs...)
-		sum.SkippedIDs = append(sum.SkippedIDs, r.SkippedIDs...)
-		sum.Elapsed += r.Elapsed
 	}
-	slices.Sort(sum.PassedIDs)
-	slices.Sort(sum.FailedIDs)
-	slices.Sort(sum.SkippedIDs)
+	for _, ids := range []*[]string{&sum.PassedIDs, &sum.FailedIDs, &sum.SkippedIDs} {
+		slices.Sort(*ids)
+		*ids = slices.Compact(*ids)
+	}
 	return sum, nil
 }
 
@@ -532,11 +535,14 @@ func runReference(ctx context.Context, ps []fakeserver.Profile, store fakeserver
 // of p declares Replicas: acceptanceReplicas), without writing reports. The reference
 // requires a bearer token that TARGET_HEADERS carries, so that requests
 // refused for their credentials are tested too (RL-EXT-AUTH-01).
-func runAcceptance(ctx context.Context, f fault.Name, p fakeserver.Profile, store fakeserver.StoreKind) (AcceptanceResult, error) {
+func runAcceptance(ctx context.Context, f fault.Name, p fakeserver.Profile, align fakeserver.Align, store fakeserver.StoreKind) (AcceptanceResult, error) {
 	tc := claimFeatures(profileConfig(p), f)
+	if p == fakeserver.ProfileFixedWindow && align != "" {
+		tc.WindowAlign = service.WindowAlign(align)
+	}
 	token := "Bearer rlspec-selftest-" + service.NewUUID()
 	tc.Headers.Set("Authorization", token)
-	rep, err := runOnPair(ctx, tc, embedded.Options{Fault: f, Profile: p, Store: store, RequireAuth: token,
+	rep, err := runOnPair(ctx, tc, embedded.Options{Fault: f, Profile: p, Align: align, Store: store, RequireAuth: token,
 		Burst: tc.Burst, Rate: tc.Rate, Replicas: acceptanceReplicas(f, p),
 		Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers()}, acceptance.DefaultSettings())
 	if err != nil {
