@@ -244,6 +244,7 @@ var detectors = map[fault.Name]detector{
 	fault.FWAnonymousShared:    fwAnonymousDetector,
 	fault.FWBody:               fwBodyDetector,
 	fault.FWKeyGrid:            fwKeyGridDetector,
+	fault.FWRefusalMovesWindow: fwRetryDetector,
 
 	fault.TBWholeSecondRefill:   tbSteadyDetector,
 	fault.TBBinaryRefill:        tbRefillDetector,

@@ -83,3 +83,18 @@ func fwKeyGridDetector(_ *testing.T, mk mkServer) (bool, string) {
 	w := s.do(user("u", ""))
 	return w.Code != 429, fmt.Sprintf("a request 0.7 s after a window opened by the first request after an idle gap and spent: %d", w.Code)
 }
+
+// fwRetryDetector: epoch windows (N = 3, W = 10 s). The key spends its
+// window and retries once a second while refused; the first request of the
+// next window is allowed.
+func fwRetryDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := fwServer(mk)
+	s.spend(3, user("u", ""))
+	for range 9 {
+		s.clk.Advance(time.Second)
+		s.do(user("u", ""))
+	}
+	s.clk.Advance(1100 * time.Millisecond) // t0 + 10.1 s: the next window
+	w := s.do(user("u", ""))
+	return w.Code != 200, fmt.Sprintf("first request of the next window after retries while refused: %d", w.Code)
+}

@@ -47,6 +47,7 @@ func All() []Fault {
 		fwMemoryQuota(),
 		fwProcessCache(),
 		fwKeyGrid(),
+		fwRefusalMovesWindow(),
 		tbWholeSecondRefill(),
 		tbRetryAfterTruncated(),
 		tbUncapped(),

@@ -70,6 +70,21 @@ Feature: Fixed window: at most N allowed per window (FW-1 … FW-7)
     And N+20 requests are sent with the key concurrently
     Then exactly N of them were allowed and the rest refused with 429
 
+  @FW-3 @profile:fixed-window @id:FW-3-03
+  Scenario: FW-3-03 [FW-3] a client that kept retrying while refused
+    "FW-3: The next window gives N fresh allowances — also to a client that
+    kept retrying while refused (a refusal never moves the window)." The
+    key spends N in a window 1.2 s old and retries every 200 ms while
+    refused until 300 ms before the window ends; right after it ends, N+1
+    more get exactly N.
+    Given a fresh key
+    When the key's window is 1200 ms old
+    And the key spends the rest of its window
+    And the key retries every 200 ms while refused, in the last 2 s before its window ends
+    And the window ends
+    And N+1 requests are sent with the key one after another
+    Then exactly N of them were allowed and the rest refused with 429
+
   @FW-4 @profile:fixed-window @id:FW-4-01
   Scenario: FW-4-01 [FW-4] concurrent requests on a fresh key
     "FW-4: N+k concurrent requests on a fresh key (the first-ever request of
