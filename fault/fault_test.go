@@ -252,6 +252,8 @@ var detectors = map[fault.Name]detector{
 	fault.TBRetryAfterTruncated: tbRetryAfterDetector,
 	fault.TBLostUpdate:          tbConcurrentDetector,
 	fault.TBLimitFromRemaining:  tbLimitDetector,
+	fault.TBAnonymousShared:     tbAnonymousDetector,
+	fault.TBKeyIgnored:          tbKeysDetector,
 
 	fault.SLMemoryQuota: memoryQuotaDetector(fakeserver.ProfileSlidingLog),
 	fault.FWMemoryQuota: memoryQuotaDetector(fakeserver.ProfileFixedWindow),

@@ -56,6 +56,8 @@ func All() []Fault {
 		tbLimitFromRemaining(),
 		tbMemoryQuota(),
 		tbProcessCache(),
+		tbKeyIgnored(),
+		tbAnonymousShared(),
 		pnRefusedCounted(),
 		pnNoEscalation(),
 		pnSpends(),

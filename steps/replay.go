@@ -25,7 +25,7 @@ func (s *scenario) register(sc stepper) {
 	for _, register := range []func(stepper){
 		s.registerQuota, s.registerWindow, s.registerIdempotency, s.registerFallback,
 		s.registerFlag, s.registerBadInput, s.registerConcurrency, s.registerHeaders, s.registerAuth,
-		s.registerFailMode, s.registerPersistence, s.registerKeys, s.registerSlidingLog, s.registerFixedWindow, s.registerFixedWindowGrid, s.registerFixedWindowRetry, s.registerTokenBucket,
+		s.registerFailMode, s.registerPersistence, s.registerKeys, s.registerSlidingLog, s.registerFixedWindow, s.registerFixedWindowGrid, s.registerFixedWindowRetry, s.registerTokenBucket, s.registerTokenBucketKeys,
 		s.registerPenalties, s.registerIETF, s.registerBypass, s.registerTiers, s.registerMultiInstance,
 	} {
 		register(sc)
