@@ -60,8 +60,9 @@ type slowServer struct {
 	delay   func(n int) time.Duration
 	sliding bool
 
-	behind  time.Duration // the server's clock is behind the harness's by this
-	noReset bool          // a defect: a window never ends
+	behind       time.Duration // the server's clock is behind the harness's by this
+	noReset      bool          // a defect: a window never ends
+	replaySpends bool          // a defect: a replay gets the cached response and spends a unit
 
 	mu      sync.Mutex
 	n       int
@@ -88,14 +89,17 @@ func (s *slowServer) Do(_ context.Context, r service.Request) *service.Exchange 
 	ex.Received = s.clock.advance(s.delay(s.n))
 	s.n++
 	now := ex.Received.Add(-s.behind)
-	if c, ok := s.cache[r.IdempotencyKey]; ok && string(c.Body) == string(r.Body) {
-		ex.Status, ex.RespHeader, ex.RespBody = c.Status, c.RespHeader, c.RespBody
-		return ex
-	}
 	var body struct {
 		Bucket string `json:"device_bucket"`
 	}
 	_ = json.Unmarshal(r.Body, &body)
+	if c, ok := s.cache[r.IdempotencyKey]; ok && string(c.Body) == string(r.Body) {
+		ex.Status, ex.RespHeader, ex.RespBody = c.Status, c.RespHeader, c.RespBody
+		if b := s.buckets[body.Bucket]; s.replaySpends && b != nil && b.left > 0 {
+			b.left--
+		}
+		return ex
+	}
 	b := s.buckets[body.Bucket]
 	if b == nil || (!s.noReset && !now.Before(b.end)) {
 		b = &fwBucket{left: s.limit, end: now.Add(s.window)}
@@ -215,6 +219,26 @@ func TestAC602SecondRunInOneWindowGivesTheVerdict(t *testing.T) {
 	r = runScenario(t, newSlowServer(clock, 20, 3*time.Second, every(time.Millisecond)), 3*time.Second, ac602...)
 	if r.Status != Passed || r.Rerun != "" {
 		t.Fatalf("fast: %s: %s (re-run: %q)", r.Status, r.Reason, r.Rerun)
+	}
+}
+
+// Issue 24 item 10: against a server whose Reset moves with every response
+// (now + W), RL-AC6-02 read the spread of Resets over its 81 requests as "a
+// window ended during the check" and skipped, twice, so replays that spend
+// went unreported. By rlspec's clock the requests lie well inside one
+// window (3.2 s of RL_WINDOW=10s): the verdict is on the algorithm, and the
+// moving Reset is the header clauses' (RL-AC3-03).
+func TestAC602MovingResetIsNoSkip(t *testing.T) {
+	start := time.Unix(1_800_000_000, 5_000_000)
+	srv := newSlowServer(&fakeTime{now: start}, 20, 10*time.Second, every(40*time.Millisecond))
+	srv.sliding = true
+	if r := runScenario(t, srv, 10*time.Second, ac602...); r.Status != Passed || r.Rerun != "" {
+		t.Fatalf("moving Reset, correct replays: %s: %s (re-run: %q)", r.Status, r.Reason, r.Rerun)
+	}
+	srv = newSlowServer(&fakeTime{now: start}, 20, 10*time.Second, every(40*time.Millisecond))
+	srv.sliding, srv.replaySpends = true, true
+	if r := runScenario(t, srv, 10*time.Second, ac602...); r.Status != Failed || r.Rerun != "" {
+		t.Fatalf("moving Reset, replays that spend: %s: %s (re-run: %q)", r.Status, r.Reason, r.Rerun)
 	}
 }
 
