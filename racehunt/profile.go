@@ -33,3 +33,12 @@ func ModelFor(cfg service.Config, limit int) (model.Model, error) {
 	}
 	return nil, fmt.Errorf("race hunt: no model of PROFILE=%s yet", cfg.Profile)
 }
+
+// liveQuota is the one quota a live target of cfg enforces: the bucket's
+// size B (RL_BURST) for token-bucket, RL_LIMIT for every other profile.
+func liveQuota(cfg service.Config) int {
+	if cfg.Profile == service.ProfileTokenBucket {
+		return cfg.Burst
+	}
+	return cfg.Limit
+}

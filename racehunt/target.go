@@ -34,7 +34,7 @@ var _ Target = (*Live)(nil)
 // answers a request (on a fresh bucket, so the probe spends nothing a
 // workload will see).
 func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...RunnerOption) (*Live, error) {
-	r, err := NewRunner(cfg, bases, cfg.Limit, opts...)
+	r, err := NewRunner(cfg, bases, liveQuota(cfg), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +44,10 @@ func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...Ru
 		}
 	}
 	desc := fmt.Sprintf("%v (RL_LIMIT=%d, RL_WINDOW=%s)", bases, cfg.Limit, cfg.Window)
-	if !isPRD(r.cfg.Profile) {
+	switch {
+	case r.cfg.Profile == service.ProfileTokenBucket:
+		desc = fmt.Sprintf("%v (PROFILE=%s, RL_BURST=%d, RL_RATE=%g)", bases, r.cfg.Profile, cfg.Burst, cfg.Rate)
+	case !isPRD(r.cfg.Profile):
 		desc = fmt.Sprintf("%v (PROFILE=%s, RL_LIMIT=%d, RL_WINDOW=%s)", bases, r.cfg.Profile, cfg.Limit, cfg.Window)
 	}
 	return &Live{runner: r, desc: desc}, nil
