@@ -138,6 +138,12 @@ func runScenario(t *testing.T, srv *slowServer, window time.Duration, texts ...s
 	t.Helper()
 	cfg := service.DefaultConfig()
 	cfg.Limit, cfg.Window = srv.limit, window
+	return runScenarioOn(t, cfg, srv.clock, srv.Do, texts...)
+}
+
+// runScenarioOn is runScenario with cfg, on clock, answered by do.
+func runScenarioOn(t *testing.T, cfg service.Config, clock *fakeTime, do func(context.Context, service.Request) *service.Exchange, texts ...string) ScenarioResult {
+	t.Helper()
 	body, err := service.LoadBody("")
 	if err != nil {
 		t.Fatal(err)
@@ -145,10 +151,10 @@ func runScenario(t *testing.T, srv *slowServer, window time.Duration, texts ...s
 	rec := newMockRecorder(t)
 	var got ScenarioResult
 	rec.EXPECT().Record(mock.Anything).Run(func(r ScenarioResult) { got = r }).Once()
-	env := &Env{Config: cfg, URL: "http://fake", Body: body, Now: srv.clock.Now, Wait: srv.clock.Wait, Recorder: rec, MaxWait: service.DefaultMaxWait,
+	env := &Env{Config: cfg, URL: "http://fake", Body: body, Now: clock.Now, Wait: clock.Wait, Recorder: rec, MaxWait: service.DefaultMaxWait,
 		NewClient: func(string) Client {
 			c := newMockClient(t)
-			c.EXPECT().Do(mock.Anything, mock.Anything).RunAndReturn(srv.Do).Maybe()
+			c.EXPECT().Do(mock.Anything, mock.Anything).RunAndReturn(do).Maybe()
 			c.EXPECT().Addr().Return(netip.MustParseAddr("127.0.0.9")).Maybe()
 			c.EXPECT().Close().Maybe()
 			return c

@@ -48,6 +48,14 @@ func (s *scenario) idleToGrid(ms int) error {
 	if s.key.runs != nil {
 		return precondition(fmt.Errorf("the idle gap starts at the key's first-ever request: the key was used already"))
 	}
+	k := 2
+	for time.Duration(k-1)*s.window()-lead < 1100*time.Millisecond {
+		k++
+	}
+	if gap := time.Duration(k)*s.window() - lead; !s.ageable() && gap > s.env.MaxWait {
+		return skip("the idle gap after the key's first request (%d·RL_WINDOW − %s = %s) is longer than MAX_WAIT=%s: raise MAX_WAIT or configure a shorter RL_WINDOW",
+			k, lead, gap.Round(time.Millisecond), s.env.MaxWait)
+	}
 	if !s.ageable() { // an aged key's time moves with its window, not with the wall clock
 		if err := s.waitUntil(s.now().Truncate(time.Second).Add(time.Second + 20*time.Millisecond)); err != nil {
 			return err
@@ -60,10 +68,6 @@ func (s *scenario) idleToGrid(ms int) error {
 	s.key.runs = append(s.key.runs, []*service.Exchange{ex})
 	if ex.Status/100 != 2 {
 		return s.setupFailed("the first request of a fresh key", ex)
-	}
-	k := 2
-	for time.Duration(k-1)*s.window()-lead < 1100*time.Millisecond {
-		k++
 	}
 	s.grid = gridState{first: ex, k: k, burst: s.recorded()}
 	s.key.opened, s.key.spent = nil, 0
