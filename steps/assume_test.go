@@ -138,11 +138,20 @@ func runScenario(t *testing.T, srv *slowServer, window time.Duration, texts ...s
 	t.Helper()
 	cfg := service.DefaultConfig()
 	cfg.Limit, cfg.Window = srv.limit, window
-	return runScenarioOn(t, cfg, srv.clock, srv.Do, texts...)
+	return runScenarioOn(t, cfg, srv.clock, anyAddress(srv.Do), texts...)
 }
 
-// runScenarioOn is runScenario with cfg, on clock, answered by do.
-func runScenarioOn(t *testing.T, cfg service.Config, clock *fakeTime, do func(context.Context, service.Request) *service.Exchange, texts ...string) ScenarioResult {
+// answer is a fake target: the response to r from a client at addr.
+type answer func(addr netip.Addr, ctx context.Context, r service.Request) *service.Exchange
+
+// anyAddress is do as an answer that does not look at the address.
+func anyAddress(do func(context.Context, service.Request) *service.Exchange) answer {
+	return func(_ netip.Addr, ctx context.Context, r service.Request) *service.Exchange { return do(ctx, r) }
+}
+
+// runScenarioOn is runScenario with cfg, on clock, answered by do; each
+// client the scenario makes has an address of its own (127.0.0.9, .10, …).
+func runScenarioOn(t *testing.T, cfg service.Config, clock *fakeTime, do answer, texts ...string) ScenarioResult {
 	t.Helper()
 	body, err := service.LoadBody("")
 	if err != nil {
@@ -151,11 +160,17 @@ func runScenarioOn(t *testing.T, cfg service.Config, clock *fakeTime, do func(co
 	rec := newMockRecorder(t)
 	var got ScenarioResult
 	rec.EXPECT().Record(mock.Anything).Run(func(r ScenarioResult) { got = r }).Once()
+	clients := 0
 	env := &Env{Config: cfg, URL: "http://fake", Body: body, Now: clock.Now, Wait: clock.Wait, Recorder: rec, MaxWait: service.DefaultMaxWait,
 		NewClient: func(string) Client {
-			c := newMockClient(t)
-			c.EXPECT().Do(mock.Anything, mock.Anything).RunAndReturn(do).Maybe()
-			c.EXPECT().Addr().Return(netip.MustParseAddr("127.0.0.9")).Maybe()
+			c, addr := newMockClient(t), netip.AddrFrom4([4]byte{127, 0, 0, byte(9 + clients)})
+			clients++
+			c.EXPECT().Do(mock.Anything, mock.Anything).RunAndReturn(func(ctx context.Context, r service.Request) *service.Exchange {
+				ex := do(addr, ctx, r)
+				ex.ClientAddr = addr
+				return ex
+			}).Maybe()
+			c.EXPECT().Addr().Return(addr).Maybe()
 			c.EXPECT().Close().Maybe()
 			return c
 		}}

@@ -107,7 +107,7 @@ func TestFW202TellsAFirstRequestWindowFromAKeyGrid(t *testing.T) {
 		}, Failed},
 	} {
 		clock := &fakeTime{now: start}
-		r := runScenarioOn(t, fwConfig(c.align), clock, c.srv(clock).Do, fw202...)
+		r := runScenarioOn(t, fwConfig(c.align), clock, anyAddress(c.srv(clock).Do), fw202...)
 		if r.Status != c.want || r.Rerun != "" {
 			t.Errorf("%s: %s: %s (re-run %q), want %s", c.name, r.Status, r.Reason, r.Rerun, c.want)
 		}
@@ -122,7 +122,7 @@ func TestFW202TellsAFirstRequestWindowFromAKeyGrid(t *testing.T) {
 		return 2 * time.Millisecond
 	})
 	f.grid = true
-	r := runScenarioOn(t, fwConfig(service.AlignFirstRequest), clock, f.Do, fw202...)
+	r := runScenarioOn(t, fwConfig(service.AlignFirstRequest), clock, anyAddress(f.Do), fw202...)
 	if r.Status != Skipped || !strings.Contains(r.Reason, "within one span of W did not hold") {
 		t.Fatalf("stalled key grid: %s: %s", r.Status, r.Reason)
 	}
@@ -152,7 +152,7 @@ func TestFW303RetryingClientGetsItsNextWindow(t *testing.T) {
 			clock := &fakeTime{now: time.Unix(1_800_000_000, 300_000_000)}
 			f := newFWFake(clock, m, every(2*time.Millisecond))
 			f.movesOnRefusal = moves
-			r := runScenarioOn(t, fwConfig(align), clock, f.Do, fw303...)
+			r := runScenarioOn(t, fwConfig(align), clock, anyAddress(f.Do), fw303...)
 			want := Passed
 			if moves {
 				want = Failed
