@@ -97,3 +97,15 @@ func TestTB8KeysHaveBucketsOfTheirOwn(t *testing.T) {
 		}
 	}
 }
+
+// With KEY=ip another key from the same address is the same key: TB-8-01
+// is skipped with the reason, never failed.
+func TestTB801SkipsKeyIP(t *testing.T) {
+	clock := &fakeTime{now: time.Unix(1_800_000_000, 0)}
+	f := &tbFake{clock: clock, delay: every(2 * time.Millisecond), st: map[string]model.State{}, ignoreKey: true}
+	cfg := tbConfig()
+	cfg.Key = service.Key{Kind: service.KeyIP}
+	if r := runScenarioOn(t, cfg, clock, f.Do, tb801...); r.Status != Skipped || !strings.Contains(r.Reason, "KEY=ip") {
+		t.Fatalf("%s: %s", r.Status, r.Reason)
+	}
+}
