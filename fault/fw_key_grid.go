@@ -21,8 +21,8 @@ func fwKeyGrid() Fault {
 		Breaks:      clause.Of(clause.FW2, clause.FW1),
 		Description: "first-request windows claimed, but windows sit on a grid of W anchored at the key's first-ever request",
 		Detectors:   Detectors{Scenarios: []string{"FW-2-02"}},
-		Profile:     fakeserver.ProfileFixedWindow,
-		Align:       fakeserver.AlignFirstRequest,
+		Profile:     profile.FixedWindow,
+		Align:       profile.AlignFirstRequest,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Model: func(model.Model) model.Model { return keyGrid{limit: cfg.Limit, window: cfg.Window} }}
 		},

@@ -19,7 +19,7 @@ func fwRefusalMovesWindow() Fault {
 		Breaks:      clause.Of(clause.FW3),
 		Description: "a refusal moves the window's end to now + W: a client retrying while refused never gets its next window",
 		Detectors:   Detectors{Scenarios: []string{"FW-3-03"}},
-		Profile:     fakeserver.ProfileFixedWindow,
+		Profile:     profile.FixedWindow,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			w := int64(cfg.Window / time.Second)
 			return wrapModel(func(m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {

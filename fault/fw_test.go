@@ -15,7 +15,7 @@ import (
 
 func fwServer(mk mkServer) tserver {
 	return mk(func(c *fakeserver.Config) {
-		c.Profile, c.Align, c.Limit, c.Window = fakeserver.ProfileFixedWindow, fakeserver.AlignEpoch, 3, 10*time.Second
+		c.Profile, c.Align, c.Limit, c.Window = profile.FixedWindow, profile.AlignEpoch, 3, 10*time.Second
 	})
 }
 
@@ -74,7 +74,7 @@ func fwBodyDetector(_ *testing.T, mk mkServer) (bool, string) {
 // at t0 + 20.1 s is refused; a grid anchored at t0 gives it a fresh window.
 func fwKeyGridDetector(_ *testing.T, mk mkServer) (bool, string) {
 	s := mk(func(c *fakeserver.Config) {
-		c.Profile, c.Align, c.Limit, c.Window = fakeserver.ProfileFixedWindow, fakeserver.AlignFirstRequest, 3, 10*time.Second
+		c.Profile, c.Align, c.Limit, c.Window = profile.FixedWindow, profile.AlignFirstRequest, 3, 10*time.Second
 	})
 	s.do(user("u", ""))
 	s.clk.Advance(19400 * time.Millisecond)

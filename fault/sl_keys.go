@@ -21,7 +21,7 @@ func slKeyIgnored() Fault {
 		Breaks:      clause.Of(clause.SL8),
 		Description: "the key header is ignored: every request is keyed by its client address",
 		Detectors:   Detectors{Scenarios: []string{"SL-8-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap:        keyIgnored,
 	}
 }
@@ -43,7 +43,7 @@ func slAnonymousShared() Fault {
 		Breaks:      clause.Of(clause.SL8),
 		Description: "a request without the key header is keyed by one bucket shared by every client",
 		Detectors:   Detectors{Scenarios: []string{"SL-8-02"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap:        addressesShare("anonymous"),
 	}
 }

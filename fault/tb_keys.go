@@ -2,7 +2,6 @@ package fault
 
 import (
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 )
 
 // TBKeyIgnored keys every request by its client address, ignoring
@@ -19,7 +18,7 @@ func tbAnonymousShared() Fault {
 		Breaks:      clause.Of(clause.TB8),
 		Description: "a request without the key header is keyed by one bucket shared by every keyless client",
 		Detectors:   Detectors{Scenarios: []string{"TB-8-02"}},
-		Profile:     fakeserver.ProfileTokenBucket,
+		Profile:     profile.TokenBucket,
 		Wrap:        addressesShare("anonymous"),
 	}
 }
@@ -30,7 +29,7 @@ func tbKeyIgnored() Fault {
 		Breaks:      clause.Of(clause.TB8),
 		Description: "the key header is ignored: every request is keyed by its client address",
 		Detectors:   Detectors{Scenarios: []string{"TB-8-01"}},
-		Profile:     fakeserver.ProfileTokenBucket,
+		Profile:     profile.TokenBucket,
 		Wrap:        keyIgnored,
 	}
 }

@@ -56,10 +56,10 @@ type History struct {
 	// sequential oracle at Limit (nil: the PRD's, with idempotency).
 	// LimitedBody is what a 429's body must hold (LIMITED_BODY), and
 	// WindowAlign fixed-window's alignment.
-	Profile     service.Profile
+	Profile     profile.Name
 	Model       model.Model
 	LimitedBody service.LimitedBody
-	WindowAlign service.WindowAlign
+	WindowAlign profile.Align
 	Dialect     service.Dialect
 	// Tolerance is the allowed skew between the recorded server time and
 	// the target's clock (0 against the embedded reference's fake clock).

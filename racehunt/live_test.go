@@ -107,13 +107,13 @@ func TestHuntStopsWhenTargetDies(t *testing.T) {
 // reported "Limit=3, want 500".
 func TestLiveTokenBucketIsABucketOfBurst(t *testing.T) {
 	sc := fakeserver.DefaultConfig()
-	sc.Profile, sc.Burst, sc.Rate = fakeserver.ProfileTokenBucket, 3, 2
+	sc.Profile, sc.Burst, sc.Rate = profile.TokenBucket, 3, 2
 	run, err := fakeserver.Start(sc, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = run.Close() })
-	cfg := service.DefaultConfig().ForProfile(service.ProfileTokenBucket)
+	cfg := service.DefaultConfig().ForProfile(profile.TokenBucket)
 	cfg.Burst, cfg.Rate = 3, 2
 	if cfg.Limit == 3 {
 		t.Fatal("RL_LIMIT is B already: the test could not tell them apart")
@@ -129,7 +129,7 @@ func TestLiveTokenBucketIsABucketOfBurst(t *testing.T) {
 		t.Errorf("description %q does not name RL_BURST", live.Describe())
 	}
 	res, err := Hunt(context.Background(), live, HuntOptions{Checks: 4, NoFailFile: true, ReportDir: t.TempDir(),
-		Gen: GenOptions{MaxBursts: 2, Profile: service.ProfileTokenBucket}})
+		Gen: GenOptions{MaxBursts: 2, Profile: profile.TokenBucket}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...Ru
 	}
 	desc := fmt.Sprintf("%v (RL_LIMIT=%d, RL_WINDOW=%s)", bases, cfg.Limit, cfg.Window)
 	switch {
-	case r.cfg.Profile == service.ProfileTokenBucket:
+	case r.cfg.Profile == profile.TokenBucket:
 		desc = fmt.Sprintf("%v (PROFILE=%s, RL_BURST=%d, RL_RATE=%g)", bases, r.cfg.Profile, cfg.Burst, cfg.Rate)
 	case !isPRD(r.cfg.Profile):
 		desc = fmt.Sprintf("%v (PROFILE=%s, RL_LIMIT=%d, RL_WINDOW=%s)", bases, r.cfg.Profile, cfg.Limit, cfg.Window)

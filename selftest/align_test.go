@@ -4,7 +4,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 )
 
@@ -14,13 +13,13 @@ import (
 // to pass the correct design under the same claim; other profiles once.
 func TestReferenceAlignsFollowTheFaults(t *testing.T) {
 	f, ok := fault.Lookup(fault.FWKeyGrid)
-	if !ok || f.Align != fakeserver.AlignFirstRequest {
+	if !ok || f.Align != profile.AlignFirstRequest {
 		t.Fatalf("fw-key-grid is served with %q", f.Align)
 	}
-	if got := referenceAligns(fakeserver.ProfileFixedWindow); !slices.Equal(got, []fakeserver.Align{fakeserver.AlignEpoch, fakeserver.AlignFirstRequest}) {
+	if got := referenceAligns(profile.FixedWindow); !slices.Equal(got, []profile.Align{profile.AlignEpoch, profile.AlignFirstRequest}) {
 		t.Errorf("fixed-window: %v", got)
 	}
-	if got := referenceAligns(fakeserver.ProfileTokenBucket); !slices.Equal(got, []fakeserver.Align{""}) {
+	if got := referenceAligns(profile.TokenBucket); !slices.Equal(got, []profile.Align{""}) {
 		t.Errorf("token-bucket: %v", got)
 	}
 }

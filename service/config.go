@@ -55,7 +55,7 @@ type Config struct {
 	DisabledURL string // TARGET_URL_DISABLED: flag-off twin for AC8
 	// UntrustedURL is not a setting: a TARGET_IMAGE start with
 	// CLIENT_IPS=xff fills it with an instance that trusts no proxy, which
-	// RL-EXT-XFF-01 reaches with its own source address.
+	// EXT-XFF-01 reaches with its own source address.
 	UntrustedURL string
 	// URLs is not a setting: every flag-on instance of the service on one
 	// store, URL first — TARGET_URLS, or the replicas a command started
@@ -76,17 +76,17 @@ type Config struct {
 
 	// Profiles (profiles.md). Empty profile settings mean the profile's
 	// default; ForProfile fills them.
-	Profile        Profile     // PROFILE
-	Implementation string      // IMPLEMENTATION: the name conformance.json gives the target
-	Features       []Feature   // FEATURES; nil: the profile's defaults, empty: none
-	Key            Key         // KEY
-	KeyFormat      string      // KEY_FORMAT
-	Method         string      // TARGET_METHOD
-	WindowAlign    WindowAlign // WINDOW_ALIGN
-	Dialect        Dialect     // DIALECT
-	LimitedBody    LimitedBody // LIMITED_BODY
-	StoreDownCmd   string      // STORE_DOWN_CMD: makes the target's store unavailable
-	StoreUpCmd     string      // STORE_UP_CMD: makes it available again
+	Profile        Profile       // PROFILE
+	Implementation string        // IMPLEMENTATION: the name conformance.json gives the target
+	Features       []Feature     // FEATURES; nil: the profile's defaults, empty: none
+	Key            Key           // KEY
+	KeyFormat      string        // KEY_FORMAT
+	Method         string        // TARGET_METHOD
+	WindowAlign    profile.Align // WINDOW_ALIGN
+	Dialect        Dialect       // DIALECT
+	LimitedBody    LimitedBody   // LIMITED_BODY
+	StoreDownCmd   string        // STORE_DOWN_CMD: makes the target's store unavailable
+	StoreUpCmd     string        // STORE_UP_CMD: makes it available again
 	// penalties (service/penalties.go)
 	Penalties    []model.PenaltyTier // RL_PENALTIES; nil: not given
 	PenaltiesURL string              // TARGET_URL_PENALTIES; "": TARGET_URL
@@ -109,7 +109,7 @@ func DefaultConfig() Config {
 		Sentinel:  DefaultSentinel,
 		Schema:    SchemaPRD,
 		ClientIPs: ClientIPsBind,
-		Profile:   ProfilePRD,
+		Profile:   profile.PRD,
 	}
 }
 

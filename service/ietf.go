@@ -24,5 +24,5 @@ func ParseIETF(h http.Header, received time.Time) (RateLimit, error) {
 // DIALECT=ietf or feature ietf-headers claimed (an embedded reference then
 // adds them beside X-RateLimit-*).
 func (c Config) AnswersIETF() bool {
-	return c.Dialect == DialectIETF || c.Claims(FeatureIETFHeaders)
+	return c.Dialect == DialectIETF || c.Claims(profile.IETFHeaders)
 }

@@ -19,7 +19,7 @@ func TestSQLDefaultsAndValidation(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Fatalf("spec/004's settings refused: %v", err)
 	}
-	if c.Profile != ProfileFixedWindow || c.WindowAlign != AlignFirstRequest || c.Dialect != DialectStatus || !c.Claims(FeatureAnonymousOpen) {
+	if c.Profile != profile.FixedWindow || c.WindowAlign != profile.AlignFirstRequest || c.Dialect != DialectStatus || !c.Claims(profile.AnonymousOpen) {
 		t.Errorf("defaults: %+v", c)
 	}
 	if e := sqlCfg(func(c *Config) { c.DB = DBEmbedded }, false).Validate(); e != nil {
@@ -32,9 +32,9 @@ func TestSQLDefaultsAndValidation(t *testing.T) {
 	}{
 		{func(c *Config) { c.DB = "" }, false, "needs TARGET_DB=postgres://"},
 		{func(c *Config) { c.DB = "sqlite:/x.db" }, false, "needs a postgres:// TARGET_DB"},
-		{func(c *Config) { c.Profile = ProfileSlidingLog }, true, "not PROFILE=sliding-log"},
+		{func(c *Config) { c.Profile = profile.SlidingLog }, true, "not PROFILE=sliding-log"},
 		{nil, true, "not PROFILE=prd"}, // PROFILE=prd given
-		{func(c *Config) { c.WindowAlign = AlignEpoch }, false, "WINDOW_ALIGN=epoch"},
+		{func(c *Config) { c.WindowAlign = profile.AlignEpoch }, false, "WINDOW_ALIGN=epoch"},
 		{func(c *Config) { c.Dialect = DialectXRateLimit }, false, "DIALECT=x-ratelimit"},
 		{func(c *Config) { c.LimitedBody = LimitedBody{"/e", []string{"x"}} }, false, "LIMITED_BODY"},
 		{func(c *Config) { c.Key = Key{Kind: KeyIP} }, false, "KEY=ip"},
@@ -52,7 +52,7 @@ func TestSQLDefaultsAndValidation(t *testing.T) {
 	}
 	c = DefaultConfig()
 	c.SQLDefaults(false)
-	if c.Profile != ProfilePRD || c.Dialect != DialectAuto {
+	if c.Profile != profile.PRD || c.Dialect != DialectAuto {
 		t.Errorf("SQLDefaults without TARGET_SQL changed %+v", c)
 	}
 }

@@ -102,8 +102,8 @@ func (s *scenario) posts(from, to int) []*service.Exchange {
 // left for a server that stores Reset in whole seconds). Both times are the
 // harness's and RL_WINDOW is the configured one: what is under test never
 // decides whether the check applies — a Reset that moves with every
-// response is the header clauses' verdict (FR-7: RL-AC3-03,
-// RL-EXT-RESET-01), not a window that ended.
+// response is the header clauses' verdict (FR-7: AC3-03,
+// EXT-RESET-01), not a window that ended.
 func (s *scenario) oneWindow(from, to int) string {
 	exs := s.posts(from, to)
 	if len(exs) == 0 {

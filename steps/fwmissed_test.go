@@ -67,8 +67,8 @@ func (f *fwFake) Do(_ context.Context, r service.Request) *service.Exchange {
 	return ex
 }
 
-func fwConfig(align service.WindowAlign) service.Config {
-	cfg := service.DefaultConfig().ForProfile(service.ProfileFixedWindow)
+func fwConfig(align profile.Align) service.Config {
+	cfg := service.DefaultConfig().ForProfile(profile.FixedWindow)
 	cfg.Limit, cfg.Window, cfg.WindowAlign = 5, 3*time.Second, align
 	return cfg
 }
@@ -94,13 +94,13 @@ func TestFW202TellsAFirstRequestWindowFromAKeyGrid(t *testing.T) {
 	w := 3 * time.Second
 	for _, c := range []struct {
 		name  string
-		align service.WindowAlign
+		align profile.Align
 		srv   func(*fakeTime) *fwFake
 		want  Status
 	}{
-		{"first-request", service.AlignFirstRequest, func(c *fakeTime) *fwFake { return newFWFake(c, model.PRD{Limit: 5, Window: w}, fast) }, Passed},
-		{"epoch", service.AlignEpoch, func(c *fakeTime) *fwFake { return newFWFake(c, model.Epoch{Limit: 5, Window: w}, fast) }, Passed},
-		{"key grid", service.AlignFirstRequest, func(c *fakeTime) *fwFake {
+		{"first-request", profile.AlignFirstRequest, func(c *fakeTime) *fwFake { return newFWFake(c, model.PRD{Limit: 5, Window: w}, fast) }, Passed},
+		{"epoch", profile.AlignEpoch, func(c *fakeTime) *fwFake { return newFWFake(c, model.Epoch{Limit: 5, Window: w}, fast) }, Passed},
+		{"key grid", profile.AlignFirstRequest, func(c *fakeTime) *fwFake {
 			f := newFWFake(c, model.PRD{Limit: 5, Window: w}, fast)
 			f.grid = true
 			return f
@@ -122,7 +122,7 @@ func TestFW202TellsAFirstRequestWindowFromAKeyGrid(t *testing.T) {
 		return 2 * time.Millisecond
 	})
 	f.grid = true
-	r := runScenarioOn(t, fwConfig(service.AlignFirstRequest), clock, anyAddress(f.Do), fw202...)
+	r := runScenarioOn(t, fwConfig(profile.AlignFirstRequest), clock, anyAddress(f.Do), fw202...)
 	if r.Status != Skipped || !strings.Contains(r.Reason, "within one span of W did not hold") {
 		t.Fatalf("stalled key grid: %s: %s", r.Status, r.Reason)
 	}
@@ -143,9 +143,9 @@ var fw303 = []string{
 // next window).
 func TestFW303RetryingClientGetsItsNextWindow(t *testing.T) {
 	w := 3 * time.Second
-	for _, align := range []service.WindowAlign{service.AlignEpoch, service.AlignFirstRequest} {
+	for _, align := range []profile.Align{profile.AlignEpoch, profile.AlignFirstRequest} {
 		var m model.Model = model.PRD{Limit: 5, Window: w}
-		if align == service.AlignEpoch {
+		if align == profile.AlignEpoch {
 			m = model.Epoch{Limit: 5, Window: w}
 		}
 		for _, moves := range []bool{false, true} {

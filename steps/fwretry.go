@@ -29,7 +29,7 @@ const retryStop = 300 * time.Millisecond
 // scenario is skipped (profiles.md).
 func (s *scenario) retryWhileRefused(ms, secs int) error {
 	cfg := s.env.Config
-	if cfg.Claims(service.FeaturePenalties) && cfg.PenaltiesURL == "" {
+	if cfg.Claims(profile.Penalties) && cfg.PenaltiesURL == "" {
 		return skip("penalties are claimed and no penalty-free instance is given (TARGET_URL_PENALTIES): a refusal may start a penalty, so a retrying client's next window cannot be checked")
 	}
 	end := s.keyWindowEarliestEnd()

@@ -57,7 +57,7 @@ func (f *tbFake) Do(addr netip.Addr, _ context.Context, r service.Request) *serv
 }
 
 func tbConfig() service.Config {
-	cfg := service.DefaultConfig().ForProfile(service.ProfileTokenBucket)
+	cfg := service.DefaultConfig().ForProfile(profile.TokenBucket)
 	cfg.Burst, cfg.Rate = 5, 2
 	return cfg
 }
