@@ -246,6 +246,8 @@ var detectors = map[fault.Name]detector{
 	fault.FWOffByOne:           fwOffByOneDetector,
 	fault.FWAnonymousShared:    fwAnonymousDetector,
 	fault.FWBody:               fwBodyDetector,
+	fault.FWKeyGrid:            fwKeyGridDetector,
+	fault.FWRefusalMovesWindow: fwRetryDetector,
 
 	fault.TBWholeSecondRefill:   tbSteadyDetector,
 	fault.TBBinaryRefill:        tbRefillDetector,
@@ -253,6 +255,8 @@ var detectors = map[fault.Name]detector{
 	fault.TBRetryAfterTruncated: tbRetryAfterDetector,
 	fault.TBLostUpdate:          tbConcurrentDetector,
 	fault.TBLimitFromRemaining:  tbLimitDetector,
+	fault.TBAnonymousShared:     tbAnonymousDetector,
+	fault.TBKeyIgnored:          tbKeysDetector,
 
 	fault.SLMemoryQuota: memoryQuotaDetector(profile.SlidingLog),
 	fault.FWMemoryQuota: memoryQuotaDetector(profile.FixedWindow),

@@ -40,7 +40,7 @@ func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...Ru
 	if err := at.CheckClientIPs(ctx, nil); err != nil {
 		return nil, err
 	}
-	r, err := NewRunner(cfg, bases, cfg.Limit, opts...)
+	r, err := NewRunner(cfg, bases, liveQuota(cfg), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,10 @@ func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...Ru
 		shown[i] = service.RedactURL(b)
 	}
 	desc := fmt.Sprintf("%v (RL_LIMIT=%d, RL_WINDOW=%s)", shown, cfg.Limit, cfg.Window)
-	if !profile.IsPRD(r.cfg.Profile) {
+	switch {
+	case r.cfg.Profile == profile.TokenBucket:
+		desc = fmt.Sprintf("%v (PROFILE=%s, RL_BURST=%d, RL_RATE=%g)", shown, r.cfg.Profile, cfg.Burst, cfg.Rate)
+	case !profile.IsPRD(r.cfg.Profile):
 		desc = fmt.Sprintf("%v (PROFILE=%s, RL_LIMIT=%d, RL_WINDOW=%s)", shown, r.cfg.Profile, cfg.Limit, cfg.Window)
 	}
 	return &Live{runner: r, desc: desc}, nil

@@ -43,20 +43,23 @@ func profileConfig(p profile.Name) service.Config {
 func runReference(ctx context.Context, ps []profile.Name, c config) (AcceptanceResult, error) {
 	sum := AcceptanceResult{SkipReasons: map[string]string{}}
 	for _, p := range ps {
-		r, err := runAcceptance(ctx, fault.None, p, c)
-		if err != nil {
-			return sum, fmt.Errorf("profile %s: %w", p, err)
+		for _, a := range referenceAligns(p) {
+			r, err := runAcceptance(ctx, fault.None, p, a, c)
+			if err != nil {
+				return sum, fmt.Errorf("profile %s: %w", p, err)
+			}
+			sum.Passed, sum.Failed, sum.Skipped = sum.Passed+r.Passed, sum.Failed+r.Failed, sum.Skipped+r.Skipped
+			sum.PassedIDs = append(sum.PassedIDs, r.PassedIDs...)
+			sum.FailedIDs = append(sum.FailedIDs, r.FailedIDs...)
+			sum.SkippedIDs = append(sum.SkippedIDs, r.SkippedIDs...)
+			maps.Copy(sum.SkipReasons, r.SkipReasons)
+			sum.Elapsed += r.Elapsed
 		}
-		sum.Passed, sum.Failed, sum.Skipped = sum.Passed+r.Passed, sum.Failed+r.Failed, sum.Skipped+r.Skipped
-		sum.PassedIDs = append(sum.PassedIDs, r.PassedIDs...)
-		sum.FailedIDs = append(sum.FailedIDs, r.FailedIDs...)
-		sum.SkippedIDs = append(sum.SkippedIDs, r.SkippedIDs...)
-		maps.Copy(sum.SkipReasons, r.SkipReasons)
-		sum.Elapsed += r.Elapsed
 	}
-	slices.Sort(sum.PassedIDs)
-	slices.Sort(sum.FailedIDs)
-	slices.Sort(sum.SkippedIDs)
+	for _, ids := range []*[]string{&sum.PassedIDs, &sum.FailedIDs, &sum.SkippedIDs} {
+		slices.Sort(*ids)
+		*ids = slices.Compact(*ids)
+	}
 	return sum, nil
 }
 
@@ -65,11 +68,14 @@ func runReference(ctx context.Context, ps []profile.Name, c config) (AcceptanceR
 // of p declares Replicas: acceptanceReplicas), without writing reports. The reference
 // requires a bearer token that TARGET_HEADERS carries, so that requests
 // refused for their credentials are tested too (EXT-AUTH-01).
-func runAcceptance(ctx context.Context, f fault.Name, p profile.Name, c config) (AcceptanceResult, error) {
+func runAcceptance(ctx context.Context, f fault.Name, p profile.Name, align profile.Align, c config) (AcceptanceResult, error) {
 	tc := claimFeatures(profileConfig(p), f)
+	if p == profile.FixedWindow && align != "" {
+		tc.WindowAlign = align
+	}
 	token := "Bearer rlspec-selftest-" + service.NewUUID()
 	tc.Headers.Set("Authorization", token)
-	rep, err := runOnPair(ctx, tc, embedded.Options{Fault: f, Profile: p, Store: c.store, RequireAuth: token,
+	rep, err := runOnPair(ctx, tc, embedded.Options{Fault: f, Profile: p, Align: align, Store: c.store, RequireAuth: token,
 		Delay: c.overload.DelayMin, DelayMax: c.overload.DelayMax,
 		Burst: tc.Burst, Rate: tc.Rate, Replicas: acceptanceReplicas(f, p),
 		Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers()}, acceptance.DefaultSettings())

@@ -27,6 +27,7 @@ func (s *scenario) register(sc stepper) {
 		s.registerFlag, s.registerBadInput, s.registerConcurrency, s.registerHeaders, s.registerAuth,
 		s.registerFailMode, s.registerPersistence, s.registerKeys, s.registerSlidingLog, s.registerSLPhases, s.registerFixedWindow, s.registerTokenBucket,
 		s.registerPenalties, s.registerPNRefusals, s.registerNoPenalty, s.registerIETF, s.registerBypass, s.registerTiers, s.registerMultiInstance,
+		s.registerFixedWindowGrid, s.registerFixedWindowRetry, s.registerTokenBucketKeys,
 	} {
 		register(sc)
 	}

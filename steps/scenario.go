@@ -39,6 +39,7 @@ type scenario struct {
 	address  addressLedger
 	pen      penaltyState // feature penalties: what the key's violations started
 	tierRuns []tierRun    // feature tiers: what each tier answered the key
+	grid     gridState    // FW-2-02: the key's first request and the multiple of W after it
 
 	mu  sync.Mutex
 	all []*service.Exchange
