@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rlspec/rlspec/ietf"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/reference"
 )
 
@@ -35,7 +35,7 @@ func (s *Server) ietfFields(h http.Header, d reference.Decision, window time.Dur
 		return
 	}
 	now := s.cfg.ClockOrWall().Now().Unix()
-	if err := ietf.Format(h, IETFPolicy, d.Limit, window, int64(d.Remaining), max(d.Reset-now, 0)); err != nil {
+	if err := dialect.FormatIETF(h, IETFPolicy, d.Limit, window, int64(d.Remaining), max(d.Reset-now, 0)); err != nil {
 		s.log.Error("ietf fields", "err", err)
 	}
 }

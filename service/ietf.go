@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/rlspec/rlspec/ietf"
+	"github.com/rlspec/rlspec/dialect"
 )
 
 // ParseIETF reads a response in the ietf dialect
@@ -13,9 +13,9 @@ import (
 // received; Retry-After as ParseRateLimit reads it. An absent or invalid
 // field is a *HeaderError naming it.
 func ParseIETF(h http.Header, received time.Time) (RateLimit, error) {
-	f, err := ietf.Read(h)
+	f, err := dialect.ReadIETF(h)
 	if err != nil {
-		return RateLimit{RetryAfter: -1}, &HeaderError{Header: ietf.LimitField + ", " + ietf.PolicyField, Value: h.Get(ietf.LimitField), Reason: err.Error()}
+		return RateLimit{RetryAfter: -1}, &HeaderError{Header: dialect.LimitField + ", " + dialect.PolicyField, Value: h.Get(dialect.LimitField), Reason: err.Error()}
 	}
 	return withRetryAfter(h, RateLimit{Limit: f.Policy.Quota, Remaining: f.Limit.Remaining, Reset: f.Reset(received), RetryAfter: -1})
 }

@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
-	"strings"
+
+	"github.com/rlspec/rlspec/dialect"
 )
 
 // KeyedRequest is a request of a profile other than the PRD carrying key as
@@ -38,23 +39,7 @@ func (b LimitedBody) Match(body []byte) bool {
 	if err := json.Unmarshal(body, &doc); err != nil {
 		return false
 	}
-	got, ok := JSONPointer(doc, b.Pointer)
+	got, ok := dialect.JSONPointer(doc, b.Pointer)
 	str, isStr := got.(string)
 	return ok && isStr && slices.Contains(b.Values, str)
-}
-
-// JSONPointer resolves a JSON pointer (RFC 6901) in a decoded document.
-func JSONPointer(doc any, p string) (any, bool) {
-	cur := doc
-	for _, tok := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = m[tok]; !ok {
-			return nil, false
-		}
-	}
-	return cur, true
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/ietf"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -32,7 +32,7 @@ func (s *scenario) ietfFields() error {
 	}
 	w := int64(s.window() / time.Second)
 	for _, ex := range exs {
-		f, err := ietf.Read(ex.RespHeader)
+		f, err := dialect.ReadIETF(ex.RespHeader)
 		if err == nil {
 			err = f.Match(s.limit(), s.window())
 		}

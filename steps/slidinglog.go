@@ -10,6 +10,7 @@ import (
 
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -149,7 +150,7 @@ func (s *scenario) limitedBody(ex *service.Exchange, ra int64) error {
 }
 
 // pointer resolves a JSON pointer (RFC 6901) in doc.
-func pointer(doc any, p string) (any, bool) { return service.JSONPointer(doc, p) }
+func pointer(doc any, p string) (any, bool) { return dialect.JSONPointer(doc, p) }
 
 // retryAfterFromOldest: the 429's Retry-After is at most the whole seconds
 // from the 429's send until the oldest allowed request (by its receive
