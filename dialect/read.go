@@ -62,12 +62,17 @@ func (o Observation) Has(f Field) bool { return o.Present&f != 0 }
 // Evidence is the raw lines, one per line.
 func (o Observation) Evidence() string { return strings.Join(o.Lines, "\n") }
 
-// Read reads r in s's dialect (under Auto or Unset, the one r itself is
-// detected to speak), Retry-After on its own, and on a refusal its body.
+// Read reads r in s's dialect, Retry-After on its own, and on a refusal
+// its body. Under Auto or Unset it reads r in the dialect r itself is
+// detected to speak, and in x-ratelimit when r carries no fields at all:
+// status is a setting (or Detect's decision on a first response), never
+// an excuse one response gives itself.
 func (s Settings) Read(r Response) Observation {
 	d := s.Dialect
 	if !d.Concrete() {
-		d = s.Detect(r).Settings.Dialect
+		if d = s.Detect(r).Settings.Dialect; d == Status {
+			d = XRateLimit
+		}
 	}
 	o := Observation{Dialect: d, ResetFormat: ResetDelta, Refused: s.Refused(r.Status)}
 	switch d {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rlspec/rlspec/acceptance"
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
@@ -498,7 +499,7 @@ func profileConfig(p fakeserver.Profile) service.Config {
 	tc := service.DefaultConfig()
 	if p != "" && p != fakeserver.ProfilePRD {
 		tc.Profile, tc.Limit, tc.Window = service.Profile(p), 5, 3*time.Second
-		tc.LimitedBody = service.LimitedBody{Pointer: "/error/code", Values: []string{"RATE_LIMITED"}}
+		tc.LimitedBody = dialect.JSONBody("/error/code", "RATE_LIMITED")
 	}
 	if p == fakeserver.ProfileTokenBucket {
 		tc = tc.WithTokenBucketDefaults()

@@ -3,9 +3,6 @@ package service
 import (
 	"encoding/json"
 	"net/http"
-	"slices"
-
-	"github.com/rlspec/rlspec/dialect"
 )
 
 // KeyedRequest is a request of a profile other than the PRD carrying key as
@@ -27,19 +24,4 @@ func (c Config) KeyedRequest(key string) Request {
 		r.Body, r.ContentType = b, "application/json"
 	}
 	return r
-}
-
-// Match reports whether a 429 body holds one of b's values at b's pointer
-// (always true for the zero LimitedBody).
-func (b LimitedBody) Match(body []byte) bool {
-	if b.Pointer == "" {
-		return true
-	}
-	var doc any
-	if err := json.Unmarshal(body, &doc); err != nil {
-		return false
-	}
-	got, ok := dialect.JSONPointer(doc, b.Pointer)
-	str, isStr := got.(string)
-	return ok && isStr && slices.Contains(b.Values, str)
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"text/template"
+
+	"github.com/rlspec/rlspec/dialect"
 )
 
 // Profile names a rate-limiter design rlspec verifies (profiles.md).
@@ -96,52 +98,13 @@ const (
 	AlignFirstRequest WindowAlign = "first-request"
 )
 
-// Dialect is how an implementation reports its limit (DIALECT).
-type Dialect string
-
-// The dialects; DialectAuto (fixed-window's default) is x-ratelimit when a
-// response carries the headers and status otherwise.
-const (
-	DialectAuto       Dialect = ""
-	DialectXRateLimit Dialect = "x-ratelimit"
-	DialectIETF       Dialect = "ietf"
-	DialectStatus     Dialect = "status"
-)
-
-// LimitedBody is LIMITED_BODY: a JSON pointer and the values a 429 body may
-// hold there ("/error/code=RATE_LIMITED", values '|'-separated). The zero
-// LimitedBody checks no body.
-type LimitedBody struct {
-	Pointer string
-	Values  []string
-}
-
-func (b LimitedBody) String() string {
-	if b.Pointer == "" {
-		return ""
-	}
-	return b.Pointer + "=" + strings.Join(b.Values, "|")
-}
-
-// ParseLimitedBody reads "/pointer=value" or "/pointer=a|b".
-func ParseLimitedBody(s string) (LimitedBody, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return LimitedBody{}, nil
-	}
-	p, v, ok := strings.Cut(s, "=")
-	if !ok || !strings.HasPrefix(p, "/") {
-		return LimitedBody{}, fmt.Errorf("%q is not /json/pointer=value", s)
-	}
-	return LimitedBody{Pointer: p, Values: strings.Split(v, "|")}, nil
-}
-
 // profileRules is what a profile takes and its defaults.
 type profileRules struct {
 	key         Key
 	method      string
-	dialect     Dialect
-	limitedBody LimitedBody
+	dialect     dialect.Dialect
+	resetFormat dialect.ResetFormat
+	limitedBody dialect.Body
 	features    []Feature // claimed by default
 	takes       []string  // settings beyond the contract's it accepts
 	extra       []Feature // features only this profile may claim
@@ -155,24 +118,28 @@ const (
 	envWindowAlign = "WINDOW_ALIGN"
 	envDialect     = "DIALECT"
 	envLimitedBody = "LIMITED_BODY"
+	envReset       = "RESET_FORMAT"
+	envPrefix      = "HEADER_PREFIX"
+	envStatus      = "LIMITED_STATUS"
 )
 
 func rules(p Profile) profileRules {
-	httpSettings := []string{envKey, envKeyFormat, envMethod, envDialect, envLimitedBody}
+	httpSettings := []string{envKey, envKeyFormat, envMethod, envDialect, envLimitedBody, envReset, envPrefix, envStatus}
 	switch p {
 	case ProfileSlidingLog:
-		return profileRules{key: Key{KeyHeader, "X-User-ID"}, method: "GET", dialect: DialectXRateLimit,
-			limitedBody: LimitedBody{"/error/code", []string{"RATE_LIMITED"}}, takes: httpSettings}
+		return profileRules{key: Key{KeyHeader, "X-User-ID"}, method: "GET", dialect: dialect.Auto,
+			limitedBody: dialect.JSONBody("/error/code", "RATE_LIMITED"), takes: httpSettings}
 	case ProfileFixedWindow:
-		return profileRules{key: Key{KeyHeader, "X-User-ID"}, method: "GET", dialect: DialectAuto,
-			takes: append(httpSettings, envWindowAlign), extra: []Feature{FeatureAnonymousOpen}}
+		return profileRules{key: Key{KeyHeader, "X-User-ID"}, method: "GET", dialect: dialect.Auto,
+			limitedBody: dialect.Body{Kind: dialect.BodyNone}, takes: append(httpSettings, envWindowAlign), extra: []Feature{FeatureAnonymousOpen}}
 	case ProfileTokenBucket:
-		return profileRules{key: Key{KeyHeader, "X-User-ID"}, method: "GET", dialect: DialectXRateLimit,
-			takes: append(httpSettings, envBurst, envRate)}
+		return profileRules{key: Key{KeyHeader, "X-User-ID"}, method: "GET", dialect: dialect.Auto,
+			limitedBody: dialect.Body{Kind: dialect.BodyNone}, takes: append(httpSettings, envBurst, envRate)}
 	}
-	// prd: the target contract fixes key, method, dialect and body.
-	return profileRules{key: Key{KeyBody, "device_bucket"}, method: "POST", dialect: DialectXRateLimit,
-		limitedBody: LimitedBody{"/error", []string{"rate_limited"}}, features: []Feature{FeatureFailClosed}}
+	// prd: the target contract fixes key, method, dialect (FR-7: unix
+	// seconds) and body.
+	return profileRules{key: Key{KeyBody, "device_bucket"}, method: "POST", dialect: dialect.XRateLimit, resetFormat: dialect.ResetUnix,
+		limitedBody: dialect.JSONBody("/error", "rate_limited"), features: []Feature{FeatureFailClosed}}
 }
 
 // given lists the profile settings that were set, by variable name.
@@ -180,7 +147,8 @@ func (c Config) given() []string {
 	var g []string
 	for env, set := range map[string]bool{
 		envKey: c.Key != Key{}, envKeyFormat: c.KeyFormat != "", envMethod: c.Method != "",
-		envWindowAlign: c.WindowAlign != "", envDialect: c.Dialect != "", envLimitedBody: c.LimitedBody.Pointer != "",
+		envWindowAlign: c.WindowAlign != "", envDialect: c.Dialect != dialect.Unset, envLimitedBody: c.LimitedBody.Kind != dialect.BodyUnset,
+		envReset: c.ResetFormat != dialect.ResetUnset, envPrefix: c.HeaderPrefix != "", envStatus: c.LimitedStatus != 0,
 		envBurst: c.Burst != 0, envRate: c.Rate != 0,
 	} {
 		if set {
@@ -211,6 +179,9 @@ func (c Config) validateProfile() []error {
 			}
 		}
 	}
+	if err := c.Answer().Validate(); err != nil {
+		errs = append(errs, err)
+	}
 	if c.KeyFormat != "" {
 		if _, err := c.RenderKey("probe"); err != nil {
 			errs = append(errs, err)
@@ -233,10 +204,13 @@ func (c Config) ForProfile(p Profile) Config {
 	if c.Method == "" {
 		c.Method = r.method
 	}
-	if c.Dialect == DialectAuto {
+	if c.Dialect == dialect.Unset {
 		c.Dialect = r.dialect
 	}
-	if c.LimitedBody.Pointer == "" {
+	if c.ResetFormat == dialect.ResetUnset {
+		c.ResetFormat = r.resetFormat
+	}
+	if c.LimitedBody.Kind == dialect.BodyUnset {
 		c.LimitedBody = r.limitedBody
 	}
 	if p == ProfileFixedWindow && c.WindowAlign == "" {
@@ -286,14 +260,27 @@ func (c Config) Only(p Profile) Config {
 	takes := rules(p).takes
 	for env, clear := range map[string]func(){
 		envKey: func() { c.Key = Key{} }, envKeyFormat: func() { c.KeyFormat = "" }, envMethod: func() { c.Method = "" },
-		envWindowAlign: func() { c.WindowAlign = "" }, envDialect: func() { c.Dialect = DialectAuto },
-		envLimitedBody: func() { c.LimitedBody = LimitedBody{} },
-		envBurst:       func() { c.Burst = 0 }, envRate: func() { c.Rate = 0 },
+		envWindowAlign: func() { c.WindowAlign = "" }, envDialect: func() { c.Dialect = dialect.Unset },
+		envLimitedBody: func() { c.LimitedBody = dialect.Body{} }, envReset: func() { c.ResetFormat = dialect.ResetUnset },
+		envPrefix: func() { c.HeaderPrefix = "" }, envStatus: func() { c.LimitedStatus = 0 },
+		envBurst: func() { c.Burst = 0 }, envRate: func() { c.Rate = 0 },
 	} {
 		if !slices.Contains(takes, env) {
 			clear()
 		}
 	}
 	c.Features = slices.DeleteFunc(slices.Clone(c.Features), func(f Feature) bool { return !slices.Contains(FeaturesOf(p), f) })
+	return c
+}
+
+// Answer is how the target answers (DIALECT, RESET_FORMAT, HEADER_PREFIX,
+// LIMITED_STATUS, LIMITED_BODY), as package dialect reads it.
+func (c Config) Answer() dialect.Settings {
+	return dialect.Settings{Dialect: c.Dialect, ResetFormat: c.ResetFormat, Prefix: c.HeaderPrefix, LimitedStatus: c.LimitedStatus, Body: c.LimitedBody}
+}
+
+// WithAnswer is c answering as a (a detected dialect resolved).
+func (c Config) WithAnswer(a dialect.Settings) Config {
+	c.Dialect, c.ResetFormat, c.HeaderPrefix, c.LimitedStatus, c.LimitedBody = a.Dialect, a.ResetFormat, a.Prefix, a.LimitedStatus, a.Body
 	return c
 }

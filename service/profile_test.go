@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rlspec/rlspec/dialect"
 )
 
 func TestProfileDefaults(t *testing.T) {
@@ -16,14 +18,14 @@ func TestProfileDefaults(t *testing.T) {
 	}
 	for p, want := range map[Profile]struct {
 		key, method string
-		dialect     Dialect
+		dialect     dialect.Dialect
 		body        string
 		features    []Feature
 	}{
-		ProfilePRD:         {"body:device_bucket", "POST", DialectXRateLimit, "/error=rate_limited", []Feature{FeatureFailClosed}},
-		ProfileSlidingLog:  {"header:X-User-ID", "GET", DialectXRateLimit, "/error/code=RATE_LIMITED", []Feature{}},
-		ProfileFixedWindow: {"header:X-User-ID", "GET", DialectAuto, "", []Feature{}},
-		ProfileTokenBucket: {"header:X-User-ID", "GET", DialectXRateLimit, "", []Feature{}},
+		ProfilePRD:         {"body:device_bucket", "POST", dialect.XRateLimit, "/error=rate_limited", []Feature{FeatureFailClosed}},
+		ProfileSlidingLog:  {"header:X-User-ID", "GET", dialect.Auto, "/error/code=RATE_LIMITED", []Feature{}},
+		ProfileFixedWindow: {"header:X-User-ID", "GET", dialect.Auto, "none", []Feature{}},
+		ProfileTokenBucket: {"header:X-User-ID", "GET", dialect.Auto, "none", []Feature{}},
 	} {
 		got := c.ForProfile(p)
 		if got.Key.String() != want.key || got.Method != want.method || got.Dialect != want.dialect ||
@@ -52,7 +54,7 @@ func TestProfileSettingsFromEnvironmentAndFlags(t *testing.T) {
 	c = c.ForProfile(c.Profile)
 	if c.Profile != ProfileFixedWindow || !c.Claims(FeatureAnonymousOpen) || !c.Claims(FeatureFailOpen) || c.Claims(FeatureTiers) ||
 		c.Key != (Key{KeyHeader, "Authorization"}) || c.Method != "POST" || c.WindowAlign != AlignFirstRequest ||
-		c.Dialect != DialectXRateLimit || c.LimitedBody.Pointer != "/error" || !slices.Equal(c.LimitedBody.Values, []string{"Rate limit exceeded", "rate_limited"}) {
+		c.Dialect != dialect.XRateLimit || c.LimitedBody.Pointer != "/error" || !slices.Equal(c.LimitedBody.Values, []string{"Rate limit exceeded", "rate_limited"}) {
 		t.Fatalf("got %+v", c)
 	}
 	if k, err := c.RenderKey("u1"); err != nil || k != "Bearer test-u1" {
@@ -107,7 +109,7 @@ func TestOnlyClearsWhatAProfileDoesNotTake(t *testing.T) {
 		t.Fatal(err)
 	}
 	prd := c.Only(ProfilePRD)
-	if prd.Profile != ProfilePRD || prd.WindowAlign != "" || prd.Key != (Key{}) || prd.LimitedBody.Pointer != "" ||
+	if prd.Profile != ProfilePRD || prd.WindowAlign != "" || prd.Key != (Key{}) || prd.LimitedBody.Kind != dialect.BodyUnset ||
 		!slices.Equal(prd.Features, []Feature{FeatureFailOpen}) {
 		t.Fatalf("prd: %+v", prd)
 	}

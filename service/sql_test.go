@@ -3,6 +3,8 @@ package service
 import (
 	"strings"
 	"testing"
+
+	"github.com/rlspec/rlspec/dialect"
 )
 
 func TestSQLDefaultsAndValidation(t *testing.T) {
@@ -19,7 +21,7 @@ func TestSQLDefaultsAndValidation(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Fatalf("spec/004's settings refused: %v", err)
 	}
-	if c.Profile != ProfileFixedWindow || c.WindowAlign != AlignFirstRequest || c.Dialect != DialectStatus || !c.Claims(FeatureAnonymousOpen) {
+	if c.Profile != ProfileFixedWindow || c.WindowAlign != AlignFirstRequest || c.Dialect != dialect.Status || !c.Claims(FeatureAnonymousOpen) {
 		t.Errorf("defaults: %+v", c)
 	}
 	if e := sqlCfg(func(c *Config) { c.DB = DBEmbedded }, false).Validate(); e != nil {
@@ -35,8 +37,8 @@ func TestSQLDefaultsAndValidation(t *testing.T) {
 		{func(c *Config) { c.Profile = ProfileSlidingLog }, true, "not PROFILE=sliding-log"},
 		{nil, true, "not PROFILE=prd"}, // PROFILE=prd given
 		{func(c *Config) { c.WindowAlign = AlignEpoch }, false, "WINDOW_ALIGN=epoch"},
-		{func(c *Config) { c.Dialect = DialectXRateLimit }, false, "DIALECT=x-ratelimit"},
-		{func(c *Config) { c.LimitedBody = LimitedBody{"/e", []string{"x"}} }, false, "LIMITED_BODY"},
+		{func(c *Config) { c.Dialect = dialect.XRateLimit }, false, "DIALECT=x-ratelimit"},
+		{func(c *Config) { c.LimitedBody = dialect.JSONBody("/e", "x") }, false, "LIMITED_BODY"},
 		{func(c *Config) { c.Key = Key{Kind: KeyIP} }, false, "KEY=ip"},
 		{func(c *Config) { c.URL = "http://x" }, false, "unset TARGET_URL"},
 	} {
@@ -52,7 +54,7 @@ func TestSQLDefaultsAndValidation(t *testing.T) {
 	}
 	c = DefaultConfig()
 	c.SQLDefaults(false)
-	if c.Profile != ProfilePRD || c.Dialect != DialectAuto {
+	if c.Profile != ProfilePRD || c.Dialect != dialect.Unset {
 		t.Errorf("SQLDefaults without TARGET_SQL changed %+v", c)
 	}
 }

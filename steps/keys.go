@@ -221,7 +221,7 @@ func (s *scenario) nextRefused() error {
 		return err
 	}
 	s.assumeRunInOneWindow(ex)
-	if ex.Status != http.StatusTooManyRequests {
+	if !ex.Refused() {
 		return violation(s.refs, "a key that spent N", "429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 	}
 	return nil
@@ -238,7 +238,7 @@ func (s *scenario) assumeRunInOneWindow(ex *service.Exchange) {
 	}
 	first, end := s.key.runs[len(s.key.runs)-1][0], s.keyWindowEarliestEnd()
 	s.assume("the key's requests within one window", func() string {
-		if ex.Status == http.StatusTooManyRequests {
+		if ex.Refused() {
 			return "" // refused: the verdict rests on no timing
 		}
 		if span := ex.Received.Sub(first.Sent); span >= s.window()-time.Second {
@@ -263,7 +263,7 @@ func (s *scenario) exactlyN() error {
 		switch {
 		case ex.Status/100 == 2:
 			allowed++
-		case ex.Status != http.StatusTooManyRequests:
+		case !ex.Refused():
 			other = append(other, ex)
 		}
 	}
@@ -318,7 +318,7 @@ func (s *scenario) assumeBatchInOneWindow(exs []*service.Exchange) {
 func (s *scenario) events() []bound.Event {
 	var out []bound.Event
 	for i, ex := range s.exchanges() {
-		if ex.Err != nil || (ex.Status/100 != 2 && ex.Status != http.StatusTooManyRequests) || ex.Method == http.MethodHead {
+		if ex.Err != nil || (ex.Status/100 != 2 && !ex.Refused()) || ex.Method == http.MethodHead {
 			continue
 		}
 		out = append(out, bound.Event{ID: i, Key: s.keyOf(ex), Send: ex.Sent.UnixNano(), Recv: ex.Received.UnixNano(), Allowed: ex.Status/100 == 2})

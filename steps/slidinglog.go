@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"net/http"
 	"slices"
 	"time"
 
@@ -42,14 +41,36 @@ func (s *scenario) noOverBlocking() error {
 	return s.boundViolation(bound.OverBlocking(s.events(), s.limit(), s.window(), bound.DefaultTolerance))
 }
 
-// retryAfterOf reads a 429's Retry-After (integer seconds >= 0).
-func (s *scenario) retryAfterOf(ex *service.Exchange) (int64, error) {
-	rl, err := service.ParseRateLimit(ex.RespHeader)
-	if err == nil && rl.RetryAfter >= 0 {
-		return rl.RetryAfter, nil
+// retryAfterOf reads a refusal's Retry-After on its own (RFC 9110:
+// delay-seconds or an HTTP-date, in whole seconds rounded up), whatever the
+// other fields say. ok is false when it is absent under DIALECT=status (not
+// a failure there); absent in another dialect, or malformed, is a
+// violation.
+func (s *scenario) retryAfterOf(ex *service.Exchange) (ra int64, ok bool, err error) {
+	o := ex.Observe()
+	switch {
+	case o.RetryAfterErr != nil:
+		return 0, false, violation(s.refs, "Retry-After on a 429", "delay-seconds or an HTTP-date (RFC 9110)", o.RetryAfterErr.Error(), ex)
+	case o.Has(dialect.FieldRetryAfter):
+		return dialect.Seconds(o.RetryAfter), true, nil
+	case o.Dialect == dialect.Status:
+		return -1, false, nil
 	}
-	v := ex.RespHeader.Get(service.HeaderRetryAfter)
-	return 0, violation(s.refs, "Retry-After on a 429", "integer seconds", fmt.Sprintf("%q", v), ex)
+	return 0, false, violation(s.refs, "Retry-After on a 429", "delay-seconds or an HTTP-date (RFC 9110)", "Retry-After is missing", ex)
+}
+
+// retryToWait is a refusal's Retry-After for a step that waits for it: an
+// absent or unreadable one skips the step (the 429's own clause reports
+// it), so that a header deviation never fails an algorithm clause.
+func (s *scenario) retryToWait(ex *service.Exchange) (int64, error) {
+	ra, ok, err := s.retryAfterOf(ex)
+	switch {
+	case err != nil:
+		return 0, skip("the 429 gives no readable Retry-After to wait for (%s); the clause of the 429 reports it", ex.Observe().RetryAfterErr)
+	case !ok:
+		return 0, skip("DIALECT=status: the 429 carries no Retry-After to wait for")
+	}
+	return ra, nil
 }
 
 // allowedAfterRetry is SL-4's second sentence: the last 429 said
@@ -61,7 +82,7 @@ func (s *scenario) allowedAfterRetry() error { return s.allowedAfterRetryPlus(ti
 // after the last exchange (a 429) came back is allowed.
 func (s *scenario) allowedAfterRetryPlus(extra time.Duration) error {
 	refused := s.last.ex
-	ra, err := s.retryAfterOf(refused)
+	ra, err := s.retryToWait(refused)
 	if err != nil {
 		return err
 	}
@@ -96,7 +117,7 @@ func (s *scenario) refusedNotRecorded() error {
 		if ex.Status/100 == 2 {
 			return nil
 		}
-		if ex.Status != http.StatusTooManyRequests {
+		if !ex.Refused() {
 			return violation(s.refs, "a key that spent N", "429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 		refused = append(refused, ex)
@@ -114,32 +135,27 @@ func (s *scenario) refusedNotRecorded() error {
 // the429 is SL-6 on the last exchange.
 func (s *scenario) the429() error {
 	ex := s.last.ex
-	ra, err := s.retryAfterOf(ex)
+	ra, ok, err := s.retryAfterOf(ex)
 	if err != nil {
 		return err
 	}
 	w := int64(s.window() / time.Second)
-	if ra < 1 || ra > w {
+	if ok && (ra < 1 || ra > w) {
 		return violation(s.refs, "Retry-After on a 429", fmt.Sprintf("in [1, %d]", w), fmt.Sprintf("%d", ra), ex)
 	}
 	return s.limitedBody(ex, ra)
 }
 
-// limitedBody checks LIMITED_BODY and a retry value in the body.
+// limitedBody checks LIMITED_BODY (a JSON pointer's value, a text
+// regexp, or none) and a retry value in a JSON body.
 func (s *scenario) limitedBody(ex *service.Exchange, ra int64) error {
 	lb := s.env.Config.LimitedBody
+	if err := lb.Check(ex.RespBody); err != nil {
+		return violation(s.refs, "the 429 body", "LIMITED_BODY="+lb.String(), truncate(ex.RespBody), ex)
+	}
 	var doc any
 	if err := json.Unmarshal(ex.RespBody, &doc); err != nil {
-		if lb.Pointer == "" {
-			return nil
-		}
-		return violation(s.refs, "the 429 body", "JSON with "+lb.String(), truncate(ex.RespBody), ex)
-	}
-	if lb.Pointer != "" {
-		got, ok := pointer(doc, lb.Pointer)
-		if str, isStr := got.(string); !ok || !isStr || !slices.Contains(lb.Values, str) {
-			return violation(s.refs, "the 429 body", lb.String(), truncate(ex.RespBody), ex)
-		}
+		return nil
 	}
 	if v, ok := pointer(doc, "/error/retryAfter"); ok && ra >= 0 {
 		if f, isNum := v.(float64); !isNum || f != float64(ra) {
@@ -157,8 +173,8 @@ func pointer(doc any, p string) (any, bool) { return dialect.JSONPointer(doc, p)
 // time) leaves the window, plus 1 s.
 func (s *scenario) retryAfterFromOldest() error {
 	ex := s.last.ex
-	ra, err := s.retryAfterOf(ex)
-	if err != nil {
+	ra, ok, err := s.retryAfterOf(ex)
+	if err != nil || !ok {
 		return err
 	}
 	oldest := s.key.runs[0][0]
@@ -197,8 +213,8 @@ func (s *scenario) logHeaders() error {
 		if rl.Remaining != 0 {
 			return violation(s.refs, "X-RateLimit-Remaining on a 429", "0", fmt.Sprintf("%d", rl.Remaining), ex)
 		}
-		ra, err := s.retryAfterOf(ex)
-		if err != nil {
+		ra, ok, err := s.retryAfterOf(ex)
+		if err != nil || !ok {
 			return err
 		}
 		rlo, rhi := ex.Sent.Unix()+ra-1, ex.Received.Unix()+ra+2

@@ -3,7 +3,6 @@ package steps
 import (
 	"fmt"
 	"math"
-	"net/http"
 	"time"
 
 	"github.com/rlspec/rlspec/bound"
@@ -73,7 +72,7 @@ func (s *scenario) drain() error {
 			return err
 		}
 		switch {
-		case ex.Status == http.StatusTooManyRequests:
+		case ex.Refused():
 			return nil
 		case ex.Status/100 != 2:
 			return violation(s.refs, "draining a key: each request allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
@@ -154,7 +153,7 @@ func (s *scenario) firstBurstThenRefused() error {
 		}
 	}
 	last := run[s.burst()]
-	if last.Status == http.StatusTooManyRequests {
+	if last.Refused() {
 		return nil
 	}
 	s.assume("the run within one second and less than 1/R", func() string {
@@ -230,7 +229,7 @@ func (s *scenario) exactlyBurst() error {
 		switch {
 		case ex.Status/100 == 2:
 			allowed++
-		case ex.Status != http.StatusTooManyRequests:
+		case !ex.Refused():
 			return violation(s.refs, "each request is allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 		first, last = minTime(first, ex.Sent), maxTime(last, ex.Received)
@@ -264,12 +263,12 @@ func maxTime(a, b time.Time) time.Time {
 // 429), and LIMITED_BODY.
 func (s *scenario) bucket429() error {
 	ex := s.last.ex
-	ra, err := s.retryAfterOf(ex)
+	ra, ok, err := s.retryAfterOf(ex)
 	if err != nil {
 		return err
 	}
 	most := seconds(s.perToken()) + 1
-	if ra < 1 || ra > most {
+	if ok && (ra < 1 || ra > most) {
 		return violation(s.refs, "Retry-After on a 429", fmt.Sprintf("in [1, %d] (⌈1/R⌉ + 1, R = %g/s)", most, s.rate()), fmt.Sprintf("%d", ra), ex)
 	}
 	return s.limitedBody(ex, ra)
