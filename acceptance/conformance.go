@@ -25,7 +25,10 @@ type Conformance struct {
 
 // ProfileConformance is one profile's verdict.
 type ProfileConformance struct {
-	Profile  service.Profile `json:"profile"`
+	Profile service.Profile `json:"profile"`
+	// Dialect says which dialect the answers were read in and, when auto
+	// decided it, from what (dialects.md).
+	Dialect  string          `json:"dialect"`
 	Core     Core            `json:"core"`
 	Features []FeatureResult `json:"features"`
 }
@@ -90,9 +93,9 @@ func conformance(rep *Report) Conformance {
 				c.Implementation = tc.Implementation
 			}
 		}
-		pc := ProfileConformance{Profile: tc.Profile, Core: coreOf(rep.Results, tc.Profile), Features: []FeatureResult{}}
+		pc := ProfileConformance{Profile: tc.Profile, Dialect: tc.Dialect, Core: coreOf(rep.Results, tc.Profile), Features: []FeatureResult{}}
 		for _, f := range service.FeaturesOf(tc.Profile) {
-			pc.Features = append(pc.Features, featureResult(rep.Results, tc, f))
+			pc.Features = append(pc.Features, featureResult(rep.Results, tc.Config, f))
 		}
 		c.Profiles = append(c.Profiles, pc)
 	}

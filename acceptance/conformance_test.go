@@ -3,6 +3,7 @@ package acceptance
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/rlspec/rlspec/clause"
@@ -25,7 +26,7 @@ func TestConformance(t *testing.T) {
 	prd := service.DefaultConfig()
 	prd.Features = []service.Feature{service.FeatureFailClosed, service.FeaturePersistence}
 	prd = prd.ForProfile(service.ProfilePRD)
-	rep := &Report{Target: "http://x", Runs: []service.Config{sl, fw, prd}, Results: []steps.ScenarioResult{
+	rep := &Report{Target: "http://x", Runs: []ProfileRun{{Config: sl, Dialect: "dialect: x-ratelimit, Reset as unix seconds — detected from `X-RateLimit-Reset: 1795000000` on the first response"}, {Config: fw}, {Config: prd}}, Results: []steps.ScenarioResult{
 		res("sliding-log", steps.Passed), res("sliding-log", steps.Passed),
 		res("fixed-window", steps.Passed), res("fixed-window", steps.Skipped),
 		res("", steps.Passed), res("", steps.Failed),
@@ -41,6 +42,9 @@ func TestConformance(t *testing.T) {
 	}
 	if c.Implementation != "jack" || c.Profile != service.ProfileAll || len(c.Profiles) != 3 {
 		t.Fatalf("%s", b.String())
+	}
+	if !strings.HasPrefix(c.Profiles[0].Dialect, "dialect: x-ratelimit, Reset as unix seconds — detected from") {
+		t.Errorf("conformance.json states no detected dialect: %q", c.Profiles[0].Dialect)
 	}
 	want := []Core{{"pass", 2, 0, 0}, {"partial", 1, 0, 1}, {"fail", 1, 1, 0}}
 	for i, p := range c.Profiles {
@@ -73,7 +77,7 @@ func TestConformance(t *testing.T) {
 			t.Errorf("prd %s: %q, want %q", f, got, want)
 		}
 	}
-	one := &Report{Target: "http://x", Runs: []service.Config{prd}}
+	one := &Report{Target: "http://x", Runs: []ProfileRun{{Config: prd}}}
 	if c := conformance(one); c.Implementation != "http://x" || c.Profile != service.ProfilePRD || c.Profiles[0].Core.Result != "partial" {
 		t.Errorf("one profile, nothing run: %+v", c)
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -15,27 +16,42 @@ import (
 const dateSlack = 2 * time.Second
 
 // checkSettings sends one request on a fresh bucket (a fresh device_bucket
-// no scenario uses; a fresh key of the other profiles) to the enabled target and compares what its rate-limit
-// headers say with RL_LIMIT and RL_WINDOW. A contradiction is a
-// settings mismatch only when the response is otherwise a consistent first
-// response (HTTP 200, Limit = Remaining + 1): a service that lies in its
-// headers is left to the scenarios (FR-7), which report it as a failure.
-func checkSettings(ctx context.Context, tc service.Config, body *service.Body, timeout time.Duration) error {
+// no scenario uses; a fresh key of the other profiles) to the enabled
+// target. Its answer (HTTP 200) settles what the dialect settings leave to
+// auto (dialect.Detect: the Detection says what and why), is held to the
+// dialect settings given explicitly (a contradiction is one sentence, exit
+// 2), and its rate-limit fields are compared with RL_LIMIT and RL_WINDOW. A
+// limit or window contradiction is a settings mismatch only when the
+// response is otherwise a consistent first response (HTTP 200, Limit =
+// Remaining + 1): a service that lies in its headers is left to the
+// scenarios (FR-7), which report it as a failure.
+func checkSettings(ctx context.Context, tc service.Config, explicit dialect.Settings, body *service.Body, timeout time.Duration) (dialect.Detection, error) {
+	det := dialect.Detection{Settings: tc.Answer()}
 	b, err := body.Render(service.Bucket(service.NewDeviceBucket()))
 	if err != nil {
-		return err
+		return det, err
 	}
 	req := service.Request{Body: b}
 	if tc.Profile != service.ProfilePRD {
 		key, err := tc.RenderKey(service.NewUUID())
 		if err != nil {
-			return err
+			return det, err
 		}
 		req = tc.KeyedRequest(key) // a fresh key of the profile, with its method
 	}
 	c := service.NewClient(tc, tc.URL, service.WithTimeout(timeout))
 	defer c.Close()
-	return settingsMismatch(tc, c.Do(ctx, req))
+	ex := c.Do(ctx, req)
+	if ex.Err != nil || ex.Status != http.StatusOK {
+		return det, nil
+	}
+	r := dialect.Response{Status: ex.Status, Header: ex.RespHeader, Body: ex.RespBody, Received: ex.Received}
+	if err := explicit.Contradiction(r); err != nil {
+		return det, err
+	}
+	det = tc.Answer().Detect(r)
+	ex.Answer = det.Settings
+	return det, settingsMismatch(tc.WithAnswer(det.Settings), ex)
 }
 
 // settingsMismatch returns one sentence naming the setting the first

@@ -103,9 +103,15 @@ func (f ResetFormat) Concrete() bool { return f != ResetUnset && f != ResetAuto 
 // Under status nothing is contradicted.
 func (s Settings) Contradiction(r Response) error {
 	auto := Settings{Prefix: s.Prefix}.Detect(r)
+	if auto.Settings.Dialect == Status && s.Prefix != "" {
+		auto = Settings{}.Detect(r)
+	}
 	seen := auto.Settings.Dialect
-	if s.Dialect.Concrete() && s.Dialect != Status {
+	if s.Dialect.Concrete() && s.Dialect != Status || s.Prefix != "" {
 		if o := s.Read(r); o.Present&(FieldLimit|FieldRemaining|FieldReset) == 0 {
+			if s.Prefix != "" && seen == XRateLimit {
+				return fmt.Errorf("HEADER_PREFIX=%s but the first response of a fresh key carries `%s`: set HEADER_PREFIX=%s (or unset it)", s.Prefix, auto.Line, auto.Settings.prefix())
+			}
 			if seen == Status {
 				return fmt.Errorf("DIALECT=%s but the first response of a fresh key carries no rate-limit fields: set DIALECT=status (or auto)", s.Dialect)
 			}

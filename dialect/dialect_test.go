@@ -53,7 +53,7 @@ func TestWriteReadEveryDialect(t *testing.T) {
 func TestDetectionSentence(t *testing.T) {
 	r := Response{Status: 200, Header: http.Header{"X-Ratelimit-Limit": {"5"}, "X-Ratelimit-Remaining": {"4"}, "X-Ratelimit-Reset": {"1"}}, Received: now}
 	got := Settings{Dialect: Auto}.Detect(r).Sentence("the first response")
-	want := "dialect: x-ratelimit, Reset as delta seconds — detected from `X-Ratelimit-Reset: 1` on the first response"
+	want := "dialect: x-ratelimit, Reset as delta seconds — detected from `X-RateLimit-Reset: 1` on the first response"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
@@ -195,8 +195,8 @@ func TestContradiction(t *testing.T) {
 		s    Settings
 		want string
 	}{
-		{Settings{Dialect: IETF}, "DIALECT=ietf but the first response of a fresh key answers in x-ratelimit (`X-Ratelimit-Reset: 1`): set DIALECT=x-ratelimit (or auto)"},
-		{Settings{Dialect: XRateLimit, ResetFormat: ResetUnix}, "RESET_FORMAT=unix but the first response of a fresh key carries `X-Ratelimit-Reset: 1`, which reads as delta seconds: set RESET_FORMAT=delta (or auto)"},
+		{Settings{Dialect: IETF}, "DIALECT=ietf but the first response of a fresh key answers in x-ratelimit (`X-RateLimit-Reset: 1`): set DIALECT=x-ratelimit (or auto)"},
+		{Settings{Dialect: XRateLimit, ResetFormat: ResetUnix}, "RESET_FORMAT=unix but the first response of a fresh key carries `X-RateLimit-Reset: 1`, which reads as delta seconds: set RESET_FORMAT=delta (or auto)"},
 		{Settings{ResetFormat: ResetUnixMS}, "RESET_FORMAT=unix-ms but"},
 	} {
 		if err := c.s.Contradiction(r); err == nil || !strings.HasPrefix(err.Error(), c.want) {

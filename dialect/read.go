@@ -172,9 +172,10 @@ func intField(h http.Header, name string, dst *int64) error {
 	return nil
 }
 
-// line is the raw header line of name ("Name: v1, v2").
+// line is the raw header line of name ("Name: v1, v2"), the name spelled
+// as the dialect spells it (Go's http.Header has lost the sender's case).
 func line(h http.Header, name string) string {
-	return http.CanonicalHeaderKey(name) + ": " + strings.Join(h.Values(name), ", ")
+	return name + ": " + strings.Join(h.Values(name), ", ")
 }
 
 // lines are the raw lines of the names present in h.

@@ -45,6 +45,9 @@ func ReadReset(name, v string, f ResetFormat, received time.Time) (at time.Time,
 	raw := v
 	v = strings.TrimSpace(v)
 	form, date, dateDev := classify(v)
+	if form == ResetUnset && f.Concrete() {
+		return time.Time{}, f, "", fmt.Errorf("%s: %q is not %s (RESET_FORMAT=%s)", name, raw, f.Describe(), f)
+	}
 	if form == ResetUnset {
 		return time.Time{}, f, "", fmt.Errorf("%s: %q is none of unix seconds, unix milliseconds, delta seconds or an HTTP date", name, raw)
 	}

@@ -218,7 +218,8 @@ replay command), 2 could not run.`
 var raceFlags = []string{service.FlagURL, service.FlagPath, service.FlagHeaders, service.FlagBodyTemplate,
 	service.FlagLimit, service.FlagWindow, service.FlagClientIPs, service.FlagDB, service.FlagSQL,
 	service.FlagProfile, service.FlagKey, service.FlagKeyFormat, service.FlagMethod, service.FlagWindowAlign,
-	service.FlagDialect, service.FlagLimitedBody, service.FlagBurst, service.FlagRate}
+	service.FlagDialect, service.FlagResetFormat, service.FlagHeaderPrefix, service.FlagLimitedStatus, service.FlagLimitedBody,
+	service.FlagBurst, service.FlagRate}
 
 // raceSettings reads the target contract's variables race uses plus SEED,
 // CHECKS, REPEAT, REPLICAS, FAULT (the embedded reference's fault, for
