@@ -18,24 +18,25 @@ func fwBody() Fault {
 		Description: `a 429 whose body is not LIMITED_BODY's (spec/003's {"error":"Rate limit exceeded"} where /error/code=RATE_LIMITED is claimed)`,
 		Detectors:   Detectors{Scenarios: []string{"FW-6-01"}},
 		Profile:     fakeserver.ProfileFixedWindow,
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
+		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					h.ServeHTTP(&bodyRewrite{ResponseWriter: w}, r)
+					h.ServeHTTP(&bodyRewrite{ResponseWriter: w, refusal: cfg.Answers().Status()}, r)
 				})
 			}}
 		},
 	}
 }
 
-// bodyRewrite replaces the body of a 429.
+// bodyRewrite replaces the body of a refusal (status refusal).
 type bodyRewrite struct {
 	http.ResponseWriter
+	refusal int
 	limited bool
 }
 
 func (w *bodyRewrite) WriteHeader(status int) {
-	if w.limited = status == http.StatusTooManyRequests; w.limited {
+	if w.limited = status == w.refusal; w.limited {
 		w.Header().Del("Content-Length")
 	}
 	w.ResponseWriter.WriteHeader(status)
