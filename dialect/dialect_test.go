@@ -2,6 +2,7 @@ package dialect
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -216,4 +217,25 @@ func TestContradiction(t *testing.T) {
 // sentence: one line, no panic text, no trailing period fragments.
 func sentence(s string) bool {
 	return s != "" && !strings.Contains(s, "\n") && !strings.Contains(s, "panic")
+}
+
+// The forms express-rate-limit writes (standardHeaders draft-6, draft-7,
+// draft-8; legacyHeaders) read, and auto detects, as the same quota.
+func TestExpressRateLimitForms(t *testing.T) {
+	for want, h := range map[Dialect]http.Header{
+		Fields: {"Ratelimit-Policy": {"100;w=900"}, "Ratelimit-Limit": {"100"}, "Ratelimit-Remaining": {"99"}, "Ratelimit-Reset": {"900"}},
+		Dict:   {"Ratelimit-Policy": {"100;w=900"}, "Ratelimit": {"limit=100, remaining=99, reset=900"}},
+		IETF:   {"Ratelimit-Policy": {`"100-in-15min"; q=100; w=900; pk=:ZDZmNjg0NDJmNjJk:`}, "Ratelimit": {`"100-in-15min"; r=99; t=900`}},
+		XRateLimit: {"X-Ratelimit-Limit": {"100"}, "X-Ratelimit-Remaining": {"99"},
+			"X-Ratelimit-Reset": {strconv.FormatInt(now.Add(900*time.Second).Unix(), 10)}},
+	} {
+		r := Response{Status: 200, Header: h, Received: now}
+		o := Settings{}.Read(r)
+		if o.Err != nil || o.Dialect != want || o.Limit != 100 || o.Remaining != 99 || !o.Reset.Equal(now.Add(900*time.Second)) {
+			t.Errorf("%s: %+v", want, o)
+		}
+		if want != XRateLimit && o.Window != 900*time.Second {
+			t.Errorf("%s: window %s", want, o.Window)
+		}
+	}
 }
