@@ -107,12 +107,10 @@ func rateLimitOf(o *Op) (service.RateLimit, error) {
 // target that changes form later is then read, and checked, in the form
 // it started with.
 func (h *History) resolveAnswer() {
-	if h.Answer.Dialect.Concrete() && (h.Answer.Dialect != dialect.XRateLimit || h.Answer.ResetFormat.Concrete()) {
-		return
-	}
+	settled := h.Answer.Dialect.Concrete() && (h.Answer.Dialect != dialect.XRateLimit || h.Answer.ResetFormat.Concrete())
 	for i := range h.Ops {
 		o := &h.Ops[i]
-		if o.Unknown() || o.Ex.Status/100 != 2 && !h.Answer.Refused(o.Ex.Status) {
+		if settled || o.Unknown() || o.Ex.Status/100 != 2 && !h.Answer.Refused(o.Ex.Status) {
 			continue
 		}
 		d := h.Answer.Detect(dialect.Response{Status: o.Ex.Status, Header: o.Ex.RespHeader, Body: o.Ex.RespBody, Received: o.Ex.Received})

@@ -88,12 +88,27 @@ type Result struct {
 	Flaky bool
 	// RapidReport is rapid's own failure message.
 	RapidReport string
+	// Findings are the header and body deviations seen in any workload
+	// (AnswerClass: how the target answers, not what it decided): reported
+	// beside the verdict, they never end the hunt, so the algorithm is
+	// still hunted. At most MaxFindings are kept, one per class and detail.
+	Findings []Violation
 }
 
-// Verdict is a checked run of one workload.
+// MaxFindings bounds Result.Findings.
+const MaxFindings = 20
+
+// AnswerClass reports whether c is a finding about how the target answers
+// (its rate-limit fields, its refusal's body) rather than what it decided:
+// issue 24 item 13 keeps those apart from the algorithm's violations.
+func AnswerClass(c Class) bool { return c == ClassHeaders || c == ClassLimited }
+
+// Verdict is a checked run of one workload: the algorithm's violations
+// and, apart, the answer's findings (AnswerClass).
 type Verdict struct {
 	History    *History
 	Violations []Violation
+	Findings   []Violation
 	Linear     LinearResult
 }
 
@@ -116,7 +131,14 @@ func RunAndCheck(ctx context.Context, t Target, w Workload, linearTimeout time.D
 	if len(h.Ops) > 0 && h.Unknown() == len(h.Ops) {
 		return Verdict{}, fmt.Errorf("no request got a response (first: %v)", h.Ops[0].Ex.Err)
 	}
-	v := Verdict{History: h, Violations: Check(h)}
+	v := Verdict{History: h}
+	for _, x := range Check(h) {
+		if AnswerClass(x.Class) {
+			v.Findings = append(v.Findings, x)
+		} else {
+			v.Violations = append(v.Violations, x)
+		}
+	}
 	v.Linear = Linearizable(h, linearTimeout)
 	if v.Linear.Result == porcupine.Illegal {
 		v.Violations = append(v.Violations, Violation{Class: ClassLinearizable,
@@ -177,6 +199,8 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 		calls    int
 		seedHits int
 		timeouts int
+		findings []Violation
+		seen     = map[string]bool{}
 		requests int
 		detected time.Duration
 		start    = time.Now()
@@ -221,6 +245,12 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 			}
 			mu.Lock()
 			requests += len(v.History.Ops)
+			for _, f := range v.Findings {
+				if k := string(f.Class) + findingKey(f.Detail); !seen[k] && len(findings) < MaxFindings {
+					seen[k] = true
+					findings = append(findings, f)
+				}
+			}
 			mu.Unlock()
 			if v.Failed() {
 				if o.Seed != 0 && first {
@@ -306,7 +336,7 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 	}
 	rapid.Check(tb, prop)
 	restore()
-	res := Result{Duration: time.Since(start), Repeat: o.Repeat, LinearTimeouts: timeouts, Requests: requests, SearchSeed: base, Replayed: replay}
+	res := Result{Duration: time.Since(start), Repeat: o.Repeat, LinearTimeouts: timeouts, Requests: requests, SearchSeed: base, Replayed: replay, Findings: findings}
 	if ff != nil {
 		defer ff.tidy()
 	}
@@ -472,4 +502,13 @@ func (t *huntTB) logs() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return append([]string(nil), t.log...)
+}
+
+// findingKey is a finding's detail without its op number, so that one
+// deviation seen on many ops is kept once.
+func findingKey(detail string) string {
+	if _, rest, ok := strings.Cut(detail, ": "); ok && strings.HasPrefix(detail, "op #") {
+		return rest
+	}
+	return detail
 }

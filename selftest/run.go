@@ -649,5 +649,8 @@ func runRace(ctx context.Context, f fault.Name, p fakeserver.Profile, replicas i
 	if res.Found && len(res.Violations) > 0 {
 		r.Violation = res.Violations[0].String()
 	}
+	if !res.Found && len(res.Findings) > 0 { // header and body findings fail the run too, though they did not end the hunt
+		r.Found, r.Class, r.Violation = true, res.Findings[0].Class, res.Findings[0].String()
+	}
 	return r, nil
 }

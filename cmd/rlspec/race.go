@@ -89,10 +89,28 @@ func runRace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if res.LinearTimeouts > 0 {
 			fmt.Fprintf(stdout, "  note: porcupine timed out on %d histories (undecided, not counted as violations)\n", res.LinearTimeouts)
 		}
+		if printFindings(stdout, res) {
+			return 1
+		}
 		return 0
 	}
 	printRaceFailure(stdout, cfg, tgt, res)
+	printFindings(stdout, res)
 	return 1
+}
+
+// printFindings lists the header and body findings of a hunt (they fail
+// the run but never ended it: the algorithm was hunted regardless) and
+// reports whether there were any.
+func printFindings(w io.Writer, res racehunt.Result) bool {
+	if len(res.Findings) == 0 {
+		return false
+	}
+	fmt.Fprintf(w, "rlspec race: %d header or body finding(s), reported apart from the algorithm's verdict:\n", len(res.Findings))
+	for _, f := range res.Findings {
+		fmt.Fprintf(w, "  - %s\n", f)
+	}
+	return true
 }
 
 func printRaceFailure(w io.Writer, cfg raceConfig, tgt racehunt.Target, res racehunt.Result) {

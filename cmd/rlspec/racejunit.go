@@ -26,11 +26,12 @@ func raceJUnit(cfg raceConfig, tgt racehunt.Target, res racehunt.Result) junit.S
 		s.Properties = append(s.Properties, junit.Prop("failing seed", res.Seed), junit.Prop("replay", replayCommand(cfg, res.Seed)))
 	}
 	byClass := map[racehunt.Class][]string{}
-	for _, v := range res.Violations {
+	all := append(append([]racehunt.Violation(nil), res.Violations...), res.Findings...)
+	for _, v := range all {
 		byClass[v.Class] = append(byClass[v.Class], v.String())
 	}
 	classes := append([]racehunt.Class(nil), raceProperties...)
-	for _, v := range res.Violations {
+	for _, v := range all {
 		if !containsClass(classes, v.Class) {
 			classes = append(classes, v.Class)
 		}
