@@ -95,14 +95,6 @@ type Result struct {
 	Findings []Violation
 }
 
-// MaxFindings bounds Result.Findings.
-const MaxFindings = 20
-
-// AnswerClass reports whether c is a finding about how the target answers
-// (its rate-limit fields, its refusal's body) rather than what it decided:
-// issue 24 item 13 keeps those apart from the algorithm's violations.
-func AnswerClass(c Class) bool { return c == ClassHeaders || c == ClassLimited }
-
 // Verdict is a checked run of one workload: the algorithm's violations
 // and, apart, the answer's findings (AnswerClass).
 type Verdict struct {
@@ -132,13 +124,7 @@ func RunAndCheck(ctx context.Context, t Target, w Workload, linearTimeout time.D
 		return Verdict{}, fmt.Errorf("no request got a response (first: %v)", h.Ops[0].Ex.Err)
 	}
 	v := Verdict{History: h}
-	for _, x := range Check(h) {
-		if AnswerClass(x.Class) {
-			v.Findings = append(v.Findings, x)
-		} else {
-			v.Violations = append(v.Violations, x)
-		}
-	}
+	v.Violations, v.Findings = splitFindings(Check(h))
 	v.Linear = Linearizable(h, linearTimeout)
 	if v.Linear.Result == porcupine.Illegal {
 		v.Violations = append(v.Violations, Violation{Class: ClassLinearizable,
@@ -245,12 +231,7 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 			}
 			mu.Lock()
 			requests += len(v.History.Ops)
-			for _, f := range v.Findings {
-				if k := string(f.Class) + findingKey(f.Detail); !seen[k] && len(findings) < MaxFindings {
-					seen[k] = true
-					findings = append(findings, f)
-				}
-			}
+			findings = addFindings(findings, seen, v.Findings)
 			mu.Unlock()
 			if v.Failed() {
 				if o.Seed != 0 && first {
@@ -502,13 +483,4 @@ func (t *huntTB) logs() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return append([]string(nil), t.log...)
-}
-
-// findingKey is a finding's detail without its op number, so that one
-// deviation seen on many ops is kept once.
-func findingKey(detail string) string {
-	if _, rest, ok := strings.Cut(detail, ": "); ok && strings.HasPrefix(detail, "op #") {
-		return rest
-	}
-	return detail
 }

@@ -99,20 +99,6 @@ func runRace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 1
 }
 
-// printFindings lists the header and body findings of a hunt (they fail
-// the run but never ended it: the algorithm was hunted regardless) and
-// reports whether there were any.
-func printFindings(w io.Writer, res racehunt.Result) bool {
-	if len(res.Findings) == 0 {
-		return false
-	}
-	fmt.Fprintf(w, "rlspec race: %d header or body finding(s), reported apart from the algorithm's verdict:\n", len(res.Findings))
-	for _, f := range res.Findings {
-		fmt.Fprintf(w, "  - %s\n", f)
-	}
-	return true
-}
-
 func printRaceFailure(w io.Writer, cfg raceConfig, tgt racehunt.Target, res racehunt.Result) {
 	fmt.Fprintf(w, "rlspec race: VIOLATION %s after %d passing workload(s) against %s (detected in %s, %s with shrinking)\n", res.Class, res.Checks, tgt.Describe(), res.Detected.Round(time.Millisecond), res.Duration.Round(time.Millisecond))
 	fmt.Fprintln(w, "violations:")

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"strings"
 
 	"github.com/rlspec/rlspec/internal/junit"
@@ -54,4 +56,18 @@ func containsClass(cs []racehunt.Class, c racehunt.Class) bool {
 		}
 	}
 	return false
+}
+
+// printFindings lists the header and body findings of a hunt (they fail
+// the run but never ended it: the algorithm was hunted regardless) and
+// reports whether there were any.
+func printFindings(w io.Writer, res racehunt.Result) bool {
+	if len(res.Findings) == 0 {
+		return false
+	}
+	fmt.Fprintf(w, "rlspec race: %d header or body finding(s), reported apart from the algorithm's verdict:\n", len(res.Findings))
+	for _, f := range res.Findings {
+		fmt.Fprintf(w, "  - %s\n", f)
+	}
+	return true
 }
