@@ -69,12 +69,12 @@ func settingsMismatch(tc service.Config, ex *service.Exchange) error {
 	}
 	if rl.Limit != int64(tc.Limit) {
 		return fmt.Errorf("RL_LIMIT=%d but the service answers %s: %d on the first request of a fresh bucket; set RL_LIMIT=%d",
-			tc.Limit, service.HeaderLimit, rl.Limit, rl.Limit)
+			tc.Limit, ex.Answer.FieldName(dialect.FieldLimit), rl.Limit, rl.Limit)
 	}
 	left := untilReset(rl, ex)
 	if left > tc.Window+dateSlack {
 		return fmt.Errorf("RL_WINDOW=%s but the service answers %s: %d, %s after the first request of a fresh bucket; set RL_WINDOW to the service's window (at least %s)",
-			tc.Window, service.HeaderReset, rl.Reset, left.Round(time.Second), left.Truncate(time.Second))
+			tc.Window, ex.Answer.FieldName(dialect.FieldReset), rl.Reset, left.Round(time.Second), left.Truncate(time.Second))
 	}
 	return nil
 }

@@ -128,3 +128,18 @@ func (s Settings) Contradiction(r Response) error {
 	}
 	return nil
 }
+
+// FieldName names where s's dialect carries f ("X-RateLimit-Limit",
+// "RateLimit-Policy q"), for messages.
+func (s Settings) FieldName(f Field) string {
+	i := map[Field]int{FieldLimit: 0, FieldRemaining: 1, FieldReset: 2}[f]
+	switch s.Dialect {
+	case Fields:
+		return []string{FieldsLimit, FieldsRemaining, FieldsReset}[i]
+	case Dict:
+		return LimitField + " " + []string{"limit", "remaining", "reset"}[i]
+	case IETF:
+		return []string{PolicyField + " q", LimitField + " r", LimitField + " t"}[i]
+	}
+	return s.prefix() + []string{"Limit", "Remaining", "Reset"}[i]
+}

@@ -239,3 +239,21 @@ func TestExpressRateLimitForms(t *testing.T) {
 		}
 	}
 }
+
+// FieldName says where each dialect carries a field.
+func TestFieldName(t *testing.T) {
+	for _, c := range []struct {
+		s    Settings
+		want string
+	}{
+		{Settings{}, "X-RateLimit-Limit"}, {Settings{Dialect: XRateLimit, Prefix: "X-Rate-Limit-"}, "X-Rate-Limit-Limit"},
+		{Settings{Dialect: Fields}, "RateLimit-Limit"}, {Settings{Dialect: Dict}, "RateLimit limit"}, {Settings{Dialect: IETF}, "RateLimit-Policy q"},
+	} {
+		if got := c.s.FieldName(FieldLimit); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.s, got, c.want)
+		}
+	}
+	if got := (Settings{Dialect: IETF}).FieldName(FieldReset); got != "RateLimit t" {
+		t.Errorf("ietf reset: %q", got)
+	}
+}
