@@ -10,6 +10,7 @@ import (
 
 	"github.com/cucumber/godog"
 	"github.com/rlspec/rlspec/bound"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -234,10 +235,10 @@ func (s *scenario) fixedHeaders() error {
 			want = int64(s.limit() - 1 - i)
 		}
 		if rl.Remaining != want {
-			return violation(s.refs, fmt.Sprintf("X-RateLimit-Remaining of request %d", i+1), fmt.Sprintf("%d", want), fmt.Sprintf("%d", rl.Remaining), exs[:i+1]...)
+			return violation(s.refs, fmt.Sprintf("%s of request %d", ex.Answer.FieldName(dialect.FieldRemaining), i+1), fmt.Sprintf("%d", want), fmt.Sprintf("%d", rl.Remaining), exs[:i+1]...)
 		}
 		if rl.Reset < rlo || rl.Reset > rhi {
-			return violation(s.refs, fmt.Sprintf("X-RateLimit-Reset of request %d: the window's end", i+1), fmt.Sprintf("in [%d, %d]", rlo, rhi), fmt.Sprintf("%d", rl.Reset), first, ex)
+			return violation(s.refs, fmt.Sprintf("%s of request %d: the window's end", ex.Answer.FieldName(dialect.FieldReset), i+1), fmt.Sprintf("in [%d, %d]", rlo, rhi), fmt.Sprintf("%d", rl.Reset), first, ex)
 		}
 		if !ex.Refused() {
 			continue

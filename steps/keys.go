@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/bound"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -347,7 +348,7 @@ func (s *scenario) limitHeaders(ex *service.Exchange) (service.RateLimit, error)
 		return rl, err
 	}
 	if rl.Limit != int64(s.limit()) {
-		return rl, violation(s.refs, "X-RateLimit-Limit", fmt.Sprintf("%d", s.limit()), fmt.Sprintf("%d", rl.Limit), ex)
+		return rl, violation(s.refs, ex.Answer.FieldName(dialect.FieldLimit), fmt.Sprintf("%d", s.limit()), fmt.Sprintf("%d", rl.Limit), ex)
 	}
 	return rl, nil
 }

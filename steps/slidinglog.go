@@ -202,16 +202,16 @@ func (s *scenario) logHeaders() error {
 		}
 		if ex.Status/100 == 2 {
 			if want := int64(s.limit() - 1 - i); rl.Remaining != want {
-				return violation(s.refs, fmt.Sprintf("X-RateLimit-Remaining of allowed request %d", i+1), fmt.Sprintf("%d", want), fmt.Sprintf("%d", rl.Remaining), exs[:i+1]...)
+				return violation(s.refs, fmt.Sprintf("%s of allowed request %d", ex.Answer.FieldName(dialect.FieldRemaining), i+1), fmt.Sprintf("%d", want), fmt.Sprintf("%d", rl.Remaining), exs[:i+1]...)
 			}
 			if rl.Reset < lo || rl.Reset > hi {
-				return violation(s.refs, fmt.Sprintf("X-RateLimit-Reset of allowed request %d: the oldest allowed request plus W", i+1),
+				return violation(s.refs, fmt.Sprintf("%s of allowed request %d: the oldest allowed request plus W", ex.Answer.FieldName(dialect.FieldReset), i+1),
 					fmt.Sprintf("in [%d, %d]", lo, hi), fmt.Sprintf("%d", rl.Reset), first, ex)
 			}
 			continue
 		}
 		if rl.Remaining != 0 {
-			return violation(s.refs, "X-RateLimit-Remaining on a 429", "0", fmt.Sprintf("%d", rl.Remaining), ex)
+			return violation(s.refs, ex.Answer.FieldName(dialect.FieldRemaining)+" on a 429", "0", fmt.Sprintf("%d", rl.Remaining), ex)
 		}
 		ra, ok, err := s.retryAfterOf(ex)
 		if err != nil || !ok {
@@ -219,7 +219,7 @@ func (s *scenario) logHeaders() error {
 		}
 		rlo, rhi := ex.Sent.Unix()+ra-1, ex.Received.Unix()+ra+2
 		if rl.Reset < rlo || rl.Reset > rhi {
-			return violation(s.refs, "X-RateLimit-Reset on a 429: now + Retry-After", fmt.Sprintf("in [%d, %d]", rlo, rhi), fmt.Sprintf("%d", rl.Reset), ex)
+			return violation(s.refs, ex.Answer.FieldName(dialect.FieldReset)+" on a 429: now + Retry-After", fmt.Sprintf("in [%d, %d]", rlo, rhi), fmt.Sprintf("%d", rl.Reset), ex)
 		}
 	}
 	return nil

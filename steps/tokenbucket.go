@@ -7,6 +7,7 @@ import (
 
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -293,15 +294,15 @@ func (s *scenario) bucketHeaders() error {
 			return err
 		}
 		if rl.Limit != int64(s.burst()) {
-			return violation(s.refs, "X-RateLimit-Limit", fmt.Sprintf("%d (B)", s.burst()), fmt.Sprintf("%d", rl.Limit), ex)
+			return violation(s.refs, ex.Answer.FieldName(dialect.FieldLimit), fmt.Sprintf("%d (B)", s.burst()), fmt.Sprintf("%d", rl.Limit), ex)
 		}
 		lo, hi := ex.Sent.Unix(), ex.Received.Unix()+1+seconds(time.Duration(s.burst())*s.perToken())+1
 		if rl.Reset < lo || rl.Reset > hi {
-			return violation(s.refs, fmt.Sprintf("X-RateLimit-Reset of request %d", i+1), fmt.Sprintf("in [%d, %d] (now + ⌈B/R⌉ + 1)", lo, hi), fmt.Sprintf("%d", rl.Reset), ex)
+			return violation(s.refs, fmt.Sprintf("%s of request %d", ex.Answer.FieldName(dialect.FieldReset), i+1), fmt.Sprintf("in [%d, %d] (now + ⌈B/R⌉ + 1)", lo, hi), fmt.Sprintf("%d", rl.Reset), ex)
 		}
 		if ex.Status/100 != 2 {
 			if rl.Remaining != 0 {
-				return violation(s.refs, "X-RateLimit-Remaining on a 429", "0", fmt.Sprintf("%d", rl.Remaining), ex)
+				return violation(s.refs, ex.Answer.FieldName(dialect.FieldRemaining)+" on a 429", "0", fmt.Sprintf("%d", rl.Remaining), ex)
 			}
 			continue
 		}
@@ -313,7 +314,7 @@ func (s *scenario) bucketHeaders() error {
 			if most > least {
 				want = fmt.Sprintf("in [%d, %d] (B − %d allowed, plus the tokens refilled since the first request, 1 s tolerance)", least, most, allowed)
 			}
-			return violation(s.refs, fmt.Sprintf("X-RateLimit-Remaining of allowed request %d", i+1), want, fmt.Sprintf("%d", rl.Remaining), run[:i+1]...)
+			return violation(s.refs, fmt.Sprintf("%s of allowed request %d", ex.Answer.FieldName(dialect.FieldRemaining), i+1), want, fmt.Sprintf("%d", rl.Remaining), run[:i+1]...)
 		}
 	}
 	return nil
