@@ -112,3 +112,21 @@ func TestLimitedBodyNoneAndText(t *testing.T) {
 		}
 	}
 }
+
+// A step that only waits for Retry-After (SL-4's second sentence) skips
+// when the 429 has none to read, naming why: the header deviation is the
+// 429 clause's verdict, not the algorithm's (issue 24 item 13).
+func TestWaitingStepSkipsWithoutRetryAfter(t *testing.T) {
+	cfg := configFrom(t, map[string]string{"PROFILE": "sliding-log", "RL_LIMIT": "5", "RL_WINDOW": "5"})
+	for ra, why := range map[string]string{"": "Retry-After is missing", "soon": "neither delay-seconds nor an HTTP-date"} {
+		h := map[string]string{}
+		if ra != "" {
+			h["Retry-After"] = ra
+		}
+		s := &scenario{env: &Env{Config: cfg, Now: time.Now}, enabled: true, ctx: context.Background()}
+		s.last.ex = exchange(t, cfg, answerer(t, 429, h, `{"error":{"code":"RATE_LIMITED"}}`))
+		if err := s.allowedAfterRetry(); !errors.Is(err, godog.ErrSkip) || !strings.Contains(err.Error(), why) {
+			t.Errorf("Retry-After %q: %v, want a skip saying %q", ra, err, why)
+		}
+	}
+}

@@ -66,7 +66,11 @@ func (s *scenario) retryToWait(ex *service.Exchange) (int64, error) {
 	ra, ok, err := s.retryAfterOf(ex)
 	switch {
 	case err != nil:
-		return 0, skip("the 429 gives no readable Retry-After to wait for (%s); the clause of the 429 reports it", ex.Observe().RetryAfterErr)
+		why := "Retry-After is missing"
+		if e := ex.Observe().RetryAfterErr; e != nil {
+			why = e.Error()
+		}
+		return 0, skip("the 429 gives no readable Retry-After to wait for (%s); the clause of the 429 reports it", why)
 	case !ok:
 		return 0, skip("DIALECT=status: the 429 carries no Retry-After to wait for")
 	}
