@@ -175,7 +175,11 @@ func intField(h http.Header, name string, dst *int64) error {
 // line is the raw header line of name ("Name: v1, v2"), the name spelled
 // as the dialect spells it (Go's http.Header has lost the sender's case).
 func line(h http.Header, name string) string {
-	return name + ": " + strings.Join(h.Values(name), ", ")
+	v := strings.Join(h.Values(name), ", ")
+	if strings.IndexFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+		v = strconv.Quote(v) // a control character never breaks a sentence's line
+	}
+	return name + ": " + v
 }
 
 // lines are the raw lines of the names present in h.
