@@ -2,6 +2,7 @@ package dialect
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -37,7 +38,11 @@ func FuzzRead(f *testing.F) {
 						t.Fatalf("%s/%s: %q", d, rf, err)
 					}
 				}
-				_ = s.Detect(r).Sentence("the first response")
+				for _, msg := range []string{o.Deviation, o.Evidence(), s.Detect(r).Sentence("the first response")} {
+					if strings.ContainsAny(msg, "\r") || strings.Contains(msg, "\n") && msg != o.Evidence() {
+						t.Fatalf("%s/%s: a message breaks its line: %q", d, rf, msg)
+					}
+				}
 			}
 		}
 	})

@@ -2,9 +2,11 @@ package dialect
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
@@ -153,7 +155,12 @@ func (b Body) validate() error {
 		return nil
 	case BodyText:
 		if _, err := regexp.Compile(b.Pattern); err != nil {
-			return fmt.Errorf("text:%s is not a regular expression (%v)", b.Pattern, err)
+			why := err.Error()
+			var se *syntax.Error
+			if errors.As(err, &se) {
+				why = string(se.Code)
+			}
+			return fmt.Errorf("%q is not a regular expression (%s)", "text:"+b.Pattern, why)
 		}
 		return nil
 	case BodyJSON:
@@ -172,19 +179,19 @@ func (b Body) Check(body []byte) error {
 	case BodyJSON:
 		var doc any
 		if err := json.Unmarshal(body, &doc); err != nil {
-			return fmt.Errorf("the refusal's body is not JSON holding %s: %.80q", b, body)
+			return fmt.Errorf("the refusal's body is not JSON holding %q: %.80q", b.String(), body)
 		}
 		got, ok := JSONPointer(doc, b.Pointer)
 		if str, isStr := got.(string); !ok || !isStr || !slices.Contains(b.Values, str) {
-			return fmt.Errorf("the refusal's body does not hold %s: %.80q", b, body)
+			return fmt.Errorf("the refusal's body does not hold %q: %.80q", b.String(), body)
 		}
 	case BodyText:
 		re, err := regexp.Compile(b.Pattern)
 		if err != nil {
-			return fmt.Errorf("LIMITED_BODY text:%s is not a regular expression", b.Pattern)
+			return fmt.Errorf("LIMITED_BODY %q is not a regular expression", "text:"+b.Pattern)
 		}
 		if !re.Match(body) {
-			return fmt.Errorf("the refusal's body does not match text:%s: %.80q", b.Pattern, body)
+			return fmt.Errorf("the refusal's body does not match %q: %.80q", "text:"+b.Pattern, body)
 		}
 	}
 	return nil

@@ -54,7 +54,7 @@ func ReadReset(name, v string, f ResetFormat, received time.Time) (at time.Time,
 	if f == ResetAuto || f == ResetUnset {
 		f = form
 	} else if form != f {
-		deviation = fmt.Sprintf("%s: %s reads as %s, not %s (RESET_FORMAT=%s)", name, raw, form.Describe(), f.Describe(), f)
+		deviation = fmt.Sprintf("%s: %q reads as %s, not %s (RESET_FORMAT=%s)", name, raw, form.Describe(), f.Describe(), f)
 	}
 	if f == ResetHTTPDate {
 		if form != ResetHTTPDate {
