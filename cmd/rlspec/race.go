@@ -414,6 +414,7 @@ func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (raceh
 			limits = []int{1, 2, 3, 4}
 		}
 		o := embedded.Options{Fault: cfg.Fault, Store: cfg.Store}
+		o.Answer, o.RefusalBody = embedded.AnswerFor(tc.ForProfile(tc.Profile)) // the reference answers as the run reads
 		if tc.Profile != service.ProfilePRD {
 			// The embedded reference serves the profile; a window of 3 s
 			// unless RL_WINDOW was given, so half-second moves matter.
