@@ -262,7 +262,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		where = name
 	}
 	settings := fmt.Sprintf("limit %d, window %s", tc.Limit, tc.Window)
-	if tc.Profile == service.ProfileTokenBucket {
+	if tc.Profile == profile.TokenBucket {
 		settings = fmt.Sprintf("burst %d, rate %g/s", tc.Burst, tc.Rate)
 	}
 	fmt.Fprintf(r.out, "rlspec acceptance: %s, profile %s, %s\n", where, tc.Profile, settings)

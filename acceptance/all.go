@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps"
 )
 
@@ -97,9 +96,9 @@ func mergeCucumber(w io.Writer, cfgs []Config, docs []bytes.Buffer) error {
 
 // AllProfiles are the profiles PROFILE=all runs: every profile with
 // scenarios.
-func AllProfiles() []service.Profile {
-	var out []service.Profile
-	for _, p := range service.Profiles() {
+func AllProfiles() []profile.Name {
+	var out []profile.Name
+	for _, p := range profile.Names() {
 		if implemented[p] {
 			out = append(out, p)
 		}

@@ -19,13 +19,13 @@ const ConformanceFile = "conformance.json"
 // profile run, its core result and each extended feature's.
 type Conformance struct {
 	Implementation string               `json:"implementation"`
-	Profile        service.Profile      `json:"profile"` // as asked: one profile, or all
+	Profile        profile.Name         `json:"profile"` // as asked: one profile, or all
 	Profiles       []ProfileConformance `json:"profiles"`
 }
 
 // ProfileConformance is one profile's verdict.
 type ProfileConformance struct {
-	Profile service.Profile `json:"profile"`
+	Profile profile.Name `json:"profile"`
 	// Dialect says which dialect the answers were read in and, when auto
 	// decided it, from what (dialects.md).
 	Dialect  string          `json:"dialect"`
@@ -48,7 +48,7 @@ type Core struct {
 // "partial" (some skipped), "not checked: …" when none ran, or "not
 // claimed"; with the counts.
 type FeatureResult struct {
-	Feature service.Feature `json:"feature"`
+	Feature profile.Feature `json:"feature"`
 	Claimed bool            `json:"claimed"`
 	Result  string          `json:"result"`
 	Passed  int             `json:"passed,omitempty"`
@@ -59,20 +59,20 @@ type FeatureResult struct {
 // featureClauses are the clauses whose scenarios check each extended
 // feature (profiles.md); a scenario of one of them is the feature's, not
 // the core's. anonymous-open changes what FW-7 expects, a core clause.
-var featureClauses = map[service.Feature][]clause.ID{
-	service.FeaturePenalties:     {clause.PN1, clause.PN2, clause.PN3, clause.PN4, clause.PN5},
-	service.FeatureTiers:         {clause.SL9},
-	service.FeatureBypass:        {clause.SL10},
-	service.FeatureFailOpen:      {clause.FAIL2},
-	service.FeatureFailClosed:    {clause.FAIL1},
-	service.FeatureMultiInstance: {clause.MI1},
-	service.FeaturePersistence:   {clause.PS1},
-	service.FeatureIETFHeaders:   {clause.IETF1},
+var featureClauses = map[profile.Feature][]clause.ID{
+	profile.Penalties:     {clause.PN1, clause.PN2, clause.PN3, clause.PN4, clause.PN5},
+	profile.Tiers:         {clause.SL9},
+	profile.Bypass:        {clause.SL10},
+	profile.FailOpen:      {clause.FAIL2},
+	profile.FailClosed:    {clause.FAIL1},
+	profile.MultiInstance: {clause.MI1},
+	profile.Persistence:   {clause.PS1},
+	profile.IETFHeaders:   {clause.IETF1},
 }
 
 // featureOf is the extended feature whose clause r checks, "" for a core
 // scenario.
-func featureOf(r steps.ScenarioResult) service.Feature {
+func featureOf(r steps.ScenarioResult) profile.Feature {
 	for f, ids := range featureClauses {
 		for _, id := range r.Clauses {
 			if slices.Contains(ids, id) {
@@ -94,19 +94,19 @@ func conformance(rep *Report) Conformance {
 			}
 		}
 		pc := ProfileConformance{Profile: tc.Profile, Dialect: tc.Dialect, Core: coreOf(rep.Results, tc.Profile), Features: []FeatureResult{}}
-		for _, f := range service.FeaturesOf(tc.Profile) {
+		for _, f := range profile.Of(tc.Profile).Features() {
 			pc.Features = append(pc.Features, featureResult(rep.Results, tc.Config, f))
 		}
 		c.Profiles = append(c.Profiles, pc)
 	}
 	if len(rep.Runs) > 1 {
-		c.Profile = service.ProfileAll
+		c.Profile = profile.Every
 	}
 	return c
 }
 
 // featureResult is what came of feature f's scenarios in tc's profile.
-func featureResult(rs []steps.ScenarioResult, tc service.Config, f service.Feature) FeatureResult {
+func featureResult(rs []steps.ScenarioResult, tc service.Config, f profile.Feature) FeatureResult {
 	fr := FeatureResult{Feature: f, Claimed: tc.Claims(f), Result: "not claimed"}
 	if !fr.Claimed {
 		return fr
@@ -139,7 +139,7 @@ func featureResult(rs []steps.ScenarioResult, tc service.Config, f service.Featu
 
 // coreOf counts the results of profile p's core scenarios (not those of an
 // extended feature).
-func coreOf(rs []steps.ScenarioResult, p service.Profile) Core {
+func coreOf(rs []steps.ScenarioResult, p profile.Name) Core {
 	var c Core
 	for _, r := range rs {
 		if profileOf(r) != p || featureOf(r) != "" {
@@ -166,11 +166,11 @@ func coreOf(rs []steps.ScenarioResult, p service.Profile) Core {
 }
 
 // profileOf is the profile a result belongs to (no @profile: tag: prd).
-func profileOf(r steps.ScenarioResult) service.Profile {
+func profileOf(r steps.ScenarioResult) profile.Name {
 	if r.Profile == "" {
-		return service.ProfilePRD
+		return profile.PRD
 	}
-	return service.Profile(r.Profile)
+	return profile.Name(r.Profile)
 }
 
 func writeConformance(w io.Writer, rep *Report) error {

@@ -18,14 +18,14 @@ func TestConformance(t *testing.T) {
 	feat := func(id clause.ID, st steps.Status) steps.ScenarioResult { // the PRD's
 		return steps.ScenarioResult{Clauses: []clause.ID{id}, Status: st}
 	}
-	sl := service.DefaultConfig().ForProfile(service.ProfileSlidingLog)
+	sl := service.DefaultConfig().ForProfile(profile.SlidingLog)
 	sl.Implementation = "jack"
 	fw := service.DefaultConfig()
-	fw.Features = []service.Feature{service.FeatureAnonymousOpen}
-	fw = fw.ForProfile(service.ProfileFixedWindow)
+	fw.Features = []profile.Feature{profile.AnonymousOpen}
+	fw = fw.ForProfile(profile.FixedWindow)
 	prd := service.DefaultConfig()
-	prd.Features = []service.Feature{service.FeatureFailClosed, service.FeaturePersistence}
-	prd = prd.ForProfile(service.ProfilePRD)
+	prd.Features = []profile.Feature{profile.FailClosed, profile.Persistence}
+	prd = prd.ForProfile(profile.PRD)
 	rep := &Report{Target: "http://x", Runs: []ProfileRun{{Config: sl, Dialect: "dialect: x-ratelimit, Reset as unix seconds — detected from `X-RateLimit-Reset: 1795000000` on the first response"}, {Config: fw}, {Config: prd}}, Results: []steps.ScenarioResult{
 		res("sliding-log", steps.Passed), res("sliding-log", steps.Passed),
 		res("fixed-window", steps.Passed), res("fixed-window", steps.Skipped),
@@ -40,7 +40,7 @@ func TestConformance(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &c); err != nil {
 		t.Fatal(err)
 	}
-	if c.Implementation != "jack" || c.Profile != service.ProfileAll || len(c.Profiles) != 3 {
+	if c.Implementation != "jack" || c.Profile != profile.Every || len(c.Profiles) != 3 {
 		t.Fatalf("%s", b.String())
 	}
 	if !strings.HasPrefix(c.Profiles[0].Dialect, "dialect: x-ratelimit, Reset as unix seconds — detected from") {
@@ -52,14 +52,14 @@ func TestConformance(t *testing.T) {
 			t.Errorf("%s: core %+v, want %+v", p.Profile, p.Core, want[i])
 		}
 	}
-	claimed := map[service.Feature]FeatureResult{}
+	claimed := map[profile.Feature]FeatureResult{}
 	for _, f := range c.Profiles[1].Features {
 		claimed[f.Feature] = f
 	}
-	if f := claimed[service.FeatureAnonymousOpen]; !f.Claimed || f.Result == "pass" || f.Result == "not claimed" {
+	if f := claimed[profile.AnonymousOpen]; !f.Claimed || f.Result == "pass" || f.Result == "not claimed" {
 		t.Errorf("a claimed feature without scenarios: %+v", f)
 	}
-	if f := claimed[service.FeatureTiers]; f.Claimed || f.Result != "not claimed" {
+	if f := claimed[profile.Tiers]; f.Claimed || f.Result != "not claimed" {
 		t.Errorf("an unclaimed feature: %+v", f)
 	}
 	if len(c.Profiles[0].Features) == len(c.Profiles[1].Features) {
@@ -68,17 +68,17 @@ func TestConformance(t *testing.T) {
 	// The feature scenarios are the features', not the core's (the core
 	// counts above left them out): fail-closed passed, persistence failed,
 	// fail-open is not claimed though its scenario was skipped.
-	prdFeatures := map[service.Feature]FeatureResult{}
+	prdFeatures := map[profile.Feature]FeatureResult{}
 	for _, f := range c.Profiles[2].Features {
 		prdFeatures[f.Feature] = f
 	}
-	for f, want := range map[service.Feature]string{service.FeatureFailClosed: "pass", service.FeaturePersistence: "fail", service.FeatureFailOpen: "not claimed"} {
+	for f, want := range map[profile.Feature]string{profile.FailClosed: "pass", profile.Persistence: "fail", profile.FailOpen: "not claimed"} {
 		if got := prdFeatures[f].Result; got != want {
 			t.Errorf("prd %s: %q, want %q", f, got, want)
 		}
 	}
 	one := &Report{Target: "http://x", Runs: []ProfileRun{{Config: prd}}}
-	if c := conformance(one); c.Implementation != "http://x" || c.Profile != service.ProfilePRD || c.Profiles[0].Core.Result != "partial" {
+	if c := conformance(one); c.Implementation != "http://x" || c.Profile != profile.PRD || c.Profiles[0].Core.Result != "partial" {
 		t.Errorf("one profile, nothing run: %+v", c)
 	}
 }

@@ -11,7 +11,7 @@ import (
 // TestMergeCucumber: PROFILE=all's cucumber.json holds every profile's
 // features, each named by its profile.
 func TestMergeCucumber(t *testing.T) {
-	cfgs := []Config{{Target: service.Config{Profile: service.ProfilePRD}}, {Target: service.Config{Profile: service.ProfileSlidingLog}}, {Target: service.Config{Profile: service.ProfileFixedWindow}}}
+	cfgs := []Config{{Target: service.Config{Profile: profile.PRD}}, {Target: service.Config{Profile: profile.SlidingLog}}, {Target: service.Config{Profile: profile.FixedWindow}}}
 	docs := make([]bytes.Buffer, 3)
 	docs[0].WriteString(`[{"id":"quota","uri":"quota.feature","name":"Quota","elements":[{"name":"a"}]}]`)
 	docs[1].WriteString(`[{"id":"keys","uri":"keys.feature","name":"Keys"},{"id":"quota","uri":"quota.feature","name":"Quota"}]`)

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/rlspec/rlspec/embedded"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/service"
 )
@@ -30,7 +29,7 @@ func startEmbeddedPair(t testing.TB, tc service.Config, f fault.Name) (service.C
 func startEmbeddedReplicas(t testing.TB, tc service.Config, f fault.Name, replicas int) (service.Config, *embedded.Pair) {
 	t.Helper()
 	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, TrustLoopbackProxies: tc.ClientIPs == service.ClientIPsXFF, RequireAuth: tc.Headers.Get("Authorization"),
-		Profile: fakeserver.Profile(tc.Profile), Align: fakeserver.Align(tc.WindowAlign),
+		Profile: profile.Name(tc.Profile), Align: profile.Align(tc.WindowAlign),
 		Burst: tc.Burst, Rate: tc.Rate, Replicas: replicas,
 		Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers()})
 	if err != nil {

@@ -140,8 +140,8 @@ func TestHostileSlowServer(t *testing.T) {
 		}
 		return true
 	})
-	rs := runHostile(t, url, "@id:RL-AC1-01")
-	wantViolation(t, rs, "RL-AC1-01", clause.FR7, "no response within 500ms")
+	rs := runHostile(t, url, "@id:AC1-01")
+	wantViolation(t, rs, "AC1-01", clause.FR7, "no response within 500ms")
 }
 
 func TestHostileConnectionClosedMidResponse(t *testing.T) {
@@ -155,8 +155,8 @@ func TestHostileConnectionClosedMidResponse(t *testing.T) {
 		conn.Close()
 		return true
 	})
-	rs := runHostile(t, url, "@id:RL-AC1-01")
-	wantViolation(t, rs, "RL-AC1-01", clause.FR7, "unexpected EOF")
+	rs := runHostile(t, url, "@id:AC1-01")
+	wantViolation(t, rs, "AC1-01", clause.FR7, "unexpected EOF")
 }
 
 func TestHostileGarbageHeaders(t *testing.T) {
@@ -183,8 +183,8 @@ func TestHostileGarbageHeaders(t *testing.T) {
 				return true
 			})
 			rs := runHostile(t, url, clause.FR7.Tag()+","+clause.AC1.Tag())
-			wantViolation(t, rs, "RL-FR7-02", clause.FR7, tc.actual)
-			wantViolation(t, rs, "RL-AC1-01", clause.FR7, tc.actual)
+			wantViolation(t, rs, "FR-7-02", clause.FR7, tc.actual)
+			wantViolation(t, rs, "AC1-01", clause.FR7, tc.actual)
 		})
 	}
 }
@@ -202,8 +202,8 @@ func TestHostileHTMLOn429(t *testing.T) {
 		_, _ = w.Write(body)
 		return true
 	})
-	rs := runHostile(t, url, "@id:RL-AC3-01")
-	wantViolation(t, rs, "RL-AC3-01", clause.AC3, "<html>")
+	rs := runHostile(t, url, "@id:AC3-01")
+	wantViolation(t, rs, "AC3-01", clause.AC3, "<html>")
 }
 
 // TARGET_HEADERS and BODY_TEMPLATE reach the target: a service with auth
@@ -225,7 +225,7 @@ func TestHeadersAndBodyTemplateReachTheTarget(t *testing.T) {
 	for _, withAuth := range []bool{true, false} {
 		tc := service.DefaultConfig()
 		set := DefaultSettings()
-		tc.URL, tc.Limit, set.Tags, tc.BodyTemplate = url, 3, "@id:RL-AC1-01", tmpl
+		tc.URL, tc.Limit, set.Tags, tc.BodyTemplate = url, 3, "@id:AC1-01", tmpl
 		if withAuth {
 			tc.Headers = http.Header{"Authorization": {"Bearer abc"}}
 		}
@@ -249,7 +249,7 @@ func TestHeadersAndBodyTemplateReachTheTarget(t *testing.T) {
 }
 
 // A target whose every POST gets 500: the failures are charged to one root
-// cause, the first request of a fresh bucket, pointing at RL-AC1-01; the
+// cause, the first request of a fresh bucket, pointing at AC1-01; the
 // other scenarios fail as preconditions, none charged to AC1.
 func TestServerErrorsGroupUnderOneRootCause(t *testing.T) {
 	url := startHostile(t, func(w http.ResponseWriter, _ *http.Request, _ int, _ http.Header, _ []byte) bool {
@@ -278,7 +278,7 @@ func TestServerErrorsGroupUnderOneRootCause(t *testing.T) {
 			t.Errorf("%s (AC1 %v): reason %q", r.ID, isAC1, r.Reason)
 		}
 	}
-	want := fmt.Sprintf("%d scenarios: %s — see RL-AC1-01", n, cause)
+	want := fmt.Sprintf("%d scenarios: %s — see AC1-01", n, cause)
 	if n < 20 || !strings.Contains(out.String(), want) {
 		t.Fatalf("%d scenarios with the cause; output lacks %q:\n%s", n, want, out.String())
 	}

@@ -16,7 +16,7 @@ import (
 func runMI(t *testing.T, tc service.Config, f fault.Name, replicas int) map[string]steps.ScenarioResult {
 	t.Helper()
 	tc = tc.WithEmbeddedDefaults()
-	tc.Features = append(tc.Features, service.FeatureMultiInstance)
+	tc.Features = append(tc.Features, profile.MultiInstance)
 	tc, _ = startEmbeddedReplicas(t, tc, f, replicas)
 	set := DefaultSettings()
 	set.Tags = "@MI-1"
@@ -39,10 +39,10 @@ func runMI(t *testing.T, tc service.Config, f fault.Name, replicas int) map[stri
 // instance).
 func miConfigs() []service.Config {
 	var out []service.Config
-	for _, p := range service.Profiles() {
+	for _, p := range profile.Names() {
 		tc := service.DefaultConfig()
 		tc.Profile, tc.Limit = p, 5
-		if p == service.ProfilePRD {
+		if p == profile.PRD {
 			tc.Limit = 20
 		} else {
 			tc.Window = 3 * time.Second

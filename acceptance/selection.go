@@ -10,7 +10,6 @@ import (
 	messages "github.com/cucumber/messages/go/v21"
 
 	"github.com/rlspec/rlspec/features"
-	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps"
 )
 
@@ -21,7 +20,7 @@ import (
 // godog's "or" (godog's own filter knows only its older syntax and panics
 // on some malformed input). It returns how many scenarios (outline rows
 // counted) were selected; an empty expression selects all of the profile.
-func selectScenarios(fsys fs.FS, expr string, profile service.Profile) (string, int, error) {
+func selectScenarios(fsys fs.FS, expr string, profile profile.Name) (string, int, error) {
 	filter, n, _, err := selectClaimed(fsys, expr, profile, nil)
 	return filter, n, err
 }
@@ -29,7 +28,7 @@ func selectScenarios(fsys fs.FS, expr string, profile service.Profile) (string, 
 // selectClaimed is selectScenarios leaving out the scenarios of extended
 // features (tag @feature:<name>) that claims says are not claimed (nil:
 // all are); those come back as SKIPPED results, "not claimed".
-func selectClaimed(fsys fs.FS, expr string, profile service.Profile, claims func(service.Feature) bool) (string, int, []steps.ScenarioResult, error) {
+func selectClaimed(fsys fs.FS, expr string, profile profile.Name, claims func(profile.Feature) bool) (string, int, []steps.ScenarioResult, error) {
 	var unclaimed []steps.ScenarioResult
 	match, err := parseTags(expr)
 	if err != nil {
@@ -44,14 +43,14 @@ func selectClaimed(fsys fs.FS, expr string, profile service.Profile, claims func
 	for _, p := range pickles {
 		tags := map[string]bool{}
 		id := ""
-		of := service.ProfilePRD
+		of := profile.PRD
 		claimed := true
 		for _, t := range p.Tags {
 			tags[t.Name] = true
 			if name, ok := strings.CutPrefix(t.Name, "@profile:"); ok {
-				of = service.Profile(name)
+				of = profile.Name(name)
 			}
-			if f, ok := strings.CutPrefix(t.Name, "@feature:"); ok && claims != nil && !claims(service.Feature(f)) {
+			if f, ok := strings.CutPrefix(t.Name, "@feature:"); ok && claims != nil && !claims(profile.Feature(f)) {
 				claimed = false
 			}
 			if strings.HasPrefix(t.Name, "@id:") {
@@ -115,6 +114,6 @@ func featurePickles(fsys fs.FS) ([]*messages.Pickle, error) {
 // CheckTags reports a TAGS value that is not a tag expression, so that the
 // CLI can refuse it before it starts a target.
 func CheckTags(expr string) error {
-	_, _, err := selectScenarios(features.FS, expr, service.ProfilePRD)
+	_, _, err := selectScenarios(features.FS, expr, profile.PRD)
 	return err
 }

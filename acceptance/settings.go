@@ -32,7 +32,7 @@ func checkSettings(ctx context.Context, tc service.Config, explicit dialect.Sett
 		return det, err
 	}
 	req := service.Request{Body: b}
-	if tc.Profile != service.ProfilePRD {
+	if tc.Profile != profile.PRD {
 		key, err := tc.RenderKey(service.NewUUID())
 		if err != nil {
 			return det, err
@@ -64,7 +64,7 @@ func settingsMismatch(tc service.Config, ex *service.Exchange) error {
 	if err != nil || rl.Limit != rl.Remaining+1 {
 		return nil
 	}
-	if tc.Profile == service.ProfileTokenBucket {
+	if tc.Profile == profile.TokenBucket {
 		return bucketMismatch(tc, rl, ex)
 	}
 	if rl.Limit != int64(tc.Limit) {
@@ -90,7 +90,7 @@ func untilReset(rl service.RateLimit, ex *service.Exchange) time.Duration {
 }
 
 // bodyNote says, when BODY_TEMPLATE renders the same body twice, that
-// RL-AC6-03 (one Idempotency-Key, a different body) cannot run.
+// AC6-03 (one Idempotency-Key, a different body) cannot run.
 func bodyNote(body *service.Body) (string, error) {
 	bucket := service.Bucket(service.NewDeviceBucket())
 	a, err := body.Render(bucket)
@@ -104,5 +104,5 @@ func bodyNote(body *service.Body) (string, error) {
 	if !bytes.Equal(a, b) {
 		return "", nil
 	}
-	return "BODY_TEMPLATE renders the same body twice, so RL-AC6-03 (one Idempotency-Key, a different body) cannot run and will be SKIPPED; put {{uuid}} in a field your service accepts (a nonce or a client reference)", nil
+	return "BODY_TEMPLATE renders the same body twice, so AC6-03 (one Idempotency-Key, a different body) cannot run and will be SKIPPED; put {{uuid}} in a field your service accepts (a nonce or a client reference)", nil
 }

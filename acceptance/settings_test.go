@@ -150,7 +150,7 @@ func (w *fixedLimit) WriteHeader(status int) {
 
 func (w *fixedLimit) Write(b []byte) (int, error) { return w.ResponseWriter.Write(b) }
 
-// A template that renders the same body twice gets a note saying RL-AC6-03
+// A template that renders the same body twice gets a note saying AC6-03
 // cannot run and how to fix it; the default template does not.
 func TestBodyNoteOnConstantTemplate(t *testing.T) {
 	constant, err := service.NewBody(`{"route_id":"335E","submitted_at":"{{now}}"}`, nil)
@@ -161,7 +161,7 @@ func TestBodyNoteOnConstantTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"RL-AC6-03", "{{uuid}}"} {
+	for _, want := range []string{"AC6-03", "{{uuid}}"} {
 		if !strings.Contains(note, want) {
 			t.Errorf("note %q lacks %q", note, want)
 		}

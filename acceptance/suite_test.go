@@ -19,7 +19,7 @@ import (
 // wantScenarios pins the number of scenarios of each profile (outline
 // rows included). Adding or removing a scenario must update it,
 // deliberately.
-var wantScenarios = map[service.Profile]int{service.ProfilePRD: 41, service.ProfileSlidingLog: 19, service.ProfileFixedWindow: 17}
+var wantScenarios = map[profile.Name]int{profile.PRD: 41, profile.SlidingLog: 19, profile.FixedWindow: 17}
 
 type memRecorder struct {
 	mu sync.Mutex
@@ -36,7 +36,7 @@ func (m *memRecorder) Record(r steps.ScenarioResult) {
 // reference (three instances on one store, so that MI-1 runs) through
 // godog's TestSuite: each scenario is a subtest. The
 // reference requires the token TARGET_HEADERS carries, so every scenario
-// runs (RL-EXT-AUTH-01 included).
+// runs (EXT-AUTH-01 included).
 func TestFeatures(t *testing.T) {
 	t.Parallel()
 	runProfile(t, service.DefaultConfig())
@@ -48,26 +48,26 @@ func TestFeaturesSlidingLog(t *testing.T) {
 	t.Parallel()
 	tc := service.DefaultConfig()
 	tc.Limit, tc.Window = 5, 3*time.Second
-	runProfile(t, tc.ForProfile(service.ProfileSlidingLog))
+	runProfile(t, tc.ForProfile(profile.SlidingLog))
 }
 
 // TestFeaturesFixedWindow runs profile fixed-window's suite against the
 // embedded reference serving it, for both window alignments.
 func TestFeaturesFixedWindow(t *testing.T) {
-	for _, align := range []service.WindowAlign{service.AlignEpoch, service.AlignFirstRequest} {
+	for _, align := range []profile.Align{profile.AlignEpoch, profile.AlignFirstRequest} {
 		t.Run(string(align), func(t *testing.T) {
 			t.Parallel()
 			tc := service.DefaultConfig()
 			tc.Limit, tc.Window, tc.WindowAlign = 5, 3*time.Second, align
-			runProfile(t, tc.ForProfile(service.ProfileFixedWindow))
+			runProfile(t, tc.ForProfile(profile.FixedWindow))
 		})
 	}
 }
 
 func runProfile(t *testing.T, tc service.Config) {
 	tc = tc.ForProfile(tc.Profile)
-	if tc.Profile != service.ProfilePRD { // the features of any profile with scenarios there
-		tc.Features = append(tc.Features, service.FeaturePenalties, service.FeatureIETFHeaders, service.FeatureBypass, service.FeatureTiers)
+	if tc.Profile != profile.PRD { // the features of any profile with scenarios there
+		tc.Features = append(tc.Features, profile.Penalties, profile.IETFHeaders, profile.Bypass, profile.Tiers)
 		tc = tc.WithPenaltyDefaults().WithBypassDefaults().WithTierDefaults()
 	}
 	tags, _, err := selectScenarios(features.FS, "", tc.Profile)
@@ -75,7 +75,7 @@ func runProfile(t *testing.T, tc service.Config) {
 		t.Fatal(err)
 	}
 	tc.Headers.Set("Authorization", "Bearer "+service.NewUUID())
-	tc.Features = append(tc.Features, service.FeaturePersistence, service.FeatureMultiInstance) // the pair restarts; MI-1 on its replicas
+	tc.Features = append(tc.Features, profile.Persistence, profile.MultiInstance) // the pair restarts; MI-1 on its replicas
 	tc, pair := startEmbeddedReplicas(t, tc, fault.None, 3)
 	env, closeEnv, err := NewEnv(tc)
 	if err != nil {
@@ -110,7 +110,7 @@ func runProfile(t *testing.T, tc service.Config) {
 	ids := map[string]bool{}
 	for _, r := range rec.rs {
 		// FAIL-2 (fail-open) is not claimed by the reference (fail-closed).
-		notClaimed := r.Status == steps.Skipped && strings.HasPrefix(r.Reason, "not claimed:") && r.ID == "RL-FAIL2-01"
+		notClaimed := r.Status == steps.Skipped && strings.HasPrefix(r.Reason, "not claimed:") && r.ID == "FAIL-2-01"
 		if r.Status != steps.Passed && !notClaimed {
 			t.Errorf("%s: %s %s", r.Name, r.Status, r.Reason)
 		}

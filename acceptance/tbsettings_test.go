@@ -29,10 +29,10 @@ func TestBucketSettingsCheck(t *testing.T) {
 		{"rate", 5, 5, 0.1, 2, "RL_RATE=2 but the service answers X-RateLimit-Reset: "},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tc := service.DefaultConfig().ForProfile(service.ProfileTokenBucket)
+			tc := service.DefaultConfig().ForProfile(profile.TokenBucket)
 			tc.Burst, tc.Rate = c.tBurst, c.tRate
 			tc.URL = startConfigured(t, fault.None, func(cfg *fakeserver.Config) {
-				cfg.Profile, cfg.Burst, cfg.Rate = fakeserver.ProfileTokenBucket, c.burst, c.rate
+				cfg.Profile, cfg.Burst, cfg.Rate = profile.TokenBucket, c.burst, c.rate
 			})
 			_, err := checkSettings(context.Background(), tc, dialect.Settings{}, body, 5*time.Second)
 			switch {

@@ -68,7 +68,7 @@ case $1 in
 version) echo "rlspec v0.1.0 (stub)" ;;
 acceptance)
 	if [ "$STUB_EXIT" != 2 ]; then
-		printf '<testsuites><testsuite name="s"><testcase name="RL-AC1-01"/></testsuite></testsuites>' > "$REPORT_DIR/junit.xml"
+		printf '<testsuites><testsuite name="s"><testcase name="AC1-01"/></testsuite></testsuites>' > "$REPORT_DIR/junit.xml"
 	fi
 	echo "stub acceptance TARGET_URL=$TARGET_URL RL_LIMIT=${RL_LIMIT-unset}"
 	exit "$STUB_EXIT" ;;

@@ -25,7 +25,7 @@ type HarnessOptions struct {
 	// ClientIPsGiven: the user set CLIENT_IPS; otherwise xff is chosen.
 	ClientIPsGiven bool
 	// Untrusted: with CLIENT_IPS=xff, also start one instance that trusts
-	// no proxy and set cfg.UntrustedURL, so that RL-EXT-XFF-01 (an
+	// no proxy and set cfg.UntrustedURL, so that EXT-XFF-01 (an
 	// untrusted X-Forwarded-For never changes the key) runs against it.
 	Untrusted bool
 	// Postgres: the instances share one PostgreSQL (STORE=postgres,
@@ -134,7 +134,7 @@ func startForHarness(ctx context.Context, image string, cfg *service.Config, o H
 		return nil, nil, nil, errors.Join(fmt.Errorf("the container sees requests from %s, not the default network's gateway %s it was told to trust", ct.Gateway, gw), stop())
 	}
 	if xff := !o.ClientIPsGiven || cfg.ClientIPs == service.ClientIPsXFF; o.Untrusted && xff {
-		fmt.Fprintf(note, "starting one more %s without %s, for RL-EXT-XFF-01…\n", image, EnvTrustedProxies)
+		fmt.Fprintf(note, "starting one more %s without %s, for EXT-XFF-01…\n", image, EnvTrustedProxies)
 		u, err := StartTarget(ctx, image, untrustedOpts...)
 		if err != nil {
 			return nil, nil, nil, errors.Join(fmt.Errorf("the instance without trusted proxies: %w", err), stop())

@@ -21,8 +21,8 @@ type Options struct {
 	Store fakeserver.StoreKind // "" or sqlite, or postgres
 	// Profile is the design served ("" the PRD); Align fixed-window's
 	// window alignment ("" epoch).
-	Profile fakeserver.Profile
-	Align   fakeserver.Align
+	Profile profile.Name
+	Align   profile.Align
 	// Burst and Rate are token-bucket's B and R (0: the server's
 	// defaults); StartQuotas's quotas are bucket sizes instead of Burst.
 	Burst int
@@ -171,10 +171,10 @@ func closeAll(rs []*fakeserver.Running, st *stores) error {
 // profile names a non-PRD profile for descriptions: "sliding-log, " or "".
 func (o Options) profile() string {
 	switch {
-	case o.Profile == "" || o.Profile == fakeserver.ProfilePRD:
+	case o.Profile == "" || o.Profile == profile.PRD:
 		return ""
-	case o.Profile == fakeserver.ProfileFixedWindow:
-		return string(o.Profile) + " " + string(max(o.Align, fakeserver.AlignEpoch)) + ", "
+	case o.Profile == profile.FixedWindow:
+		return string(o.Profile) + " " + string(max(o.Align, profile.AlignEpoch)) + ", "
 	}
 	return string(o.Profile) + ", "
 }

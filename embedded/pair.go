@@ -133,9 +133,9 @@ func (p *Pair) Close() error {
 // (REPLICAS > 1).
 func Claim(tc service.Config) service.Config {
 	if tc.Features == nil {
-		tc.Features = append(tc.ForProfile(tc.Profile).Features, service.FeaturePersistence)
+		tc.Features = append(tc.ForProfile(tc.Profile).Features, profile.Persistence)
 		if len(tc.InstanceURLs()) > 1 {
-			tc.Features = append(tc.Features, service.FeatureMultiInstance)
+			tc.Features = append(tc.Features, profile.MultiInstance)
 		}
 	}
 	return tc

@@ -53,7 +53,7 @@ func StartQuotas(window time.Duration, limits []int, replicas int, o Options) (q
 	for _, limit := range limits {
 		cfg := o.base()
 		cfg.Limit, cfg.Window, cfg.Clock = limit, window, q.Clock
-		if cfg.Profile == fakeserver.ProfileTokenBucket {
+		if cfg.Profile == profile.TokenBucket {
 			cfg.Burst = limit // a quota is the bucket's size
 		}
 		path := ""

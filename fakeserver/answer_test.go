@@ -19,7 +19,7 @@ func TestAnswersInEveryDialect(t *testing.T) {
 	answers = append(answers, dialect.Settings{Dialect: dialect.XRateLimit, Prefix: "X-Rate-Limit-"},
 		dialect.Settings{Dialect: dialect.Fields}, dialect.Settings{Dialect: dialect.Dict}, dialect.Settings{Dialect: dialect.IETF})
 	for _, a := range answers {
-		s := newTest(t, func(c *Config) { c.Profile, c.Limit, c.Window, c.Answer = ProfileSlidingLog, 3, 10*time.Second, a })
+		s := newTest(t, func(c *Config) { c.Profile, c.Limit, c.Window, c.Answer = profile.SlidingLog, 3, 10*time.Second, a })
 		w := s.do(get("alice"))
 		r := dialect.Response{Status: w.Code, Header: w.Header(), Received: s.clk.Now()}
 		for _, read := range []dialect.Settings{a, {Prefix: a.Prefix}} {
@@ -30,7 +30,7 @@ func TestAnswersInEveryDialect(t *testing.T) {
 		}
 	}
 	s := newTest(t, func(c *Config) {
-		c.Profile, c.Limit, c.Window, c.Answer = ProfileSlidingLog, 3, 10*time.Second, dialect.Settings{Dialect: dialect.Status}
+		c.Profile, c.Limit, c.Window, c.Answer = profile.SlidingLog, 3, 10*time.Second, dialect.Settings{Dialect: dialect.Status}
 	})
 	if w := s.do(get("alice")); len(w.Header().Values("X-RateLimit-Limit"))+len(w.Header().Values("RateLimit")) != 0 {
 		t.Errorf("status dialect sent fields: %v", w.Header())
@@ -42,7 +42,7 @@ func TestAnswersInEveryDialect(t *testing.T) {
 func TestRefusalStatusAndBody(t *testing.T) {
 	for body, match := range map[RefusalBody]string{RefusalText: "text:^Too Many Requests\n$", RefusalEmpty: "text:^$", RefusalJSON: "/error/code=RATE_LIMITED"} {
 		s := newTest(t, func(c *Config) {
-			c.Profile, c.Limit, c.Window, c.RefusalBody = ProfileSlidingLog, 1, 10*time.Second, body
+			c.Profile, c.Limit, c.Window, c.RefusalBody = profile.SlidingLog, 1, 10*time.Second, body
 			c.Answer.LimitedStatus = http.StatusServiceUnavailable
 		})
 		s.do(get("alice"))

@@ -17,9 +17,9 @@ import (
 func profileServers(t testing.TB) map[string]tserver {
 	out := map[string]tserver{}
 	for name, set := range map[string]func(*Config){
-		"sliding-log":                func(c *Config) { c.Profile = ProfileSlidingLog },
-		"fixed-window/epoch":         func(c *Config) { c.Profile, c.Align = ProfileFixedWindow, AlignEpoch },
-		"fixed-window/first-request": func(c *Config) { c.Profile, c.Align = ProfileFixedWindow, AlignFirstRequest },
+		"sliding-log":                func(c *Config) { c.Profile = profile.SlidingLog },
+		"fixed-window/epoch":         func(c *Config) { c.Profile, c.Align = profile.FixedWindow, profile.AlignEpoch },
+		"fixed-window/first-request": func(c *Config) { c.Profile, c.Align = profile.FixedWindow, profile.AlignFirstRequest },
 	} {
 		out[name] = newTest(t, func(c *Config) { c.Limit = 3; set(c) })
 	}

@@ -87,8 +87,8 @@ func ParseStoreKind(s string) (StoreKind, error) {
 func DefaultConfig() Config {
 	return Config{
 		Enabled:      true,
-		Profile:      ProfilePRD,
-		Align:        AlignEpoch,
+		Profile:      profile.PRD,
+		Align:        profile.AlignEpoch,
 		Store:        StoreSQLite,
 		Limit:        DefaultLimit,
 		Window:       DefaultWindow,
@@ -108,11 +108,11 @@ func (c Config) Validate() error {
 		return fmt.Errorf("BMTC_RATE_LIMIT_PER_HOUR: %d is not a positive integer", c.Limit)
 	case c.Window < time.Second || c.Window%time.Second != 0:
 		return fmt.Errorf("BMTC_RATE_LIMIT_WINDOW_SECONDS: %v is not a whole number of seconds >= 1", c.Window)
-	case c.Profile != "" && c.Profile != ProfilePRD && c.Profile != ProfileSlidingLog && c.Profile != ProfileFixedWindow && c.Profile != ProfileTokenBucket:
+	case c.Profile != "" && c.Profile != profile.PRD && c.Profile != profile.SlidingLog && c.Profile != profile.FixedWindow && c.Profile != profile.TokenBucket:
 		return fmt.Errorf("RL_PROFILE: %q is not a profile the reference serves (%s)", c.Profile, profileNames)
-	case c.Profile == ProfileTokenBucket && model.CheckTokenBucket(c.Burst, c.Rate) != nil:
+	case c.Profile == profile.TokenBucket && model.CheckTokenBucket(c.Burst, c.Rate) != nil:
 		return fmt.Errorf("RL_BURST, RL_RATE: %w", model.CheckTokenBucket(c.Burst, c.Rate))
-	case c.Align != "" && c.Align != AlignEpoch && c.Align != AlignFirstRequest:
+	case c.Align != "" && c.Align != profile.AlignEpoch && c.Align != profile.AlignFirstRequest:
 		return fmt.Errorf("RL_WINDOW_ALIGN: %q is neither epoch nor first-request", c.Align)
 	case c.Store != StoreSQLite && c.Store != StorePostgres:
 		return fmt.Errorf("STORE: %q is not a store (sqlite, postgres)", c.Store)

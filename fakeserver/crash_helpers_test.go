@@ -115,7 +115,7 @@ func newCrashLedger() *crashLedger { return &crashLedger{} }
 
 // send is one request of bucket b: a ride, or a profile's GET keyed by b.
 func (l *crashLedger) send(client *http.Client, url, b string) (*http.Response, error) {
-	if l.profile == "" || l.profile == ProfilePRD {
+	if l.profile == "" || l.profile == profile.PRD {
 		return client.Post(url+PathRideSummary, "application/json", strings.NewReader(rideBody(b)))
 	}
 	req, err := http.NewRequest(http.MethodGet, url+PathRideSummary, nil)
@@ -128,7 +128,7 @@ func (l *crashLedger) send(client *http.Client, url, b string) (*http.Response, 
 
 // bucketID is the stored id of bucket b.
 func (l *crashLedger) bucketID(b string) string {
-	if l.profile == "" || l.profile == ProfilePRD {
+	if l.profile == "" || l.profile == profile.PRD {
 		return b
 	}
 	return UserPrefix + b
@@ -231,7 +231,7 @@ func (l *crashLedger) check(t *testing.T, cycle int, stored func(bucketID string
 		if !ok {
 			m = crashLimit
 		}
-		if l.profile == ProfileSlidingLog {
+		if l.profile == profile.SlidingLog {
 			// The stored Reset is when the newest entry leaves, the
 			// acknowledged ones when the oldest does; within the test's
 			// hour nothing leaves, so every acknowledgement counts.

@@ -89,7 +89,7 @@ func TestCrashSafetyProfiles(t *testing.T) {
 	for _, p := range []struct {
 		profile Profile
 		align   Align
-	}{{ProfileSlidingLog, ""}, {ProfileFixedWindow, AlignEpoch}, {ProfileFixedWindow, AlignFirstRequest}} {
+	}{{profile.SlidingLog, ""}, {profile.FixedWindow, profile.AlignEpoch}, {profile.FixedWindow, profile.AlignFirstRequest}} {
 		t.Run(string(p.profile)+"/"+string(p.align), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "crash.db")
 			l := newCrashLedger()

@@ -44,7 +44,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.URL.Path {
 	case PathRideSummary:
-		if s.cfg.Profile != ProfilePRD && s.cfg.Profile != "" {
+		if s.cfg.Profile != profile.PRD && s.cfg.Profile != "" {
 			s.limited(w, r)
 			return
 		}

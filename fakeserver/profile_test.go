@@ -17,7 +17,7 @@ func get(user string) call {
 }
 
 func TestSlidingLogProfile(t *testing.T) {
-	s := newTest(t, func(c *Config) { c.Profile, c.Limit, c.Window = ProfileSlidingLog, 3, 10*time.Second })
+	s := newTest(t, func(c *Config) { c.Profile, c.Limit, c.Window = profile.SlidingLog, 3, 10*time.Second })
 	for i := range 3 {
 		w := s.do(get("alice"))
 		if w.Code != 200 || remaining(w) != int64(2-i) || hdr(w, "X-RateLimit-Limit") != 3 || reset(w) != t0.Unix()+10 {
@@ -57,8 +57,8 @@ func TestSlidingLogProfile(t *testing.T) {
 }
 
 func TestFixedWindowProfiles(t *testing.T) {
-	for align, wantReset := range map[Align]int64{AlignEpoch: (t0.Unix()/10 + 1) * 10, AlignFirstRequest: t0.Unix() + 3 + 10} {
-		s := newTest(t, func(c *Config) { c.Profile, c.Align, c.Limit, c.Window = ProfileFixedWindow, align, 2, 10*time.Second })
+	for align, wantReset := range map[Align]int64{profile.AlignEpoch: (t0.Unix()/10 + 1) * 10, profile.AlignFirstRequest: t0.Unix() + 3 + 10} {
+		s := newTest(t, func(c *Config) { c.Profile, c.Align, c.Limit, c.Window = profile.FixedWindow, align, 2, 10*time.Second })
 		s.clk.Advance(3 * time.Second)
 		for i := range 2 {
 			if w := s.do(get("u")); w.Code != 200 || reset(w) != wantReset || remaining(w) != int64(1-i) {
@@ -74,7 +74,7 @@ func TestFixedWindowProfiles(t *testing.T) {
 func TestProfileFromEnv(t *testing.T) {
 	env := map[string]string{"RL_PROFILE": "fixed-window", "RL_WINDOW_ALIGN": "first-request"}
 	c, err := ConfigFromEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
-	if err != nil || c.Profile != ProfileFixedWindow || c.Align != AlignFirstRequest {
+	if err != nil || c.Profile != profile.FixedWindow || c.Align != profile.AlignFirstRequest {
 		t.Fatalf("%+v %v", c, err)
 	}
 	for k, v := range map[string]string{"RL_PROFILE": "leaky", "RL_WINDOW_ALIGN": "noon"} {

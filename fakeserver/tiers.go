@@ -38,7 +38,7 @@ func (c *Config) LoadTiers(path string) error {
 // log of the tier's limit and window (with the server's penalties and
 // faults), for the sliding-log profile.
 func (s *Server) openTiers(store reference.Store, ropts []reference.Option) error {
-	if len(s.cfg.Tiers) == 0 || s.cfg.Profile != ProfileSlidingLog {
+	if len(s.cfg.Tiers) == 0 || s.cfg.Profile != profile.SlidingLog {
 		return nil
 	}
 	s.tiers = map[string]limitedRoute{}

@@ -38,7 +38,7 @@ func TestTokenBucketProfile(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			clk := reference.NewFakeClock(t0)
 			cfg := DefaultConfig()
-			cfg.Clock, cfg.Profile, cfg.Burst, cfg.Rate = clk, ProfileTokenBucket, 3, 2
+			cfg.Clock, cfg.Profile, cfg.Burst, cfg.Rate = clk, profile.TokenBucket, 3, 2
 			store(t, &cfg)
 			s, err := New(cfg)
 			if err != nil {
@@ -80,7 +80,7 @@ func TestTokenBucketProfile(t *testing.T) {
 func TestTokenBucketFromEnv(t *testing.T) {
 	env := map[string]string{"RL_PROFILE": "token-bucket", "RL_BURST": "7", "RL_RATE": "0.5"}
 	c, err := ConfigFromEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
-	if err != nil || c.Profile != ProfileTokenBucket || c.Burst != 7 || c.Rate != 0.5 {
+	if err != nil || c.Profile != profile.TokenBucket || c.Burst != 7 || c.Rate != 0.5 {
 		t.Fatalf("%+v %v", c, err)
 	}
 	for k, v := range map[string]string{"RL_BURST": "0", "RL_RATE": "-1"} {

@@ -18,7 +18,7 @@ func bypassSpends() Fault {
 		Breaks:      clause.Of(clause.SL10),
 		Description: "bypass requests are allowed but still spend the key's quota",
 		Detectors:   Detectors{Scenarios: []string{"SL-10-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -32,7 +32,7 @@ type Fault struct {
 	Detectors   Detectors
 	// Profile is the design the fault belongs to: the self-test runs it on
 	// the reference serving that profile ("" the PRD).
-	Profile fakeserver.Profile
+	Profile profile.Name
 	// Wrap returns the replacements of a server configured by cfg.
 	Wrap func(cfg fakeserver.Config) fakeserver.Wrap
 }

@@ -208,7 +208,7 @@ var detectors = map[fault.Name]detector{
 	fault.PNReleaseLate:    pnReleaseLateDetector,
 	fault.BypassSpends: func(_ *testing.T, mk mkServer) (bool, string) {
 		s := mk(func(c *fakeserver.Config) {
-			c.Profile, c.Limit, c.Window = fakeserver.ProfileSlidingLog, 3, 10*time.Second
+			c.Profile, c.Limit, c.Window = profile.SlidingLog, 3, 10*time.Second
 			c.Bypass = http.Header{"X-Role": {"admin"}}
 		})
 		admin := user("u", "")
@@ -219,7 +219,7 @@ var detectors = map[fault.Name]detector{
 	},
 	fault.TierSharedCount: func(_ *testing.T, mk mkServer) (bool, string) {
 		s := mk(func(c *fakeserver.Config) {
-			c.Profile, c.Limit, c.Window = fakeserver.ProfileSlidingLog, 3, 10*time.Second
+			c.Profile, c.Limit, c.Window = profile.SlidingLog, 3, 10*time.Second
 			c.Tiers = []model.Tier{{Path: "/v1/search", Method: http.MethodGet, Limit: 2, Window: 10 * time.Second}}
 		})
 		search := user("u", "")
@@ -230,7 +230,7 @@ var detectors = map[fault.Name]detector{
 	},
 	fault.IETFResetTimestamp: func(_ *testing.T, mk mkServer) (bool, string) {
 		s := mk(func(c *fakeserver.Config) {
-			c.Profile, c.Limit, c.Window, c.IETF = fakeserver.ProfileSlidingLog, 3, 10*time.Second, true
+			c.Profile, c.Limit, c.Window, c.IETF = profile.SlidingLog, 3, 10*time.Second, true
 		})
 		f, err := dialect.ReadIETF(s.do(user("u", "")).Header())
 		return err != nil || f.Limit.Reset > 11, fmt.Sprintf("RateLimit t=%d with W = 10 s (%v)", f.Limit.Reset, err)
@@ -251,13 +251,13 @@ var detectors = map[fault.Name]detector{
 	fault.TBLostUpdate:          tbConcurrentDetector,
 	fault.TBLimitFromRemaining:  tbLimitDetector,
 
-	fault.SLMemoryQuota: memoryQuotaDetector(fakeserver.ProfileSlidingLog),
-	fault.FWMemoryQuota: memoryQuotaDetector(fakeserver.ProfileFixedWindow),
-	fault.TBMemoryQuota: memoryQuotaDetector(fakeserver.ProfileTokenBucket),
+	fault.SLMemoryQuota: memoryQuotaDetector(profile.SlidingLog),
+	fault.FWMemoryQuota: memoryQuotaDetector(profile.FixedWindow),
+	fault.TBMemoryQuota: memoryQuotaDetector(profile.TokenBucket),
 
-	fault.SLProcessCache: processCacheDetector(fakeserver.ProfileSlidingLog),
-	fault.FWProcessCache: processCacheDetector(fakeserver.ProfileFixedWindow),
-	fault.TBProcessCache: processCacheDetector(fakeserver.ProfileTokenBucket),
+	fault.SLProcessCache: processCacheDetector(profile.SlidingLog),
+	fault.FWProcessCache: processCacheDetector(profile.FixedWindow),
+	fault.TBProcessCache: processCacheDetector(profile.TokenBucket),
 }
 
 // The fault matrix in miniature: the reference breaks no clause; every fault

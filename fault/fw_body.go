@@ -17,7 +17,7 @@ func fwBody() Fault {
 		Breaks:      clause.Of(clause.FW6),
 		Description: `a 429 whose body is not LIMITED_BODY's (spec/003's {"error":"Rate limit exceeded"} where /error/code=RATE_LIMITED is claimed)`,
 		Detectors:   Detectors{Scenarios: []string{"FW-6-01"}},
-		Profile:     fakeserver.ProfileFixedWindow,
+		Profile:     profile.FixedWindow,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

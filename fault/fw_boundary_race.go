@@ -21,7 +21,7 @@ func fwBoundaryRace() Fault {
 		Breaks:      clause.Of(clause.FW3, clause.FW2),
 		Description: "the window's expiry is read outside the transaction: requests racing at the boundary each reset it",
 		Detectors:   Detectors{Scenarios: []string{"FW-3-02"}, Race: true, Replicas: 1},
-		Profile:     fakeserver.ProfileFixedWindow,
+		Profile:     profile.FixedWindow,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			rs := &resets{clock: cfg.ClockOrWall(), old: map[string]model.State{}, at: map[string]time.Time{}}
 			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {

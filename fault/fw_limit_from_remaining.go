@@ -18,7 +18,7 @@ func fwLimitFromRemaining() Fault {
 		Breaks:      clause.Of(clause.FW5),
 		Description: "spec/003: X-RateLimit-Limit = Remaining + 1 (derived from Remaining, not the configured N)",
 		Detectors:   Detectors{Scenarios: []string{"FW-5-01"}},
-		Profile:     fakeserver.ProfileFixedWindow,
+		Profile:     profile.FixedWindow,
 		Wrap:        limitFromRemaining,
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 func fwServer(mk mkServer) tserver {
 	return mk(func(c *fakeserver.Config) {
-		c.Profile, c.Align, c.Limit, c.Window = fakeserver.ProfileFixedWindow, fakeserver.AlignEpoch, 3, 10*time.Second
+		c.Profile, c.Align, c.Limit, c.Window = profile.FixedWindow, profile.AlignEpoch, 3, 10*time.Second
 	})
 }
 

@@ -29,7 +29,7 @@ func fwFirstRequestWindow() Fault {
 		Breaks:      clause.Of(clause.FW1, clause.FW3),
 		Description: "epoch windows claimed, but a window opens at the key's first request and lasts W",
 		Detectors:   Detectors{Scenarios: []string{"FW-3-01"}},
-		Profile:     fakeserver.ProfileFixedWindow,
+		Profile:     profile.FixedWindow,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Model: func(model.Model) model.Model { return model.PRD{Limit: cfg.Limit, Window: cfg.Window} }}
 		},
@@ -42,7 +42,7 @@ func fwInsertRace() Fault {
 		Breaks:      clause.Of(clause.FW4),
 		Description: "spec/004: UPDATE, then INSERT when no row was updated, without the unique_violation retry: a fresh key's racing first requests are each allowed",
 		Detectors:   Detectors{Scenarios: []string{"FW-4-01"}, Race: true, Replicas: 1},
-		Profile:     fakeserver.ProfileFixedWindow,
+		Profile:     profile.FixedWindow,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			ins := newFirstWrites(cfg.ClockOrWall())
 			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
@@ -78,7 +78,7 @@ func fwOffByOne() Fault {
 		Breaks:      clause.Of(clause.FW1),
 		Description: "N+1 requests allowed per window",
 		Detectors:   Detectors{Scenarios: []string{"FW-1-01"}},
-		Profile:     fakeserver.ProfileFixedWindow,
+		Profile:     profile.FixedWindow,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			return wrapModel(func(_ model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 				next, d := model.Epoch{Limit: cfg.Limit + 1, Window: cfg.Window}.Step(st, req, now)
@@ -98,7 +98,7 @@ func fwAnonymousShared() Fault {
 		Breaks:      clause.Of(clause.FW7),
 		Description: "a request without the key header is keyed by one bucket shared by every client",
 		Detectors:   Detectors{Scenarios: []string{"FW-7-01"}},
-		Profile:     fakeserver.ProfileFixedWindow,
+		Profile:     profile.FixedWindow,
 		Wrap:        addressesShare("anonymous"),
 	}
 }

@@ -89,7 +89,7 @@ func holdWriteLock(t testing.TB, path string) (release func()) {
 // onOneFile configures servers of profile p on one fresh database file with
 // a quota of n per window (token-bucket: a bucket of n that refills slowly):
 // a restart or a second replica is one more mk with it.
-func onOneFile(t testing.TB, p fakeserver.Profile, n int, window time.Duration) func(*fakeserver.Config) {
+func onOneFile(t testing.TB, p profile.Name, n int, window time.Duration) func(*fakeserver.Config) {
 	path := filepath.Join(t.TempDir(), "rl.db")
 	return func(c *fakeserver.Config) {
 		c.DBPath, c.Profile, c.Limit, c.Window = path, p, n, window

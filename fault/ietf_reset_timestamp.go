@@ -20,7 +20,7 @@ func ietfResetTimestamp() Fault {
 		Breaks:      clause.Of(clause.IETF1),
 		Description: "RateLimit's t is the reset's unix second, not the seconds until it",
 		Detectors:   Detectors{Scenarios: []string{"IETF-1-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
 				return onHeaders(h, func(_ *http.Request, _ int, hdr http.Header) {

@@ -21,18 +21,18 @@ const (
 
 func memoryQuota() Fault { return memoryQuotaOf(MemoryQuota, "", "PS-1-01") }
 func slMemoryQuota() Fault {
-	return memoryQuotaOf(SLMemoryQuota, fakeserver.ProfileSlidingLog, "PS-1-02")
+	return memoryQuotaOf(SLMemoryQuota, profile.SlidingLog, "PS-1-02")
 }
 func fwMemoryQuota() Fault {
-	return memoryQuotaOf(FWMemoryQuota, fakeserver.ProfileFixedWindow, "PS-1-03")
+	return memoryQuotaOf(FWMemoryQuota, profile.FixedWindow, "PS-1-03")
 }
 func tbMemoryQuota() Fault {
-	return memoryQuotaOf(TBMemoryQuota, fakeserver.ProfileTokenBucket, "PS-1-04")
+	return memoryQuotaOf(TBMemoryQuota, profile.TokenBucket, "PS-1-04")
 }
 
 // memoryQuotaOf is a memory-only quota in profile p, which scenario must
 // catch.
-func memoryQuotaOf(n Name, p fakeserver.Profile, scenario string) Fault {
+func memoryQuotaOf(n Name, p profile.Name, scenario string) Fault {
 	return Fault{
 		Name:        n,
 		Breaks:      clause.Of(clause.PS1),

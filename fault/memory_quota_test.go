@@ -4,14 +4,12 @@ import (
 	"fmt"
 	"testing"
 	"time"
-
-	"github.com/rlspec/rlspec/fakeserver"
 )
 
 // memoryQuotaDetector spends 2 of a key's 3 units in profile p, restarts
 // (a second server on the first one's file) and counts what the key gets
 // after: 1 more from a store that kept the spend, 3 from a forgetful one.
-func memoryQuotaDetector(p fakeserver.Profile) detector {
+func memoryQuotaDetector(p profile.Name) detector {
 	return func(t *testing.T, mk mkServer) (bool, string) {
 		cfg := onOneFile(t, p, 3, 10*time.Second)
 		first := mk(cfg)

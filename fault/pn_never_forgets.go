@@ -19,7 +19,7 @@ func pnNeverForgets() Fault {
 		Breaks:      clause.Of(clause.PN5),
 		Description: "violation counts never start again after 24 h",
 		Detectors:   Detectors{Scenarios: []string{"PN-5-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 				if st.Penalty.Count > 0 {

@@ -19,7 +19,7 @@ func pnNoEscalation() Fault {
 		Breaks:      clause.Of(clause.PN3),
 		Description: "penalties never escalate past the first tier",
 		Detectors:   Detectors{Scenarios: []string{"PN-3-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 				p.Tiers = p.Tiers[:1]

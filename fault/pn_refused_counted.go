@@ -21,7 +21,7 @@ func pnRefusedCounted() Fault {
 		Breaks:      clause.Of(clause.PN4, clause.PN1),
 		Description: "requests refused under a penalty count as violations and restart the penalty",
 		Detectors:   Detectors{Scenarios: []string{"PN-4-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 				next, d := p.Step(st, req, now)

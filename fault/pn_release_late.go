@@ -22,7 +22,7 @@ func pnReleaseLate() Fault {
 		Breaks:      clause.Of(clause.PN2),
 		Description: "a penalty keeps refusing for 3 s after the penalty_until it announced",
 		Detectors:   Detectors{Scenarios: []string{"PN-2-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 				until := st.Penalty.Until

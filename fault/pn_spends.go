@@ -20,7 +20,7 @@ func pnSpends() Fault {
 		Breaks:      clause.Of(clause.PN4),
 		Description: "requests refused under a penalty spend quota",
 		Detectors:   Detectors{Scenarios: []string{"PN-4-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 				next, d := p.Step(st, req, now)

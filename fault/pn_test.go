@@ -15,7 +15,7 @@ import (
 
 func pnServer(mk mkServer) tserver {
 	return mk(func(c *fakeserver.Config) {
-		c.Profile, c.Limit, c.Window = fakeserver.ProfileSlidingLog, 3, 3*time.Second
+		c.Profile, c.Limit, c.Window = profile.SlidingLog, 3, 3*time.Second
 		c.Penalties = []model.PenaltyTier{{Count: 2, Duration: 5 * time.Second}, {Count: 3, Duration: 9 * time.Second}}
 	})
 }

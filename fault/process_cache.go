@@ -26,13 +26,13 @@ func processCache() Fault {
 	return f
 }
 func slProcessCache() Fault {
-	return processCacheOf(SLProcessCache, fakeserver.ProfileSlidingLog, "MI-1-03", "MI-1-04")
+	return processCacheOf(SLProcessCache, profile.SlidingLog, "MI-1-03", "MI-1-04")
 }
 func fwProcessCache() Fault {
-	return processCacheOf(FWProcessCache, fakeserver.ProfileFixedWindow, "MI-1-05", "MI-1-06")
+	return processCacheOf(FWProcessCache, profile.FixedWindow, "MI-1-05", "MI-1-06")
 }
 func tbProcessCache() Fault {
-	return processCacheOf(TBProcessCache, fakeserver.ProfileTokenBucket, "MI-1-07", "MI-1-08")
+	return processCacheOf(TBProcessCache, profile.TokenBucket, "MI-1-07", "MI-1-08")
 }
 
 // processCacheOf is a per-process cache in profile p. Its symptom,
@@ -40,7 +40,7 @@ func tbProcessCache() Fault {
 // runs the acceptance suite against several on one store (Replicas), where
 // MI-1's scenarios of p must catch it (and, for the PRD's, the race hunter
 // against Replicas servers).
-func processCacheOf(n Name, p fakeserver.Profile, scenarios ...string) Fault {
+func processCacheOf(n Name, p profile.Name, scenarios ...string) Fault {
 	return Fault{
 		Name:        n,
 		Breaks:      clause.Of(clause.MI1),

@@ -4,14 +4,12 @@ import (
 	"fmt"
 	"testing"
 	"time"
-
-	"github.com/rlspec/rlspec/fakeserver"
 )
 
 // processCacheDetector alternates 20 requests of one key over two servers
 // on one file in profile p, with a quota of 10: a cache per server lets
 // more through.
-func processCacheDetector(p fakeserver.Profile) detector {
+func processCacheDetector(p profile.Name) detector {
 	return func(t *testing.T, mk mkServer) (bool, string) {
 		cfg := onOneFile(t, p, 10, time.Minute)
 		servers := []tserver{mk(cfg), mk(cfg)}

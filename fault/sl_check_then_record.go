@@ -2,7 +2,6 @@ package fault
 
 import (
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 )
 
 // SLCheckThenRecord is spec/002's checkAndRecord: check() counts the
@@ -16,7 +15,7 @@ func slCheckThenRecord() Fault {
 		Breaks:      clause.Of(clause.SL3, clause.SL1),
 		Description: "spec/002: checkAndRecord() counts, then records in a separate statement: concurrent requests on one key oversell",
 		Detectors:   Detectors{Scenarios: []string{"SL-3-01"}, Race: true, Replicas: 1},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap:        staleBuckets,
 	}
 }

@@ -21,7 +21,7 @@ func slKeyIgnored() Fault {
 		Breaks:      clause.Of(clause.SL8),
 		Description: "the key header is ignored: every request is keyed by its client address",
 		Detectors:   Detectors{Scenarios: []string{"SL-8-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			byAddr := fakeserver.DeviceKeyer{TrustedProxies: cfg.TrustedProxies}
 			return fakeserver.Wrap{Keyer: func(fakeserver.Keyer) fakeserver.Keyer {
@@ -39,7 +39,7 @@ func slAnonymousShared() Fault {
 		Breaks:      clause.Of(clause.SL8),
 		Description: "a request without the key header is keyed by one bucket shared by every client",
 		Detectors:   Detectors{Scenarios: []string{"SL-8-02"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap:        addressesShare("anonymous"),
 	}
 }

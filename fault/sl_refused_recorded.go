@@ -19,7 +19,7 @@ func slRefusedRecorded() Fault {
 		Breaks:      clause.Of(clause.SL5),
 		Description: "refused requests are recorded in the log: each 429 extends the block",
 		Detectors:   Detectors{Scenarios: []string{"SL-5-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return wrapModel(func(m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 				next, d := m.Step(st, req, now)

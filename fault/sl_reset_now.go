@@ -19,7 +19,7 @@ func slResetNow() Fault {
 		Breaks:      clause.Of(clause.SL7),
 		Description: "spec/002: resetAt = windowStart + W = now on allowed responses (X-RateLimit-Reset is the current second)",
 		Detectors:   Detectors{Scenarios: []string{"SL-7-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
 				return onQuota(cfg, h, func(status int, q *dialect.Quota) {

@@ -23,7 +23,7 @@ func slRetryAfterWindow() Fault {
 		Breaks:      clause.Of(clause.SL6),
 		Description: "spec/002: Retry-After (and the body's retryAfter) always W, not when the oldest allowed request leaves",
 		Detectors:   Detectors{Scenarios: []string{"SL-6-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap:        retryAfterIs(func(w int64) int64 { return w }),
 	}
 }
@@ -34,7 +34,7 @@ func slRetryAfterShort() Fault {
 		Breaks:      clause.Of(clause.SL4),
 		Description: "Retry-After always 1 s: a client that waits for it is refused again",
 		Detectors:   Detectors{Scenarios: []string{"SL-4-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap:        retryAfterIs(func(int64) int64 { return 1 }),
 	}
 }

@@ -21,7 +21,7 @@ func slSameSecond() Fault {
 		Breaks:      clause.Of(clause.SL2, clause.SL1),
 		Description: "spec/002: UNIQUE(key, timestamp) + INSERT OR REPLACE with whole-second timestamps: requests in the same second merge into one entry",
 		Detectors:   Detectors{Scenarios: []string{"SL-1-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return wrapModel(func(m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 				next, d := m.Step(st, req, now.Truncate(time.Second))

@@ -17,7 +17,7 @@ type mkServer = func(func(*fakeserver.Config)) tserver
 
 func slServer(mk mkServer) tserver {
 	return mk(func(c *fakeserver.Config) {
-		c.Profile, c.Limit, c.Window = fakeserver.ProfileSlidingLog, 3, 10*time.Second
+		c.Profile, c.Limit, c.Window = profile.SlidingLog, 3, 10*time.Second
 	})
 }
 

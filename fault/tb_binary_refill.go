@@ -2,7 +2,6 @@ package fault
 
 import (
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 )
 
 // TBBinaryRefill is spec/000's "binary reset" (Refill Strategy, line 169;
@@ -17,7 +16,7 @@ func tbBinaryRefill() Fault {
 		Breaks:      clause.Of(clause.TB3, clause.TB4),
 		Description: "spec/000 binary reset: the bucket refills to B once B/R has passed since its last refill, nothing before",
 		Detectors:   Detectors{Scenarios: []string{"TB-3-01", "TB-4-01"}},
-		Profile:     fakeserver.ProfileTokenBucket,
+		Profile:     profile.TokenBucket,
 		Wrap: seedModel(func(burst int, rate float64) seedBucket {
 			return seedBucket{burst: burst, rate: rate, refill: refillBinary}
 		}),

@@ -2,7 +2,6 @@ package fault
 
 import (
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 )
 
 // TBLimitFromRemaining is spec/003's middleware (line 871) in front of its
@@ -16,7 +15,7 @@ func tbLimitFromRemaining() Fault {
 		Breaks:      clause.Of(clause.TB7),
 		Description: "spec/003 middleware: X-RateLimit-Limit = Remaining + 1 in front of the token bucket (not B)",
 		Detectors:   Detectors{Scenarios: []string{"TB-7-01"}},
-		Profile:     fakeserver.ProfileTokenBucket,
+		Profile:     profile.TokenBucket,
 		Wrap:        limitFromRemaining,
 	}
 }

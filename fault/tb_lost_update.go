@@ -27,7 +27,7 @@ func tbLostUpdate() Fault {
 		Breaks:      clause.Of(clause.TB5, clause.TB2, clause.TB1),
 		Description: "a non-atomic read-modify-write of the token count: requests of a key within 200 ms read the same count and each spend it",
 		Detectors:   Detectors{Scenarios: []string{"TB-5-01", "TB-2-01"}, Race: true, Replicas: 1},
-		Profile:     fakeserver.ProfileTokenBucket,
+		Profile:     profile.TokenBucket,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			reads := &staleReads{clock: cfg.ClockOrWall(), read: map[string]staleRead{}}
 			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {

@@ -20,7 +20,7 @@ func tbRetryAfterTruncated() Fault {
 		Breaks:      clause.Of(clause.TB6),
 		Description: "spec/003 Retry-After time.Duration(1.0/float64(RefillRate)) * time.Second: 0 for rates of 2/s or more",
 		Detectors:   Detectors{Scenarios: []string{"TB-6-01"}},
-		Profile:     fakeserver.ProfileTokenBucket,
+		Profile:     profile.TokenBucket,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			return wrapModel(func(m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 				next, d := m.Step(st, req, now)

@@ -12,7 +12,7 @@ import (
 // token-bucket with B = 5, R = 2/s on a fake clock.
 
 func tbServer(mk mkServer) tserver {
-	return mk(func(c *fakeserver.Config) { c.Profile, c.Burst, c.Rate = fakeserver.ProfileTokenBucket, 5, 2 })
+	return mk(func(c *fakeserver.Config) { c.Profile, c.Burst, c.Rate = profile.TokenBucket, 5, 2 })
 }
 
 // drain spends the key's bucket at one instant: B allowed, then a 429.

@@ -2,7 +2,6 @@ package fault
 
 import (
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 )
 
 // TBUncapped refills without the cap: spec/003's
@@ -17,7 +16,7 @@ func tbUncapped() Fault {
 		Breaks:      clause.Of(clause.TB1),
 		Description: "tokens not capped at B after a long idle: min(BurstSize, tokens+tokensToAdd) without the min",
 		Detectors:   Detectors{Scenarios: []string{"TB-1-01"}},
-		Profile:     fakeserver.ProfileTokenBucket,
+		Profile:     profile.TokenBucket,
 		Wrap: seedModel(func(burst int, rate float64) seedBucket {
 			return seedBucket{burst: burst, rate: rate, uncapped: true}
 		}),

@@ -2,7 +2,6 @@ package fault
 
 import (
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 )
 
 // TBWholeSecondRefill is spec/003's tokenBucketCheck refill (line 561):
@@ -18,7 +17,7 @@ func tbWholeSecondRefill() Fault {
 		Breaks:      clause.Of(clause.TB4),
 		Description: "spec/003 refill int(elapsed.Seconds()) * RefillRate with the last refill restarted on every update: a steady client below the rate is refused",
 		Detectors:   Detectors{Scenarios: []string{"TB-4-01"}},
-		Profile:     fakeserver.ProfileTokenBucket,
+		Profile:     profile.TokenBucket,
 		Wrap: seedModel(func(burst int, rate float64) seedBucket {
 			return seedBucket{burst: burst, rate: rate, refill: refillWholeSeconds}
 		}),

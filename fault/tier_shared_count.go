@@ -21,7 +21,7 @@ func tierSharedCount() Fault {
 		Breaks:      clause.Of(clause.SL9),
 		Description: "tiers share one count per key: spending in one spends in the others",
 		Detectors:   Detectors{Scenarios: []string{"SL-9-01"}},
-		Profile:     fakeserver.ProfileSlidingLog,
+		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
 				return txStore{Store: s, wrap: func(tx reference.Tx) reference.Tx { return untiered{Tx: tx} }}

@@ -19,7 +19,7 @@ import (
 // mentioned finds clause IDs named in prose: AC1…AC9, FR-1…FR-8.
 var mentioned = regexp.MustCompile(`\b(AC\d+|FR-\d+)\b`)
 
-// bracket is the clause a scenario's name announces: "RL-AC1-01 [AC1] …".
+// bracket is the clause a scenario's name announces: "AC1-01 [AC1] …".
 var bracket = regexp.MustCompile(`\[([^\]]+)\]`)
 
 // verbatim is a quote of the spec's own sentence: `"AC5: GIVEN … ."`.
@@ -133,8 +133,8 @@ func TestFeatureTagsAreClauses(t *testing.T) {
 func TestProblemsHasTeeth(t *testing.T) {
 	const good = `Feature: Spending (AC1)
 
-  @AC1 @id:RL-AC1-01
-  Scenario: RL-AC1-01 [AC1] first request
+  @AC1 @id:AC1-01
+  Scenario: AC1-01 [AC1] first request
     "AC1: the first request gets 200."
     When I send a ride to the bucket
 `
@@ -146,7 +146,7 @@ func TestProblemsHasTeeth(t *testing.T) {
 		"untagged bracket":   {"[AC1]", "[AC2]"},
 		"untagged mention":   {`"AC1: the`, `"AC1 / FR-4: the`},
 		"unquoted":           {`"AC1: the first request gets 200."`, "the first request"},
-		"no id":              {" @id:RL-AC1-01", ""},
+		"no id":              {" @id:AC1-01", ""},
 		"misquoted sentence": {`"AC1: the first request gets 200."`, `"AC1: GIVEN clean bucket WHEN POST THEN 429."`},
 		"title names more":   {"(AC1)", "(AC1, AC2)"},
 	} {

@@ -46,7 +46,7 @@ func NewRequests(cfg service.Config, base string, n int) (*Requests, error) {
 	for i := range r.Buckets {
 		r.Buckets[i] = service.NewDeviceBucket()
 	}
-	if cfg.Profile != "" && cfg.Profile != service.ProfilePRD {
+	if cfg.Profile != "" && cfg.Profile != profile.PRD {
 		cfg = cfg.ForProfile(cfg.Profile)
 		for i := range r.Buckets {
 			if r.Buckets[i], err = cfg.RenderKey(service.NewUUID()); err != nil {

@@ -28,7 +28,7 @@ func TestRequestsRenderProfile(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := service.DefaultConfig()
-			cfg.Profile, cfg.KeyFormat, cfg.Method = service.ProfileSlidingLog, "test-{{.Key}}", tc.method
+			cfg.Profile, cfg.KeyFormat, cfg.Method = profile.SlidingLog, "test-{{.Key}}", tc.method
 			cfg.Key, _ = service.ParseKey(tc.key)
 			r, err := NewRequests(cfg, "http://127.0.0.1:9/", 3)
 			if err != nil {

@@ -7,7 +7,6 @@ import (
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/model"
-	"github.com/rlspec/rlspec/service"
 )
 
 // checkProfile is Check for a profile other than the PRD: every response
@@ -81,12 +80,12 @@ func checkBounds(h *History) []Violation {
 	n, w, tol := h.Limit, h.Window, max(h.Tolerance, bound.DefaultTolerance)
 	var over, under []bound.Violation
 	switch h.Profile {
-	case service.ProfileSlidingLog:
+	case profile.SlidingLog:
 		over = bound.SlidingLog(es, n, w, tol)
 		under = bound.OverBlocking(answered, n, w, tol)
-	case service.ProfileFixedWindow:
+	case profile.FixedWindow:
 		most := 2 * n
-		if h.WindowAlign == service.AlignFirstRequest {
+		if h.WindowAlign == profile.AlignFirstRequest {
 			most = 2*n - 1
 			over = bound.FirstWindow(es, n, w, tol)
 		} else {
@@ -95,7 +94,7 @@ func checkBounds(h *History) []Violation {
 		_, burst := bound.Burst(es, most, w, tol)
 		over = append(over, burst...)
 		under = bound.OverBlocking(answered, n, w, tol)
-	case service.ProfileTokenBucket:
+	case profile.TokenBucket:
 		// TB-1's arrival curve: at most B + R·Δt + 1 allowed in any interval.
 		if tb, ok := h.Model.(model.TokenBucket); ok {
 			over = bound.TokenBucket(es, tb.Burst, tb.Rate, tol)

@@ -17,7 +17,7 @@ import (
 // goes on hunting the algorithm.
 func TestAnswerFindingsAreNotViolations(t *testing.T) {
 	t0 := time.Unix(1_800_000_000, 0)
-	h := &History{Limit: 1, Window: 3 * time.Second, Profile: service.ProfileSlidingLog, Model: model.SlidingLog{Limit: 1, Window: 3 * time.Second},
+	h := &History{Limit: 1, Window: 3 * time.Second, Profile: profile.SlidingLog, Model: model.SlidingLog{Limit: 1, Window: 3 * time.Second},
 		Answer: dialect.Settings{Dialect: dialect.XRateLimit, ResetFormat: dialect.ResetHTTPDate, Body: dialect.JSONBody("/error/code", "RATE_LIMITED")}}
 	for i, st := range []int{200, 429} {
 		hdr := http.Header{}

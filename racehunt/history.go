@@ -57,9 +57,9 @@ type History struct {
 	// Answer is how the target answers (DIALECT, LIMITED_STATUS,
 	// LIMITED_BODY, …; auto resolved from the first answer by Check), and
 	// WindowAlign fixed-window's alignment.
-	Profile     service.Profile
+	Profile     profile.Name
 	Model       model.Model
-	WindowAlign service.WindowAlign
+	WindowAlign profile.Align
 	Answer      dialect.Settings
 	// Tolerance is the allowed skew between the recorded server time and
 	// the target's clock (0 against the embedded reference's fake clock).

@@ -24,7 +24,7 @@ func sec(s float64) int64 { return t0 + int64(s*float64(time.Second)) }
 // built from ops added with add.
 type keyHistory struct{ h *History }
 
-func newKeyHistory(p service.Profile, m model.Model) *keyHistory {
+func newKeyHistory(p profile.Name, m model.Model) *keyHistory {
 	return &keyHistory{h: &History{Limit: 1, Window: 3 * time.Second, Profile: p, Model: m, Answer: dialect.Settings{Dialect: dialect.XRateLimit}}}
 }
 
@@ -52,11 +52,11 @@ func wantIllegal(t *testing.T, h *History) {
 }
 
 func epochHistory() *keyHistory {
-	return newKeyHistory(service.ProfileFixedWindow, model.Epoch{Limit: 1, Window: 3 * time.Second})
+	return newKeyHistory(profile.FixedWindow, model.Epoch{Limit: 1, Window: 3 * time.Second})
 }
 
 func slidingHistory() *keyHistory {
-	return newKeyHistory(service.ProfileSlidingLog, model.SlidingLog{Limit: 1, Window: 3 * time.Second})
+	return newKeyHistory(profile.SlidingLog, model.SlidingLog{Limit: 1, Window: 3 * time.Second})
 }
 
 // TestStepOracleBoundaryInsideRequest: a window boundary inside a
@@ -122,14 +122,14 @@ func TestStepOracleAcceptsRandomCorrectHistories(t *testing.T) {
 		var h *History
 		switch rapid.IntRange(0, 3).Draw(rt, "model") {
 		case 0:
-			h = &History{Profile: service.ProfileSlidingLog, Model: model.SlidingLog{Limit: limit, Window: w}}
+			h = &History{Profile: profile.SlidingLog, Model: model.SlidingLog{Limit: limit, Window: w}}
 		case 1:
-			h = &History{Profile: service.ProfileFixedWindow, Model: model.Epoch{Limit: limit, Window: w}}
+			h = &History{Profile: profile.FixedWindow, Model: model.Epoch{Limit: limit, Window: w}}
 		case 2:
-			h = &History{Profile: service.ProfileFixedWindow, WindowAlign: service.AlignFirstRequest, Model: model.PRD{Limit: limit, Window: w}}
+			h = &History{Profile: profile.FixedWindow, WindowAlign: profile.AlignFirstRequest, Model: model.PRD{Limit: limit, Window: w}}
 		default:
 			rate := rapid.SampledFrom([]float64{0.5, 1, 2, 3}).Draw(rt, "rate")
-			h = &History{Profile: service.ProfileTokenBucket, Model: model.TokenBucket{Burst: limit, Rate: rate}}
+			h = &History{Profile: profile.TokenBucket, Model: model.TokenBucket{Burst: limit, Rate: rate}}
 		}
 		h.Limit, h.Window = limit, w
 		type req struct{ send, recv, at int64 }

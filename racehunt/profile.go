@@ -11,23 +11,23 @@ import (
 // device buckets and idempotency keys, checked against the PRD's own
 // oracle. Every other profile sends the profile's key and method and is
 // checked against its model.Model (StepOracle).
-func isPRD(p service.Profile) bool { return p == "" || p == service.ProfilePRD }
+func isPRD(p profile.Name) bool { return p == "" || p == profile.PRD }
 
 // ModelFor is the design cfg's profile claims, at quota limit: the race
 // hunter's sequential oracle. A design added to model/ plugs in here with
 // one case.
 func ModelFor(cfg service.Config, limit int) (model.Model, error) {
 	switch cfg.Profile {
-	case "", service.ProfilePRD:
+	case "", profile.PRD:
 		return model.NewPRD(limit, cfg.Window)
-	case service.ProfileSlidingLog:
+	case profile.SlidingLog:
 		return model.NewSlidingLog(limit, cfg.Window)
-	case service.ProfileFixedWindow:
-		if cfg.WindowAlign == service.AlignFirstRequest {
+	case profile.FixedWindow:
+		if cfg.WindowAlign == profile.AlignFirstRequest {
 			return model.NewPRD(limit, cfg.Window)
 		}
 		return model.NewEpoch(limit, cfg.Window)
-	case service.ProfileTokenBucket:
+	case profile.TokenBucket:
 		// limit is the bucket's size B; RL_RATE its refill.
 		return model.NewTokenBucket(limit, cfg.Rate)
 	}

@@ -11,10 +11,10 @@ import (
 
 // profileConfig is the settings of a profile's hunt: its defaults, a 3 s
 // window.
-func profileConfig(p service.Profile, align service.WindowAlign) service.Config {
+func profileConfig(p profile.Name, align profile.Align) service.Config {
 	cfg := service.DefaultConfig()
 	cfg.Profile, cfg.WindowAlign, cfg.Window = p, align, 3*time.Second
-	if p == service.ProfileTokenBucket {
+	if p == profile.TokenBucket {
 		cfg = cfg.WithTokenBucketDefaults()
 	}
 	return cfg.ForProfile(p)
@@ -26,10 +26,10 @@ var profileFaults = []struct {
 	fault fault.Name
 	cfg   service.Config
 }{
-	{fault.SLCheckThenRecord, profileConfig(service.ProfileSlidingLog, "")},
-	{fault.FWInsertRace, profileConfig(service.ProfileFixedWindow, service.AlignEpoch)},
-	{fault.FWBoundaryRace, profileConfig(service.ProfileFixedWindow, service.AlignEpoch)},
-	{fault.TBLostUpdate, profileConfig(service.ProfileTokenBucket, "")},
+	{fault.SLCheckThenRecord, profileConfig(profile.SlidingLog, "")},
+	{fault.FWInsertRace, profileConfig(profile.FixedWindow, profile.AlignEpoch)},
+	{fault.FWBoundaryRace, profileConfig(profile.FixedWindow, profile.AlignEpoch)},
+	{fault.TBLostUpdate, profileConfig(profile.TokenBucket, "")},
 }
 
 func profileHunt(t *testing.T, cfg service.Config, checks int) HuntOptions {
@@ -43,10 +43,10 @@ func profileHunt(t *testing.T, cfg service.Config, checks int) HuntOptions {
 // seed it prints reproduces it.
 func TestProfileRaceProperties(t *testing.T) {
 	for _, cfg := range []service.Config{
-		profileConfig(service.ProfileSlidingLog, ""),
-		profileConfig(service.ProfileFixedWindow, service.AlignEpoch),
-		profileConfig(service.ProfileFixedWindow, service.AlignFirstRequest),
-		profileConfig(service.ProfileTokenBucket, ""),
+		profileConfig(profile.SlidingLog, ""),
+		profileConfig(profile.FixedWindow, profile.AlignEpoch),
+		profileConfig(profile.FixedWindow, profile.AlignFirstRequest),
+		profileConfig(profile.TokenBucket, ""),
 	} {
 		t.Run(string(cfg.Profile)+"/"+string(cfg.WindowAlign), func(t *testing.T) {
 			huntClean(t, startProfile(t, cfg, fault.None, 1), profileHunt(t, cfg, 30))

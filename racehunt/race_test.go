@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/embedded"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/service"
 )
@@ -20,7 +19,7 @@ func startEmbedded(t testing.TB, f fault.Name, replicas int) *Quotas {
 // fixed-window's alignment) with quotas 1–4 on a fake clock.
 func startProfile(t testing.TB, cfg service.Config, f fault.Name, replicas int) *Quotas {
 	t.Helper()
-	o := embedded.Options{Fault: f, Profile: fakeserver.Profile(cfg.Profile), Align: fakeserver.Align(cfg.WindowAlign)}
+	o := embedded.Options{Fault: f, Profile: profile.Name(cfg.Profile), Align: profile.Align(cfg.WindowAlign)}
 	if isPRD(cfg.Profile) {
 		o.Profile = ""
 	}

@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"pgregory.net/rapid"
-
-	"github.com/rlspec/rlspec/service"
 )
 
 // Kind is what one request of a workload does.
@@ -159,7 +157,7 @@ type GenOptions struct {
 	// every Kind; another profile's only Fresh (a request with key Bucket)
 	// and NoBucket (one without the key, keyed by the client address),
 	// and may move time by half a second between bursts.
-	Profile service.Profile
+	Profile profile.Name
 	// Limits are the quotas the generator may pick from (each needs a target
 	// enforcing it). One value: that quota.
 	Limits []int

@@ -20,14 +20,14 @@ import (
 // the fault of the header clause that must still be caught in every
 // dialect.
 var headerClauses = []struct {
-	profile   fakeserver.Profile
+	profile   profile.Name
 	header    string // the header clause's scenario
 	refusal   string // the 429's scenario (Retry-After, body)
 	headerBug fault.Name
 }{
-	{fakeserver.ProfileSlidingLog, "SL-7-01", "SL-6-01", fault.SLResetNow},
-	{fakeserver.ProfileTokenBucket, "TB-7-01", "TB-6-01", fault.TBLimitFromRemaining},
-	{fakeserver.ProfileFixedWindow, "FW-5-01", "FW-6-01", fault.FWLimitFromRemaining},
+	{profile.SlidingLog, "SL-7-01", "SL-6-01", fault.SLResetNow},
+	{profile.TokenBucket, "TB-7-01", "TB-6-01", fault.TBLimitFromRemaining},
+	{profile.FixedWindow, "FW-5-01", "FW-6-01", fault.FWLimitFromRemaining},
 }
 
 // dialectAnswers are the ways the reference answers (fakeserver's
@@ -45,13 +45,13 @@ func dialectAnswers() []dialect.Settings {
 // dialectRun runs scenarios ids of profile p against the reference (with
 // fault f) answering as a, rlspec told explicit (the dialect settings
 // named) or not (DIALECT=auto), and returns each scenario's result.
-func dialectRun(ctx context.Context, p fakeserver.Profile, a dialect.Settings, explicit bool, f fault.Name, ids ...string) (map[string]steps.ScenarioResult, error) {
+func dialectRun(ctx context.Context, p profile.Name, a dialect.Settings, explicit bool, f fault.Name, ids ...string) (map[string]steps.ScenarioResult, error) {
 	return refusalRun(ctx, p, a, explicit, f, "", ids...)
 }
 
 // refusalRun is dialectRun with the reference's refusal body rb and rlspec
 // told LIMITED_STATUS (a's) and LIMITED_BODY (body, "" the profile's).
-func refusalRun(ctx context.Context, p fakeserver.Profile, a dialect.Settings, explicit bool, f fault.Name, body string, ids ...string) (map[string]steps.ScenarioResult, error) {
+func refusalRun(ctx context.Context, p profile.Name, a dialect.Settings, explicit bool, f fault.Name, body string, ids ...string) (map[string]steps.ScenarioResult, error) {
 	tc := profileConfig(p)
 	tc.LimitedStatus = a.LimitedStatus
 	rb := fakeserver.RefusalJSON
@@ -170,7 +170,7 @@ func TestRefusalStatusAndBodySettings(t *testing.T) {
 		body   string
 	}{{503, "text:(?i)^too many requests"}, {429, "none"}} {
 		a := dialect.Settings{Dialect: dialect.XRateLimit, LimitedStatus: c.status}
-		got, err := refusalRun(context.Background(), fakeserver.ProfileSlidingLog, a, true, fault.None, c.body, "SL-1-01", "SL-4-01", "SL-6-01", "SL-7-01")
+		got, err := refusalRun(context.Background(), profile.SlidingLog, a, true, fault.None, c.body, "SL-1-01", "SL-4-01", "SL-6-01", "SL-7-01")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,9 +6,7 @@ import (
 
 	"github.com/rlspec/rlspec/acceptance"
 	"github.com/rlspec/rlspec/embedded"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps"
 )
 
@@ -27,11 +25,11 @@ func TestFailOpenDesign(t *testing.T) {
 		{"the fail-closed reference fails", fault.None, steps.Failed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := profileConfig(fakeserver.ProfilePRD)
-			cfg.Features = []service.Feature{service.FeatureFailOpen}
+			cfg := profileConfig(profile.PRD)
+			cfg.Features = []profile.Feature{profile.FailOpen}
 			settings := acceptance.DefaultSettings()
 			settings.Tags = "@FAIL-2"
-			rep, err := runOnPair(context.Background(), cfg, embedded.Options{Fault: tc.impl, Profile: fakeserver.ProfilePRD}, settings)
+			rep, err := runOnPair(context.Background(), cfg, embedded.Options{Fault: tc.impl, Profile: profile.PRD}, settings)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/service"
 )
@@ -12,13 +11,13 @@ import (
 // featureClauses are the extended features of any profile the self-test
 // claims, with the clauses that make a fault's row claim them.
 var featureClauses = []struct {
-	feature service.Feature
+	feature profile.Feature
 	clauses []clause.ID
 }{
-	{service.FeaturePenalties, []clause.ID{clause.PN1, clause.PN2, clause.PN3, clause.PN4, clause.PN5}},
-	{service.FeatureIETFHeaders, []clause.ID{clause.IETF1}},
-	{service.FeatureBypass, []clause.ID{clause.SL10}},
-	{service.FeatureTiers, []clause.ID{clause.SL9}},
+	{profile.Penalties, []clause.ID{clause.PN1, clause.PN2, clause.PN3, clause.PN4, clause.PN5}},
+	{profile.IETFHeaders, []clause.ID{clause.IETF1}},
+	{profile.Bypass, []clause.ID{clause.SL10}},
+	{profile.Tiers, []clause.ID{clause.SL9}},
 }
 
 // claimFeatures claims penalties (with the embedded reference's default
@@ -29,7 +28,7 @@ var featureClauses = []struct {
 // the other rows leave those scenarios out, as they demand nothing of
 // them.
 func claimFeatures(tc service.Config, f fault.Name) service.Config {
-	if tc.Profile == service.ProfilePRD || tc.Profile == "" {
+	if tc.Profile == profile.PRD || tc.Profile == "" {
 		return tc
 	}
 	faults := fault.All()
@@ -55,7 +54,7 @@ const AcceptanceReplicas = 3
 
 // acceptanceReplicas is the instances profile p's suite runs against for
 // fault f (fault.None: the reference, against every fault of p).
-func acceptanceReplicas(f fault.Name, p fakeserver.Profile) int {
+func acceptanceReplicas(f fault.Name, p profile.Name) int {
 	faults := fault.All()
 	if f != fault.None {
 		flt, _ := fault.Lookup(f)
@@ -70,9 +69,9 @@ func acceptanceReplicas(f fault.Name, p fakeserver.Profile) int {
 }
 
 // profileOf is p, the PRD for "".
-func profileOf(p fakeserver.Profile) fakeserver.Profile {
+func profileOf(p profile.Name) profile.Name {
 	if p == "" {
-		return fakeserver.ProfilePRD
+		return profile.PRD
 	}
 	return p
 }

@@ -39,7 +39,7 @@ type config struct {
 	reportDir  string
 	store      fakeserver.StoreKind
 	parallel   int
-	profiles   []fakeserver.Profile // nil: every profile
+	profiles   []profile.Name // nil: every profile
 }
 
 // Option configures Run.
@@ -109,7 +109,7 @@ func WithFaults(fs ...fault.Name) Option {
 // profile the faults belong to): the reference runs their suites and race
 // hunts only, and the faults default to theirs. A fault of another profile
 // in WithFaults is an error.
-func WithProfiles(ps ...fakeserver.Profile) Option {
+func WithProfiles(ps ...profile.Name) Option {
 	return func(c *config) error {
 		if len(ps) == 0 {
 			return errors.New("profiles: name at least one")
@@ -129,7 +129,7 @@ func WithProfiles(ps ...fakeserver.Profile) Option {
 }
 
 // suiteProfiles are the profiles the reference runs: WithProfiles' or all.
-func (c config) suiteProfiles() []fakeserver.Profile {
+func (c config) suiteProfiles() []profile.Name {
 	if c.profiles != nil {
 		return c.profiles
 	}
@@ -245,7 +245,7 @@ type Matrix struct {
 	RaceChecks int
 	Store      fakeserver.StoreKind // the store every run used
 	// Profiles are the profiles the reference ran (nil: every profile).
-	Profiles []fakeserver.Profile
+	Profiles []profile.Name
 	Elapsed  time.Duration
 }
 
@@ -482,8 +482,8 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 
 // profiles are the profiles the faults belong to, the PRD first: the
 // reference runs the suite of each.
-func profiles() []fakeserver.Profile {
-	out := []fakeserver.Profile{fakeserver.ProfilePRD}
+func profiles() []profile.Name {
+	out := []profile.Name{profile.PRD}
 	for _, f := range fault.All() {
 		if f.Profile != "" && !slices.Contains(out, f.Profile) {
 			out = append(out, f.Profile)
@@ -495,13 +495,13 @@ func profiles() []fakeserver.Profile {
 // profileConfig is the settings a profile's suite runs with: the
 // contract's defaults for the PRD, windows of seconds for the others, and
 // the reference's 429 body (spec/002's) claimed as LIMITED_BODY.
-func profileConfig(p fakeserver.Profile) service.Config {
+func profileConfig(p profile.Name) service.Config {
 	tc := service.DefaultConfig()
-	if p != "" && p != fakeserver.ProfilePRD {
-		tc.Profile, tc.Limit, tc.Window = service.Profile(p), 5, 3*time.Second
+	if p != "" && p != profile.PRD {
+		tc.Profile, tc.Limit, tc.Window = profile.Name(p), 5, 3*time.Second
 		tc.LimitedBody = dialect.JSONBody("/error/code", "RATE_LIMITED")
 	}
-	if p == fakeserver.ProfileTokenBucket {
+	if p == profile.TokenBucket {
 		tc = tc.WithTokenBucketDefaults()
 	}
 	return tc
@@ -509,7 +509,7 @@ func profileConfig(p fakeserver.Profile) service.Config {
 
 // runReference runs the suite of each profile of ps against the reference
 // and adds up the results (scenario ids differ between profiles).
-func runReference(ctx context.Context, ps []fakeserver.Profile, store fakeserver.StoreKind) (AcceptanceResult, error) {
+func runReference(ctx context.Context, ps []profile.Name, store fakeserver.StoreKind) (AcceptanceResult, error) {
 	var sum AcceptanceResult
 	for _, p := range ps {
 		r, err := runAcceptance(ctx, fault.None, p, store)
@@ -532,8 +532,8 @@ func runReference(ctx context.Context, ps []fakeserver.Profile, store fakeserver
 // serving p with fault f on store (several instances on it where a fault
 // of p declares Replicas: acceptanceReplicas), without writing reports. The reference
 // requires a bearer token that TARGET_HEADERS carries, so that requests
-// refused for their credentials are tested too (RL-EXT-AUTH-01).
-func runAcceptance(ctx context.Context, f fault.Name, p fakeserver.Profile, store fakeserver.StoreKind) (AcceptanceResult, error) {
+// refused for their credentials are tested too (EXT-AUTH-01).
+func runAcceptance(ctx context.Context, f fault.Name, p profile.Name, store fakeserver.StoreKind) (AcceptanceResult, error) {
 	tc := claimFeatures(profileConfig(p), f)
 	token := "Bearer rlspec-selftest-" + service.NewUUID()
 	tc.Headers.Set("Authorization", token)
@@ -614,10 +614,10 @@ func raceReference(ctx context.Context, c config) (RaceResult, error) {
 
 // runRace hunts races in the embedded reference serving profile p with
 // fault f on replicas in-process servers sharing one database file.
-func runRace(ctx context.Context, f fault.Name, p fakeserver.Profile, replicas int, c config) (RaceResult, error) {
+func runRace(ctx context.Context, f fault.Name, p profile.Name, replicas int, c config) (RaceResult, error) {
 	tc := profileConfig(p)
 	o := embedded.Options{Fault: f, Store: c.store}
-	if p != "" && p != fakeserver.ProfilePRD {
+	if p != "" && p != profile.PRD {
 		o.Profile = p
 	}
 	q, err := embedded.StartQuotas(tc.Window, []int{1, 2, 3, 4}, replicas, o)

@@ -36,7 +36,7 @@ func (f *bypassFlag) Set(s string) error {
 // needsBypass: a target claiming bypass must say how a request becomes a
 // bypass identity (the embedded reference has its defaults).
 func (c Config) needsBypass() error {
-	if c.Claims(FeatureBypass) && len(c.BypassHeaders) == 0 {
+	if c.Claims(profile.Bypass) && len(c.BypassHeaders) == 0 {
 		return errors.New("FEATURES=bypass needs BYPASS_HEADERS, the headers of a bypass identity (e.g. BYPASS_HEADERS='X-Role: admin')")
 	}
 	return nil
@@ -45,7 +45,7 @@ func (c Config) needsBypass() error {
 // WithBypassDefaults fills BYPASS_HEADERS left unset with the embedded
 // reference's DefaultBypassHeaders when bypass is claimed.
 func (c Config) WithBypassDefaults() Config {
-	if c.Claims(FeatureBypass) && len(c.BypassHeaders) == 0 {
+	if c.Claims(profile.Bypass) && len(c.BypassHeaders) == 0 {
 		c.BypassHeaders, _ = ParseHeaders(DefaultBypassHeaders)
 	}
 	return c
@@ -54,7 +54,7 @@ func (c Config) WithBypassDefaults() Config {
 // ClaimedBypass is BYPASS_HEADERS when bypass is claimed, else nil: the
 // headers an embedded reference lets through.
 func (c Config) ClaimedBypass() http.Header {
-	if !c.Claims(FeatureBypass) {
+	if !c.Claims(profile.Bypass) {
 		return nil
 	}
 	return c.BypassHeaders

@@ -56,7 +56,7 @@ type Config struct {
 	DisabledURL string // TARGET_URL_DISABLED: flag-off twin for AC8
 	// UntrustedURL is not a setting: a TARGET_IMAGE start with
 	// CLIENT_IPS=xff fills it with an instance that trusts no proxy, which
-	// RL-EXT-XFF-01 reaches with its own source address.
+	// EXT-XFF-01 reaches with its own source address.
 	UntrustedURL string
 	// URLs is not a setting: every flag-on instance of the service on one
 	// store, URL first — TARGET_URLS, or the replicas a command started
@@ -83,7 +83,7 @@ type Config struct {
 	Key            Key                 // KEY
 	KeyFormat      string              // KEY_FORMAT
 	Method         string              // TARGET_METHOD
-	WindowAlign    WindowAlign         // WINDOW_ALIGN
+	WindowAlign    profile.Align       // WINDOW_ALIGN
 	Dialect        dialect.Dialect     // DIALECT
 	ResetFormat    dialect.ResetFormat // RESET_FORMAT
 	HeaderPrefix   string              // HEADER_PREFIX
@@ -113,7 +113,7 @@ func DefaultConfig() Config {
 		Sentinel:  DefaultSentinel,
 		Schema:    SchemaPRD,
 		ClientIPs: ClientIPsBind,
-		Profile:   ProfilePRD,
+		Profile:   profile.PRD,
 	}
 }
 

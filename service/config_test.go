@@ -31,7 +31,7 @@ func TestConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Path != "/v1/ride_summary" || c.Limit != 500 || c.Window != time.Hour || c.Sentinel != 999 ||
-		c.Schema != SchemaPRD || c.ClientIPs != ClientIPsBind || c.Profile != ProfilePRD {
+		c.Schema != SchemaPRD || c.ClientIPs != ClientIPsBind || c.Profile != profile.PRD {
 		t.Fatalf("defaults differ from the contract: %+v", c)
 	}
 }

@@ -6,7 +6,7 @@ import "errors"
 // commands.
 func (c Config) validateFeatures() error {
 	var errs []error
-	if c.Claims(FeatureFailOpen) && c.Claims(FeatureFailClosed) {
+	if c.Claims(profile.FailOpen) && c.Claims(profile.FailClosed) {
 		errs = append(errs, errors.New("FEATURES claims both fail-open and fail-closed: a store outage either allows requests or refuses them"))
 	}
 	if (c.StoreDownCmd == "") != (c.StoreUpCmd == "") {

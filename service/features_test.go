@@ -28,7 +28,7 @@ func TestAnyProfileFeatureSettings(t *testing.T) {
 	if len(d.Penalties) != 2 || len(d.BypassHeaders) != 1 || len(d.Tiers) != 2 {
 		t.Fatalf("embedded defaults: %+v", d)
 	}
-	if d.ForProfile(ProfileSlidingLog).Only(ProfileSlidingLog).ClaimedPenalties() == nil {
+	if d.ForProfile(profile.SlidingLog).Only(profile.SlidingLog).ClaimedPenalties() == nil {
 		t.Fatal("claimed penalties lost")
 	}
 	for name, tc := range map[string]struct {

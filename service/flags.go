@@ -158,7 +158,7 @@ type profileFlag Profile
 func (f *profileFlag) String() string { return string(*f) }
 func (f *profileFlag) Set(s string) error {
 	p := Profile(strings.TrimSpace(s))
-	if !slices.Contains(append(Profiles(), ProfileAll), p) {
+	if !slices.Contains(append(profile.Names(), profile.Every), p) {
 		return fmt.Errorf("%q is not one of prd, sliding-log, fixed-window, token-bucket, all", s)
 	}
 	*f = profileFlag(p)
@@ -201,12 +201,12 @@ func (f *keyFlag) Set(s string) error {
 	return nil
 }
 
-type alignFlag WindowAlign
+type alignFlag profile.Align
 
 func (f *alignFlag) String() string { return string(*f) }
 func (f *alignFlag) Set(s string) error {
 	switch a := WindowAlign(strings.TrimSpace(s)); a {
-	case AlignEpoch, AlignFirstRequest:
+	case profile.AlignEpoch, profile.AlignFirstRequest:
 		*f = alignFlag(a)
 		return nil
 	}

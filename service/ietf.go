@@ -6,5 +6,5 @@ import "github.com/rlspec/rlspec/dialect"
 // DIALECT=ietf or feature ietf-headers claimed (an embedded reference then
 // adds them beside X-RateLimit-*).
 func (c Config) AnswersIETF() bool {
-	return c.Dialect == dialect.IETF || c.Claims(FeatureIETFHeaders)
+	return c.Dialect == dialect.IETF || c.Claims(profile.IETFHeaders)
 }

@@ -14,7 +14,7 @@ func (c Config) TargetNeeds() error {
 // the embedded reference's defaults: token-bucket's B and R, and the
 // claimed features' RL_PENALTIES, BYPASS_HEADERS and RL_TIERS.
 func (c Config) WithEmbeddedDefaults() Config {
-	if c.Profile == ProfileTokenBucket {
+	if c.Profile == profile.TokenBucket {
 		c = c.WithTokenBucketDefaults()
 	}
 	return c.WithPenaltyDefaults().WithBypassDefaults().WithTierDefaults()

@@ -6,12 +6,12 @@ import "testing"
 // reference's defaults give: TargetNeeds fails before WithEmbeddedDefaults
 // and holds after it, on each profile.
 func TestEmbeddedDefaultsMeetTargetNeeds(t *testing.T) {
-	for _, p := range []Profile{ProfileTokenBucket, ProfileSlidingLog} {
+	for _, p := range []Profile{profile.TokenBucket, profile.SlidingLog} {
 		c := DefaultConfig()
 		c.Profile = p
-		c.Features = []Feature{FeaturePenalties, FeatureBypass}
-		if p == ProfileSlidingLog {
-			c.Features = append(c.Features, FeatureTiers)
+		c.Features = []Feature{profile.Penalties, profile.Bypass}
+		if p == profile.SlidingLog {
+			c.Features = append(c.Features, profile.Tiers)
 		}
 		if err := c.TargetNeeds(); err == nil {
 			t.Errorf("%s: TargetNeeds holds without the settings", p)

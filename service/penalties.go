@@ -61,7 +61,7 @@ func (c Config) validatePenalties() error {
 // needsPenalties: a target claiming penalties must say its tiers (the
 // embedded reference has its defaults).
 func (c Config) needsPenalties() error {
-	if c.Claims(FeaturePenalties) && len(c.Penalties) == 0 {
+	if c.Claims(profile.Penalties) && len(c.Penalties) == 0 {
 		return errors.New("FEATURES=penalties needs RL_PENALTIES, the target's penalty tiers as count:duration,… (e.g. RL_PENALTIES=2:5s,3:9s)")
 	}
 	return nil
@@ -79,7 +79,7 @@ func (c Config) PenaltyDB() string {
 // WithPenaltyDefaults fills RL_PENALTIES left unset with the embedded
 // reference's DefaultPenalties when penalties are claimed.
 func (c Config) WithPenaltyDefaults() Config {
-	if c.Claims(FeaturePenalties) && len(c.Penalties) == 0 {
+	if c.Claims(profile.Penalties) && len(c.Penalties) == 0 {
 		c.Penalties, _ = model.ParsePenaltyTiers(DefaultPenalties)
 	}
 	return c
@@ -108,7 +108,7 @@ func EscalationDecidable(tiers []model.PenaltyTier) bool {
 // ClaimedPenalties is RL_PENALTIES when penalties are claimed, else nil:
 // the tiers an embedded reference starts its penalties instance with.
 func (c Config) ClaimedPenalties() []model.PenaltyTier {
-	if !c.Claims(FeaturePenalties) {
+	if !c.Claims(profile.Penalties) {
 		return nil
 	}
 	return c.Penalties

@@ -13,7 +13,7 @@ func TestProfileDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Profile != ProfilePRD {
+	if c.Profile != profile.PRD {
 		t.Fatalf("default profile %q", c.Profile)
 	}
 	for p, want := range map[Profile]struct {
@@ -22,10 +22,10 @@ func TestProfileDefaults(t *testing.T) {
 		body        string
 		features    []Feature
 	}{
-		ProfilePRD:         {"body:device_bucket", "POST", dialect.XRateLimit, "/error=rate_limited", []Feature{FeatureFailClosed}},
-		ProfileSlidingLog:  {"header:X-User-ID", "GET", dialect.Auto, "/error/code=RATE_LIMITED", []Feature{}},
-		ProfileFixedWindow: {"header:X-User-ID", "GET", dialect.Auto, "none", []Feature{}},
-		ProfileTokenBucket: {"header:X-User-ID", "GET", dialect.Auto, "none", []Feature{}},
+		profile.PRD:         {"body:device_bucket", "POST", dialect.XRateLimit, "/error=rate_limited", []Feature{profile.FailClosed}},
+		profile.SlidingLog:  {"header:X-User-ID", "GET", dialect.Auto, "/error/code=RATE_LIMITED", []Feature{}},
+		profile.FixedWindow: {"header:X-User-ID", "GET", dialect.Auto, "none", []Feature{}},
+		profile.TokenBucket: {"header:X-User-ID", "GET", dialect.Auto, "none", []Feature{}},
 	} {
 		got := c.ForProfile(p)
 		if got.Key.String() != want.key || got.Method != want.method || got.Dialect != want.dialect ||
@@ -36,7 +36,7 @@ func TestProfileDefaults(t *testing.T) {
 			t.Errorf("%s: default KEY_FORMAT renders %q", p, k)
 		}
 	}
-	if a := c.ForProfile(ProfileFixedWindow).WindowAlign; a != AlignEpoch {
+	if a := c.ForProfile(profile.FixedWindow).WindowAlign; a != profile.AlignEpoch {
 		t.Errorf("fixed-window default WINDOW_ALIGN %q", a)
 	}
 }
@@ -52,8 +52,8 @@ func TestProfileSettingsFromEnvironmentAndFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	c = c.ForProfile(c.Profile)
-	if c.Profile != ProfileFixedWindow || !c.Claims(FeatureAnonymousOpen) || !c.Claims(FeatureFailOpen) || c.Claims(FeatureTiers) ||
-		c.Key != (Key{KeyHeader, "Authorization"}) || c.Method != "POST" || c.WindowAlign != AlignFirstRequest ||
+	if c.Profile != profile.FixedWindow || !c.Claims(profile.AnonymousOpen) || !c.Claims(profile.FailOpen) || c.Claims(profile.Tiers) ||
+		c.Key != (Key{KeyHeader, "Authorization"}) || c.Method != "POST" || c.WindowAlign != profile.AlignFirstRequest ||
 		c.Dialect != dialect.XRateLimit || c.LimitedBody.Pointer != "/error" || !slices.Equal(c.LimitedBody.Values, []string{"Rate limit exceeded", "rate_limited"}) {
 		t.Fatalf("got %+v", c)
 	}
@@ -108,19 +108,19 @@ func TestOnlyClearsWhatAProfileDoesNotTake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prd := c.Only(ProfilePRD)
-	if prd.Profile != ProfilePRD || prd.WindowAlign != "" || prd.Key != (Key{}) || prd.LimitedBody.Kind != dialect.BodyUnset ||
-		!slices.Equal(prd.Features, []Feature{FeatureFailOpen}) {
+	prd := c.Only(profile.PRD)
+	if prd.Profile != profile.PRD || prd.WindowAlign != "" || prd.Key != (Key{}) || prd.LimitedBody.Kind != dialect.BodyUnset ||
+		!slices.Equal(prd.Features, []Feature{profile.FailOpen}) {
 		t.Fatalf("prd: %+v", prd)
 	}
 	if err := prd.Validate(); err != nil {
 		t.Fatalf("prd's share of PROFILE=all does not validate: %v", err)
 	}
-	fw := c.Only(ProfileFixedWindow)
-	if fw.WindowAlign != AlignFirstRequest || fw.Key.Name != "X-Team" || !fw.Claims(FeatureAnonymousOpen) {
+	fw := c.Only(profile.FixedWindow)
+	if fw.WindowAlign != profile.AlignFirstRequest || fw.Key.Name != "X-Team" || !fw.Claims(profile.AnonymousOpen) {
 		t.Fatalf("fixed-window: %+v", fw)
 	}
-	if sl := c.Only(ProfileSlidingLog); sl.WindowAlign != "" || sl.Claims(FeatureAnonymousOpen) || sl.Validate() != nil {
+	if sl := c.Only(profile.SlidingLog); sl.WindowAlign != "" || sl.Claims(profile.AnonymousOpen) || sl.Validate() != nil {
 		t.Fatalf("sliding-log: %+v %v", sl, sl.Validate())
 	}
 }

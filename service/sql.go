@@ -22,16 +22,16 @@ func (c *Config) SQLDefaults(profileGiven bool) {
 		return
 	}
 	if !profileGiven {
-		c.Profile = ProfileFixedWindow
+		c.Profile = profile.FixedWindow
 	}
 	if c.WindowAlign == "" {
-		c.WindowAlign = AlignFirstRequest
+		c.WindowAlign = profile.AlignFirstRequest
 	}
 	if !c.Dialect.Concrete() {
 		c.Dialect = dialect.Status
 	}
 	if c.Features == nil {
-		c.Features = []Feature{FeatureAnonymousOpen}
+		c.Features = []Feature{profile.AnonymousOpen}
 	}
 }
 
@@ -51,10 +51,10 @@ func (c Config) validateSQL() []error {
 	if c.URL != "" {
 		errs = append(errs, errors.New("TARGET_SQL is the target: unset TARGET_URL (and TARGET_IMAGE)"))
 	}
-	if c.Profile != ProfileFixedWindow {
+	if c.Profile != profile.FixedWindow {
 		errs = append(errs, fmt.Errorf("TARGET_SQL calls spec/004's function, profile fixed-window, not PROFILE=%s", c.Profile))
 	}
-	if c.WindowAlign == AlignEpoch {
+	if c.WindowAlign == profile.AlignEpoch {
 		errs = append(errs, errors.New("WINDOW_ALIGN=epoch does not apply to TARGET_SQL: spec/004's function opens a window at a key's first request"))
 	}
 	if c.Dialect.Concrete() && c.Dialect != dialect.Status {
@@ -66,7 +66,7 @@ func (c Config) validateSQL() []error {
 	if c.Key != (Key{}) && c.Key.Kind != KeyHeader {
 		errs = append(errs, fmt.Errorf("KEY=%s does not apply to TARGET_SQL: the caller is the key header's value, as auth.uid()", c.Key))
 	}
-	if slices.Contains(c.Features, FeatureMultiInstance) || slices.Contains(c.Features, FeaturePersistence) {
+	if slices.Contains(c.Features, profile.MultiInstance) || slices.Contains(c.Features, profile.Persistence) {
 		errs = append(errs, errors.New("FEATURES multi-instance and persistence need instances; TARGET_SQL calls one database"))
 	}
 	return errs

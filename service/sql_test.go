@@ -21,7 +21,7 @@ func TestSQLDefaultsAndValidation(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Fatalf("spec/004's settings refused: %v", err)
 	}
-	if c.Profile != ProfileFixedWindow || c.WindowAlign != AlignFirstRequest || c.Dialect != dialect.Status || !c.Claims(FeatureAnonymousOpen) {
+	if c.Profile != profile.FixedWindow || c.WindowAlign != profile.AlignFirstRequest || c.Dialect != dialect.Status || !c.Claims(profile.AnonymousOpen) {
 		t.Errorf("defaults: %+v", c)
 	}
 	if e := sqlCfg(func(c *Config) { c.DB = DBEmbedded }, false).Validate(); e != nil {
@@ -34,9 +34,9 @@ func TestSQLDefaultsAndValidation(t *testing.T) {
 	}{
 		{func(c *Config) { c.DB = "" }, false, "needs TARGET_DB=postgres://"},
 		{func(c *Config) { c.DB = "sqlite:/x.db" }, false, "needs a postgres:// TARGET_DB"},
-		{func(c *Config) { c.Profile = ProfileSlidingLog }, true, "not PROFILE=sliding-log"},
+		{func(c *Config) { c.Profile = profile.SlidingLog }, true, "not PROFILE=sliding-log"},
 		{nil, true, "not PROFILE=prd"}, // PROFILE=prd given
-		{func(c *Config) { c.WindowAlign = AlignEpoch }, false, "WINDOW_ALIGN=epoch"},
+		{func(c *Config) { c.WindowAlign = profile.AlignEpoch }, false, "WINDOW_ALIGN=epoch"},
 		{func(c *Config) { c.Dialect = dialect.XRateLimit }, false, "DIALECT=x-ratelimit"},
 		{func(c *Config) { c.LimitedBody = dialect.JSONBody("/e", "x") }, false, "LIMITED_BODY"},
 		{func(c *Config) { c.Key = Key{Kind: KeyIP} }, false, "KEY=ip"},
@@ -54,7 +54,7 @@ func TestSQLDefaultsAndValidation(t *testing.T) {
 	}
 	c = DefaultConfig()
 	c.SQLDefaults(false)
-	if c.Profile != ProfilePRD || c.Dialect != dialect.Unset {
+	if c.Profile != profile.PRD || c.Dialect != dialect.Unset {
 		t.Errorf("SQLDefaults without TARGET_SQL changed %+v", c)
 	}
 }

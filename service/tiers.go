@@ -65,7 +65,7 @@ func (f *tiersFlag) Set(path string) error {
 // needsTiers: a target claiming tiers must say them (the embedded
 // reference has its defaults).
 func (c Config) needsTiers() error {
-	if c.Claims(FeatureTiers) && len(c.Tiers) == 0 {
+	if c.Claims(profile.Tiers) && len(c.Tiers) == 0 {
 		return errors.New("FEATURES=tiers needs RL_TIERS, a JSON file of the target's tiers (e.g. [{\"path\":\"/v1/search\",\"limit\":30,\"window\":60}])")
 	}
 	return nil
@@ -74,7 +74,7 @@ func (c Config) needsTiers() error {
 // WithTierDefaults fills RL_TIERS left unset with DefaultTiers when tiers
 // are claimed.
 func (c Config) WithTierDefaults() Config {
-	if c.Claims(FeatureTiers) && len(c.Tiers) == 0 {
+	if c.Claims(profile.Tiers) && len(c.Tiers) == 0 {
 		c.Tiers = DefaultTiers()
 	}
 	return c
@@ -82,7 +82,7 @@ func (c Config) WithTierDefaults() Config {
 
 // ClaimedTiers is RL_TIERS when tiers are claimed, else nil.
 func (c Config) ClaimedTiers() []model.Tier {
-	if !c.Claims(FeatureTiers) {
+	if !c.Claims(profile.Tiers) {
 		return nil
 	}
 	return c.Tiers

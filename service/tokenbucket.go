@@ -70,7 +70,7 @@ func (c Config) validateTokenBucket() error {
 // needsBucket: a target other than the embedded reference of
 // PROFILE=token-bucket must say its B and R.
 func (c Config) needsBucket() error {
-	if c.Profile == ProfileTokenBucket && (c.Burst == 0 || c.Rate == 0) {
+	if c.Profile == profile.TokenBucket && (c.Burst == 0 || c.Rate == 0) {
 		return errors.New("PROFILE=token-bucket needs RL_BURST and RL_RATE, the target's bucket size and refill rate in tokens per second (e.g. RL_BURST=5 RL_RATE=2)")
 	}
 	return nil

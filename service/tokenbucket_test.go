@@ -15,7 +15,7 @@ func TestTokenBucketSettings(t *testing.T) {
 		t.Fatalf("embedded defaults: %+v %v", c, err)
 	}
 	all, err := parse(t, map[string]string{"PROFILE": "all", "RL_BURST": "3", "RL_RATE": "1"})
-	if err != nil || all.Only(ProfileTokenBucket).Burst != 3 || all.Only(ProfilePRD).Burst != 0 || all.Only(ProfilePRD).Rate != 0 {
+	if err != nil || all.Only(profile.TokenBucket).Burst != 3 || all.Only(profile.PRD).Burst != 0 || all.Only(profile.PRD).Rate != 0 {
 		t.Fatalf("PROFILE=all: %+v %v", all, err)
 	}
 	for name, tc := range map[string]struct {

@@ -184,7 +184,7 @@ func slowAt(i int, d time.Duration) func(int) time.Duration {
 	}
 }
 
-// Issue 17 item 1: RL-AC6-02 with RL_LIMIT=20 RL_WINDOW=3s against a
+// Issue 17 item 1: AC6-02 with RL_LIMIT=20 RL_WINDOW=3s against a
 // correct server taking 50 ms a request: the 80 requests span the window's
 // end, the quota resets midway, and the next fresh ride shows Remaining 17,
 // not 14. That is not a verdict on the target: the scenario is run again,
@@ -228,7 +228,7 @@ var ac303 = []string{
 	"Reset is the same as on the first response",
 }
 
-// Issue 17 item 3: RL-AC3-03 against a server whose Reset is now + window
+// Issue 17 item 3: AC3-03 against a server whose Reset is now + window
 // on every response, when the first request queues 1.5 s: 2 s counted from
 // the first request's send leave 0.5 s between the server's decisions, both
 // Resets round to neighbouring seconds, and the scenario passed. Counted
@@ -307,7 +307,7 @@ var ac102 = []string{
 // A correct server (RL_LIMIT=20 RL_WINDOW=3s) that stalls 3.5 s on one
 // request decides it in a new window: the third ride shows Remaining 18,
 // not 17. Seen against a correct server behind a 20 ms proxy on a loaded
-// machine (RL-AC1-02 and RL-AC6-01 failed once in 20 runs). The bucket's
+// machine (AC1-02 and AC6-01 failed once in 20 runs). The bucket's
 // refill shows the window ended: the scenario is run again and its verdict
 // stands; a refill sooner than a window is the target's and still fails.
 func TestOneStallIsNoFalseFailure(t *testing.T) {

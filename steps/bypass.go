@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
 )
 
 // registerBypass registers the steps of feature bypass (SL-10).
@@ -18,7 +17,7 @@ func (s *scenario) registerBypass(sc stepper) {
 // another; the batch keeps them.
 func (s *scenario) sendBypass() error {
 	cfg := s.env.Config
-	if !cfg.Claims(service.FeatureBypass) {
+	if !cfg.Claims(profile.Bypass) {
 		return skip("%s FEATURES does not include bypass", NotClaimed)
 	}
 	if len(cfg.BypassHeaders) == 0 {

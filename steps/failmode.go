@@ -71,7 +71,7 @@ func (s *scenario) unlockOutage() {
 }
 
 func (s *scenario) claimsFailMode(feature string) error {
-	if !s.env.Config.Claims(service.Feature(feature)) {
+	if !s.env.Config.Claims(profile.Feature(feature)) {
 		return skip("%s FEATURES does not include %s", NotClaimed, feature)
 	}
 	if s.env.Store == nil {
@@ -211,7 +211,7 @@ func (s *scenario) backWithSpent(secs, n int, refs clause.Refs, event string) er
 
 // failModeRefs is the clause the scenario checks.
 func (s *scenario) failModeRefs() clause.Refs {
-	if s.env.Config.Claims(service.FeatureFailOpen) {
+	if s.env.Config.Claims(profile.FailOpen) {
 		return clause.Of(clause.FAIL2)
 	}
 	return clause.Of(clause.FAIL1)

@@ -29,15 +29,15 @@ func TestCommandStore(t *testing.T) {
 
 func TestFailModeSkipsWithReason(t *testing.T) {
 	for _, tc := range []struct {
-		features []service.Feature
+		features []profile.Feature
 		store    StoreControl
-		claim    service.Feature
+		claim    profile.Feature
 		want     string
 	}{
-		{nil, CommandStore{}, service.FeatureFailOpen, "not claimed: FEATURES does not include fail-open"},
-		{[]service.Feature{service.FeatureFailOpen}, CommandStore{}, service.FeatureFailClosed, "not claimed"},
-		{nil, nil, service.FeatureFailClosed, "set STORE_DOWN_CMD and STORE_UP_CMD"},
-		{nil, CommandStore{}, service.FeatureFailClosed, ""},
+		{nil, CommandStore{}, profile.FailOpen, "not claimed: FEATURES does not include fail-open"},
+		{[]profile.Feature{profile.FailOpen}, CommandStore{}, profile.FailClosed, "not claimed"},
+		{nil, nil, profile.FailClosed, "set STORE_DOWN_CMD and STORE_UP_CMD"},
+		{nil, CommandStore{}, profile.FailClosed, ""},
 	} {
 		cfg := service.DefaultConfig()
 		cfg.Features = tc.features

@@ -33,7 +33,7 @@ func (s *scenario) registerFixedWindow(sc stepper) {
 }
 
 // epoch reports whether windows are aligned to the epoch.
-func (s *scenario) epoch() bool { return s.env.Config.WindowAlign != service.AlignFirstRequest }
+func (s *scenario) epoch() bool { return s.env.Config.WindowAlign != profile.AlignFirstRequest }
 
 // epochStart is the start of the epoch window holding t.
 func (s *scenario) epochStart(t time.Time) time.Time {
@@ -270,7 +270,7 @@ func (s *scenario) anonymousNext() error {
 		return err
 	}
 	want := s.env.Config.Answer().Status()
-	if s.env.Config.Claims(service.FeatureAnonymousOpen) {
+	if s.env.Config.Claims(profile.AnonymousOpen) {
 		want = http.StatusOK
 	} else {
 		s.assumeRunInOneWindow(ex)

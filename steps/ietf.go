@@ -19,7 +19,7 @@ func (s *scenario) registerIETF(sc stepper) {
 // [0, W + 1 s], r = 0 on a 429; beside X-RateLimit-* headers r equals
 // Remaining and received + t equals Reset within 1 s.
 func (s *scenario) ietfFields() error {
-	if !s.env.Config.Claims(service.FeatureIETFHeaders) {
+	if !s.env.Config.Claims(profile.IETFHeaders) {
 		return skip("%s FEATURES does not include ietf-headers", NotClaimed)
 	}
 	var exs []*service.Exchange

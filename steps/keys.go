@@ -58,7 +58,7 @@ func (s *scenario) freshKey() error {
 
 // freshAnonymous is a fresh client address sending no key.
 func (s *scenario) freshAnonymous() error {
-	if cfg := s.env.Config; cfg.SQL != "" && !cfg.Claims(service.FeatureAnonymousOpen) {
+	if cfg := s.env.Config; cfg.SQL != "" && !cfg.Claims(profile.AnonymousOpen) {
 		return skip("TARGET_SQL: a call without a caller has no client address to be keyed by; only anonymous-open (auth.uid() NULL allowed) can be checked, and it is not claimed")
 	}
 	s.key = keyState{client: s.newClient()}
@@ -245,7 +245,7 @@ func (s *scenario) assumeRunInOneWindow(ex *service.Exchange) {
 		if span := ex.Received.Sub(first.Sent); span >= s.window()-time.Second {
 			return fmt.Sprintf("%d requests took %s, not less than W − 1 s", s.limit()+1, span.Round(time.Millisecond))
 		}
-		if s.env.Config.Profile == service.ProfileFixedWindow && !end.IsZero() && !ex.Received.Before(end) {
+		if s.env.Config.Profile == profile.FixedWindow && !end.IsZero() && !ex.Received.Before(end) {
 			return "the requests ran past the window's end"
 		}
 		return ""
@@ -306,7 +306,7 @@ func (s *scenario) assumeBatchInOneWindow(exs []*service.Exchange) {
 		if span := last.Sub(first); span >= s.window()-time.Second {
 			return fmt.Sprintf("%d requests took %s, not less than W − 1 s", len(exs), span.Round(time.Millisecond))
 		}
-		if s.env.Config.Profile == service.ProfileFixedWindow && !end.IsZero() && !last.Before(end) {
+		if s.env.Config.Profile == profile.FixedWindow && !end.IsZero() && !last.Before(end) {
 			return fmt.Sprintf("the requests ran from %s to %s, past the window's end at %s",
 				first.Format(time.RFC3339Nano), last.Format(time.RFC3339Nano), end.Format(time.RFC3339Nano))
 		}

@@ -49,7 +49,7 @@ func (s *scenario) instanceClients(first Client) ([]Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.env.Config.Profile != service.ProfilePRD && s.env.Config.Key.Kind == service.KeyIP {
+	if s.env.Config.Profile != profile.PRD && s.env.Config.Key.Kind == service.KeyIP {
 		return nil, skip("KEY=ip: the key is the client address, and each instance's client has an address of its own; run multi-instance with a header or body key")
 	}
 	if s.others == nil {
@@ -277,7 +277,7 @@ func (s *scenario) keyExactly(of string) error {
 // meanwhile — one window (assumeRunInOneWindow), or for token-bucket less
 // than 1/R and one whole second from the run's first send to ex's receive.
 func (s *scenario) assumeQuotaStillSpent(ex *service.Exchange) {
-	if s.env.Config.Profile != service.ProfileTokenBucket {
+	if s.env.Config.Profile != profile.TokenBucket {
 		s.assumeRunInOneWindow(ex)
 		return
 	}
@@ -296,7 +296,7 @@ func (s *scenario) assumeQuotaStillSpent(ex *service.Exchange) {
 
 // quota is what a fresh key may spend at once: N, token-bucket's B.
 func (s *scenario) quota() int {
-	if s.env.Config.Profile == service.ProfileTokenBucket {
+	if s.env.Config.Profile == profile.TokenBucket {
 		return s.burst()
 	}
 	return s.limit()

@@ -113,7 +113,7 @@ func TestMultiInstanceSeparateStoresFail(t *testing.T) {
 func TestMultiInstanceSkipsKeyIP(t *testing.T) {
 	lim := newFakeLimiter(10)
 	s, _ := newInstancesScenario(t, 10, map[string]*fakeLimiter{"http://a": lim, "http://b": lim}, "http://a", "http://b")
-	s.env.Config = s.env.Config.ForProfile(service.ProfileSlidingLog)
+	s.env.Config = s.env.Config.ForProfile(profile.SlidingLog)
 	s.env.Config.Key = service.Key{Kind: service.KeyIP}
 	if err := s.freshKey(); err != nil {
 		t.Fatal(err)

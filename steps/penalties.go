@@ -55,7 +55,7 @@ func (s *scenario) tiers() model.Penalties { return model.Penalties{Tiers: s.env
 // TARGET_URL); a key made after this step sends there.
 func (s *scenario) penaltyInstance() error {
 	cfg := s.env.Config
-	if !cfg.Claims(service.FeaturePenalties) {
+	if !cfg.Claims(profile.Penalties) {
 		return skip("%s FEATURES does not include penalties", NotClaimed)
 	}
 	if len(cfg.Penalties) == 0 {

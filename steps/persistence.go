@@ -73,8 +73,8 @@ func (s *scenario) refilledOnly() error {
 }
 
 func (s *scenario) claimsPersistence() error {
-	if !s.env.Config.Claims(service.FeaturePersistence) {
-		return skip("%s FEATURES does not include %s", NotClaimed, service.FeaturePersistence)
+	if !s.env.Config.Claims(profile.Persistence) {
+		return skip("%s FEATURES does not include %s", NotClaimed, profile.Persistence)
 	}
 	if s.env.Restarter == nil {
 		return skip("no way to restart the target: PS-1 needs TARGET_IMAGE (rlspec restarts its containers on their volume) or the embedded reference")

@@ -48,7 +48,7 @@ func (s *scenario) tierRequest(t model.Tier) (service.Request, error) {
 // one more, each tier through a client of its own path.
 func (s *scenario) spendTiers() error {
 	cfg := s.env.Config
-	if !cfg.Claims(service.FeatureTiers) {
+	if !cfg.Claims(profile.Tiers) {
 		return skip("%s FEATURES does not include tiers", NotClaimed)
 	}
 	if len(cfg.Tiers) == 0 {

@@ -56,7 +56,7 @@ func TestWaitAgesTheKey(t *testing.T) {
 // FW-7 without anonymous-open is skipped with the reason, never passed.
 func TestSQLWithoutAnonymousOpenSkipsFW7(t *testing.T) {
 	cfg := service.DefaultConfig()
-	cfg.SQL, cfg.Profile, cfg.Features = "check_rate_limit", service.ProfileFixedWindow, []service.Feature{}
+	cfg.SQL, cfg.Profile, cfg.Features = "check_rate_limit", profile.FixedWindow, []profile.Feature{}
 	s := &scenario{env: &Env{Config: cfg}, ctx: context.Background()}
 	if err := s.freshAnonymous(); err == nil || !strings.Contains(err.Error(), "no client address") {
 		t.Fatalf("freshAnonymous: %v", err)

@@ -15,7 +15,7 @@ import (
 // A rate so slow that a token-bucket wait exceeds MAX_WAIT is a skip naming
 // MAX_WAIT and RL_RATE, never a verdict; second-scale rates wait.
 func TestBucketWaitBeyondMaxWaitIsSkippedWithReason(t *testing.T) {
-	cfg := service.DefaultConfig().ForProfile(service.ProfileTokenBucket)
+	cfg := service.DefaultConfig().ForProfile(profile.TokenBucket)
 	cfg.Burst, cfg.Rate = 5, 0.1 // a token every 10 s
 	s := &scenario{env: &Env{Config: cfg, Now: time.Now, MaxWait: service.DefaultMaxWait}, ctx: context.Background()}
 	s.last.ex = &service.Exchange{Received: time.Now()}

@@ -118,7 +118,7 @@ func parse(args []string, getenv func(string) (string, bool), stderr io.Writer) 
 	if cfg.Profile, err = fakeserver.ParseProfile(*profile); err != nil {
 		return st, fmt.Errorf("-profile: %w", err)
 	}
-	if cfg.Align, err = fakeserver.ParseAlign(*align); err != nil {
+	if cfg.Align, err = profile.ParseAlign(*align); err != nil {
 		return st, fmt.Errorf("-window-align: %w", err)
 	}
 	if cfg.Enabled, err = fakeserver.ParseBool(*enabled); err != nil {

@@ -143,7 +143,7 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 	if err := service.CheckImage(c.Target, c.Image); err != nil {
 		errs = append(errs, err)
 	}
-	if c.Target.Profile == service.ProfileAll {
+	if c.Target.Profile == profile.Every {
 		errs = append(errs, errors.New("PROFILE=all: load runs one profile at a time"))
 	}
 	c.Target = c.Target.ForProfile(c.Target.Profile)

@@ -93,10 +93,10 @@ func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, e
 	if base == "" {
 		fc := fakeserver.DefaultConfig()
 		fc.Limit, fc.Window, fc.Sentinel = cfg.Target.Limit, cfg.Target.Window, cfg.Target.Sentinel
-		if p := cfg.Target.Profile; p != service.ProfilePRD {
+		if p := cfg.Target.Profile; p != profile.PRD {
 			// The reference serves sliding-log and fixed-window (keyed
 			// by X-User-ID); another profile fails to start.
-			fc.Profile, fc.Align = fakeserver.Profile(p), fakeserver.Align(cfg.Target.WindowAlign)
+			fc.Profile, fc.Align = profile.Name(p), profile.Align(cfg.Target.WindowAlign)
 		}
 		srv, err := fakeserver.Start(fc, "127.0.0.1:0")
 		if err != nil {
@@ -192,7 +192,7 @@ func describe(cfg config) string {
 	if cfg.Image != "" {
 		s += fmt.Sprintf(", TARGET_IMAGE=%s REPLICAS=%d STORE=%s", cfg.Image, cfg.Replicas, cfg.Store)
 	}
-	if p := cfg.Target.Profile; p != service.ProfilePRD {
+	if p := cfg.Target.Profile; p != profile.PRD {
 		s += fmt.Sprintf(", PROFILE=%s (%s, KEY=%s)", p, cfg.Target.Method, cfg.Target.Key)
 	}
 	return s

@@ -39,7 +39,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := acceptance.CheckTags(cfg.Settings.Tags); err != nil {
 		return couldNotRun(stderr, "acceptance", dir, "could not run: "+err.Error())
 	}
-	if cfg.Target.Profile == service.ProfileAll {
+	if cfg.Target.Profile == profile.Every {
 		return runAll(ctx, cmd, stdout, stderr)
 	}
 	if cfg.Target.DB == service.DBEmbedded {
@@ -87,7 +87,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 // startEmbedded starts the embedded reference serving cfg's profile and
 // points cfg at it: URLs, TARGET_DB, its store control and its name. The
 // reference requires the Authorization TARGET_HEADERS carries (a fresh
-// bearer token when it carries none), so RL-EXT-AUTH-01 runs against it.
+// bearer token when it carries none), so EXT-AUTH-01 runs against it.
 func startEmbedded(cfg *acceptance.Config, flt fault.Name, store fakeserver.StoreKind, replicas int) (*embedded.Pair, error) {
 	tc := &cfg.Target
 	if tc.Headers == nil {
@@ -101,7 +101,7 @@ func startEmbedded(cfg *acceptance.Config, flt fault.Name, store fakeserver.Stor
 	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers(),
 		Fault: flt, Store: store, TrustLoopbackProxies: tc.ClientIPs == service.ClientIPsXFF,
 		RequireAuth: tc.Headers.Get("Authorization"),
-		Profile:     fakeserver.Profile(tc.Profile), Align: fakeserver.Align(tc.WindowAlign),
+		Profile:     profile.Name(tc.Profile), Align: profile.Align(tc.WindowAlign),
 		Burst: tc.Burst, Rate: tc.Rate, Replicas: replicas, Answer: answer, RefusalBody: refusal})
 	if err != nil {
 		return nil, err

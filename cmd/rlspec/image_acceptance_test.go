@@ -42,30 +42,30 @@ func referenceImage(t *testing.T) string {
 
 // TestAcceptanceTargetImage: `make acceptance TARGET_IMAGE=…` against the
 // reference image runs the whole suite through testcontainers and passes
-// it with STRICT=1: nothing is skipped. RL-EXT-XFF-01, which CLIENT_IPS=xff
+// it with STRICT=1: nothing is skipped. EXT-XFF-01, which CLIENT_IPS=xff
 // cannot send to the instance that trusts the harness as its proxy, runs
 // against one more instance started without trusted proxies.
-// RL-EXT-AUTH-01 is left out: it needs credentials in TARGET_HEADERS that
+// EXT-AUTH-01 is left out: it needs credentials in TARGET_HEADERS that
 // the image requires, and rlspec passes no such setting to an image; so is
-// RL-FAIL1-01: an image's store can be taken away only by the user's
+// FAIL-1-01: an image's store can be taken away only by the user's
 // STORE_DOWN_CMD.
 func TestAcceptanceTargetImage(t *testing.T) {
 	t.Parallel()
 	img := referenceImage(t)
 	dir := t.TempDir()
 	// A 5 s window: with 3 s, exhausting the bucket and waiting 2 s
-	// inside its window (RL-AC3-03) can outlast a window whose Reset is
+	// inside its window (AC3-03) can outlast a window whose Reset is
 	// rounded to whole seconds.
 	code, stdout, stderr := runCLI(t, 4*time.Minute, map[string]string{
 		"TARGET_IMAGE": img, "RL_LIMIT": "10", "RL_WINDOW": "5s", "REPORT_DIR": dir,
-		"STRICT": "1", "TAGS": "not @id:RL-EXT-AUTH-01 and not @id:RL-FAIL1-01",
+		"STRICT": "1", "TAGS": "not @id:EXT-AUTH-01 and not @id:FAIL-1-01",
 		"FEATURES": "fail-closed,persistence,multi-instance", // PS-1: rlspec restarts the containers
 		"REPLICAS": "2",                                      // MI-1: two containers on one volume
 	})
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	for _, want := range []string{"CLIENT_IPS=xff", "TRUSTED_PROXIES=", "without TRUSTED_PROXIES, for RL-EXT-XFF-01"} {
+	for _, want := range []string{"CLIENT_IPS=xff", "TRUSTED_PROXIES=", "without TRUSTED_PROXIES, for EXT-XFF-01"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("the console does not say %q:\n%s", want, stderr)
 		}
@@ -94,21 +94,21 @@ func TestAcceptanceTargetImage(t *testing.T) {
 			if c.Skipped != nil {
 				skipped = append(skipped, c.Name)
 			}
-			xff = xff || strings.HasPrefix(c.Name, "RL-EXT-XFF-01")
+			xff = xff || strings.HasPrefix(c.Name, "EXT-XFF-01")
 		}
 	}
 	// Expected skip: FAIL-2 (not claimed, which STRICT allows). PS-1-01
 	// passes: rlspec restarted the containers; MI-1-01 and MI-1-02 pass
-	// over the two replicas. RL-EXT-XFF-01 runs against the untrusting
+	// over the two replicas. EXT-XFF-01 runs against the untrusting
 	// instance.
-	want := []string{"RL-FAIL2-01"}
+	want := []string{"FAIL-2-01"}
 	sort.Strings(skipped)
 	ok := len(skipped) == len(want)
 	for i := 0; ok && i < len(want); i++ {
 		ok = strings.HasPrefix(skipped[i], want[i]+" ")
 	}
 	if junit.Tests < 39 || junit.Failures != 0 || !ok || !xff {
-		t.Fatalf("tests %d, failures %d, skipped %v, RL-EXT-XFF-01 ran %v; want ≥39, 0, only %v, true\n%s", junit.Tests, junit.Failures, skipped, xff, want, stdout)
+		t.Fatalf("tests %d, failures %d, skipped %v, EXT-XFF-01 ran %v; want ≥39, 0, only %v, true\n%s", junit.Tests, junit.Failures, skipped, xff, want, stdout)
 	}
 }
 

@@ -303,8 +303,8 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 	} else {
 		cfg.Fault = f
 		// A fault of another profile's reference hunts in that profile.
-		if ff, ok := fault.Lookup(f); ok && ff.Profile != "" && ff.Profile != fakeserver.ProfilePRD && cfg.Target.Profile == service.ProfilePRD {
-			cfg.Target.Profile = service.Profile(ff.Profile)
+		if ff, ok := fault.Lookup(f); ok && ff.Profile != "" && ff.Profile != profile.PRD && cfg.Target.Profile == profile.PRD {
+			cfg.Target.Profile = profile.Name(ff.Profile)
 		}
 	}
 	if k, err := fakeserver.ParseStoreKind(store); err != nil {
@@ -319,7 +319,7 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 		}
 		cfg.ShrinkTime = d
 	}
-	if cfg.Target.Profile == service.ProfileAll {
+	if cfg.Target.Profile == profile.Every {
 		errs = append(errs, errors.New("PROFILE=all: race hunts one profile at a time (prd, sliding-log, fixed-window)"))
 	}
 	if cfg.Fault != fault.None && cfg.Target.URL != "" {
@@ -354,7 +354,7 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 // serve (it keys by X-User-ID and answers GET), when it is the target.
 func embeddedServes(cfg raceConfig) error {
 	tc := cfg.Target
-	if tc.URL != "" || cfg.Image != "" || len(cfg.URLs) > 0 || tc.Profile == service.ProfilePRD {
+	if tc.URL != "" || cfg.Image != "" || len(cfg.URLs) > 0 || tc.Profile == profile.PRD {
 		return nil
 	}
 	if tc.Key.Kind != service.KeyHeader || http.CanonicalHeaderKey(tc.Key.Name) != http.CanonicalHeaderKey(fakeserver.UserHeader) || tc.Method != http.MethodGet {
@@ -415,15 +415,15 @@ func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (raceh
 		}
 		o := embedded.Options{Fault: cfg.Fault, Store: cfg.Store}
 		o.Answer, o.RefusalBody = embedded.AnswerFor(tc.ForProfile(tc.Profile)) // the reference answers as the run reads
-		if tc.Profile != service.ProfilePRD {
+		if tc.Profile != profile.PRD {
 			// The embedded reference serves the profile; a window of 3 s
 			// unless RL_WINDOW was given, so half-second moves matter.
-			o.Profile, o.Align = fakeserver.Profile(tc.Profile), fakeserver.Align(tc.WindowAlign)
+			o.Profile, o.Align = profile.Name(tc.Profile), profile.Align(tc.WindowAlign)
 			if _, ok := cfg.set["RL_WINDOW"]; !ok {
 				tc.Window = 3 * time.Second
 			}
 		}
-		if tc.Profile == service.ProfileTokenBucket {
+		if tc.Profile == profile.TokenBucket {
 			// Quotas are bucket sizes (RL_BURST when given), refilled at
 			// RL_RATE (default 2/s) by every server.
 			tc = tc.WithTokenBucketDefaults()

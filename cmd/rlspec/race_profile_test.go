@@ -17,14 +17,14 @@ func TestRaceSettingsProfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tc := cfg.Target; tc.Profile != service.ProfileSlidingLog || tc.Method != "GET" || tc.Key.String() != "header:X-User-ID" || tc.KeyFormat != "u-{{.Key}}" {
+	if tc := cfg.Target; tc.Profile != profile.SlidingLog || tc.Method != "GET" || tc.Key.String() != "header:X-User-ID" || tc.KeyFormat != "u-{{.Key}}" {
 		t.Fatalf("settings %+v", tc)
 	}
 	if cfg.set["PROFILE"] != "sliding-log" || cfg.set["KEY_FORMAT"] != "u-{{.Key}}" {
 		t.Errorf("the replay command loses the profile settings: %v", cfg.set)
 	}
 	cfg, err = raceSettings(nil, getenv(map[string]string{"FAULT": "fw-boundary-race"}), nil)
-	if err != nil || cfg.Target.Profile != service.ProfileFixedWindow || cfg.Target.WindowAlign != service.AlignEpoch {
+	if err != nil || cfg.Target.Profile != profile.FixedWindow || cfg.Target.WindowAlign != profile.AlignEpoch {
 		t.Fatalf("FAULT=fw-boundary-race: profile %q align %q, %v", cfg.Target.Profile, cfg.Target.WindowAlign, err)
 	}
 	for _, tc := range []struct {

@@ -27,7 +27,7 @@ type selftestConfig struct {
 	Faults    []fault.Name // nil: all
 	ReportDir string
 	Store     fakeserver.StoreKind // STORE
-	Profiles  []fakeserver.Profile // PROFILE; nil: all
+	Profiles  []profile.Name       // PROFILE; nil: all
 	Parallel  int                  // SELFTEST_PARALLEL
 	Quiet     bool
 }
@@ -61,7 +61,7 @@ func runSelftest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	m.Write(stdout)
 	sqlOK := true
-	if cfg.Faults == nil && (cfg.Profiles == nil || slices.Contains(cfg.Profiles, fakeserver.ProfileFixedWindow)) {
+	if cfg.Faults == nil && (cfg.Profiles == nil || slices.Contains(cfg.Profiles, profile.FixedWindow)) {
 		progress := stderr
 		if cfg.Quiet {
 			progress = io.Discard
@@ -128,7 +128,7 @@ func selftestSettings(args []string, getenv service.Getenv, help io.Writer) (sel
 	intVar(runs, "RUNS", &cfg.Runs)
 	intVar(checks, "CHECKS", &cfg.Checks)
 	intVar(parallel, "SELFTEST_PARALLEL", &cfg.Parallel)
-	if s := strings.TrimSpace(profiles); s != "" && s != string(service.ProfileAll) {
+	if s := strings.TrimSpace(profiles); s != "" && s != string(profile.Every) {
 		for _, name := range strings.Split(s, ",") {
 			p, err := fakeserver.ParseProfile(name)
 			if err != nil || strings.TrimSpace(name) == "" {

@@ -12,9 +12,9 @@ import (
 func TestSummaryListsFailedAndSkippedScenarios(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "junit.xml")
 	junit := `<testsuites><testsuite name="s">
-<testcase name="RL-AC1-01 ok"></testcase>
-<testcase name="RL-AC3-01 | bad"><failure message="want 429, got 200" type="assertion">detail</failure></testcase>
-<testcase name="RL-EXT-XFF-01"><skipped message="CLIENT_IPS=xff"></skipped></testcase>
+<testcase name="AC1-01 ok"></testcase>
+<testcase name="AC3-01 | bad"><failure message="want 429, got 200" type="assertion">detail</failure></testcase>
+<testcase name="EXT-XFF-01"><skipped message="CLIENT_IPS=xff"></skipped></testcase>
 </testsuite></testsuites>`
 	if err := os.WriteFile(path, []byte(junit), 0o644); err != nil {
 		t.Fatal(err)
@@ -26,9 +26,9 @@ func TestSummaryListsFailedAndSkippedScenarios(t *testing.T) {
 	out := stdout.String()
 	for _, want := range []string{
 		"### rlspec acceptance: 1 passed, 1 failed, 1 skipped (3 scenarios)",
-		`| ❌ failed | RL-AC3-01 \| bad | want 429, got 200 |`,
-		"| ⚠️ skipped | RL-EXT-XFF-01 | CLIENT_IPS=xff |",
-		"- RL-AC1-01 ok",
+		`| ❌ failed | AC3-01 \| bad | want 429, got 200 |`,
+		"| ⚠️ skipped | EXT-XFF-01 | CLIENT_IPS=xff |",
+		"- AC1-01 ok",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
