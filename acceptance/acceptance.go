@@ -13,6 +13,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/features"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
@@ -96,7 +97,14 @@ type Report struct {
 	Elapsed time.Duration
 	// Runs are the profiles run (one, or several with PROFILE=all), with
 	// the settings each ran with: conformance.json's input.
-	Runs []service.Config
+	Runs []ProfileRun
+}
+
+// ProfileRun is one profile's run: its settings (the dialect resolved) and the
+// sentence saying which dialect it was read in and why.
+type ProfileRun struct {
+	service.Config
+	Dialect string
 }
 
 // Count returns how many results have status st.
@@ -155,6 +163,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	if err := CheckProfile(tc.Profile); err != nil {
 		return nil, couldNotRun("%v", err)
 	}
+	explicit := tc.Answer() // before the profile's defaults: what the implementer stated
 	tc = tc.ForProfile(tc.Profile)
 	if err := checkLimit(tc); err != nil {
 		return nil, couldNotRun("%v", err)
@@ -198,6 +207,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	if err != nil {
 		return nil, couldNotRun("%v", err)
 	}
+	answer := dialect.Detection{Settings: tc.Answer()}.Sentence("")
 	if sql == nil {
 		if err := tc.CheckClientIPs(ctx, r.resolver); err != nil {
 			return nil, couldNotRun("%v", err)
@@ -207,9 +217,11 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		if err := Probe(ctx, tc, r.probeTimeout); err != nil {
 			return nil, couldNotRun("%v", err)
 		}
-		if err := checkSettings(ctx, tc, body, r.probeTimeout); err != nil {
+		det, err := checkSettings(ctx, tc, explicit, body, r.probeTimeout)
+		if err != nil {
 			return nil, couldNotRun("%v", err)
 		}
+		tc, answer = tc.WithAnswer(det.Settings), det.Sentence("the first response")
 	}
 	bodyWarning, err := bodyNote(body)
 	if err != nil {
@@ -271,6 +283,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		settings = fmt.Sprintf("burst %d, rate %g/s", tc.Burst, tc.Rate)
 	}
 	fmt.Fprintf(r.out, "rlspec acceptance: %s, profile %s, %s\n", where, tc.Profile, settings)
+	fmt.Fprintf(r.out, "%s\n", answer)
 	if bodyWarning != "" {
 		fmt.Fprintf(r.out, "note: %s\n", bodyWarning)
 	}
@@ -298,7 +311,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	if err := completeCucumber(r.cucumber, cuke.Bytes(), cucumberPath, unclaimed); err != nil {
 		return nil, couldNotRun("write reports: %v", err)
 	}
-	rep := &Report{Results: col.results(), Strict: set.Strict, Target: name, Elapsed: time.Since(start), Runs: []service.Config{tc}}
+	rep := &Report{Results: col.results(), Strict: set.Strict, Target: name, Elapsed: time.Since(start), Runs: []ProfileRun{{Config: tc, Dialect: answer}}}
 	switch {
 	case len(rep.Results) == 0:
 		return nil, couldNotRun("godog ran no scenario (godog exit status %d)", status)

@@ -167,7 +167,7 @@ func TestHostileGarbageHeaders(t *testing.T) {
 	}{
 		{"non-integer", service.HeaderRemaining, "two", `X-RateLimit-Remaining: "two" is not a non-negative integer`},
 		{"negative", service.HeaderRemaining, "-1", `X-RateLimit-Remaining: "-1" is not a non-negative integer`},
-		{"float reset", service.HeaderReset, "1.5e9", `X-RateLimit-Reset: "1.5e9" is not a non-negative integer`},
+		{"float reset", service.HeaderReset, "1.5e9", `X-RateLimit-Reset: "1.5e9" is not unix seconds (RESET_FORMAT=unix)`},
 		{"missing", service.HeaderLimit, "", "X-RateLimit-Limit is missing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

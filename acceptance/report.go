@@ -242,6 +242,7 @@ table.cmp{width:auto}table.cmp td{font-family:monospace}td.expected{background:#
 <h1>rlspec acceptance report</h1>
 <p class="summary"><span class="fail">{{.Count "FAIL"}} failed</span><span class="skipped">{{.Count "SKIPPED"}} skipped</span><span class="pass">{{.Count "PASS"}} passed</span></p>
 <p>Target: {{.Target}} — {{len .Results}} scenarios{{if .Strict}} (STRICT=1: a skipped scenario fails the run){{end}}; {{.Elapsed.Round 1000000}}.</p>
+{{range .Runs}}{{if .Dialect}}<p>{{if .Profile}}{{.Profile}}: {{end}}{{.Dialect}}</p>{{end}}{{end}}
 {{with causes .}}<h2>Root causes of the failures</h2><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Count "FAIL"}}<p><b>Failures:</b> {{range .Results}}{{if eq .Status "FAIL"}}<a href="#{{.ID}}">{{.Name}}</a>; {{end}}{{end}}</p>{{end}}
 <table><tr><th>Clause</th><th>Scenario</th><th>Verdict</th></tr>

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/ietf"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 )
@@ -235,7 +235,7 @@ var detectors = map[fault.Name]detector{
 		s := mk(func(c *fakeserver.Config) {
 			c.Profile, c.Limit, c.Window, c.IETF = profile.SlidingLog, 3, 10*time.Second, true
 		})
-		f, err := ietf.Read(s.do(user("u", "")).Header())
+		f, err := dialect.ReadIETF(s.do(user("u", "")).Header())
 		return err != nil || f.Limit.Reset > 11, fmt.Sprintf("RateLimit t=%d with W = 10 s (%v)", f.Limit.Reset, err)
 	},
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 )
@@ -71,6 +72,7 @@ func Primary(vs []Violation) Class {
 // 429s while units were left.
 func Check(h *History) []Violation {
 	var vs []Violation
+	h.resolveAnswer()
 	if profile.IsPRD(h.Profile) {
 		for i := range h.Ops {
 			vs = append(vs, checkResponse(h, &h.Ops[i])...)
@@ -115,7 +117,7 @@ func checkResponse(h *History, o *Op) []Violation {
 	switch {
 	case st == http.StatusOK || st == http.StatusTooManyRequests:
 	case (st == http.StatusConflict || st == http.StatusUnprocessableEntity) && (o.Req.Kind == Conflict || o.Req.Kind == Keyed):
-		if hasRateLimitHeaders(o.Ex.RespHeader) {
+		if o.Ex.Observe().Present&(dialect.FieldLimit|dialect.FieldRemaining|dialect.FieldReset) != 0 {
 			return checkHeaders(h, o, bad)
 		}
 		return nil

@@ -4,9 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"net/http"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
@@ -55,13 +55,13 @@ type History struct {
 	Window time.Duration
 	// Profile is the design the target claims ("" the PRD); Model its
 	// sequential oracle at Limit (nil: the PRD's, with idempotency).
-	// LimitedBody is what a 429's body must hold (LIMITED_BODY), and
+	// Answer is how the target answers (DIALECT, LIMITED_STATUS,
+	// LIMITED_BODY, …; auto resolved from the first answer by Check), and
 	// WindowAlign fixed-window's alignment.
 	Profile     profile.Name
 	Model       model.Model
-	LimitedBody service.LimitedBody
 	WindowAlign profile.Align
-	Dialect     service.Dialect
+	Answer      dialect.Settings
 	// Tolerance is the allowed skew between the recorded server time and
 	// the target's clock (0 against the embedded reference's fake clock).
 	Tolerance time.Duration
@@ -95,16 +95,35 @@ func statusOf(o *Op) int {
 	return o.Ex.Status
 }
 
-// rateLimitOf parses the op's rate-limit headers.
+// rateLimitOf reads the op's rate-limit fields in its exchange's dialect.
 func rateLimitOf(o *Op) (service.RateLimit, error) {
 	if o.Unknown() {
 		return service.RateLimit{}, fmt.Errorf("no response")
 	}
-	return service.ParseRateLimit(o.Ex.RespHeader)
+	return o.Ex.RateLimit()
 }
 
-func hasRateLimitHeaders(h http.Header) bool {
-	return len(h.Values(service.HeaderLimit)) > 0 || len(h.Values(service.HeaderRemaining)) > 0 || len(h.Values(service.HeaderReset)) > 0
+// resolveAnswer settles what h.Answer leaves to auto from the first
+// answered op (dialect.Detect) and reads every op's exchange with it: a
+// target that changes form later is then read, and checked, in the form
+// it started with.
+func (h *History) resolveAnswer() {
+	settled := h.Answer.Dialect.Concrete() && (h.Answer.Dialect != dialect.XRateLimit || h.Answer.ResetFormat.Concrete())
+	for i := range h.Ops {
+		o := &h.Ops[i]
+		if settled || o.Unknown() || o.Ex.Status/100 != 2 && !h.Answer.Refused(o.Ex.Status) {
+			continue
+		}
+		d := h.Answer.Detect(dialect.Response{Status: o.Ex.Status, Header: o.Ex.RespHeader, Body: o.Ex.RespBody, Received: o.Ex.Received})
+		h.Answer = d.Settings
+		h.Notes = append(h.Notes, d.Sentence(fmt.Sprintf("op %d, the first answered", o.Index)))
+		break
+	}
+	for i := range h.Ops {
+		if o := &h.Ops[i]; o.Ex != nil {
+			o.Ex.Answer = h.Answer
+		}
+	}
 }
 
 // boundLost moves the latest decision time of every request without a

@@ -91,12 +91,19 @@ type Result struct {
 	Flaky bool
 	// RapidReport is rapid's own failure message.
 	RapidReport string
+	// Findings are the header and body deviations seen in any workload
+	// (AnswerClass: how the target answers, not what it decided): reported
+	// beside the verdict, they never end the hunt, so the algorithm is
+	// still hunted. At most MaxFindings are kept, one per class and detail.
+	Findings []Violation
 }
 
-// Verdict is a checked run of one workload.
+// Verdict is a checked run of one workload: the algorithm's violations
+// and, apart, the answer's findings (AnswerClass).
 type Verdict struct {
 	History    *History
 	Violations []Violation
+	Findings   []Violation
 	Linear     LinearResult
 }
 
@@ -119,7 +126,8 @@ func RunAndCheck(ctx context.Context, t Target, w Workload, linearTimeout time.D
 	if len(h.Ops) > 0 && h.Unknown() == len(h.Ops) {
 		return Verdict{}, fmt.Errorf("no request got a response (first: %v)", h.Ops[0].Ex.Err)
 	}
-	v := Verdict{History: h, Violations: Check(h)}
+	v := Verdict{History: h}
+	v.Violations, v.Findings = splitFindings(Check(h))
 	v.Linear = Linearizable(h, linearTimeout)
 	if v.Linear.Result == porcupine.Illegal {
 		v.Violations = append(v.Violations, Violation{Class: ClassLinearizable,
@@ -184,6 +192,8 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 		calls    int
 		seedHits int
 		timeouts int
+		findings []Violation
+		seen     = map[string]bool{}
 		requests int
 		detected time.Duration
 		start    = time.Now()
@@ -228,6 +238,7 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 			}
 			mu.Lock()
 			requests += len(v.History.Ops)
+			findings = addFindings(findings, seen, v.Findings)
 			mu.Unlock()
 			if v.Failed() {
 				if o.Seed != 0 && first {
@@ -314,7 +325,7 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 	}
 	rapid.Check(tb, prop)
 	restore()
-	res := Result{Duration: time.Since(start), Repeat: o.Repeat, LinearTimeouts: timeouts, Requests: requests, SearchSeed: base, Replayed: replay}
+	res := Result{Duration: time.Since(start), Repeat: o.Repeat, LinearTimeouts: timeouts, Requests: requests, SearchSeed: base, Replayed: replay, Findings: findings}
 	if ff != nil {
 		defer ff.tidy()
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/acceptance"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/profile"
@@ -30,7 +31,7 @@ func profileConfig(p profile.Name) service.Config {
 	tc := service.DefaultConfig()
 	if p != "" && p != profile.PRD {
 		tc.Profile, tc.Limit, tc.Window = profile.Name(p), 5, 3*time.Second
-		tc.LimitedBody = service.LimitedBody{Pointer: "/error/code", Values: []string{"RATE_LIMITED"}}
+		tc.LimitedBody = dialect.JSONBody("/error/code", "RATE_LIMITED")
 	}
 	if p == profile.TokenBucket {
 		tc = tc.WithTokenBucketDefaults()
@@ -188,6 +189,9 @@ func runRace(ctx context.Context, f fault.Name, p profile.Name, replicas int, c 
 	r := RaceResult{Ran: true, Replicas: replicas, Found: res.Found, Class: res.Class, Checks: res.Checks, Detected: res.Detected, Elapsed: res.Duration}
 	if res.Found && len(res.Violations) > 0 {
 		r.Violation = res.Violations[0].String()
+	}
+	if !res.Found && len(res.Findings) > 0 { // header and body findings fail the run too, though they did not end the hunt
+		r.Found, r.Class, r.Violation = true, res.Findings[0].Class, res.Findings[0].String()
 	}
 	return r, nil
 }

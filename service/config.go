@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 )
@@ -77,17 +78,20 @@ type Config struct {
 
 	// Profiles (profiles.md). Empty profile settings mean the profile's
 	// default; ForProfile fills them.
-	Profile        profile.Name      // PROFILE
-	Implementation string            // IMPLEMENTATION: the name conformance.json gives the target
-	Features       []profile.Feature // FEATURES; nil: the profile's defaults, empty: none
-	Key            Key               // KEY
-	KeyFormat      string            // KEY_FORMAT
-	Method         string            // TARGET_METHOD
-	WindowAlign    profile.Align     // WINDOW_ALIGN
-	Dialect        Dialect           // DIALECT
-	LimitedBody    LimitedBody       // LIMITED_BODY
-	StoreDownCmd   string            // STORE_DOWN_CMD: makes the target's store unavailable
-	StoreUpCmd     string            // STORE_UP_CMD: makes it available again
+	Profile        profile.Name        // PROFILE
+	Implementation string              // IMPLEMENTATION: the name conformance.json gives the target
+	Features       []profile.Feature   // FEATURES; nil: the profile's defaults, empty: none
+	Key            Key                 // KEY
+	KeyFormat      string              // KEY_FORMAT
+	Method         string              // TARGET_METHOD
+	WindowAlign    profile.Align       // WINDOW_ALIGN
+	Dialect        dialect.Dialect     // DIALECT
+	ResetFormat    dialect.ResetFormat // RESET_FORMAT
+	HeaderPrefix   string              // HEADER_PREFIX
+	LimitedStatus  int                 // LIMITED_STATUS
+	LimitedBody    dialect.Body        // LIMITED_BODY
+	StoreDownCmd   string              // STORE_DOWN_CMD: makes the target's store unavailable
+	StoreUpCmd     string              // STORE_UP_CMD: makes it available again
 	// penalties (service/penalties.go)
 	Penalties    []model.PenaltyTier // RL_PENALTIES; nil: not given
 	PenaltiesURL string              // TARGET_URL_PENALTIES; "": TARGET_URL
@@ -150,8 +154,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 	str(&c.KeyFormat, "key-format", "KEY_FORMAT", "Go template of the key's value, {{.Key}} a fresh id per scenario")
 	fs.Var(envValue(getenv, "TARGET_METHOD", (*methodFlag)(&c.Method)), "target-method", "request method; POST for prd, GET otherwise (TARGET_METHOD)")
 	fs.Var(envValue(getenv, "WINDOW_ALIGN", (*alignFlag)(&c.WindowAlign)), "window-align", profile.TakenBy(profile.SettingWindowAlign)+": epoch or first-request (WINDOW_ALIGN)")
-	fs.Var(envValue(getenv, "DIALECT", (*dialectFlag)(&c.Dialect)), "dialect", "x-ratelimit, ietf or status; default per profile (DIALECT)")
-	fs.Var(envValue(getenv, "LIMITED_BODY", (*limitedBodyFlag)(&c.LimitedBody)), "limited-body", "JSON pointer=value(s) of a 429 body, e.g. /error/code=RATE_LIMITED (LIMITED_BODY)")
+	c.registerDialectFlags(fs, getenv)
 	c.registerPenaltyFlags(fs, getenv)
 	c.registerBypassFlags(fs, getenv)
 	c.registerTierFlags(fs, getenv)

@@ -162,7 +162,7 @@ func (s *scenario) refill(from, to int) string {
 	byBucket := map[string][]sample{}
 	keys := map[string]bool{}
 	for _, ex := range all[min(from, to):to] {
-		if ex.Method != http.MethodPost || (ex.Status != http.StatusOK && ex.Status != http.StatusTooManyRequests) {
+		if ex.Method != http.MethodPost || (ex.Status != http.StatusOK && !ex.Refused()) {
 			continue
 		}
 		if k := ex.Header.Get(service.HeaderIdemKey); k != "" {

@@ -3,11 +3,11 @@ package steps
 import (
 	"fmt"
 	"math"
-	"net/http"
 	"time"
 
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -74,10 +74,10 @@ func (s *scenario) drain() error {
 			return err
 		}
 		switch {
-		case ex.Status == http.StatusTooManyRequests && fresh:
+		case ex.Refused() && fresh:
 			// A fresh key's bucket is full: B allowed before its first 429.
 			return s.allowedAtLeast(run, s.burst(), "draining a fresh key: its full bucket before the first 429")
-		case ex.Status == http.StatusTooManyRequests:
+		case ex.Refused():
 			return nil
 		case ex.Status/100 != 2:
 			return violation(s.refs, "draining a key: each request allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
@@ -171,7 +171,7 @@ func (s *scenario) firstBurstThenRefused() error {
 		}
 	}
 	last := run[s.burst()]
-	if last.Status == http.StatusTooManyRequests {
+	if last.Refused() {
 		return nil
 	}
 	s.assume("the run within one second and less than 1/R", func() string {
@@ -247,7 +247,7 @@ func (s *scenario) exactlyBurst() error {
 		switch {
 		case ex.Status/100 == 2:
 			allowed++
-		case ex.Status != http.StatusTooManyRequests:
+		case !ex.Refused():
 			return violation(s.refs, "each request is allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 		first, last = minTime(first, ex.Sent), maxTime(last, ex.Received)
@@ -281,12 +281,12 @@ func maxTime(a, b time.Time) time.Time {
 // 429), and LIMITED_BODY.
 func (s *scenario) bucket429() error {
 	ex := s.last.ex
-	ra, err := s.retryAfterOf(ex)
+	ra, ok, err := s.retryAfterOf(ex)
 	if err != nil {
 		return err
 	}
 	most := seconds(s.perToken()) + 1
-	if ra < 1 || ra > most {
+	if ok && (ra < 1 || ra > most) {
 		return violation(s.refs, "Retry-After on a 429", fmt.Sprintf("in [1, %d] (⌈1/R⌉ + 1, R = %g/s)", most, s.rate()), fmt.Sprintf("%d", ra), ex)
 	}
 	return s.limitedBody(ex, ra)
@@ -311,15 +311,15 @@ func (s *scenario) bucketHeaders() error {
 			return err
 		}
 		if rl.Limit != int64(s.burst()) {
-			return violation(s.refs, "X-RateLimit-Limit", fmt.Sprintf("%d (B)", s.burst()), fmt.Sprintf("%d", rl.Limit), ex)
+			return violation(s.refs, ex.Answer.FieldName(dialect.FieldLimit), fmt.Sprintf("%d (B)", s.burst()), fmt.Sprintf("%d", rl.Limit), ex)
 		}
 		lo, hi := ex.Sent.Unix(), ex.Received.Unix()+1+seconds(time.Duration(s.burst())*s.perToken())+1
 		if rl.Reset < lo || rl.Reset > hi {
-			return violation(s.refs, fmt.Sprintf("X-RateLimit-Reset of request %d", i+1), fmt.Sprintf("in [%d, %d] (now + ⌈B/R⌉ + 1)", lo, hi), fmt.Sprintf("%d", rl.Reset), ex)
+			return violation(s.refs, fmt.Sprintf("%s of request %d", ex.Answer.FieldName(dialect.FieldReset), i+1), fmt.Sprintf("in [%d, %d] (now + ⌈B/R⌉ + 1)", lo, hi), fmt.Sprintf("%d", rl.Reset), ex)
 		}
 		if ex.Status/100 != 2 {
 			if rl.Remaining != 0 {
-				return violation(s.refs, "X-RateLimit-Remaining on a 429", "0", fmt.Sprintf("%d", rl.Remaining), ex)
+				return violation(s.refs, ex.Answer.FieldName(dialect.FieldRemaining)+" on a 429", "0", fmt.Sprintf("%d", rl.Remaining), ex)
 			}
 			continue
 		}
@@ -331,7 +331,7 @@ func (s *scenario) bucketHeaders() error {
 			if most > least {
 				want = fmt.Sprintf("in [%d, %d] (B − %d allowed, plus the tokens refilled since the first request, 1 s tolerance)", least, most, allowed)
 			}
-			return violation(s.refs, fmt.Sprintf("X-RateLimit-Remaining of allowed request %d", i+1), want, fmt.Sprintf("%d", rl.Remaining), run[:i+1]...)
+			return violation(s.refs, fmt.Sprintf("%s of allowed request %d", ex.Answer.FieldName(dialect.FieldRemaining), i+1), want, fmt.Sprintf("%d", rl.Remaining), run[:i+1]...)
 		}
 	}
 	return nil

@@ -102,11 +102,12 @@ func startEmbedded(cfg *acceptance.Config, cmd acceptanceCmd) (*embedded.Pair, e
 		tc.Headers.Set("Authorization", "Bearer rlspec-embedded-"+service.NewUUID())
 	}
 	*tc = tc.SizedForEmbedded(cmd.Sized[0], cmd.Sized[1]).WithEmbeddedDefaults()
+	answer, refusal := embedded.AnswerFor(*tc)
 	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers(),
 		Fault: flt, Store: store, TrustLoopbackProxies: tc.ClientIPs == service.ClientIPsXFF,
 		RequireAuth: tc.Headers.Get("Authorization"),
 		Profile:     profile.Name(tc.Profile), Align: profile.Align(tc.WindowAlign),
-		Burst: tc.Burst, Rate: tc.Rate, Replicas: replicas})
+		Burst: tc.Burst, Rate: tc.Rate, Replicas: replicas, Answer: answer, RefusalBody: refusal})
 	if err != nil {
 		return nil, err
 	}

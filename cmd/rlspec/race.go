@@ -93,9 +93,13 @@ func runRace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if res.LinearTimeouts > 0 {
 			fmt.Fprintf(stdout, "  note: porcupine timed out on %d histories (undecided, not counted as violations)\n", res.LinearTimeouts)
 		}
+		if printFindings(stdout, res) {
+			return 1
+		}
 		return 0
 	}
 	printRaceFailure(stdout, cfg, tgt, res)
+	printFindings(stdout, res)
 	return 1
 }
 
@@ -164,7 +168,8 @@ replay command), 2 could not run.`
 var raceFlags = []string{service.FlagURL, service.FlagPath, service.FlagHeaders, service.FlagBodyTemplate,
 	service.FlagLimit, service.FlagWindow, service.FlagClientIPs, service.FlagDB, service.FlagSQL,
 	service.FlagProfile, service.FlagKey, service.FlagKeyFormat, service.FlagMethod, service.FlagWindowAlign,
-	service.FlagDialect, service.FlagLimitedBody, service.FlagBurst, service.FlagRate}
+	service.FlagDialect, service.FlagResetFormat, service.FlagHeaderPrefix, service.FlagLimitedStatus, service.FlagLimitedBody,
+	service.FlagBurst, service.FlagRate}
 
 // raceSettings reads the target contract's variables race uses plus SEED,
 // CHECKS, REPEAT, REPLICAS, FAULT (the embedded reference's fault, for
@@ -363,6 +368,7 @@ func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (raceh
 			limits = []int{1, 2, 3, 4}
 		}
 		o := embedded.Options{Fault: cfg.Fault, Store: cfg.Store}
+		o.Answer, o.RefusalBody = embedded.AnswerFor(tc.ForProfile(tc.Profile)) // the reference answers as the run reads
 		if tc.Profile != profile.PRD {
 			// The embedded reference serves the profile; a window of 3 s
 			// unless RL_WINDOW was given, so half-second moves matter.

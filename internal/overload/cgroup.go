@@ -21,7 +21,6 @@ const period = 100000 // µs
 type quota struct {
 	kind     string // "cgroup v2" or "cgroup v1"
 	dir      string // the cgroup made for the quota
-	procs    string // the cgroup.procs file of the one it came from
 	pid      int
 	original string
 }

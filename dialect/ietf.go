@@ -1,15 +1,15 @@
-// Package ietf reads and writes the IETF rate-limit fields of
-// draft-ietf-httpapi-ratelimit-headers-11 — RateLimit-Policy (the quota
-// policies: q quota, w window, qu unit, pk partition key) and RateLimit (the
-// current service limit: r remaining, t seconds until more quota, pk) — as
-// RFC 9651 structured-field lists, with github.com/dunglas/httpsfv, and
-// checks them against the configured limit (profiles.md IETF-1).
+// The IETF rate-limit fields of draft-ietf-httpapi-ratelimit-headers-11
+// (DIALECT=ietf; IETF-1): RateLimit-Policy (the quota policies: q quota,
+// w window, qu unit, pk partition key) and RateLimit (the current service
+// limit: r remaining, t seconds until more quota, pk), as RFC 9651
+// structured-field lists read with github.com/dunglas/httpsfv.
 //
 // Parsing is strict where the draft says MUST: a field that is not a valid
 // List, an Item whose value is not a String, a missing or negative q or r,
 // a w or t that is not a non-negative Integer (w > 0), or a pk that is not
 // a Byte Sequence is an error naming the field and the item.
-package ietf
+
+package dialect
 
 import (
 	"errors"
@@ -26,8 +26,8 @@ const (
 	LimitField  = "RateLimit"
 )
 
-// Policy is one Quota Policy Item of RateLimit-Policy.
-type Policy struct {
+// IETFPolicy is one Quota Policy Item of RateLimit-Policy.
+type IETFPolicy struct {
 	Name         string
 	Quota        int64  // q (required)
 	Unit         string // qu ("requests" when absent)
@@ -35,8 +35,8 @@ type Policy struct {
 	PartitionKey []byte // pk
 }
 
-// Limit is one Service Limit Item of RateLimit.
-type Limit struct {
+// IETFLimit is one Service Limit Item of RateLimit.
+type IETFLimit struct {
 	Name         string
 	Remaining    int64 // r (required)
 	Reset        int64 // t in seconds; -1 when absent
@@ -46,20 +46,20 @@ type Limit struct {
 // ErrAbsent is returned (wrapped) when a response carries no such field.
 var ErrAbsent = errors.New("field absent")
 
-// ParsePolicies parses every RateLimit-Policy field of h (a list may be
+// ParseIETFPolicies parses every RateLimit-Policy field of h (a list may be
 // split over several fields).
-func ParsePolicies(h http.Header) ([]Policy, error) {
+func ParseIETFPolicies(h http.Header) ([]IETFPolicy, error) {
 	list, err := parseList(h, PolicyField)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Policy, 0, len(list))
+	out := make([]IETFPolicy, 0, len(list))
 	for i, m := range list {
 		it, name, err := stringItem(m, PolicyField, i)
 		if err != nil {
 			return nil, err
 		}
-		p := Policy{Name: name, Unit: "requests"}
+		p := IETFPolicy{Name: name, Unit: "requests"}
 		if p.Quota, err = intParam(it, PolicyField, i, "q", true, 0); err != nil {
 			return nil, err
 		}
@@ -81,19 +81,19 @@ func ParsePolicies(h http.Header) ([]Policy, error) {
 	return out, nil
 }
 
-// ParseLimits parses every RateLimit field of h.
-func ParseLimits(h http.Header) ([]Limit, error) {
+// ParseIETFLimits parses every RateLimit field of h.
+func ParseIETFLimits(h http.Header) ([]IETFLimit, error) {
 	list, err := parseList(h, LimitField)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Limit, 0, len(list))
+	out := make([]IETFLimit, 0, len(list))
 	for i, m := range list {
 		it, name, err := stringItem(m, LimitField, i)
 		if err != nil {
 			return nil, err
 		}
-		l := Limit{Name: name, Reset: -1}
+		l := IETFLimit{Name: name, Reset: -1}
 		if l.Remaining, err = intParam(it, LimitField, i, "r", true, 0); err != nil {
 			return nil, err
 		}
@@ -171,7 +171,7 @@ func pkParam(it httpsfv.Item, field string, i int) ([]byte, error) {
 // Format writes the two fields for one policy, as a server in the ietf
 // dialect answers: RateLimit-Policy `"name";q=N;w=W` and RateLimit
 // `"name";r=R;t=T`.
-func Format(h http.Header, name string, quota int, window time.Duration, remaining, resetIn int64) error {
+func FormatIETF(h http.Header, name string, quota int, window time.Duration, remaining, resetIn int64) error {
 	p := httpsfv.NewItem(name)
 	p.Params.Add("q", int64(quota))
 	p.Params.Add("w", int64(window/time.Second))

@@ -1,4 +1,4 @@
-package ietf
+package dialect
 
 import (
 	"fmt"
@@ -6,38 +6,38 @@ import (
 	"time"
 )
 
-// Fields is what one response says in the IETF fields: the policy whose
+// IETFFields is what one response says in the IETF fields: the policy whose
 // limit it reports and that limit.
-type Fields struct {
-	Policy Policy
-	Limit  Limit
+type IETFFields struct {
+	Policy IETFPolicy
+	Limit  IETFLimit
 }
 
-// Read parses both fields of a response and pairs the RateLimit item with
+// ReadIETF parses both fields of a response and pairs the RateLimit item with
 // the policy it names. With several items the first RateLimit item and its
 // policy are taken; a RateLimit item naming no policy of RateLimit-Policy is
 // an error.
-func Read(h http.Header) (Fields, error) {
-	ps, err := ParsePolicies(h)
+func ReadIETF(h http.Header) (IETFFields, error) {
+	ps, err := ParseIETFPolicies(h)
 	if err != nil {
-		return Fields{}, err
+		return IETFFields{}, err
 	}
-	ls, err := ParseLimits(h)
+	ls, err := ParseIETFLimits(h)
 	if err != nil {
-		return Fields{}, err
+		return IETFFields{}, err
 	}
 	l := ls[0]
 	for _, p := range ps {
 		if p.Name == l.Name {
-			return Fields{Policy: p, Limit: l}, nil
+			return IETFFields{Policy: p, Limit: l}, nil
 		}
 	}
-	return Fields{}, fmt.Errorf("%s names policy %q, which %s does not declare", LimitField, l.Name, PolicyField)
+	return IETFFields{}, fmt.Errorf("%s names policy %q, which %s does not declare", LimitField, l.Name, PolicyField)
 }
 
 // Match is IETF-1's policy part: q equals the configured quota n and w the
 // window (in whole seconds).
-func (f Fields) Match(n int, w time.Duration) error {
+func (f IETFFields) Match(n int, w time.Duration) error {
 	switch {
 	case f.Policy.Quota != int64(n):
 		return fmt.Errorf("%s %q: q=%d, but the configured limit is %d", PolicyField, f.Policy.Name, f.Policy.Quota, n)
@@ -52,7 +52,7 @@ func (f Fields) Match(n int, w time.Duration) error {
 // Reset is the unix second the t parameter points at, given the time the
 // response was received (−1 when t is absent): IETF-1 holds it to the same
 // rules as X-RateLimit-Reset.
-func (f Fields) Reset(received time.Time) int64 {
+func (f IETFFields) Reset(received time.Time) int64 {
 	if f.Limit.Reset < 0 {
 		return -1
 	}

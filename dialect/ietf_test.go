@@ -1,4 +1,4 @@
-package ietf
+package dialect
 
 import (
 	"errors"
@@ -18,24 +18,24 @@ func hdr(kv ...string) http.Header {
 
 // The draft's own examples parse as it describes them.
 func TestDraftExamples(t *testing.T) {
-	ps, err := ParsePolicies(hdr(PolicyField, `"burst";q=100;w=60,"daily";q=1000;w=86400`))
+	ps, err := ParseIETFPolicies(hdr(PolicyField, `"burst";q=100;w=60,"daily";q=1000;w=86400`))
 	if err != nil || len(ps) != 2 || ps[0].Name != "burst" || ps[0].Quota != 100 || ps[0].Unit != "requests" || ps[0].Window != 60 || ps[1].Window != 86400 {
 		t.Fatalf("policies: %+v %v", ps, err)
 	}
-	ps, err = ParsePolicies(hdr(PolicyField, `"peruser";q=65535;qu="content-bytes";w=10;pk=:sdfjLJUOUH==:`))
+	ps, err = ParseIETFPolicies(hdr(PolicyField, `"peruser";q=65535;qu="content-bytes";w=10;pk=:sdfjLJUOUH==:`))
 	if err != nil || ps[0].Unit != "content-bytes" || len(ps[0].PartitionKey) == 0 {
 		t.Fatalf("policy with qu and pk: %+v %v", ps, err)
 	}
 	// A list split over two fields is one list.
-	ps, err = ParsePolicies(hdr(PolicyField, `"permin";q=50;w=60`, PolicyField, `"perhr";q=1000;w=3600`))
+	ps, err = ParseIETFPolicies(hdr(PolicyField, `"permin";q=50;w=60`, PolicyField, `"perhr";q=1000;w=3600`))
 	if err != nil || len(ps) != 2 {
 		t.Fatalf("split list: %+v %v", ps, err)
 	}
-	ls, err := ParseLimits(hdr(LimitField, `"default";r=50;t=30`))
+	ls, err := ParseIETFLimits(hdr(LimitField, `"default";r=50;t=30`))
 	if err != nil || ls[0].Name != "default" || ls[0].Remaining != 50 || ls[0].Reset != 30 {
 		t.Fatalf("limit: %+v %v", ls, err)
 	}
-	ls, err = ParseLimits(hdr(LimitField, `"default";r=999;pk=:dHJpYWwxMjEzMjM=:`))
+	ls, err = ParseIETFLimits(hdr(LimitField, `"default";r=999;pk=:dHJpYWwxMjEzMjM=:`))
 	if err != nil || ls[0].Reset != -1 || string(ls[0].PartitionKey) != "trial121323" {
 		t.Fatalf("limit without t: %+v %v", ls, err)
 	}
@@ -65,15 +65,15 @@ func TestInvalidFields(t *testing.T) {
 	} {
 		var err error
 		if c.field == PolicyField {
-			_, err = ParsePolicies(hdr(c.field, c.value))
+			_, err = ParseIETFPolicies(hdr(c.field, c.value))
 		} else {
-			_, err = ParseLimits(hdr(c.field, c.value))
+			_, err = ParseIETFLimits(hdr(c.field, c.value))
 		}
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.field) {
 			t.Errorf("%s: %s: error %v, want one naming %s and saying %q", c.field, c.value, err, c.field, c.want)
 		}
 	}
-	if _, err := ParseLimits(http.Header{}); !errors.Is(err, ErrAbsent) {
+	if _, err := ParseIETFLimits(http.Header{}); !errors.Is(err, ErrAbsent) {
 		t.Errorf("absent field: %v", err)
 	}
 }
@@ -81,13 +81,13 @@ func TestInvalidFields(t *testing.T) {
 // Read pairs the limit with its policy; Match is IETF-1's q and w.
 func TestReadAndMatch(t *testing.T) {
 	h := http.Header{}
-	if err := Format(h, "default", 20, 3*time.Second, 17, 2); err != nil {
+	if err := FormatIETF(h, "default", 20, 3*time.Second, 17, 2); err != nil {
 		t.Fatal(err)
 	}
 	if got := h.Get(PolicyField) + " | " + h.Get(LimitField); got != `"default";q=20;w=3 | "default";r=17;t=2` {
 		t.Fatalf("Format wrote %s", got)
 	}
-	f, err := Read(h)
+	f, err := ReadIETF(h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,11 +105,11 @@ func TestReadAndMatch(t *testing.T) {
 		t.Errorf("reset %d remaining %d", f.Reset(now), f.Limit.Remaining)
 	}
 	h.Set(LimitField, `"other";r=1;t=1`)
-	if _, err := Read(h); err == nil || !strings.Contains(err.Error(), `"other"`) {
+	if _, err := ReadIETF(h); err == nil || !strings.Contains(err.Error(), `"other"`) {
 		t.Errorf("a limit naming an undeclared policy: %v", err)
 	}
 	nw := hdr(PolicyField, `"default";q=20`, LimitField, `"default";r=1`)
-	f, err = Read(nw)
+	f, err = ReadIETF(nw)
 	if err != nil || f.Match(20, 3*time.Second) == nil || f.Reset(now) != -1 {
 		t.Errorf("policy without w: %+v %v", f, err)
 	}
@@ -123,14 +123,14 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, v string) {
 		h := hdr(PolicyField, v, LimitField, v)
-		if ps, err := ParsePolicies(h); err == nil {
+		if ps, err := ParseIETFPolicies(h); err == nil {
 			for _, p := range ps {
 				if p.Quota < 0 || p.Window < 0 {
 					t.Fatalf("out of range: %+v", p)
 				}
 			}
 		}
-		if ls, err := ParseLimits(h); err == nil {
+		if ls, err := ParseIETFLimits(h); err == nil {
 			for _, l := range ls {
 				if l.Remaining < 0 || l.Reset < -1 {
 					t.Fatalf("out of range: %+v", l)
