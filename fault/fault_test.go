@@ -244,6 +244,7 @@ var detectors = map[fault.Name]detector{
 	fault.FWBoundaryRace:       fwBoundaryDetector,
 	fault.FWInsertRace:         fwInsertDetector,
 	fault.FWOffByOne:           fwOffByOneDetector,
+	fault.FWOneShort:           fwOneShortDetector,
 	fault.FWAnonymousShared:    fwAnonymousDetector,
 	fault.FWBody:               fwBodyDetector,
 	fault.FWKeyGrid:            fwKeyGridDetector,

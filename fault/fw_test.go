@@ -56,6 +56,12 @@ func fwOffByOneDetector(_ *testing.T, mk mkServer) (bool, string) {
 	return ok != 3, fmt.Sprintf("%d of 5 allowed in one window with N = 3", ok)
 }
 
+func fwOneShortDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := fwServer(mk)
+	_, ok := s.spend(3, user("u", ""))
+	return ok != 3, fmt.Sprintf("%d of 3 allowed in one window with N = 3", ok)
+}
+
 func fwAnonymousDetector(_ *testing.T, mk mkServer) (bool, string) {
 	s := fwServer(mk)
 	s.spend(3, user("", "192.0.2.7:1"))

@@ -43,6 +43,7 @@ func All() []Fault {
 		fwBoundaryRace(),
 		fwInsertRace(),
 		fwOffByOne(),
+		fwOneShort(),
 		fwAnonymousShared(),
 		fwBody(),
 		fwMemoryQuota(),
