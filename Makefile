@@ -16,7 +16,7 @@ export TESTCONTAINERS_RYUK_DISABLED ?= true
 # Newest mockery v2 the module proxy serves (go list -m -versions github.com/vektra/mockery/v2).
 MOCKERY_VERSION := v2.53.7
 
-.PHONY: all help test deps-postgres acceptance race load selftest image mocks mocks-check fuzz bench bench-history bench-reference bench-stores compare soak vet clean dist dist-check go-install-check lint-ci readme-check screenshot
+.PHONY: all help test lint staticcheck vulncheck tidy-check deps-postgres acceptance race load selftest image mocks mocks-check fuzz bench bench-history bench-reference bench-stores compare soak vet clean dist dist-check go-install-check lint-ci readme-check screenshot
 
 all: test
 
@@ -33,7 +33,7 @@ help:
 # checked after the fact, so sharing the machine changes no verdict. Its
 # output follows theirs.
 RACE_PKGS = $$($(GO) list ./... | grep -v '/selftest$$')
-test: vet mocks-check lint-ci deps-postgres
+test: vet lint mocks-check lint-ci deps-postgres
 	@log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
 	echo "$(GO) test -count=1 -timeout 9m ./selftest (beside the -race tests; its output follows theirs)"; \
 	$(GO) test -count=1 -timeout 9m ./selftest >"$$log" 2>&1 & self=$$!; \
@@ -42,6 +42,56 @@ test: vet mocks-check lint-ci deps-postgres
 	wait $$self; selfrc=$$?; cat "$$log"; \
 	[ $$race = 0 ] && [ $$selfrc = 0 ]
 	$(MAKE) --no-print-directory fuzz FUZZTIME=$(TEST_FUZZTIME)
+
+## lint: staticcheck, govulncheck and go mod tidy -diff, each pinned (make test runs it)
+# Tools run with `go run pkg@version`: the module proxy serves them, nothing
+# is installed. staticcheck's default checks, no configuration.
+STATICCHECK_VERSION := v0.8.2
+GOVULNCHECK_VERSION := v1.9.0
+lint: staticcheck vulncheck tidy-check
+
+## staticcheck: staticcheck ./... (its default checks)
+staticcheck:
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+## tidy-check: fail when go mod tidy would change go.mod or go.sum (prints the diff)
+tidy-check:
+	$(GO) mod tidy -diff
+
+## vulncheck: govulncheck ./... against the Go vulnerability database as the module proxy serves it (golang.org/x/vulndb)
+# The database's own site is out of reach here and on CI; the module proxy
+# serves its source, golang.org/x/vulndb, whose data/osv holds every report
+# as OSV JSON. Its own cmd/indexdb writes the v1 layout govulncheck reads
+# with -db file://…, once per VULNDB_VERSION into VULNDB_DIR. Newer reports
+# come with a newer pseudo-version (go list -m -versions golang.org/x/vulndb).
+# govulncheck is installed beside it (go install …@version; go run would
+# turn its status 3, "vulnerable code found", into 1).
+# Findings in the standard library that only a newer Go toolchain fixes are
+# listed in .ci/vulncheck-accepted.txt with the version that fixes them;
+# any other finding fails, and so does an accepted one no longer found.
+VULNDB_VERSION := v0.0.0-20261105234957-e22db6528018
+VULNDB_DIR     ?= $(HOME)/.cache/rlspec-vulndb/$(VULNDB_VERSION)
+vulncheck:
+	@set -e; db=$(VULNDB_DIR); \
+	if [ ! -f "$$db/index/db.json" ]; then \
+		echo "vulncheck: building the vulnerability database golang.org/x/vulndb@$(VULNDB_VERSION) in $$db"; \
+		mkdir -p "$$(dirname "$$db")"; tmp=$$(mktemp -d "$$db.tmp.XXXXXX"); \
+		(cd "$$tmp" && $(GO) mod download golang.org/x/vulndb@$(VULNDB_VERSION)); \
+		src=$$($(GO) env GOMODCACHE)/golang.org/x/vulndb@$(VULNDB_VERSION)/data/osv; \
+		$(GO) run golang.org/x/vulndb/cmd/indexdb@$(VULNDB_VERSION) -vulns "$$src" -out "$$tmp/db"; \
+		mv -T "$$tmp/db" "$$db" 2>/dev/null || [ -f "$$db/index/db.json" ]; rm -rf "$$tmp"; \
+	fi; \
+	out=$$(mktemp); trap 'rm -f "$$out" "$$out.found" "$$out.accepted"' EXIT; \
+	bin=$$(dirname "$$db")/govulncheck@$(GOVULNCHECK_VERSION); GOBIN=$$bin $(GO) install golang.org/x/vuln/cmd/govulncheck@$(GOVULNCHECK_VERSION); \
+	rc=0; "$$bin/govulncheck" -db "file://$$db" ./... >"$$out" 2>&1 || rc=$$?; \
+	if [ $$rc != 0 ] && [ $$rc != 3 ]; then cat "$$out"; echo "vulncheck: govulncheck could not run (status $$rc)"; exit 1; fi; \
+	sed -n 's/^Vulnerability #[0-9]*: \(GO-[0-9-]*\)$$/\1/p' "$$out" | sort -u >"$$out.found"; \
+	sed -n 's/^\(GO-[0-9-]*\) .*/\1/p' .ci/vulncheck-accepted.txt | sort -u >"$$out.accepted"; \
+	new=$$(grep -vxF -f "$$out.accepted" "$$out.found" || true); \
+	gone=$$(grep -vxF -f "$$out.found" "$$out.accepted" || true); \
+	if [ -n "$$new" ]; then cat "$$out"; echo "vulncheck: found and not accepted:" $$new; exit 1; fi; \
+	if [ -n "$$gone" ]; then echo "vulncheck: accepted in .ci/vulncheck-accepted.txt but no longer found (remove them):" $$gone; exit 1; fi; \
+	echo "vulncheck: no vulnerability reached from this module's code beyond the $$(grep -c . "$$out.accepted" || true) accepted in .ci/vulncheck-accepted.txt ($$($(GO) env GOVERSION); database golang.org/x/vulndb@$(VULNDB_VERSION))"
 
 ## deps-postgres: Debian's PostgreSQL server for the PostgreSQL tests (apt-get when missing and root; otherwise those tests skip with one line)
 deps-postgres:
@@ -68,10 +118,13 @@ vet:
 # ("Error 1"); run bin/rlspec … directly where the exact status matters.
 BIN := bin
 .PHONY: $(BIN)/rlspec $(BIN)/loadgen
+# The revision stamp: `rlspec version` names the commit also where the go
+# command cannot stamp it (a git worktree).
+BIN_LDFLAGS = -X github.com/rlspec/rlspec/internal/buildinfo.revision=$(REVISION)
 $(BIN)/rlspec:
-	@$(GO) build -o $@ ./cmd/rlspec
+	@$(GO) build -ldflags '$(BIN_LDFLAGS)' -o $@ ./cmd/rlspec
 $(BIN)/loadgen:
-	@$(GO) build -o $@ ./cmd/loadgen
+	@$(GO) build -ldflags '$(BIN_LDFLAGS)' -o $@ ./cmd/loadgen
 
 ## acceptance: Gherkin suite against TARGET_URL / TARGET_IMAGE / TARGET_SQL (spec/004's function in TARGET_DB), or the embedded reference
 acceptance: $(BIN)/rlspec
@@ -177,7 +230,7 @@ dist:
 dist-check: dist
 	cd $(DIST) && sha256sum -c SHA256SUMS
 	$(DIST)/rlspec-linux-amd64 version
-	REPORT_DIR=$$(mktemp -d) $(DIST)/rlspec-linux-amd64 acceptance >/dev/null
+	TARGET_URL=embedded REPORT_DIR=$$(mktemp -d) $(DIST)/rlspec-linux-amd64 acceptance >/dev/null
 	@echo "dist-check: rlspec-linux-amd64 acceptance against the embedded reference exited 0"
 
 ## go-install-check: `go install github.com/rlspec/rlspec/cmd/rlspec@$(CHECK_VERSION).t<tree>` into an emptied module
@@ -231,7 +284,7 @@ lint-ci:
 screenshot: $(BIN)/rlspec
 	@set -e; if ! command -v chromium >/dev/null; then echo "screenshot: chromium not installed (apt-get install -y chromium): skipped"; exit 0; fi; \
 	d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
-	REPORT_DIR=$$d $(BIN)/rlspec acceptance -fault no-retry-after >/dev/null || [ $$? = 1 ]; \
+	TARGET_URL=embedded REPORT_DIR=$$d $(BIN)/rlspec acceptance -fault no-retry-after >/dev/null || [ $$? = 1 ]; \
 	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,1650 \
 		--screenshot=docs/report.png file://$$d/report.html 2>/dev/null; \
 	echo "screenshot: docs/report.png"

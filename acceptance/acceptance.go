@@ -1,6 +1,7 @@
 package acceptance
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,11 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/cucumber/godog"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/features"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
@@ -58,6 +59,7 @@ type runner struct {
 	reports         bool
 	requestTimeout  time.Duration
 	cucumber        io.Writer // godog's cucumber JSON without reports (PROFILE=all merges them)
+	resolver        service.Resolver
 }
 
 // WithOutput sets where progress and the verdict table go (default io.Discard).
@@ -76,6 +78,10 @@ func WithScenarioTimeout(d time.Duration) Option { return func(r *runner) { r.sc
 // service.DefaultRequestTimeout).
 func WithRequestTimeout(d time.Duration) Option { return func(r *runner) { r.requestTimeout = d } }
 
+// WithResolver sets how the targets' host names are resolved for the
+// CLIENT_IPS check (default net.DefaultResolver).
+func WithResolver(r service.Resolver) Option { return func(r0 *runner) { r0.resolver = r } }
+
 // WithoutReports skips writing REPORT_DIR (used by the self-test matrix).
 func WithoutReports() Option { return func(r *runner) { r.reports = false } }
 
@@ -91,7 +97,14 @@ type Report struct {
 	Elapsed time.Duration
 	// Runs are the profiles run (one, or several with PROFILE=all), with
 	// the settings each ran with: conformance.json's input.
-	Runs []service.Config
+	Runs []ProfileRun
+}
+
+// ProfileRun is one profile's run: its settings (the dialect resolved) and the
+// sentence saying which dialect it was read in and why.
+type ProfileRun struct {
+	service.Config
+	Dialect string
 }
 
 // Count returns how many results have status st.
@@ -129,7 +142,7 @@ func (r *Report) ExitCode() int {
 func (r *Report) notClaimed() int {
 	n := 0
 	for _, res := range r.Results {
-		if res.NotClaimed || (res.Status == steps.Skipped && strings.HasPrefix(res.Reason, steps.NotClaimed)) {
+		if isNotClaimed(res) {
 			n++
 		}
 	}
@@ -150,6 +163,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	if err := CheckProfile(tc.Profile); err != nil {
 		return nil, couldNotRun("%v", err)
 	}
+	explicit := tc.Answer() // before the profile's defaults: what the implementer stated
 	tc = tc.ForProfile(tc.Profile)
 	if err := checkLimit(tc); err != nil {
 		return nil, couldNotRun("%v", err)
@@ -179,7 +193,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		}
 		defer sql.Close()
 	}
-	name := tc.URL
+	name := service.RedactURL(tc.URL)
 	if sql != nil {
 		name = sqltarget.Describe(tc)
 	}
@@ -193,15 +207,21 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	if err != nil {
 		return nil, couldNotRun("%v", err)
 	}
+	answer := dialect.Detection{Settings: tc.Answer()}.Sentence("")
 	if sql == nil {
+		if err := tc.CheckClientIPs(ctx, r.resolver); err != nil {
+			return nil, couldNotRun("%v", err)
+		}
 		// A SQL target was probed by opening it: the function exists and
 		// takes the window.
 		if err := Probe(ctx, tc, r.probeTimeout); err != nil {
 			return nil, couldNotRun("%v", err)
 		}
-		if err := checkSettings(ctx, tc, body, r.probeTimeout); err != nil {
+		det, err := checkSettings(ctx, tc, explicit, body, r.probeTimeout)
+		if err != nil {
 			return nil, couldNotRun("%v", err)
 		}
+		tc, answer = tc.WithAnswer(det.Settings), det.Sentence("the first response")
 	}
 	bodyWarning, err := bodyNote(body)
 	if err != nil {
@@ -231,12 +251,17 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	}
 	env.ScenarioTimeout = r.scenarioTimeout
 	env.MaxWait = set.MaxWait
-	col := newCollector(r.out)
+	total := n
+	if set.Verbose {
+		total += len(unclaimed)
+	}
+	col := newCollector(r.out, set.Verbose, total, time.Now)
 	env.Recorder = col
 
 	format, output := "progress", io.Writer(io.Discard)
+	var cuke bytes.Buffer // RunAll's, completed before it gets it
 	if r.cucumber != nil {
-		format, output = "cucumber", r.cucumber
+		format, output = "cucumber", &cuke
 	}
 	var cucumberPath string
 	if r.reports {
@@ -246,15 +271,19 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		cucumberPath = filepath.Join(set.ReportDir, "cucumber.json")
 		format = "cucumber:" + cucumberPath
 	}
-	where := name + tc.Endpoint("")
-	if sql != nil {
+	where := service.RedactURL(tc.Endpoint(tc.URL))
+	switch {
+	case sql != nil:
 		where = name
+	case cfg.Name != "":
+		where = cfg.Name + " at " + where
 	}
 	settings := fmt.Sprintf("limit %d, window %s", tc.Limit, tc.Window)
 	if tc.Profile == profile.TokenBucket {
 		settings = fmt.Sprintf("burst %d, rate %g/s", tc.Burst, tc.Rate)
 	}
 	fmt.Fprintf(r.out, "rlspec acceptance: %s, profile %s, %s\n", where, tc.Profile, settings)
+	fmt.Fprintf(r.out, "%s\n", answer)
 	if bodyWarning != "" {
 		fmt.Fprintf(r.out, "note: %s\n", bodyWarning)
 	}
@@ -279,7 +308,10 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	for _, u := range unclaimed {
 		col.Record(u)
 	}
-	rep := &Report{Results: col.results(), Strict: set.Strict, Target: name, Elapsed: time.Since(start), Runs: []service.Config{tc}}
+	if err := completeCucumber(r.cucumber, cuke.Bytes(), cucumberPath, unclaimed); err != nil {
+		return nil, couldNotRun("write reports: %v", err)
+	}
+	rep := &Report{Results: col.results(), Strict: set.Strict, Target: name, Elapsed: time.Since(start), Runs: []ProfileRun{{Config: tc, Dialect: answer}}}
 	switch {
 	case len(rep.Results) == 0:
 		return nil, couldNotRun("godog ran no scenario (godog exit status %d)", status)
@@ -288,15 +320,17 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		// failed in godog's first run; its recorded verdict is the second.
 		return nil, errors.New("godog reported a failure that no scenario recorded")
 	}
-	writeTable(r.out, rep)
-	if note := service.CredentialNote(tc.Headers); note != "" && rep.Count(steps.Failed) > 0 {
-		fmt.Fprintf(r.out, "note: %s\n", note)
+	writeTable(r.out, rep, set.Verbose)
+	for _, note := range []string{service.CredentialNote(tc.Headers), service.URLCredentialNote(tc.URL)} {
+		if note != "" && rep.Count(steps.Failed) > 0 {
+			fmt.Fprintf(r.out, "note: %s\n", note)
+		}
 	}
 	if r.reports {
 		if err := writeReports(set.ReportDir, rep); err != nil {
 			return rep, couldNotRun("write reports: %v", err)
 		}
-		fmt.Fprintf(r.out, "reports: %s, %s, %s\n", filepath.Join(set.ReportDir, "junit.xml"), cucumberPath, filepath.Join(set.ReportDir, "report.html"))
+		fmt.Fprintf(r.out, "reports: %s, %s, %s, %s\n", filepath.Join(set.ReportDir, "junit.xml"), cucumberPath, filepath.Join(set.ReportDir, "report.html"), filepath.Join(set.ReportDir, ConformanceFile))
 	}
 	return rep, nil
 }

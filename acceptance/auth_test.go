@@ -12,7 +12,7 @@ import (
 	"github.com/rlspec/rlspec/steps"
 )
 
-// RL-EXT-AUTH-01 passes a reference that requires a token, fails one that
+// EXT-AUTH-01 passes a reference that requires a token, fails one that
 // spends a unit before refusing (auth-spends), and is SKIPPED with the
 // reason when TARGET_HEADERS carries no credential.
 func TestRefusedRequestsSpendNothing(t *testing.T) {
@@ -32,7 +32,7 @@ func TestRefusedRequestsSpendNothing(t *testing.T) {
 			tc := service.DefaultConfig()
 			set := DefaultSettings()
 			tc.Headers = c.headers
-			set.Tags = "@id:RL-EXT-AUTH-01"
+			set.Tags = "@id:EXT-AUTH-01"
 			require := token
 			if c.headers.Get("Authorization") == "" {
 				require = ""

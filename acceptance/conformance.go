@@ -24,7 +24,10 @@ type Conformance struct {
 
 // ProfileConformance is one profile's verdict.
 type ProfileConformance struct {
-	Profile  profile.Name    `json:"profile"`
+	Profile profile.Name `json:"profile"`
+	// Dialect says which dialect the answers were read in and, when auto
+	// decided it, from what (dialects.md).
+	Dialect  string          `json:"dialect"`
 	Core     Core            `json:"core"`
 	Features []FeatureResult `json:"features"`
 }
@@ -66,9 +69,9 @@ func conformance(rep *Report) Conformance {
 				c.Implementation = tc.Implementation
 			}
 		}
-		pc := ProfileConformance{Profile: tc.Profile, Core: coreOf(rep.Results, tc.Profile), Features: []FeatureResult{}}
+		pc := ProfileConformance{Profile: tc.Profile, Dialect: tc.Dialect, Core: coreOf(rep.Results, tc.Profile), Features: []FeatureResult{}}
 		for _, f := range profile.Of(tc.Profile).Features() {
-			pc.Features = append(pc.Features, featureResult(rep.Results, tc, f))
+			pc.Features = append(pc.Features, featureResult(rep.Results, tc.Config, f))
 		}
 		c.Profiles = append(c.Profiles, pc)
 	}

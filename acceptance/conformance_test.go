@@ -3,6 +3,7 @@ package acceptance
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/rlspec/rlspec/clause"
@@ -26,7 +27,7 @@ func TestConformance(t *testing.T) {
 	prd := service.DefaultConfig()
 	prd.Features = []profile.Feature{profile.FailClosed, profile.Persistence}
 	prd = prd.ForProfile(profile.PRD)
-	rep := &Report{Target: "http://x", Runs: []service.Config{sl, fw, prd}, Results: []steps.ScenarioResult{
+	rep := &Report{Target: "http://x", Runs: []ProfileRun{{Config: sl, Dialect: "dialect: x-ratelimit, Reset as unix seconds — detected from `X-RateLimit-Reset: 1795000000` on the first response"}, {Config: fw}, {Config: prd}}, Results: []steps.ScenarioResult{
 		res("sliding-log", steps.Passed), res("sliding-log", steps.Passed),
 		res("fixed-window", steps.Passed), res("fixed-window", steps.Skipped),
 		res("", steps.Passed), res("", steps.Failed),
@@ -42,6 +43,9 @@ func TestConformance(t *testing.T) {
 	}
 	if c.Implementation != "jack" || c.Profile != profile.Every || len(c.Profiles) != 3 {
 		t.Fatalf("%s", b.String())
+	}
+	if !strings.HasPrefix(c.Profiles[0].Dialect, "dialect: x-ratelimit, Reset as unix seconds — detected from") {
+		t.Errorf("conformance.json states no detected dialect: %q", c.Profiles[0].Dialect)
 	}
 	want := []Core{{"pass", 2, 0, 0}, {"partial", 1, 0, 1}, {"fail", 1, 1, 0}}
 	for i, p := range c.Profiles {
@@ -79,11 +83,11 @@ func TestConformance(t *testing.T) {
 	// token-bucket scenario got core "partial, skipped 2").
 	tb := service.DefaultConfig().WithTokenBucketDefaults().ForProfile(profile.TokenBucket)
 	unclaimed := steps.ScenarioResult{ID: "IETF-1-03", Profile: "token-bucket", Status: steps.Skipped, Reason: NotClaimed, NotClaimed: true}
-	tbRep := &Report{Target: "http://x", Runs: []service.Config{tb}, Results: []steps.ScenarioResult{res("token-bucket", steps.Passed), unclaimed}}
+	tbRep := &Report{Target: "http://x", Runs: []ProfileRun{{Config: tb}}, Results: []steps.ScenarioResult{res("token-bucket", steps.Passed), unclaimed}}
 	if got := conformance(tbRep).Profiles[0].Core; got != (Core{"pass", 1, 0, 0}) {
 		t.Errorf("token-bucket with an unclaimed feature scenario: core %+v, want pass 1", got)
 	}
-	one := &Report{Target: "http://x", Runs: []service.Config{prd}}
+	one := &Report{Target: "http://x", Runs: []ProfileRun{{Config: prd}}}
 	if c := conformance(one); c.Implementation != "http://x" || c.Profile != profile.PRD || c.Profiles[0].Core.Result != "partial" {
 		t.Errorf("one profile, nothing run: %+v", c)
 	}

@@ -3,8 +3,12 @@ package acceptance
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -36,5 +40,49 @@ func TestMergeCucumber(t *testing.T) {
 	docs[2].WriteString(`not json`)
 	if err := mergeCucumber(&out, cfgs, docs); err == nil {
 		t.Error("a broken document merged")
+	}
+}
+
+// TestCucumberHoldsTheScenariosJUnitHolds: the scenarios of features not
+// claimed (left out of godog's run) are in cucumber.json as in junit.xml,
+// SKIPPED.
+func TestCucumberHoldsTheScenariosJUnitHolds(t *testing.T) {
+	url := startService(t, 5, time.Hour, fault.None, nil)
+	tc := service.DefaultConfig()
+	tc.URL, tc.Limit, tc.Features = url, 5, []profile.Feature{}
+	set := DefaultSettings()
+	set.Tags, set.ReportDir = "@id:AC1-01 or @MI-1", t.TempDir()
+	rep, err := runWithin(t, time.Minute, Config{Target: tc, Settings: set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(set.ReportDir, "cucumber.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var features []struct {
+		URI      string
+		Elements []struct {
+			Name  string
+			Steps []struct{ Result struct{ Status string } }
+		}
+	}
+	if err := json.Unmarshal(raw, &features); err != nil {
+		t.Fatalf("cucumber.json: %v\n%s", err, raw)
+	}
+	names := map[string]string{}
+	for _, f := range features {
+		for _, e := range f.Elements {
+			names[e.Name] = e.Steps[len(e.Steps)-1].Result.Status
+		}
+	}
+	if len(rep.Results) < 3 || len(names) != len(rep.Results) {
+		t.Fatalf("junit has %d scenarios, cucumber.json %d: %v", len(rep.Results), len(names), names)
+	}
+	for _, r := range rep.Results {
+		st, ok := names[r.Name]
+		if !ok || (r.NotClaimed && st != "skipped") {
+			t.Errorf("%s (%s): cucumber.json has %q", r.Name, r.Status, st)
+		}
 	}
 }

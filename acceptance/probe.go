@@ -28,7 +28,7 @@ func Probe(ctx context.Context, tc service.Config, timeout time.Duration) error 
 			continue
 		}
 		if err := probe(ctx, tc.Endpoint(u.url), timeout); err != nil {
-			return fmt.Errorf("the target at %s=%s cannot be reached: %w", u.name, u.url, err)
+			return fmt.Errorf("the target at %s=%s cannot be reached: %w", u.name, service.RedactURL(u.url), service.RedactURLError(err))
 		}
 	}
 	return nil

@@ -88,13 +88,17 @@ func writeCauses(w io.Writer, rep *Report) {
 	}
 }
 
-// writeTable prints the verdict table, then every failure with what the
+// writeTable prints the verdict table (the scenarios of features not
+// claimed as one line unless verbose), then every failure with what the
 // contract expects, what came back and the curl command that shows it.
-func writeTable(w io.Writer, rep *Report) {
+func writeTable(w io.Writer, rep *Report, verbose bool) {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "CLAUSE\tSCENARIO\tVERDICT")
 	for _, r := range rep.Results {
+		if !verbose && isNotClaimed(r) {
+			continue
+		}
 		v := string(r.Status)
 		if r.Status == steps.Skipped {
 			v += " (" + r.Reason + ")"
@@ -104,6 +108,9 @@ func writeTable(w io.Writer, rep *Report) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", clauseOf(r), r.Name, v)
 	}
 	tw.Flush()
+	if !verbose {
+		writeNotClaimed(w, rep)
+	}
 	for _, r := range rep.Results {
 		if r.Status != steps.Failed {
 			continue
@@ -235,6 +242,7 @@ table.cmp{width:auto}table.cmp td{font-family:monospace}td.expected{background:#
 <h1>rlspec acceptance report</h1>
 <p class="summary"><span class="fail">{{.Count "FAIL"}} failed</span><span class="skipped">{{.Count "SKIPPED"}} skipped</span><span class="pass">{{.Count "PASS"}} passed</span></p>
 <p>Target: {{.Target}} — {{len .Results}} scenarios{{if .Strict}} (STRICT=1: a skipped scenario fails the run){{end}}; {{.Elapsed.Round 1000000}}.</p>
+{{range .Runs}}{{if .Dialect}}<p>{{if .Profile}}{{.Profile}}: {{end}}{{.Dialect}}</p>{{end}}{{end}}
 {{with causes .}}<h2>Root causes of the failures</h2><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Count "FAIL"}}<p><b>Failures:</b> {{range .Results}}{{if eq .Status "FAIL"}}<a href="#{{.ID}}">{{.Name}}</a>; {{end}}{{end}}</p>{{end}}
 <table><tr><th>Clause</th><th>Scenario</th><th>Verdict</th></tr>

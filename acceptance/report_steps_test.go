@@ -16,13 +16,13 @@ import (
 // value marked.
 func TestReportShowsStepsAndComparedValues(t *testing.T) {
 	rep := &Report{Target: "t", Results: []steps.ScenarioResult{
-		{ID: "RL-AC1-01", Name: "RL-AC1-01 [AC1] first", Clauses: []clause.ID{clause.AC1}, Status: steps.Failed,
+		{ID: "AC1-01", Name: "AC1-01 [AC1] first", Clauses: []clause.ID{clause.AC1}, Status: steps.Failed,
 			Steps:      []string{"a fresh device bucket", "I send a ride to the bucket", "Remaining is the limit minus 1", "never reached"},
 			FailedStep: 3,
 			Violation:  &steps.Violation{Clause: clause.Of(clause.AC1), Check: "first request", Expected: "X-RateLimit-Remaining 499", Actual: "X-RateLimit-Remaining 500 & more"}},
-		{ID: "RL-AC8-01", Name: "RL-AC8-01 [AC8] off", Clauses: []clause.ID{clause.AC8}, Status: steps.Skipped, Reason: "no twin",
+		{ID: "AC8-01", Name: "AC8-01 [AC8] off", Clauses: []clause.ID{clause.AC8}, Status: steps.Skipped, Reason: "no twin",
 			Steps: []string{"the flag-off instance", "Remaining is the sentinel"}, FailedStep: 1},
-		{ID: "RL-AC2-01", Name: "RL-AC2-01 [AC2] last unit", Clauses: []clause.ID{clause.AC2}, Status: steps.Passed,
+		{ID: "AC2-01", Name: "AC2-01 [AC2] last unit", Clauses: []clause.ID{clause.AC2}, Status: steps.Passed,
 			Steps: []string{"a fresh device bucket with 1 unit left"}},
 	}}
 	var b bytes.Buffer

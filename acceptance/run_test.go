@@ -216,7 +216,7 @@ func TestReportsOfAFailingRun(t *testing.T) {
 			failed = &doc.Suites[0].Cases[i]
 		}
 	}
-	if failed == nil || !strings.HasPrefix(failed.Name, "RL-AC3-02") ||
+	if failed == nil || !strings.HasPrefix(failed.Name, "AC3-02") ||
 		!strings.Contains(failed.Failure.Message, "expected Retry-After") || !strings.Contains(failed.Failure.Message, "got HTTP 429") ||
 		!strings.Contains(failed.Failure.Text, "curl ") {
 		t.Fatalf("failure %+v", failed)
@@ -226,7 +226,7 @@ func TestReportsOfAFailingRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The clause's sentence is shown where its scenario is.
-	for _, s := range []string{"<table>", "RL-AC3-02", "FAIL", "$ curl ", "HTTP 429", `<span class="fail">1 failed</span>`, "sent ", ", received ", template.HTMLEscapeString(clause.AC3.Text()), "← fail here</b>", `<td class="actual">`, "<details class=\"pass\">"} {
+	for _, s := range []string{"<table>", "AC3-02", "FAIL", "$ curl ", "HTTP 429", `<span class="fail">1 failed</span>`, "sent ", ", received ", template.HTMLEscapeString(clause.AC3.Text()), "← fail here</b>", `<td class="actual">`, "<details class=\"pass\">"} {
 		if !bytes.Contains(html, []byte(s)) {
 			t.Errorf("report.html lacks %q", s)
 		}
@@ -255,7 +255,7 @@ func TestWindowWaitedOutWithoutDB(t *testing.T) {
 	tc.Limit, tc.Window = 20, 3*time.Second
 	emb := startEmbedded(t, tc, fault.None)
 	tc.URL, tc.DisabledURL = emb.URL, emb.DisabledURL
-	set.Tags = clause.AC4.Tag() + ",@id:RL-EXT-RESET-01,@id:RL-AC3-03"
+	set.Tags = clause.AC4.Tag() + ",@id:EXT-RESET-01,@id:AC3-03"
 	rep, err := runWithin(t, time.Minute, Config{Target: tc, Settings: set}, WithoutReports())
 	if err != nil {
 		t.Fatal(err)
@@ -274,8 +274,8 @@ func TestNoTargetCannotRun(t *testing.T) {
 // STRICT fails a skip of claimed work, not a scenario of a feature the
 // target does not claim.
 func TestStrictIgnoresNotClaimed(t *testing.T) {
-	notClaimed := steps.ScenarioResult{ID: "RL-FAIL2-01", Status: steps.Skipped, Reason: steps.NotClaimed + " FEATURES does not include fail-open"}
-	other := steps.ScenarioResult{ID: "RL-FAIL1-01", Status: steps.Skipped, Reason: "no way to take the target's store away"}
+	notClaimed := steps.ScenarioResult{ID: "FAIL-2-01", Status: steps.Skipped, Reason: steps.NotClaimed + " FEATURES does not include fail-open"}
+	other := steps.ScenarioResult{ID: "FAIL-1-01", Status: steps.Skipped, Reason: "no way to take the target's store away"}
 	if code := (&Report{Strict: true, Results: []steps.ScenarioResult{notClaimed}}).ExitCode(); code != 0 {
 		t.Errorf("not claimed, strict: exit %d, want 0", code)
 	}

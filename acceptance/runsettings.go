@@ -16,6 +16,7 @@ type Settings struct {
 	Strict    bool          // STRICT: a skipped scenario (other than not claimed) fails the run
 	ReportDir string        // REPORT_DIR
 	MaxWait   time.Duration // MAX_WAIT: the longest wait for a window to pass
+	Verbose   bool          // VERBOSE (-v): a line for each scenario of a feature not claimed too
 }
 
 // DefaultSettings are the contract's defaults.
@@ -26,10 +27,11 @@ func DefaultSettings() Settings {
 // RegisterFlags binds the settings to fs, each defaulting to its
 // environment variable; call Validate after parsing.
 func (s *Settings) RegisterFlags(fs *flag.FlagSet, getenv service.Getenv) {
-	service.StringVar(fs, getenv, &s.Tags, "tags", "TAGS", "godog tag expression selecting scenarios")
+	service.StringVar(fs, getenv, &s.Tags, "tags", "TAGS", "Cucumber tag expression selecting scenarios, e.g. '@AC3 and not @extended'")
 	service.BoolVar(fs, getenv, &s.Strict, "strict", "STRICT", "1: a skipped scenario fails the run")
 	service.ReportDirVar(fs, getenv, &s.ReportDir)
 	service.MaxWaitVar(fs, getenv, &s.MaxWait)
+	service.BoolVar(fs, getenv, &s.Verbose, "v", "VERBOSE", "list the scenarios of features not claimed one by one")
 }
 
 // Validate reports the settings that cannot work, one sentence each.

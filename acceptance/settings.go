@@ -5,8 +5,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -16,27 +19,45 @@ import (
 const dateSlack = 2 * time.Second
 
 // checkSettings sends one request on a fresh bucket (a fresh device_bucket
-// no scenario uses; a fresh key of the other profiles) to the enabled target and compares what its rate-limit
-// headers say with RL_LIMIT and RL_WINDOW. A contradiction is a
-// settings mismatch only when the response is otherwise a consistent first
-// response (HTTP 200, Limit = Remaining + 1): a service that lies in its
-// headers is left to the scenarios (FR-7), which report it as a failure.
-func checkSettings(ctx context.Context, tc service.Config, body *service.Body, timeout time.Duration) error {
+// no scenario uses; a fresh key of the other profiles) to the enabled
+// target. Its answer (HTTP 200) settles what the dialect settings leave to
+// auto (dialect.Detect: the Detection says what and why), is held to the
+// dialect settings given explicitly (a contradiction is one sentence, exit
+// 2), and its rate-limit fields are compared with RL_LIMIT and RL_WINDOW. A
+// limit or window contradiction is a settings mismatch only when the
+// response is otherwise a consistent first response (HTTP 200, Limit =
+// Remaining + 1): a service that lies in its headers is left to the
+// scenarios (FR-7), which report it as a failure.
+func checkSettings(ctx context.Context, tc service.Config, explicit dialect.Settings, body *service.Body, timeout time.Duration) (dialect.Detection, error) {
+	det := dialect.Detection{Settings: tc.Answer()}
 	b, err := body.Render(service.Bucket(service.NewDeviceBucket()))
 	if err != nil {
-		return err
+		return det, err
 	}
 	req := service.Request{Body: b}
 	if tc.Profile != profile.PRD {
 		key, err := tc.RenderKey(service.NewUUID())
 		if err != nil {
-			return err
+			return det, err
 		}
 		req = tc.KeyedRequest(key) // a fresh key of the profile, with its method
 	}
 	c := service.NewClient(tc, tc.URL, service.WithTimeout(timeout))
 	defer c.Close()
-	return settingsMismatch(tc, c.Do(ctx, req))
+	ex := c.Do(ctx, req)
+	if err := firstAllowed(tc, ex); err != nil {
+		return det, err
+	}
+	if ex.Err != nil || ex.Status != http.StatusOK {
+		return det, nil
+	}
+	r := dialect.Response{Status: ex.Status, Header: ex.RespHeader, Body: ex.RespBody, Received: ex.Received}
+	if err := explicit.Contradiction(r); err != nil {
+		return det, err
+	}
+	det = tc.Answer().Detect(r)
+	ex.Answer = det.Settings
+	return det, settingsMismatch(tc.WithAnswer(det.Settings), ex)
 }
 
 // settingsMismatch returns one sentence naming the setting the first
@@ -54,12 +75,12 @@ func settingsMismatch(tc service.Config, ex *service.Exchange) error {
 	}
 	if rl.Limit != int64(tc.Limit) {
 		return fmt.Errorf("RL_LIMIT=%d but the service answers %s: %d on the first request of a fresh bucket; set RL_LIMIT=%d",
-			tc.Limit, service.HeaderLimit, rl.Limit, rl.Limit)
+			tc.Limit, ex.Answer.FieldName(dialect.FieldLimit), rl.Limit, rl.Limit)
 	}
 	left := untilReset(rl, ex)
 	if left > tc.Window+dateSlack {
 		return fmt.Errorf("RL_WINDOW=%s but the service answers %s: %d, %s after the first request of a fresh bucket; set RL_WINDOW to the service's window (at least %s)",
-			tc.Window, service.HeaderReset, rl.Reset, left.Round(time.Second), left.Truncate(time.Second))
+			tc.Window, ex.Answer.FieldName(dialect.FieldReset), rl.Reset, left.Round(time.Second), left.Truncate(time.Second))
 	}
 	return nil
 }
@@ -75,7 +96,7 @@ func untilReset(rl service.RateLimit, ex *service.Exchange) time.Duration {
 }
 
 // bodyNote says, when BODY_TEMPLATE renders the same body twice, that
-// RL-AC6-03 (one Idempotency-Key, a different body) cannot run.
+// AC6-03 (one Idempotency-Key, a different body) cannot run.
 func bodyNote(body *service.Body) (string, error) {
 	bucket := service.Bucket(service.NewDeviceBucket())
 	a, err := body.Render(bucket)
@@ -89,5 +110,46 @@ func bodyNote(body *service.Body) (string, error) {
 	if !bytes.Equal(a, b) {
 		return "", nil
 	}
-	return "BODY_TEMPLATE renders the same body twice, so RL-AC6-03 (one Idempotency-Key, a different body) cannot run and will be SKIPPED; put {{uuid}} in a field your service accepts (a nonce or a client reference)", nil
+	return "BODY_TEMPLATE renders the same body twice, so AC6-03 (one Idempotency-Key, a different body) cannot run and will be SKIPPED; put {{uuid}} in a field your service accepts (a nonce or a client reference)", nil
+}
+
+// firstAllowed is a setup error when a fresh key's first request is not
+// allowed (2xx): every scenario would fail on it, and a bound ("at most N")
+// would hold on a run that allowed nothing. The sentence shows the answer
+// and names the settings that usually cause it.
+func firstAllowed(tc service.Config, ex *service.Exchange) error {
+	if ex.Err != nil || ex.Status/100 == 2 {
+		return nil
+	}
+	hint := "check TARGET_URL's path (or TARGET_PATH), TARGET_METHOD, KEY and TARGET_HEADERS"
+	switch {
+	case ex.Status == http.StatusUnauthorized || ex.Status == http.StatusForbidden:
+		hint = "give the credentials in TARGET_HEADERS"
+	case ex.Status == http.StatusNotFound || ex.Status == http.StatusMethodNotAllowed:
+		hint = "check the endpoint: TARGET_URL's path (or TARGET_PATH) and TARGET_METHOD"
+	case ex.Status == http.StatusBadRequest || ex.Status == http.StatusUnprocessableEntity:
+		hint = "the service rejected the request: check BODY_TEMPLATE, TARGET_METHOD and KEY"
+	case ex.Status == http.StatusTooManyRequests:
+		hint = "the service refused a key it has never seen: check KEY (how it tells clients apart) and RL_LIMIT"
+	case ex.Status >= 500:
+		hint = "the service failed; see its log"
+	}
+	if tc.Profile == profile.PRD && ex.Status/100 == 4 && ex.Status != http.StatusTooManyRequests {
+		// A generic API under the default profile.
+		hint += "; PROFILE=prd (the default) sends the PRD's POST of a ride: for another API set PROFILE to its design (sliding-log, fixed-window, token-bucket; docs/profiles.md)"
+	}
+	return fmt.Errorf("the first request of a fresh key (%s %s) was answered HTTP %d%s, not 2xx: rlspec can test only what the service allows; %s",
+		ex.Method, service.RedactURL(ex.URL), ex.Status, bodyExcerpt(ex.RespBody), hint)
+}
+
+// bodyExcerpt is the start of a response body on one line, for a sentence.
+func bodyExcerpt(b []byte) string {
+	s := strings.Join(strings.Fields(string(b)), " ")
+	if s == "" {
+		return ""
+	}
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:120]) + "…"
+	}
+	return " " + strconv.Quote(s)
 }

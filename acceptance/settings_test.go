@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/service"
@@ -100,10 +101,42 @@ func TestSettingsCheckLeavesFaultsToTheScenarios(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := checkSettings(context.Background(), tc, body, 5*time.Second); err != nil {
+			if _, err := checkSettings(context.Background(), tc, dialect.Settings{}, body, 5*time.Second); err != nil {
 				t.Errorf("checkSettings: %v", err)
 			}
 		})
+	}
+}
+
+// An explicit dialect setting the target's first answer contradicts is one
+// sentence (exit 2) before any scenario; auto says what it detected and
+// from which line.
+func TestDialectSettingsCheckedAgainstTheFirstAnswer(t *testing.T) {
+	tc := service.DefaultConfig()
+	tc.Limit, tc.Window = 20, 3*time.Second
+	tc.URL = startService(t, tc.Limit, tc.Window, fault.None, nil)
+	body, err := service.LoadBody("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		explicit dialect.Settings
+		want     string
+	}{
+		{dialect.Settings{Dialect: dialect.IETF}, "DIALECT=ietf but the first response of a fresh key answers in x-ratelimit (`X-RateLimit-Reset: "},
+		{dialect.Settings{Dialect: dialect.XRateLimit, ResetFormat: dialect.ResetDelta}, "RESET_FORMAT=delta but the first response of a fresh key carries `X-RateLimit-Reset: "},
+		{dialect.Settings{Dialect: dialect.XRateLimit, Prefix: "X-Rate-Limit-"}, "HEADER_PREFIX=X-Rate-Limit- but the first response of a fresh key carries `X-RateLimit-Reset: "},
+	} {
+		_, err := checkSettings(context.Background(), tc, c.explicit, body, 5*time.Second)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%+v: %v, want %q…", c.explicit, err, c.want)
+		}
+	}
+	auto := tc
+	auto.Dialect, auto.ResetFormat = dialect.Auto, dialect.ResetAuto
+	det, err := checkSettings(context.Background(), auto, dialect.Settings{Dialect: dialect.Auto}, body, 5*time.Second)
+	if s := det.Sentence("the first response"); err != nil || !strings.HasPrefix(s, "dialect: x-ratelimit, Reset as unix seconds — detected from `X-RateLimit-Reset: ") {
+		t.Errorf("auto: %q, %v", s, err)
 	}
 }
 
@@ -117,7 +150,7 @@ func (w *fixedLimit) WriteHeader(status int) {
 
 func (w *fixedLimit) Write(b []byte) (int, error) { return w.ResponseWriter.Write(b) }
 
-// A template that renders the same body twice gets a note saying RL-AC6-03
+// A template that renders the same body twice gets a note saying AC6-03
 // cannot run and how to fix it; the default template does not.
 func TestBodyNoteOnConstantTemplate(t *testing.T) {
 	constant, err := service.NewBody(`{"route_id":"335E","submitted_at":"{{now}}"}`, nil)
@@ -128,7 +161,7 @@ func TestBodyNoteOnConstantTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"RL-AC6-03", "{{uuid}}"} {
+	for _, want := range []string{"AC6-03", "{{uuid}}"} {
 		if !strings.Contains(note, want) {
 			t.Errorf("note %q lacks %q", note, want)
 		}

@@ -4,17 +4,25 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 )
 
-// tagExpr is a parsed Cucumber tag expression: true when a scenario with
-// the given tags is selected.
+// tagExpr is a parsed tag expression: true when a scenario with the given
+// tags is selected.
 type tagExpr func(tags map[string]bool) bool
 
 // parseTags parses TAGS. It takes Cucumber tag expressions (`@AC1 or @AC2`,
-// `@AC3 and not @extended`, parentheses, `\` escaping a space or bracket in a
-// tag) and, for the runs written for earlier versions, godog's own form
-// (`@AC1,@AC2` for or, `&&` for and, `~@x` for not), recognised by those
-// characters. An empty expression selects everything.
+// `@AC3 and not @extended`, parentheses, `\` escaping a space, a bracket or
+// a backslash in a tag) and, for the runs written for earlier versions,
+// godog's own form (`@AC1,@AC2` for or, `&&` for and, `~@x` for not),
+// recognised by those characters. An empty expression selects everything.
+//
+// Cucumber's own Go implementation (github.com/cucumber/tag-expressions/go)
+// is not served by the module proxy, so the grammar is implemented here
+// (parseTagExpression) and checked against Cucumber's published cases
+// (tagexpr_cucumber_test.go). One rule is rlspec's: every tag starts with @,
+// as every tag of the feature files does, so that TAGS=AC1 is an error
+// instead of a filter that selects nothing.
 func parseTags(s string) (tagExpr, error) {
 	if strings.TrimSpace(s) == "" {
 		return func(map[string]bool) bool { return true }, nil
@@ -22,19 +30,14 @@ func parseTags(s string) (tagExpr, error) {
 	if strings.Contains(s, "&&") || strings.Contains(s, ",") || strings.Contains(s, "~") {
 		return parseGodogTags(s)
 	}
-	toks, err := tagTokens(s)
+	e, err := parseTagExpression(s)
 	if err != nil {
 		return nil, err
 	}
-	p := &tagParser{toks: toks}
-	e, err := p.or()
-	if err != nil {
+	if err := atTags(e); err != nil {
 		return nil, err
 	}
-	if p.pos < len(p.toks) {
-		return nil, fmt.Errorf("unexpected %q after a complete expression", p.toks[p.pos])
-	}
-	return e, nil
+	return e.eval, nil
 }
 
 // parseGodogTags reads godog's form: and-groups separated by "&&", each a
@@ -71,8 +74,93 @@ func parseGodogTags(s string) (tagExpr, error) {
 	}, nil
 }
 
+// tagNode is a node of a parsed Cucumber tag expression. String is
+// Cucumber's canonical form ("( a and b )", "not ( a )"), which its
+// published test cases compare.
+type tagNode interface {
+	eval(tags map[string]bool) bool
+	String() string
+}
+
+type (
+	tagAll struct{} // the empty expression: selects everything
+	tagLit string
+	tagNot struct{ x tagNode }
+	tagBin struct {
+		op   string // "and" or "or"
+		l, r tagNode
+	}
+)
+
+func (tagAll) eval(map[string]bool) bool     { return true }
+func (tagAll) String() string                { return "" }
+func (l tagLit) eval(t map[string]bool) bool { return t[string(l)] }
+func (n tagNot) eval(t map[string]bool) bool { return !n.x.eval(t) }
+
+func (b tagBin) eval(t map[string]bool) bool {
+	if b.op == "and" {
+		return b.l.eval(t) && b.r.eval(t)
+	}
+	return b.l.eval(t) || b.r.eval(t)
+}
+
+// String escapes what the tokenizer would split on.
+func (l tagLit) String() string {
+	return strings.NewReplacer(`\`, `\\`, "(", `\(`, ")", `\)`, " ", `\ `).Replace(string(l))
+}
+
+func (n tagNot) String() string {
+	if _, bin := n.x.(tagBin); bin {
+		return "not " + n.x.String() // already in brackets
+	}
+	return "not ( " + n.x.String() + " )"
+}
+
+func (b tagBin) String() string { return "( " + b.l.String() + " " + b.op + " " + b.r.String() + " )" }
+
+// atTags checks that every tag of e starts with @.
+func atTags(e tagNode) error {
+	switch n := e.(type) {
+	case tagLit:
+		if !strings.HasPrefix(string(n), "@") || len(n) < 2 {
+			return fmt.Errorf("%q is not a tag (tags start with @; operators are and, or, not)", string(n))
+		}
+	case tagNot:
+		return atTags(n.x)
+	case tagBin:
+		if err := atTags(n.l); err != nil {
+			return err
+		}
+		return atTags(n.r)
+	}
+	return nil
+}
+
+// parseTagExpression parses Cucumber's tag-expression grammar: "or" binds
+// loosest, then "and", then "not"; both binary operators are left
+// associative; any other word is a tag.
+func parseTagExpression(s string) (tagNode, error) {
+	toks, err := tagTokens(s)
+	if err != nil {
+		return nil, err
+	}
+	if len(toks) == 0 {
+		return tagAll{}, nil
+	}
+	p := &tagParser{toks: toks}
+	e, err := p.or()
+	if err != nil {
+		return nil, err
+	}
+	if p.pos < len(p.toks) {
+		return nil, fmt.Errorf("unexpected %q after a complete expression", p.toks[p.pos])
+	}
+	return e, nil
+}
+
 // tagTokens splits a Cucumber tag expression into "(", ")", operators and
-// tags; a backslash escapes the next character of a tag.
+// tags; a backslash makes the next character, a space, bracket or
+// backslash, part of the tag.
 func tagTokens(s string) ([]string, error) {
 	var toks []string
 	var cur strings.Builder
@@ -82,22 +170,28 @@ func tagTokens(s string) ([]string, error) {
 			cur.Reset()
 		}
 	}
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '\\':
-			if i+1 >= len(s) {
-				return nil, errors.New("a tag ends with a lone backslash")
+	escaped := false
+	for _, c := range s {
+		switch {
+		case escaped:
+			if c != '(' && c != ')' && c != '\\' && !unicode.IsSpace(c) {
+				return nil, fmt.Errorf(`\%c is not an escape (a backslash escapes a space, (, ) or \)`, c)
 			}
-			i++
-			cur.WriteByte(s[i])
-		case ' ', '\t', '\n':
+			cur.WriteRune(c)
+			escaped = false
+		case c == '\\':
+			escaped = true
+		case unicode.IsSpace(c):
 			flush()
-		case '(', ')':
+		case c == '(' || c == ')':
 			flush()
 			toks = append(toks, string(c))
 		default:
-			cur.WriteByte(c)
+			cur.WriteRune(c)
 		}
+	}
+	if escaped {
+		return nil, errors.New("a tag ends with a lone backslash")
 	}
 	flush()
 	return toks, nil
@@ -116,31 +210,26 @@ func (p *tagParser) peek() string {
 }
 
 // or := and { "or" and }
-func (p *tagParser) or() (tagExpr, error) {
-	return p.binary("or", p.and, func(a, b bool) bool { return a || b })
-}
+func (p *tagParser) or() (tagNode, error) { return p.binary("or", p.and) }
 
 // and := unary { "and" unary }
-func (p *tagParser) and() (tagExpr, error) {
-	return p.binary("and", p.unary, func(a, b bool) bool { return a && b })
-}
+func (p *tagParser) and() (tagNode, error) { return p.binary("and", p.unary) }
 
 // binary parses operands of next joined by the left-associative op.
-func (p *tagParser) binary(op string, next func() (tagExpr, error), join func(a, b bool) bool) (tagExpr, error) {
+func (p *tagParser) binary(op string, next func() (tagNode, error)) (tagNode, error) {
 	l, err := next()
 	for err == nil && p.peek() == op {
 		p.pos++
-		var r tagExpr
+		var r tagNode
 		if r, err = next(); err == nil {
-			a, b := l, r
-			l = func(t map[string]bool) bool { return join(a(t), b(t)) }
+			l = tagBin{op: op, l: l, r: r}
 		}
 	}
 	return l, err
 }
 
 // unary := "not" unary | "(" or ")" | tag
-func (p *tagParser) unary() (tagExpr, error) {
+func (p *tagParser) unary() (tagNode, error) {
 	tok := p.peek()
 	switch tok {
 	case "":
@@ -151,7 +240,7 @@ func (p *tagParser) unary() (tagExpr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return func(t map[string]bool) bool { return !e(t) }, nil
+		return tagNot{e}, nil
 	case "(":
 		p.pos++
 		e, err := p.or()
@@ -166,9 +255,6 @@ func (p *tagParser) unary() (tagExpr, error) {
 	case ")", "and", "or":
 		return nil, fmt.Errorf("unexpected %q where a tag, not or ( is expected", tok)
 	}
-	if !strings.HasPrefix(tok, "@") || len(tok) < 2 {
-		return nil, fmt.Errorf("%q is not a tag (tags start with @; operators are and, or, not)", tok)
-	}
 	p.pos++
-	return func(t map[string]bool) bool { return t[tok] }, nil
+	return tagLit(tok), nil
 }

@@ -63,7 +63,7 @@ func TestSelectScenarios(t *testing.T) {
 		t.Fatalf("all of sliding-log: %q %d %v", sl, nSL, err)
 	}
 	ac1, n1, err := selectScenarios(features.FS, "@AC1", profile.PRD)
-	if err != nil || n1 == 0 || !strings.Contains(ac1, "@id:RL-AC1-01") {
+	if err != nil || n1 == 0 || !strings.Contains(ac1, "@id:AC1-01") {
 		t.Fatalf("@AC1: %q %d %v", ac1, n1, err)
 	}
 	_, notAC1, err := selectScenarios(features.FS, "not @AC1", profile.PRD)

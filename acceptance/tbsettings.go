@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -15,12 +16,12 @@ import (
 func bucketMismatch(tc service.Config, rl service.RateLimit, ex *service.Exchange) error {
 	if rl.Limit != int64(tc.Burst) {
 		return fmt.Errorf("RL_BURST=%d but the service answers %s: %d on the first request of a fresh key; set RL_BURST=%d",
-			tc.Burst, service.HeaderLimit, rl.Limit, rl.Limit)
+			tc.Burst, ex.Answer.FieldName(dialect.FieldLimit), rl.Limit, rl.Limit)
 	}
 	most := time.Duration(math.Ceil(float64(tc.Burst)/tc.Rate))*time.Second + time.Second
 	if left := untilReset(rl, ex); left > most+dateSlack {
 		return fmt.Errorf("RL_RATE=%g but the service answers %s: %d, %s after the first request of a fresh key, where a bucket refilled at %g/s is full within %s; set RL_RATE to the service's refill rate",
-			tc.Rate, service.HeaderReset, rl.Reset, left.Round(time.Second), tc.Rate, most)
+			tc.Rate, ex.Answer.FieldName(dialect.FieldReset), rl.Reset, left.Round(time.Second), tc.Rate, most)
 	}
 	return nil
 }

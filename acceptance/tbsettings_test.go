@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/profile"
@@ -34,7 +35,7 @@ func TestBucketSettingsCheck(t *testing.T) {
 			tc.URL = startConfigured(t, fault.None, func(cfg *fakeserver.Config) {
 				cfg.Profile, cfg.Burst, cfg.Rate = profile.TokenBucket, c.burst, c.rate
 			})
-			err := checkSettings(context.Background(), tc, body, 5*time.Second)
+			_, err := checkSettings(context.Background(), tc, dialect.Settings{}, body, 5*time.Second)
 			switch {
 			case c.want == "" && err != nil:
 				t.Fatalf("checkSettings: %v", err)

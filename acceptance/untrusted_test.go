@@ -13,7 +13,7 @@ import (
 
 // With CLIENT_IPS=xff the harness is the target's trusted proxy; given an
 // instance that trusts no proxy (Config.UntrustedURL, as a TARGET_IMAGE
-// start sets it), RL-EXT-XFF-01 runs against that one: it passes the
+// start sets it), EXT-XFF-01 runs against that one: it passes the
 // reference, fails trust-xff, and is SKIPPED only without the instance.
 func TestUntrustedInstanceRunsXFF01(t *testing.T) {
 	for _, c := range []struct {
@@ -35,7 +35,7 @@ func TestUntrustedInstanceRunsXFF01(t *testing.T) {
 			if c.untrusted {
 				tc.UntrustedURL = startConfigured(t, c.f, func(*fakeserver.Config) {})
 			}
-			set.Tags = "@id:RL-EXT-XFF-01"
+			set.Tags = "@id:EXT-XFF-01"
 			rep, err := runWithin(t, 30*time.Second, Config{Target: tc, Settings: set}, WithoutReports())
 			if err != nil {
 				t.Fatal(err)

@@ -13,6 +13,10 @@
 // violation carries the requests and times that prove it; what the history
 // cannot decide is never reported.
 //
+// Uncovered says which phases of a period W a set of spans left unprobed:
+// a check that must meet every boundary of an unknown grid (SL-1-02) rests
+// on none being left.
+//
 // The checks sort and sweep: O(n log n) in the number of exchanges.
 package bound
 

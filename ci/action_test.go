@@ -17,7 +17,7 @@ func newRunner(t *testing.T, inputs map[string]string, env ...string) *localRunn
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := []string{"HOME=" + os.Getenv("HOME")}
+	base := []string{"HOME=" + os.Getenv("HOME"), "CI=true", "GITHUB_ACTIONS=true"} // as on GitHub's runners
 	for _, k := range []string{"GOPATH", "GOCACHE", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN", "TMPDIR"} {
 		if v, ok := os.LookupEnv(k); ok {
 			base = append(base, k+"="+v)
@@ -28,10 +28,11 @@ func newRunner(t *testing.T, inputs map[string]string, env ...string) *localRunn
 
 // TestActionBuildsAndPassesAgainstTheEmbeddedReference runs the action's
 // steps as a runner would with install: go (the action's own source) and
-// no target URL, so rlspec runs its embedded reference: every step passes,
-// the summary holds the totals and the upload step gets the reports.
+// target-url: embedded, so rlspec runs its embedded reference (in CI it
+// must be asked for): every step passes, the summary holds the totals and
+// the upload step gets the reports.
 func TestActionBuildsAndPassesAgainstTheEmbeddedReference(t *testing.T) {
-	r := newRunner(t, map[string]string{"install": "go"})
+	r := newRunner(t, map[string]string{"install": "go", "target-url": "embedded"})
 	res := r.run()
 	for name, s := range res.steps {
 		if s.status != "success" {
@@ -68,7 +69,7 @@ case $1 in
 version) echo "rlspec v0.1.0 (stub)" ;;
 acceptance)
 	if [ "$STUB_EXIT" != 2 ]; then
-		printf '<testsuites><testsuite name="s"><testcase name="RL-AC1-01"/></testsuite></testsuites>' > "$REPORT_DIR/junit.xml"
+		printf '<testsuites><testsuite name="s"><testcase name="AC1-01"/></testsuite></testsuites>' > "$REPORT_DIR/junit.xml"
 	fi
 	echo "stub acceptance TARGET_URL=$TARGET_URL RL_LIMIT=${RL_LIMIT-unset}"
 	exit "$STUB_EXIT" ;;
@@ -139,5 +140,21 @@ func TestActionVerdicts(t *testing.T) {
 				t.Errorf("upload: %s", up.status)
 			}
 		})
+	}
+}
+
+// TestActionTakesTheJobsEnv: a workflow that sets TARGET_URL and RL_LIMIT
+// in the job's env: instead of with: gets them to rlspec; the action's
+// empty inputs do not hide them.
+func TestActionTakesTheJobsEnv(t *testing.T) {
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		t.Skip("release binaries exist for linux and darwin only")
+	}
+	rel := stubRelease(t, false)
+	r := newRunner(t, map[string]string{"version": "v0.1.0"},
+		"RLSPEC_RELEASE_URL=file://"+rel, "STUB_EXIT=0", "TARGET_URL=http://127.0.0.1:9", "RL_LIMIT=20")
+	gate := r.run().steps["Acceptance suite"]
+	if !strings.Contains(gate.output, "TARGET_URL=http://127.0.0.1:9 RL_LIMIT=20") {
+		t.Errorf("the job's env did not reach rlspec:\n%s", gate.output)
 	}
 }

@@ -58,6 +58,7 @@ const (
 	TB5 ID = "TB-5"
 	TB6 ID = "TB-6"
 	TB7 ID = "TB-7"
+	TB8 ID = "TB-8"
 )
 
 // penalties and the features of any profile (profiles.md).
@@ -127,6 +128,7 @@ var registry = []Clause{
 	{TB5, "token-bucket", profiles, "B + k concurrent requests on a fresh key: exactly B."},
 	{TB6, "token-bucket", profiles, "Retry-After integer seconds in [1, ⌈1/R⌉ + 1]; a request sent after it is allowed."},
 	{TB7, "token-bucket", profiles, "Limit = B; Remaining = whole tokens left after this request; Reset unix seconds in [now, now + ⌈B/R⌉ + 1]."},
+	{TB8, "token-bucket", profiles, "Keys have independent buckets; a request without the key is keyed by client address, never by one bucket shared by every keyless client."},
 
 	{PN1, "any", profiles, "From the violation until penalty_until, every request of the key gets 429 with penalty_active: true, penalty_until and Retry-After ≈ penalty_until − now."},
 	{PN2, "any", profiles, "After penalty_until (+1 s) the key is served by the algorithm again."},

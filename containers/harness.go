@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/moby/moby/api/types/network"
+	"github.com/moby/moby/client"
 	"github.com/rlspec/rlspec/service"
 	tc "github.com/testcontainers/testcontainers-go"
 )
@@ -25,7 +27,7 @@ type HarnessOptions struct {
 	// ClientIPsGiven: the user set CLIENT_IPS; otherwise xff is chosen.
 	ClientIPsGiven bool
 	// Untrusted: with CLIENT_IPS=xff, also start one instance that trusts
-	// no proxy and set cfg.UntrustedURL, so that RL-EXT-XFF-01 (an
+	// no proxy and set cfg.UntrustedURL, so that EXT-XFF-01 (an
 	// untrusted X-Forwarded-For never changes the key) runs against it.
 	Untrusted bool
 	// Postgres: the instances share one PostgreSQL (STORE=postgres,
@@ -84,7 +86,7 @@ func startForHarness(ctx context.Context, image string, cfg *service.Config, o H
 	if err := Available(ctx); err != nil {
 		return nil, nil, nil, fmt.Errorf("TARGET_IMAGE needs a Docker engine: %w", err)
 	}
-	gw, err := dockerGateway(ctx)
+	gw, err := DockerGateway(ctx)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("docker gateway: %w", err)
 	}
@@ -134,7 +136,7 @@ func startForHarness(ctx context.Context, image string, cfg *service.Config, o H
 		return nil, nil, nil, errors.Join(fmt.Errorf("the container sees requests from %s, not the default network's gateway %s it was told to trust", ct.Gateway, gw), stop())
 	}
 	if xff := !o.ClientIPsGiven || cfg.ClientIPs == service.ClientIPsXFF; o.Untrusted && xff {
-		fmt.Fprintf(note, "starting one more %s without %s, for RL-EXT-XFF-01…\n", image, EnvTrustedProxies)
+		fmt.Fprintf(note, "starting one more %s without %s, for EXT-XFF-01…\n", image, EnvTrustedProxies)
 		u, err := StartTarget(ctx, image, untrustedOpts...)
 		if err != nil {
 			return nil, nil, nil, errors.Join(fmt.Errorf("the instance without trusted proxies: %w", err), stop())
@@ -158,20 +160,15 @@ func startForHarness(ctx context.Context, image string, cfg *service.Config, o H
 	return ct.URLs, stop, ct.Restart, nil
 }
 
-// dockerGateway is the gateway of the default bridge network testcontainers
+// DockerGateway is the gateway of the default bridge network testcontainers
 // starts containers on: the address published-port requests come from.
 // When the network's IPAM names no gateway (older engines), Docker gives
 // the bridge the subnet's first address; StartForHarness checks the guess
 // against what the started container reports.
-func dockerGateway(ctx context.Context) (netip.Addr, error) {
-	p, err := tc.NewDockerProvider()
+func DockerGateway(ctx context.Context) (netip.Addr, error) {
+	nw, err := inspectNetwork(ctx, tc.Bridge)
 	if err != nil {
 		return netip.Addr{}, err
-	}
-	defer p.Close()
-	nw, err := p.GetNetwork(ctx, tc.NetworkRequest{Name: tc.Bridge})
-	if err != nil {
-		return netip.Addr{}, fmt.Errorf("inspect network %s: %w", tc.Bridge, err)
 	}
 	for _, c := range nw.IPAM.Config {
 		if c.Gateway.IsValid() {
@@ -184,4 +181,19 @@ func dockerGateway(ctx context.Context) (netip.Addr, error) {
 		}
 	}
 	return netip.Addr{}, fmt.Errorf("network %s has neither a gateway nor an IPv4 subnet", tc.Bridge)
+}
+
+// inspectNetwork reads the Docker network name through testcontainers'
+// client (its GetNetwork takes the deprecated NetworkRequest).
+func inspectNetwork(ctx context.Context, name string) (network.Inspect, error) {
+	p, err := tc.NewDockerProvider()
+	if err != nil {
+		return network.Inspect{}, err
+	}
+	defer p.Close()
+	res, err := p.Client().NetworkInspect(ctx, name, client.NetworkInspectOptions{})
+	if err != nil {
+		return network.Inspect{}, fmt.Errorf("inspect network %s: %w", name, err)
+	}
+	return res.Network, nil
 }

@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"net/http"
 	"net/netip"
+	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/internal/pgcluster"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/service"
 )
 
 // Options say which reference to start.
@@ -29,8 +32,14 @@ type Options struct {
 	// Penalties are RL_PENALTIES' tiers: StartPair then starts a third
 	// instance with them (Pair.PenaltiesURL); none: no such instance.
 	Penalties []model.PenaltyTier
-	// IETF answers in the ietf dialect too (RL_DIALECT=ietf).
+	// IETF adds the IETF fields beside the dialect's (RL_IETF_FIELDS,
+	// feature ietf-headers).
 	IETF bool
+	// Answer is how the reference answers (RL_DIALECT, RL_RESET_FORMAT,
+	// RL_HEADER_PREFIX, RL_LIMITED_STATUS; AnswerFor) and RefusalBody its
+	// refusal's body (RL_LIMITED_BODY); zero: x-ratelimit, unix, 429, JSON.
+	Answer      dialect.Settings
+	RefusalBody fakeserver.RefusalBody
 	// Bypass are the headers of a bypass identity (RL_BYPASS_HEADERS).
 	Bypass http.Header
 	// Tiers are RL_TIERS' endpoints (sliding-log).
@@ -45,6 +54,9 @@ type Options struct {
 	// Replicas is how many enabled instances StartPair starts on one store
 	// (0 or 1: one; MI-1 needs more). StartQuotas takes its own count.
 	Replicas int
+	// Delay and DelayMax slow every request of every instance by a time in
+	// [Delay, DelayMax] (fakeserver.Config; the self-test's overload).
+	Delay, DelayMax time.Duration
 }
 
 // stores hands out one empty store per instance set: SQLite leaves the
@@ -101,6 +113,7 @@ func (s *stores) close() error {
 func (o Options) base() fakeserver.Config {
 	cfg := fakeserver.DefaultConfig()
 	cfg.RequireAuth = o.RequireAuth
+	cfg.Delay, cfg.DelayMax = o.Delay, o.DelayMax
 	if o.Profile != "" {
 		cfg.Profile = o.Profile
 	}
@@ -114,6 +127,7 @@ func (o Options) base() fakeserver.Config {
 		cfg.Rate = o.Rate
 	}
 	cfg.IETF, cfg.Bypass, cfg.Tiers = o.IETF, o.Bypass, o.Tiers
+	cfg.Answer, cfg.RefusalBody = o.Answer, o.RefusalBody
 	if o.TrustLoopbackProxies {
 		cfg.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 	}
@@ -169,4 +183,20 @@ func (o Options) profile() string {
 		return string(o.Profile) + " " + string(max(o.Align, profile.AlignEpoch)) + ", "
 	}
 	return string(o.Profile) + ", "
+}
+
+// AnswerFor is how the embedded reference answers a run with settings tc:
+// in the dialect tc names (the server's x-ratelimit when tc leaves it to
+// auto), with tc's Reset format, prefix and refusal status, and a text
+// refusal when LIMITED_BODY is text:<regexp>.
+func AnswerFor(tc service.Config) (dialect.Settings, fakeserver.RefusalBody) {
+	a := tc.Answer()
+	a.Body = dialect.Body{}
+	if !a.Dialect.Concrete() {
+		a.Dialect = dialect.Unset
+	}
+	if tc.LimitedBody.Kind == dialect.BodyText {
+		return a, fakeserver.RefusalText
+	}
+	return a, fakeserver.RefusalJSON
 }

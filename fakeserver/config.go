@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/reference"
@@ -38,7 +39,9 @@ type Config struct {
 	Burst          int                 // RL_BURST: token-bucket's B (default 5)
 	Rate           float64             // RL_RATE: token-bucket's R in tokens per second (default 2)
 	Penalties      []model.PenaltyTier // RL_PENALTIES: penalty tiers around the profile's design (none by default)
-	IETF           bool                // RL_DIALECT=ietf: RateLimit and RateLimit-Policy beside X-RateLimit-*
+	IETF           bool                // RL_IETF_FIELDS: RateLimit and RateLimit-Policy beside the dialect's fields (feature ietf-headers)
+	Answer         dialect.Settings    // RL_DIALECT, RL_RESET_FORMAT, RL_HEADER_PREFIX, RL_LIMITED_STATUS: how answers are written (Answers)
+	RefusalBody    RefusalBody         // RL_LIMITED_BODY: json (the profile's, default), text or empty
 	Bypass         http.Header         // RL_BYPASS_HEADERS: requests carrying one skip the limiter (non-PRD profiles)
 	Tiers          []model.Tier        // RL_TIERS (a JSON file): more endpoints, each a sliding log of its own (sliding-log)
 	Store          StoreKind           // STORE: sqlite (default) or postgres
@@ -53,6 +56,9 @@ type Config struct {
 	// Delay is added before every request is handled (a slow service, for
 	// self-tests of timing assumptions); 0 = none.
 	Delay time.Duration
+	// DelayMax, above Delay, makes the delay of each request uniform in
+	// [Delay, DelayMax] (an overloaded service's jitter).
+	DelayMax time.Duration
 	// RequireAuth, when set, is the Authorization header value every request
 	// but the health check must carry (REQUIRE_AUTH, e.g. "Bearer t0ken");
 	// others get 401 and spend nothing. Never logged.
@@ -117,15 +123,25 @@ func (c Config) Validate() error {
 		return fmt.Errorf("STORE: %q is not a store (sqlite, postgres)", c.Store)
 	case c.Store == StorePostgres && c.DatabaseURL == "":
 		return fmt.Errorf("STORE=postgres needs DATABASE_URL (postgres://…)")
-	case c.CleanupEvery < 0 || c.Retention < 0 || c.BusyTimeout < 0 || c.Delay < 0:
+	case c.CleanupEvery < 0 || c.Retention < 0 || c.BusyTimeout < 0 || c.Delay < 0 || c.DelayMax < 0:
 		return fmt.Errorf("negative duration in CLEANUP_EVERY, retention, busy timeout or delay")
+	case c.Answer.Dialect == dialect.Auto:
+		return fmt.Errorf("RL_DIALECT: auto is rlspec's detection, not a way to answer: name a dialect")
+	}
+	if err := c.Answer.Validate(); err != nil {
+		return fmt.Errorf("RL_%w", err)
+	}
+	if _, err := ParseRefusalBody(string(c.RefusalBody)); err != nil {
+		return fmt.Errorf("RL_LIMITED_BODY: %w", err)
 	}
 	return nil
 }
 
 // ConfigFromEnv reads BMTC_RATE_LIMIT_ENABLED, BMTC_RATE_LIMIT_PER_HOUR,
 // BMTC_RATE_LIMIT_WINDOW_SECONDS, RL_SENTINEL, RL_PROFILE, RL_WINDOW_ALIGN,
-// RL_BURST, RL_RATE, RL_PENALTIES, RL_DIALECT, RL_BYPASS_HEADERS, RL_TIERS,
+// RL_BURST, RL_RATE, RL_PENALTIES, RL_DIALECT, RL_RESET_FORMAT,
+// RL_HEADER_PREFIX, RL_LIMITED_STATUS, RL_LIMITED_BODY, RL_IETF_FIELDS,
+// RL_BYPASS_HEADERS, RL_TIERS,
 // STORE, DB_PATH, DATABASE_URL, TRUSTED_PROXIES (comma-separated CIDRs or
 // addresses), CLEANUP_EVERY (Go duration or seconds) and REQUIRE_AUTH over
 // DefaultConfig.
@@ -205,12 +221,8 @@ func ConfigFromEnv(getenv func(string) (string, bool)) (Config, error) {
 	if v, ok := get("DATABASE_URL"); ok {
 		c.DatabaseURL = v
 	}
-	if v, ok := get("RL_DIALECT"); ok {
-		b, err := ParseDialect(v)
-		if err != nil {
-			return c, fmt.Errorf("RL_DIALECT: %w", err)
-		}
-		c.IETF = b
+	if err := c.answerFromEnv(get); err != nil {
+		return c, err
 	}
 	if v, ok := get("RL_BYPASS_HEADERS"); ok {
 		h, err := ParseBypass(v)

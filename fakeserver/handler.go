@@ -8,7 +8,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -122,8 +121,7 @@ func (s *Server) rideSummary(w http.ResponseWriter, r *http.Request) {
 		s.unavailable(w, r, err)
 		return
 	}
-	s.ietfFields(w.Header(), d, s.cfg.Window)
-	writeDecision(w, d)
+	s.writeDecision(w, d)
 }
 
 func (s *Server) unavailable(w http.ResponseWriter, r *http.Request, err error) {
@@ -138,18 +136,15 @@ func (s *Server) unavailable(w http.ResponseWriter, r *http.Request, err error) 
 	}
 }
 
-// writeDecision renders a decision: the X-RateLimit-* headers on every
-// outcome (FR-7), Retry-After and the rate_limited body on a 429.
-func writeDecision(w http.ResponseWriter, d reference.Decision) {
+// writeDecision renders a decision: the rate-limit fields on every
+// outcome (FR-7's X-RateLimit-* unless RL_DIALECT says otherwise),
+// Retry-After and the rate_limited body on a refusal.
+func (s *Server) writeDecision(w http.ResponseWriter, d reference.Decision) {
 	h := w.Header()
-	h.Set("X-RateLimit-Limit", strconv.Itoa(d.Limit))
-	h.Set("X-RateLimit-Remaining", strconv.Itoa(d.Remaining))
-	h.Set("X-RateLimit-Reset", strconv.FormatInt(d.Reset, 10))
+	s.quotaFields(h, d, s.cfg.Window)
 	switch d.Outcome {
 	case reference.Limited:
-		h.Set("Retry-After", strconv.FormatInt(d.RetryAfter, 10))
-		body := fmt.Sprintf(`{"error":"rate_limited","message":"quota exhausted for this window","retry_after":%d%s}`, d.RetryAfter, penaltyFields(d))
-		writeJSON(w, http.StatusTooManyRequests, []byte(body))
+		s.refuse(w, d, fmt.Appendf(nil, `{"error":"rate_limited","message":"quota exhausted for this window","retry_after":%d%s}`, d.RetryAfter, penaltyFields(d)))
 	case reference.KeyReused:
 		writeError(w, http.StatusUnprocessableEntity, "idempotency_key_reused", "Idempotency-Key was already used with a different body")
 	case reference.Replayed:

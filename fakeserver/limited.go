@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/rlspec/rlspec/reference"
@@ -15,8 +14,9 @@ import (
 const limitedBody = `{"error":{"code":"RATE_LIMITED","message":"Too many requests. Please try again later.","retryAfter":%d}%s}`
 
 // limited serves a non-PRD profile's endpoint: GET, keyed by
-// X-User-ID or the client address, the three X-RateLimit-* headers on every
-// decision, and on a 429 Retry-After and spec/002's body.
+// X-User-ID or the client address, the rate-limit fields on every decision
+// (RL_DIALECT), and on a refusal Retry-After and spec/002's body (or the
+// RL_LIMITED_BODY and RL_LIMITED_STATUS asked for).
 func (s *Server) limited(w http.ResponseWriter, r *http.Request) {
 	s.serveLimited(w, r, limitedRoute{method: http.MethodGet, ref: s.ref, bucket: s.keyer.Key(r, Ride{}), window: s.cfg.Window})
 }
@@ -47,14 +47,9 @@ func (s *Server) serveLimited(w http.ResponseWriter, r *http.Request, rt limited
 		s.unavailable(w, r, err)
 		return
 	}
-	h := w.Header()
-	h.Set("X-RateLimit-Limit", strconv.Itoa(d.Limit))
-	h.Set("X-RateLimit-Remaining", strconv.Itoa(d.Remaining))
-	h.Set("X-RateLimit-Reset", strconv.FormatInt(d.Reset, 10))
-	s.ietfFields(h, d, rt.window)
+	s.quotaFields(w.Header(), d, rt.window)
 	if d.Outcome == reference.Limited {
-		h.Set("Retry-After", strconv.FormatInt(d.RetryAfter, 10))
-		writeJSON(w, http.StatusTooManyRequests, fmt.Appendf(nil, limitedBody, d.RetryAfter, penaltyFields(d)))
+		s.refuse(w, d, fmt.Appendf(nil, limitedBody, d.RetryAfter, penaltyFields(d)))
 		return
 	}
 	writeJSON(w, http.StatusOK, []byte(`{"ok":true}`))

@@ -40,7 +40,7 @@ func Start(cfg Config, addr string) (*Running, error) {
 // Serve serves srv on ln in the background; Close shuts both down.
 func Serve(srv *Server, ln net.Listener) *Running {
 	hs := &http.Server{
-		Handler:           delayed(srv, srv.cfg.Delay),
+		Handler:           delayed(srv, srv.cfg.Delay, srv.cfg.DelayMax),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second,

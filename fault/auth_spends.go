@@ -16,7 +16,7 @@ func authSpends() Fault {
 		Name:        AuthSpends,
 		Breaks:      clause.Of(clause.Extended, clause.FR3),
 		Description: "with REQUIRE_AUTH, a request with missing or wrong credentials spends a unit before it is refused with 401",
-		Detectors:   Detectors{Scenarios: []string{"RL-EXT-AUTH-01"}},
+		Detectors:   Detectors{Scenarios: []string{"EXT-AUTH-01"}},
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

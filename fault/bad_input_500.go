@@ -15,7 +15,7 @@ func badInput500() Fault {
 		Name:        BadInput500,
 		Breaks:      clause.Of(clause.Extended),
 		Description: "malformed JSON is answered 500",
-		Detectors:   Detectors{Scenarios: []string{"RL-EXT-BAD-01.1"}},
+		Detectors:   Detectors{Scenarios: []string{"EXT-BAD-01.1"}},
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -17,7 +17,7 @@ func checkThenAct() Fault {
 		Name:        CheckThenAct,
 		Breaks:      clause.Of(clause.AC7, clause.FR4),
 		Description: "reads the bucket before the transaction that writes the absolute result: concurrent requests oversell",
-		Detectors:   Detectors{Scenarios: []string{"RL-AC7-01", "RL-AC7-02"}, Race: true, Replicas: 1},
+		Detectors:   Detectors{Scenarios: []string{"AC7-01", "AC7-02"}, Race: true, Replicas: 1},
 		Wrap:        staleBuckets,
 	}
 }

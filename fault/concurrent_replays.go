@@ -16,7 +16,7 @@ func concurrentReplays() Fault {
 		Name:        ConcurrentReplays,
 		Breaks:      clause.Of(clause.AC6, clause.FR6),
 		Description: "the replay lookup is outside the spend transaction: identical requests racing a key's first one each spend",
-		Detectors:   Detectors{Scenarios: []string{"RL-AC6-02"}, Race: true, Replicas: 1},
+		Detectors:   Detectors{Scenarios: []string{"AC6-02"}, Race: true, Replicas: 1},
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			recs := newFirstWrites(cfg.ClockOrWall())
 			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {

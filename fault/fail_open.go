@@ -21,7 +21,7 @@ func failOpen() Fault {
 		Name:        FailOpen,
 		Breaks:      clause.Of(clause.FAIL1),
 		Description: "store errors allow the request (fail-open)",
-		Detectors:   Detectors{Scenarios: []string{"RL-FAIL1-01"}},
+		Detectors:   Detectors{Scenarios: []string{"FAIL-1-01"}},
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store { return failOpenStore{Store: s} }}
 		},

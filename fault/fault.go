@@ -37,6 +37,9 @@ type Fault struct {
 	// Profile is the design the fault belongs to: the self-test runs it on
 	// the reference serving that profile ("" the PRD).
 	Profile profile.Name
+	// Align is the fixed-window alignment the self-test serves and claims
+	// for the fault ("" epoch).
+	Align profile.Align
 	// Wrap returns the replacements of a server configured by cfg.
 	Wrap func(cfg fakeserver.Config) fakeserver.Wrap
 }

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/ietf"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 )
@@ -201,12 +201,14 @@ var detectors = map[fault.Name]detector{
 	fault.SLRetryAfterShort:  slRetryAfterShortDetector,
 	fault.SLKeyIgnored:       slKeysDetector,
 	fault.SLAnonymousShared:  slAnonymousDetector,
+	fault.SLWeightedCounter:  slCounterDetector,
 
-	fault.PNRefusedCounted: pnRefusedCountedDetector,
-	fault.PNNoEscalation:   pnNoEscalationDetector,
-	fault.PNSpends:         pnSpendsDetector,
-	fault.PNNeverForgets:   pnNeverForgetsDetector,
-	fault.PNReleaseLate:    pnReleaseLateDetector,
+	fault.PNRefusedCounted:   pnRefusedCountedDetector,
+	fault.PNRefusedEscalates: pnRefusedEscalatesDetector,
+	fault.PNNoEscalation:     pnNoEscalationDetector,
+	fault.PNSpends:           pnSpendsDetector,
+	fault.PNNeverForgets:     pnNeverForgetsDetector,
+	fault.PNReleaseLate:      pnReleaseLateDetector,
 	fault.BypassSpends: func(_ *testing.T, mk mkServer) (bool, string) {
 		s := mk(func(c *fakeserver.Config) {
 			c.Profile, c.Limit, c.Window = profile.SlidingLog, 3, 10*time.Second
@@ -233,7 +235,7 @@ var detectors = map[fault.Name]detector{
 		s := mk(func(c *fakeserver.Config) {
 			c.Profile, c.Limit, c.Window, c.IETF = profile.SlidingLog, 3, 10*time.Second, true
 		})
-		f, err := ietf.Read(s.do(user("u", "")).Header())
+		f, err := dialect.ReadIETF(s.do(user("u", "")).Header())
 		return err != nil || f.Limit.Reset > 11, fmt.Sprintf("RateLimit t=%d with W = 10 s (%v)", f.Limit.Reset, err)
 	},
 
@@ -242,8 +244,11 @@ var detectors = map[fault.Name]detector{
 	fault.FWBoundaryRace:       fwBoundaryDetector,
 	fault.FWInsertRace:         fwInsertDetector,
 	fault.FWOffByOne:           fwOffByOneDetector,
+	fault.FWOneShort:           fwOneShortDetector,
 	fault.FWAnonymousShared:    fwAnonymousDetector,
 	fault.FWBody:               fwBodyDetector,
+	fault.FWKeyGrid:            fwKeyGridDetector,
+	fault.FWRefusalMovesWindow: fwRetryDetector,
 
 	fault.TBWholeSecondRefill:   tbSteadyDetector,
 	fault.TBBinaryRefill:        tbRefillDetector,
@@ -251,6 +256,8 @@ var detectors = map[fault.Name]detector{
 	fault.TBRetryAfterTruncated: tbRetryAfterDetector,
 	fault.TBLostUpdate:          tbConcurrentDetector,
 	fault.TBLimitFromRemaining:  tbLimitDetector,
+	fault.TBAnonymousShared:     tbAnonymousDetector,
+	fault.TBKeyIgnored:          tbKeysDetector,
 
 	fault.SLMemoryQuota: memoryQuotaDetector(profile.SlidingLog),
 	fault.FWMemoryQuota: memoryQuotaDetector(profile.FixedWindow),

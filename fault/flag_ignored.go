@@ -14,7 +14,7 @@ func flagIgnored() Fault {
 		Name:        FlagIgnored,
 		Breaks:      clause.Of(clause.AC8, clause.FR8),
 		Description: "BMTC_RATE_LIMIT_ENABLED=false is ignored: the limit is enforced anyway",
-		Detectors:   Detectors{Scenarios: []string{"RL-AC8-02"}},
+		Detectors:   Detectors{Scenarios: []string{"AC8-02"}},
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			cfg.Enabled = true
 			enforced := cfg.Model()

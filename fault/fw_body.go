@@ -20,24 +20,25 @@ func fwBody() Fault {
 		Seed:        "spec/003's 429 body",
 		Detectors:   Detectors{Scenarios: []string{"FW-6-01"}},
 		Profile:     profile.FixedWindow,
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
+		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					h.ServeHTTP(&bodyRewrite{ResponseWriter: w}, r)
+					h.ServeHTTP(&bodyRewrite{ResponseWriter: w, refusal: cfg.Answers().Status()}, r)
 				})
 			}}
 		},
 	}
 }
 
-// bodyRewrite replaces the body of a 429.
+// bodyRewrite replaces the body of a refusal (status refusal).
 type bodyRewrite struct {
 	http.ResponseWriter
+	refusal int
 	limited bool
 }
 
 func (w *bodyRewrite) WriteHeader(status int) {
-	if w.limited = status == http.StatusTooManyRequests; w.limited {
+	if w.limited = status == w.refusal; w.limited {
 		w.Header().Del("Content-Length")
 	}
 	w.ResponseWriter.WriteHeader(status)

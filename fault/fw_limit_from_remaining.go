@@ -2,9 +2,9 @@ package fault
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/profile"
 )
@@ -27,12 +27,8 @@ func fwLimitFromRemaining() Fault {
 
 // limitFromRemaining is spec/003's middleware line (871), whatever the
 // algorithm behind it.
-func limitFromRemaining(fakeserver.Config) fakeserver.Wrap {
+func limitFromRemaining(cfg fakeserver.Config) fakeserver.Wrap {
 	return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
-		return onHeaders(h, func(_ *http.Request, _ int, hdr http.Header) {
-			if rem, err := strconv.Atoi(hdr.Get("X-RateLimit-Remaining")); err == nil {
-				hdr.Set("X-RateLimit-Limit", strconv.Itoa(rem+1))
-			}
-		})
+		return onQuota(cfg, h, func(_ int, q *dialect.Quota) { q.Limit = q.Remaining + 1 })
 	}}
 }

@@ -5,8 +5,8 @@ import (
 	"strconv"
 
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
-	"github.com/rlspec/rlspec/ietf"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -25,12 +25,12 @@ func ietfResetTimestamp() Fault {
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
 				return onHeaders(h, func(_ *http.Request, _ int, hdr http.Header) {
-					f, err := ietf.Read(hdr)
+					f, err := dialect.ReadIETF(hdr)
 					reset, rerr := strconv.ParseInt(hdr.Get("X-RateLimit-Reset"), 10, 64)
 					if err != nil || rerr != nil {
 						return
 					}
-					_ = ietf.Format(hdr, f.Policy.Name, int(f.Policy.Quota), cfg.Window, f.Limit.Remaining, reset)
+					_ = dialect.FormatIETF(hdr, f.Policy.Name, int(f.Policy.Quota), cfg.Window, f.Limit.Remaining, reset)
 				})
 			}}
 		},

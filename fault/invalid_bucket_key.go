@@ -15,7 +15,7 @@ func invalidBucketKey() Fault {
 		Name:        InvalidBucketKey,
 		Breaks:      clause.Of(clause.AC9, clause.FR2),
 		Description: "any string device_bucket, valid or not, is used as the key",
-		Detectors:   Detectors{Scenarios: []string{"RL-AC9-01.1", "RL-AC9-02"}},
+		Detectors:   Detectors{Scenarios: []string{"AC9-01.1", "AC9-02"}},
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Keyer: func(k fakeserver.Keyer) fakeserver.Keyer {
 				return keyFunc(func(r *http.Request, ride fakeserver.Ride) string {

@@ -15,7 +15,7 @@ func noHeaders429() Fault {
 		Name:        NoHeaders429,
 		Breaks:      clause.Of(clause.FR7, clause.AC3),
 		Description: "429 responses carry no X-RateLimit-* headers",
-		Detectors:   Detectors{Scenarios: []string{"RL-AC3-01", "RL-FR7-01"}},
+		Detectors:   Detectors{Scenarios: []string{"AC3-01", "FR-7-01"}},
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
 				return onHeaders(h, func(_ *http.Request, status int, hdr http.Header) {

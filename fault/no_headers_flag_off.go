@@ -15,7 +15,7 @@ func noHeadersFlagOff() Fault {
 		Name:        NoHeadersFlagOff,
 		Breaks:      clause.Of(clause.AC8, clause.FR7),
 		Description: "with the flag off no X-RateLimit-* headers are sent",
-		Detectors:   Detectors{Scenarios: []string{"RL-AC8-01", "RL-AC8-02"}},
+		Detectors:   Detectors{Scenarios: []string{"AC8-01", "AC8-02"}},
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			if cfg.Enabled {
 				return fakeserver.Wrap{} // the defect shows only with the flag off

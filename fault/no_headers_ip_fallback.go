@@ -16,7 +16,7 @@ func noHeadersFallback() Fault {
 		Name:        NoHeadersFallback,
 		Breaks:      clause.Of(clause.FR7, clause.AC5),
 		Description: "responses keyed by the IP fallback carry no X-RateLimit-* headers (set only when the body names a device)",
-		Detectors:   Detectors{Scenarios: []string{"RL-FR7-02"}},
+		Detectors:   Detectors{Scenarios: []string{"FR-7-02"}},
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

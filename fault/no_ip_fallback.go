@@ -16,7 +16,7 @@ func noIPFallback() Fault {
 		Name:        NoIPFallback,
 		Breaks:      clause.Of(clause.AC5, clause.FR2),
 		Description: "a request without device_bucket is keyed by one global bucket shared by every client",
-		Detectors:   Detectors{Scenarios: []string{"RL-AC5-01", "RL-AC5-03"}},
+		Detectors:   Detectors{Scenarios: []string{"AC5-01", "AC5-03"}},
 		Wrap:        addressesShare("global"),
 	}
 }

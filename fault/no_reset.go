@@ -16,7 +16,7 @@ func noReset() Fault {
 		Name:        NoReset,
 		Breaks:      clause.Of(clause.AC4, clause.FR5),
 		Description: "the window never resets: an exhausted bucket stays exhausted",
-		Detectors:   Detectors{Scenarios: []string{"RL-AC4-01"}},
+		Detectors:   Detectors{Scenarios: []string{"AC4-01"}},
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Model: func(m model.Model) model.Model {
 				return stepFunc(func(st model.State, req model.Request, now time.Time) (model.State, model.Decision) {

@@ -15,7 +15,7 @@ func noRetryAfter() Fault {
 		Name:        NoRetryAfter,
 		Breaks:      clause.Of(clause.AC3),
 		Description: "429 responses carry no Retry-After",
-		Detectors:   Detectors{Scenarios: []string{"RL-AC3-02"}},
+		Detectors:   Detectors{Scenarios: []string{"AC3-02"}},
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
 				return onHeaders(h, func(_ *http.Request, status int, hdr http.Header) {

@@ -16,7 +16,7 @@ func offByOne() Fault {
 		Name:        OffByOne,
 		Breaks:      clause.Of(clause.AC1, clause.AC2),
 		Description: "X-RateLimit-Remaining is one too high (the value before the spend)",
-		Detectors:   Detectors{Scenarios: []string{"RL-AC1-01", "RL-AC2-01"}},
+		Detectors:   Detectors{Scenarios: []string{"AC1-01", "AC2-01"}},
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Model: func(m model.Model) model.Model {
 				return stepFunc(func(st model.State, req model.Request, now time.Time) (model.State, model.Decision) {

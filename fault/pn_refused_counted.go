@@ -25,11 +25,7 @@ func pnRefusedCounted() Fault {
 		Detectors:   Detectors{Scenarios: []string{"PN-4-01"}},
 		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-				next, d := p.Step(st, req, now)
-				if !p.Active(st, now) || req.Cost == 0 {
-					return next, d
-				}
+			return wrapRefusals(func(p model.Penalties, st model.State, _ model.Request, now time.Time, _ model.State, d model.Decision) (model.State, model.Decision) {
 				return p.Violate(st, d, now)
 			})
 		},

@@ -20,14 +20,10 @@ func pnSpends() Fault {
 		Name:        PNSpends,
 		Breaks:      clause.Of(clause.PN4),
 		Description: "requests refused under a penalty spend quota",
-		Detectors:   Detectors{Scenarios: []string{"PN-4-01"}},
+		Detectors:   Detectors{Scenarios: []string{"PN-4-01", "PN-4-03"}},
 		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-				next, d := p.Step(st, req, now)
-				if !p.Active(st, now) || req.Cost == 0 {
-					return next, d
-				}
+			return wrapRefusals(func(p model.Penalties, st model.State, req model.Request, now time.Time, next model.State, d model.Decision) (model.State, model.Decision) {
 				inner := st
 				inner.Penalty = model.Penalty{}
 				spent, id := p.Inner.Step(inner, req, now)

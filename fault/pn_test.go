@@ -80,3 +80,19 @@ func pnReleaseLateDetector(_ *testing.T, mk mkServer) (bool, string) {
 	w := s.do(user("u", ""))
 	return w.Code != 200, fmt.Sprintf("1.1 s after a 5 s penalty: %d %s", w.Code, w.Body.String())
 }
+
+// pnRefusedEscalatesDetector: tiers 2:5s,3:8s,4:11s; retries under the
+// first penalty, then, once it and the window have passed, the key's third
+// violation must start the 8 s tier.
+func pnRefusedEscalatesDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := mk(func(c *fakeserver.Config) {
+		c.Profile, c.Limit, c.Window = profile.SlidingLog, 3, 3*time.Second
+		c.Penalties = []model.PenaltyTier{{Count: 2, Duration: 5 * time.Second}, {Count: 3, Duration: 8 * time.Second}, {Count: 4, Duration: 11 * time.Second}}
+	})
+	v := s.penalize("u")
+	s.retryUnderPenalty("u", v.Add(4*time.Second))
+	s.clk.Advance(v.Add(5100 * time.Millisecond).Sub(s.clk.Now()))
+	_, ok := s.spend(3, user("u", ""))
+	ra := hdr(s.do(user("u", "")), "Retry-After")
+	return ok != 3 || ra > 8, fmt.Sprintf("after a 5 s penalty retried under: %d of 3 allowed, the third violation's Retry-After %d (tier 8 s)", ok, ra)
+}

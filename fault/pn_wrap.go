@@ -25,3 +25,19 @@ func wrapPenalties(f penaltyStep) fakeserver.Wrap {
 		})
 	}}
 }
+
+// refusalStep is a penalties fault in what a request refused under an
+// active penalty does: the correct step's next state and decision, changed.
+type refusalStep func(p model.Penalties, st model.State, req model.Request, now time.Time, next model.State, d model.Decision) (model.State, model.Decision)
+
+// wrapRefusals is the Wrap of a refusalStep: every other request gets the
+// correct model's answer.
+func wrapRefusals(f refusalStep) fakeserver.Wrap {
+	return wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+		next, d := p.Step(st, req, now)
+		if !p.Active(st, now) || req.Cost == 0 {
+			return next, d
+		}
+		return f(p, st, req, now, next, d)
+	})
+}

@@ -16,7 +16,7 @@ func pushesWindow429() Fault {
 		Name:        PushesWindow429,
 		Breaks:      clause.Of(clause.AC3, clause.FR3),
 		Description: "a 429 moves reset_utc to now + window, so rejected clients never get back in",
-		Detectors:   Detectors{Scenarios: []string{"RL-AC3-03"}},
+		Detectors:   Detectors{Scenarios: []string{"AC3-03"}},
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			window := int64(cfg.Window / time.Second)
 			return fakeserver.Wrap{Model: func(m model.Model) model.Model {

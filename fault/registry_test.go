@@ -4,7 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,18 +16,27 @@ import (
 // fault: a new fault's file cannot be forgotten in registry.go.
 func TestEveryDeclaredFaultIsRegistered(t *testing.T) {
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, 0)
+	names, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
+	}
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, file)
 	}
 	registered := map[fault.Name]bool{}
 	for _, f := range fault.All() {
 		registered[f.Name] = true
 	}
 	declared := 0
-	for _, file := range pkgs["fault"].Files {
+	for _, file := range files {
 		ast.Inspect(file, func(n ast.Node) bool {
 			vs, ok := n.(*ast.ValueSpec)
 			if !ok || vs.Type == nil || len(vs.Values) != 1 {

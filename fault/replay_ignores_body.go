@@ -16,7 +16,7 @@ func replayIgnoresBody() Fault {
 		Name:        ReplayIgnoresBody,
 		Breaks:      clause.Of(clause.AC6, clause.FR6),
 		Description: "the same Idempotency-Key with a different body gets the cached response",
-		Detectors:   Detectors{Scenarios: []string{"RL-AC6-03"}},
+		Detectors:   Detectors{Scenarios: []string{"AC6-03"}},
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
 				return txStore{Store: s, wrap: func(tx reference.Tx) reference.Tx { return anyBody{tx} }}

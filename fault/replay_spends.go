@@ -16,7 +16,7 @@ func replaySpends() Fault {
 		Name:        ReplaySpends,
 		Breaks:      clause.Of(clause.AC6, clause.FR6),
 		Description: "an identical replay returns the cached response but spends a unit",
-		Detectors:   Detectors{Scenarios: []string{"RL-AC6-01", "RL-AC6-02"}},
+		Detectors:   Detectors{Scenarios: []string{"AC6-01", "AC6-02"}},
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Model: func(m model.Model) model.Model {
 				return stepFunc(func(st model.State, req model.Request, now time.Time) (model.State, model.Decision) {

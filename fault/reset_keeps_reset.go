@@ -16,7 +16,7 @@ func resetKeepsReset() Fault {
 		Name:        ResetKeepsReset,
 		Breaks:      clause.Of(clause.AC4, clause.FR5),
 		Description: "the reset refills the quota but does not move reset_utc, so Reset stays in the past",
-		Detectors:   Detectors{Scenarios: []string{"RL-AC4-01"}},
+		Detectors:   Detectors{Scenarios: []string{"AC4-01"}},
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Model: func(m model.Model) model.Model {
 				return stepFunc(func(st model.State, req model.Request, now time.Time) (model.State, model.Decision) {

@@ -17,7 +17,7 @@ func resetRace() Fault {
 		Name:        ResetRace,
 		Breaks:      clause.Of(clause.AC4, clause.FR5),
 		Description: "the expiry check runs outside the transaction: requests racing at the boundary each refill",
-		Detectors:   Detectors{Scenarios: []string{"RL-AC4-02"}, Race: true, Replicas: 1},
+		Detectors:   Detectors{Scenarios: []string{"AC4-02"}, Race: true, Replicas: 1},
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
 				return newStaleStore(s, cfg.ClockOrWall(), func(tx reference.Tx, earlier reads) reference.Tx { return staleExpiry{Tx: tx, earlier: earlier} })

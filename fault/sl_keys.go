@@ -23,15 +23,19 @@ func slKeyIgnored() Fault {
 		Description: "the key header is ignored: every request is keyed by its client address",
 		Detectors:   Detectors{Scenarios: []string{"SL-8-01"}},
 		Profile:     profile.SlidingLog,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			byAddr := fakeserver.DeviceKeyer{TrustedProxies: cfg.TrustedProxies}
-			return fakeserver.Wrap{Keyer: func(fakeserver.Keyer) fakeserver.Keyer {
-				return keyFunc(func(r *http.Request, _ fakeserver.Ride) string {
-					return fakeserver.AddressPrefix + byAddr.ClientAddr(r)
-				})
-			}}
-		},
+		Wrap:        keyIgnored,
 	}
+}
+
+// keyIgnored keys every request by its client address, whatever key it
+// carries.
+func keyIgnored(cfg fakeserver.Config) fakeserver.Wrap {
+	byAddr := fakeserver.DeviceKeyer{TrustedProxies: cfg.TrustedProxies}
+	return fakeserver.Wrap{Keyer: func(fakeserver.Keyer) fakeserver.Keyer {
+		return keyFunc(func(r *http.Request, _ fakeserver.Ride) string {
+			return fakeserver.AddressPrefix + byAddr.ClientAddr(r)
+		})
+	}}
 }
 
 func slAnonymousShared() Fault {

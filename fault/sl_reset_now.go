@@ -2,9 +2,10 @@ package fault
 
 import (
 	"net/http"
-	"strconv"
+	"time"
 
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/profile"
 )
@@ -22,11 +23,10 @@ func slResetNow() Fault {
 		Detectors:   Detectors{Scenarios: []string{"SL-7-01"}},
 		Profile:     profile.SlidingLog,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			clk := cfg.ClockOrWall()
 			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
-				return onHeaders(h, func(_ *http.Request, status int, hdr http.Header) {
+				return onQuota(cfg, h, func(status int, q *dialect.Quota) {
 					if status == http.StatusOK {
-						hdr.Set("X-RateLimit-Reset", strconv.FormatInt(clk.Now().Unix(), 10))
+						q.Reset = q.Now.Truncate(time.Second)
 					}
 				})
 			}}

@@ -101,3 +101,17 @@ func slAnonymousDetector(_ *testing.T, mk mkServer) (bool, string) {
 	w := s.do(user("", "192.0.2.8:1"))
 	return w.Code != 200, fmt.Sprintf("another address without the header after one spent N: %d", w.Code)
 }
+
+// slCounterDetector: N requests 200 ms before a 10 s grid window ends, one
+// more 200 ms after it: N+1 within 0.4 s, which a sliding log refuses.
+func slCounterDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := slServer(mk)
+	end := s.clk.Now().Truncate(10 * time.Second).Add(10 * time.Second)
+	s.clk.Advance(end.Add(-200 * time.Millisecond).Sub(s.clk.Now()))
+	for range 3 {
+		s.do(user("u", ""))
+	}
+	s.clk.Advance(400 * time.Millisecond)
+	w := s.do(user("u", ""))
+	return w.Code == 200, fmt.Sprintf("3 allowed 200 ms before a grid window's end, one more 200 ms after it: %d", w.Code)
+}

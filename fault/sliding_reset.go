@@ -17,7 +17,7 @@ func slidingReset() Fault {
 		Name:        SlidingReset,
 		Breaks:      clause.Of(clause.AC3, clause.FR7),
 		Description: "X-RateLimit-Reset is recomputed as now + window on every response",
-		Detectors:   Detectors{Scenarios: []string{"RL-AC3-03", "RL-EXT-RESET-01"}},
+		Detectors:   Detectors{Scenarios: []string{"AC3-03", "EXT-RESET-01"}},
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			clock, window := cfg.ClockOrWall(), int64(cfg.Window/time.Second)
 			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {

@@ -59,7 +59,7 @@ func (b seedBucket) Step(st model.State, req model.Request, now time.Time) (mode
 		if elapsed >= period {
 			tokens, refilled = float64(b.burst), now
 		}
-	default:
+	case refillContinuous:
 		tokens += elapsed.Seconds() * b.rate
 	}
 	if !b.uncapped {

@@ -87,3 +87,23 @@ func tbLimitDetector(_ *testing.T, mk mkServer) (bool, string) {
 	l := hdr(s.do(user("u", "")), "X-RateLimit-Limit")
 	return l != 5, fmt.Sprintf("second request's Limit %d with B = 5", l)
 }
+
+// tbAnonymousDetector is TB-8: one address without the key drains its
+// bucket; another address without the key gets a full one.
+func tbAnonymousDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := tbServer(mk)
+	for range 6 {
+		s.do(user("", "192.0.2.7:1"))
+	}
+	_, ok := s.spend(5, user("", "192.0.2.8:1"))
+	return ok != 5, fmt.Sprintf("%d of 5 allowed to another address without the key after one drained its bucket", ok)
+}
+
+// tbKeysDetector is TB-8: one key drains its bucket; another key from the
+// same address gets a full one.
+func tbKeysDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := tbServer(mk)
+	s.drain("a")
+	_, ok := s.spend(5, user("b", ""))
+	return ok != 5, fmt.Sprintf("%d of 5 allowed to another key from the same address after one drained its bucket", ok)
+}

@@ -17,7 +17,7 @@ func trustXFF() Fault {
 		Name:        TrustXFF,
 		Breaks:      clause.Of(clause.AC5, clause.FR2),
 		Description: "X-Forwarded-For is trusted from any peer (its left-most address is the key)",
-		Detectors:   Detectors{Scenarios: []string{"RL-EXT-XFF-01"}},
+		Detectors:   Detectors{Scenarios: []string{"EXT-XFF-01"}},
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
 			return fakeserver.Wrap{Keyer: func(k fakeserver.Keyer) fakeserver.Keyer {
 				return keyFunc(func(r *http.Request, ride fakeserver.Ride) string {

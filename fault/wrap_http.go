@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/http"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 )
 
@@ -49,6 +50,27 @@ func (w *headerHook) Write(b []byte) (int, error) {
 
 // Unwrap gives http.ResponseController the underlying writer.
 func (w *headerHook) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// onQuota wraps h so that edit may change the quota a response reports,
+// in whichever dialect the server answers (cfg.Answers): the fields are
+// read, edited and written again in that dialect. A response without them
+// (DIALECT=status) is left alone.
+func onQuota(cfg fakeserver.Config, h http.Handler, edit func(status int, q *dialect.Quota)) http.Handler {
+	a, clk := cfg.Answers(), cfg.ClockOrWall()
+	return onHeaders(h, func(_ *http.Request, status int, hdr http.Header) {
+		now := clk.Now()
+		o := a.Read(dialect.Response{Status: status, Header: hdr, Received: now})
+		if o.Err != nil || !o.Has(dialect.FieldLimit) {
+			return
+		}
+		q := dialect.Quota{Limit: o.Limit, Remaining: o.Remaining, Reset: o.Reset, Window: o.Window, Now: now}
+		if q.Window == 0 {
+			q.Window = cfg.Window
+		}
+		edit(status, &q)
+		_ = a.Write(hdr, q)
+	})
+}
 
 // dropRateLimitHeaders removes the X-RateLimit-* headers.
 func dropRateLimitHeaders(hdr http.Header) {

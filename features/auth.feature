@@ -1,7 +1,7 @@
 Feature: Requests refused for their credentials spend nothing (extended)
 
-  @FR-3 @extended @id:RL-EXT-AUTH-01
-  Scenario: RL-EXT-AUTH-01 [extended] requests refused for their credentials spend nothing
+  @FR-3 @extended @id:EXT-AUTH-01
+  Scenario: EXT-AUTH-01 [extended] requests refused for their credentials spend nothing
     "A request refused (401 or 403) because its credentials are missing or
     wrong spends nothing of its bucket's quota: a refused request makes no
     state changes (FR-3). Runs when TARGET_HEADERS carries credentials."

@@ -1,6 +1,6 @@
 Feature: Bad input (extended)
 
-  @extended @id:RL-EXT-BAD-01
+  @extended @id:EXT-BAD-01
   Scenario Outline: <id> [extended] bad input gets a 4xx JSON error and changes no quota: <kind>
     "Bad input: malformed or empty JSON, a non-object body, an oversized body,
     get a 4xx with a JSON error (rate-limit headers optional), never a 5xx, and
@@ -12,9 +12,9 @@ Feature: Bad input (extended)
 
     Examples:
       | id              | kind           |
-      | RL-EXT-BAD-01.1 | malformed JSON |
-      | RL-EXT-BAD-01.2 | empty body     |
-      | RL-EXT-BAD-01.3 | JSON array     |
-      | RL-EXT-BAD-01.4 | JSON string    |
-      | RL-EXT-BAD-01.5 | JSON null      |
-      | RL-EXT-BAD-01.6 | oversized body |
+      | EXT-BAD-01.1 | malformed JSON |
+      | EXT-BAD-01.2 | empty body     |
+      | EXT-BAD-01.3 | JSON array     |
+      | EXT-BAD-01.4 | JSON string    |
+      | EXT-BAD-01.5 | JSON null      |
+      | EXT-BAD-01.6 | oversized body |

@@ -19,8 +19,14 @@ import (
 // mentioned finds clause IDs named in prose: AC1…AC9, FR-1…FR-8.
 var mentioned = regexp.MustCompile(`\b(AC\d+|FR-\d+)\b`)
 
-// bracket is the clause a scenario's name announces: "RL-AC1-01 [AC1] …".
+// bracket is the clause a scenario's name announces: "AC1-01 [AC1] …".
 var bracket = regexp.MustCompile(`\[([^\]]+)\]`)
+
+// scenarioID is the one scheme of scenario ids: a clause the scenario is
+// tagged with (as the clause registry spells it) or, for a check beyond the
+// PRD's text (@extended), EXT-<AREA>; then a two-digit number; an outline's
+// rows add .<row> (SL-1-01, FAIL-1-01, EXT-BAD-01.3).
+var scenarioID = regexp.MustCompile(`^([A-Z]+(?:-?[0-9]+)?|EXT-[A-Z0-9]+)-[0-9]{2}$`)
 
 // verbatim is a quote of the spec's own sentence: `"AC5: GIVEN … ."`.
 var verbatim = regexp.MustCompile(`^"(AC\d+): (GIVEN .*?)"`)
@@ -77,6 +83,16 @@ func problems(doc *messages.GherkinDocument) []string {
 		if !hasID || len(ids) == 0 {
 			bad("%s: needs an @id: tag and a clause tag", sc.Name)
 		}
+		for _, tag := range tags {
+			if id, ok := strings.CutPrefix(tag.Name, "@id:"); ok {
+				if msg := offScheme(id, ids); msg != "" {
+					bad("%s: id %s %s", sc.Name, id, msg)
+				}
+			}
+		}
+		for _, msg := range rowsOffScheme(sc) {
+			bad("%s: %s", sc.Name, msg)
+		}
 		desc := strings.Join(strings.Fields(sc.Description), " ")
 		if !strings.HasPrefix(desc, `"`) {
 			bad("%s: the description does not open with the quoted clause", sc.Name)
@@ -109,6 +125,53 @@ func problems(doc *messages.GherkinDocument) []string {
 	return out
 }
 
+// offScheme says how id breaks the scheme of scenarioID for a scenario
+// tagged with clauses ids, "" when it keeps it.
+func offScheme(id string, ids map[clause.ID]bool) string {
+	m := scenarioID.FindStringSubmatch(id)
+	switch {
+	case m == nil:
+		return "is not <clause>-NN or EXT-<AREA>-NN"
+	case strings.HasPrefix(m[1], "EXT-") && !ids[clause.Extended]:
+		return "is EXT- but the scenario is not tagged @extended"
+	case !strings.HasPrefix(m[1], "EXT-") && !ids[clause.ID(m[1])]:
+		return "names a clause the scenario is not tagged with"
+	}
+	return ""
+}
+
+// rowsOffScheme lists an outline's rows whose "id" column is neither the
+// id of their Examples block (its own @id:, else the scenario's) nor that
+// id with .<n>.
+func rowsOffScheme(sc *messages.Scenario) []string {
+	var out []string
+	for _, ex := range sc.Examples {
+		id := ""
+		for _, tag := range append(slices.Clone(sc.Tags), ex.Tags...) {
+			if v, ok := strings.CutPrefix(tag.Name, "@id:"); ok {
+				id = v // the block's own tag comes last and wins
+			}
+		}
+		col := -1
+		if ex.TableHeader != nil {
+			for i, c := range ex.TableHeader.Cells {
+				if c.Value == "id" {
+					col = i
+				}
+			}
+		}
+		for _, row := range ex.TableBody {
+			if col < 0 {
+				break
+			}
+			if v := row.Cells[col].Value; v != id && !regexp.MustCompile(`^`+regexp.QuoteMeta(id)+`\.[0-9]+$`).MatchString(v) {
+				out = append(out, fmt.Sprintf("outline row %s is neither %s nor %s.<n>", v, id, id))
+			}
+		}
+	}
+	return out
+}
+
 // Every feature carries registered clauses only, and every scenario's
 // quoted clause matches its tags.
 func TestFeatureTagsAreClauses(t *testing.T) {
@@ -133,8 +196,8 @@ func TestFeatureTagsAreClauses(t *testing.T) {
 func TestProblemsHasTeeth(t *testing.T) {
 	const good = `Feature: Spending (AC1)
 
-  @AC1 @id:RL-AC1-01
-  Scenario: RL-AC1-01 [AC1] first request
+  @AC1 @id:AC1-01
+  Scenario: AC1-01 [AC1] first request
     "AC1: the first request gets 200."
     When I send a ride to the bucket
 `
@@ -146,9 +209,11 @@ func TestProblemsHasTeeth(t *testing.T) {
 		"untagged bracket":   {"[AC1]", "[AC2]"},
 		"untagged mention":   {`"AC1: the`, `"AC1 / FR-4: the`},
 		"unquoted":           {`"AC1: the first request gets 200."`, "the first request"},
-		"no id":              {" @id:RL-AC1-01", ""},
+		"no id":              {" @id:AC1-01", ""},
 		"misquoted sentence": {`"AC1: the first request gets 200."`, `"AC1: GIVEN clean bucket WHEN POST THEN 429."`},
 		"title names more":   {"(AC1)", "(AC1, AC2)"},
+		"id off the scheme":  {"@id:AC1-01", "@id:RL-AC1-01"},
+		"id of another":      {"@id:AC1-01", "@id:AC2-01"},
 	} {
 		bad := strings.Replace(good, mutate[0], mutate[1], 1)
 		if bad == good {

@@ -1,7 +1,7 @@
 Feature: No oversell under concurrency (AC7, FR-4)
 
-  @AC7 @FR-4 @id:RL-AC7-01
-  Scenario: RL-AC7-01 [AC7] more concurrent requests than units left
+  @AC7 @FR-4 @id:AC7-01
+  Scenario: AC7-01 [AC7] more concurrent requests than units left
     "AC7 / FR-4: N concurrent fresh requests on a bucket with Q units left get
     exactly min(N, Q) 200s whose Remaining values are exactly Q-1 … Q-min(N,Q),
     no value twice; the rest get 429."
@@ -9,8 +9,8 @@ Feature: No oversell under concurrency (AC7, FR-4)
     When 12 different rides are sent to the bucket concurrently
     Then exactly min(N, Q) got 200 with Remaining Q-1 down to Q-min(N, Q) each once and the rest 429
 
-  @AC7 @FR-4 @id:RL-AC7-02
-  Scenario: RL-AC7-02 [AC7] concurrent requests on a fresh bucket
+  @AC7 @FR-4 @id:AC7-02
+  Scenario: AC7-02 [AC7] concurrent requests on a fresh bucket
     "AC7 / FR-4: N concurrent fresh requests on a bucket with Q units left get
     exactly min(N, Q) 200s whose Remaining values are exactly Q-1 … Q-min(N,Q),
     no value twice."

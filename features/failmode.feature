@@ -6,8 +6,8 @@ Feature: Store outages and restarts (FAIL-1 fail-closed, FAIL-2 fail-open, PS-1 
   containers on their volume, or the embedded reference's servers on their
   store. These scenarios run alone, one after another (one pause of the rest).
 
-  @FAIL-1 @id:RL-FAIL1-01
-  Scenario: RL-FAIL1-01 [FAIL-1] while the store is down nothing is allowed, and quota spent before stays spent
+  @FAIL-1 @id:FAIL-1-01
+  Scenario: FAIL-1-01 [FAIL-1] while the store is down nothing is allowed, and quota spent before stays spent
     "FAIL-1: While the store is down no request is allowed: 503 (or 429) with
     Retry-After, never 200; after it is back, quota spent before is still spent."
     Given the target claims fail-closed
@@ -19,8 +19,8 @@ Feature: Store outages and restarts (FAIL-1 fail-closed, FAIL-2 fail-open, PS-1 
     When the store comes back
     Then within 30 seconds a ride to the bucket gets 200 with Remaining at most the limit minus 3
 
-  @FAIL-2 @id:RL-FAIL2-01
-  Scenario: RL-FAIL2-01 [FAIL-2] while the store is down requests are allowed and none gets a 5xx
+  @FAIL-2 @id:FAIL-2-01
+  Scenario: FAIL-2-01 [FAIL-2] while the store is down requests are allowed and none gets a 5xx
     "FAIL-2: While the store is down requests are allowed (200) and none gets a 5xx."
     Given the target claims fail-open
     And a fresh device bucket with its first ride sent

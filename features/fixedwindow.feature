@@ -30,6 +30,22 @@ Feature: Fixed window: at most N allowed per window (FW-1 … FW-7)
     And N+5 requests are sent with the key concurrently
     Then no span of length W held more allowed requests than the boundary bound
 
+  @FW-2 @FW-1 @profile:fixed-window @id:FW-2-02
+  Scenario: FW-2-02 [FW-2] after an idle gap that is not a multiple of W
+    "FW-2: In any span of length W at most 2N (epoch) or 2N − 1
+    (first-request) allowed." A window opened by the first request is not a
+    grid of W anchored at the key's first-ever request (dialects.md,
+    key-grid): the key's first request, then an idle gap that ends 400 ms
+    before a later multiple of W after it; N spent there open a window, and
+    N+1 more right after that multiple of W get no fresh one. Decided after
+    the fact from send and receive times.
+    Given a fresh key
+    When the key idles after its first request until 400 ms before a later multiple of W
+    And N requests are sent with the key
+    And that multiple of W after the key's first request passes
+    And N+1 requests are sent with the key one after another
+    Then no span of length W held more allowed requests than the boundary bound
+
   @FW-3 @FW-1 @profile:fixed-window @id:FW-3-01
   Scenario: FW-3-01 [FW-3] the next window gives N fresh allowances
     "FW-3: The next window gives N fresh allowances; requests racing at the
@@ -52,6 +68,21 @@ Feature: Fixed window: at most N allowed per window (FW-1 … FW-7)
     And the key spends the rest of its window
     And the window ends
     And N+20 requests are sent with the key concurrently
+    Then exactly N of them were allowed and the rest refused with 429
+
+  @FW-3 @profile:fixed-window @id:FW-3-03
+  Scenario: FW-3-03 [FW-3] a client that kept retrying while refused
+    "FW-3: The next window gives N fresh allowances — also to a client that
+    kept retrying while refused (a refusal never moves the window)." The
+    key spends N in a window 1.2 s old and retries every 200 ms while
+    refused until 300 ms before the window ends; right after it ends, N+1
+    more get exactly N.
+    Given a fresh key
+    When the key's window is 1200 ms old
+    And the key spends the rest of its window
+    And the key retries every 200 ms while refused, in the last 2 s before its window ends
+    And the window ends
+    And N+1 requests are sent with the key one after another
     Then exactly N of them were allowed and the rest refused with 429
 
   @FW-4 @profile:fixed-window @id:FW-4-01

@@ -1,7 +1,7 @@
 Feature: The feature flag (AC8, FR-8)
 
-  @AC8 @FR-8 @id:RL-AC8-01
-  Scenario: RL-AC8-01 [AC8] with the flag off the first request gets the sentinel
+  @AC8 @FR-8 @id:AC8-01
+  Scenario: AC8-01 [AC8] with the flag off the first request gets the sentinel
     "AC8 / FR-8: with the flag off ... the three headers are present and
     Remaining = RL_SENTINEL."
     Given the flag-off instance
@@ -10,8 +10,8 @@ Feature: The feature flag (AC8, FR-8)
     Then the response status is 200
     And Remaining is the sentinel
 
-  @AC8 @FR-8 @id:RL-AC8-02
-  Scenario: RL-AC8-02 [AC8] with the flag off requests past the limit still get 200
+  @AC8 @FR-8 @id:AC8-02
+  Scenario: AC8-02 [AC8] with the flag off requests past the limit still get 200
     "AC8 / FR-8: with the flag off, requests past the limit still get 200, the
     three headers are present and Remaining = RL_SENTINEL."
     Given the flag-off instance

@@ -6,7 +6,7 @@ Feature: Penalties: progressive penalties for repeated violations (PN-1 … PN-5
   penalty of the largest tier with count ≤ v. The scenarios talk to
   TARGET_URL_PENALTIES (default TARGET_URL): the profile's core clauses are
   checked on an instance without penalties. The embedded reference runs
-  RL_PENALTIES=2:5s,3:9s (windows of 3 s).
+  RL_PENALTIES=2:5s,3:8s,4:11s (windows of 3 s).
 
   @PN-1 @feature:penalties
   Scenario Outline: <id> [PN-1] a penalty refuses every request until penalty_until
@@ -91,6 +91,38 @@ Feature: Penalties: progressive penalties for repeated violations (PN-1 … PN-5
     Examples:
       | id      |
       | PN-4-02 |
+
+  @PN-4 @feature:penalties
+  Scenario Outline: <id> [PN-4] refusals under a penalty do not escalate the next
+    "PN-4: Requests refused during a penalty neither spend quota nor count as
+    violations." Requests are sent every 250 ms in the penalty's last second
+    but one, when the algorithm has room again (a penalty longer than W + 2
+    s): once the penalty and the key's window have passed, the key has its
+    whole quota — what refusals spent still lies in the window — and its
+    next violation starts the tier of the next count of violations of the
+    algorithm — refusals counted as violations reach a later tier.
+    Decidable where that later tier's duration differs by at least 3 s
+    (RL_PENALTIES; the embedded reference's 2:5s,3:8s,4:11s); SKIPPED
+    otherwise.
+    Given the instance with penalties
+    And a fresh key
+    When the key violates its limit until a penalty starts
+    And a request of the key is sent every 250 ms from 2 seconds to 1 second before penalty_until, each refused under the penalty
+    And the refusals under the penalty would start another tier's penalty were they counted
+    And once the penalty and the key's window have passed the key gets N requests allowed
+    And the key violates its limit until a penalty starts
+    Then the penalty lasts its tier's duration from the violation
+    And the penalty started at the violation after the previous penalty's
+
+    @profile:sliding-log @id:PN-4-03
+    Examples:
+      | id      |
+      | PN-4-03 |
+
+    @profile:fixed-window @id:PN-4-04
+    Examples:
+      | id      |
+      | PN-4-04 |
 
   @PN-5 @feature:penalties
   Scenario Outline: <id> [PN-5] a violation count older than 24 h starts again

@@ -13,6 +13,19 @@ Feature: Sliding log: at most N allowed in any window of length W (SL-1 … SL-8
     Then exactly N of them were allowed and the rest refused with 429
     And no window of length W held more than N allowed requests of the key
 
+  @SL-1 @profile:sliding-log @id:SL-1-02
+  Scenario: SL-1-02 [SL-1] bursts at three phases of any window grid
+    "SL-1: For one key, no window of length W holds more than N allowed
+    requests." A limiter whose windows sit on a grid (a sliding-window
+    counter, a fixed window) lets a burst just before a grid window ends be
+    followed by more just after it. Three keys burst W/3 apart, each W + 1 s
+    after its first request, and then ask every tick (W/30, at least 100 ms)
+    until W − 1 s after the burst began: whatever the grid's phase, one
+    burst ends just before a boundary and is probed just after it. The
+    verdict stands only when the bursts and probes covered every phase of W.
+    When each of 3 fresh keys sends a request, then W plus 1 second later N requests at its own third of W and one every tick until W minus 1 second after them
+    Then no window of length W held more than N allowed requests of the key
+
   @SL-3 @SL-1 @profile:sliding-log @id:SL-3-01
   Scenario: SL-3-01 [SL-3] concurrent requests on a fresh key
     "SL-3: N+k concurrent requests on a fresh key: exactly N allowed."
@@ -36,8 +49,11 @@ Feature: Sliding log: at most N allowed in any window of length W (SL-1 … SL-8
   Scenario: SL-5-01 [SL-5] refused requests do not extend the block
     "SL-5: Requests refused with 429 do not move the time at which the key is
     allowed again." Refused requests are sent every 250 ms until the first
-    allowed request has left the window.
-    Given a fresh key
+    allowed request has left the window. With penalties claimed it needs an
+    instance without them: a refusal there starts a penalty (PN-4 checks
+    refusals under it).
+    Given an instance whose refusals start no penalty
+    And a fresh key
     When N requests are sent with the key
     Then requests refused meanwhile do not keep the key refused once its first allowed request has left the window
 

@@ -1,4 +1,4 @@
-Feature: Token bucket: B tokens refilled continuously at R per second (TB-1 … TB-7)
+Feature: Token bucket: B tokens refilled continuously at R per second (TB-1 … TB-8)
 
   Profile token-bucket (profiles.md; spec/003 token_bucket, spec/000
   "gradual refill"). B is RL_BURST, R is RL_RATE (tokens per second, may be
@@ -61,8 +61,11 @@ Feature: Token bucket: B tokens refilled continuously at R per second (TB-1 … 
   @TB-6 @profile:token-bucket @id:TB-6-01
   Scenario: TB-6-01 [TB-6] the 429 says when a token is back
     "TB-6: Retry-After integer seconds in [1, ⌈1/R⌉ + 1]; a request sent
-    after it is allowed."
-    Given a fresh key
+    after it is allowed." With penalties claimed it needs an instance
+    without them: a refusal there starts a penalty (PN-4 checks refusals
+    under it).
+    Given an instance whose refusals start no penalty
+    And a fresh key
     When the key is drained
     Then the 429 has Retry-After in [1, ⌈1/R⌉ + 1] and a body matching LIMITED_BODY
     And a request sent once Retry-After has passed is allowed
@@ -74,3 +77,19 @@ Feature: Token bucket: B tokens refilled continuously at R per second (TB-1 … 
     Given a fresh key
     When B+1 requests are sent with the key one after another
     Then every response carried Limit B, Remaining the whole tokens left, and Reset within ⌈B/R⌉ + 1 seconds
+
+  @TB-8 @profile:token-bucket @id:TB-8-01
+  Scenario: TB-8-01 [TB-8] keys have independent buckets
+    "TB-8: Keys have independent buckets; a request without the key is keyed
+    by client address, never by one bucket shared by every keyless client."
+    Given a fresh key
+    When the key is drained
+    Then another fresh key from the same client address gets B requests allowed in a row
+
+  @TB-8 @profile:token-bucket @id:TB-8-02
+  Scenario: TB-8-02 [TB-8] without the key, the client address
+    "TB-8: Keys have independent buckets; a request without the key is keyed
+    by client address, never by one bucket shared by every keyless client."
+    Given a fresh client address
+    When the key is drained
+    Then another fresh client address without the key gets B requests allowed in a row

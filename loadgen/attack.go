@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -23,7 +22,6 @@ const (
 	DefaultInterval        = time.Second
 	DefaultTimeout         = 5 * time.Second
 	DefaultBodyRefresh     = 30 * time.Second
-	DefaultSpin            = 50 * time.Microsecond
 	maxErrorSamples        = 5
 	jobQueue               = 1 << 16
 )
@@ -45,26 +43,7 @@ type Attacker struct {
 	progress    func(Progress)
 	hlog        io.Writer
 	meta        Meta
-	engine      string // EngineEpoll or EngineGoroutines, resolved by NewAttacker
-	loops       int    // epoll engine: event loops; 0 = GOMAXPROCS
-	spin        time.Duration
-	reserved    func() bool // EngineAuto: whether the generator has CPUs of its own
 }
-
-// Engines of a closed-loop attack (WithEngine).
-const (
-	// EngineAuto picks EngineEpoll where it can run (closed loop, plain
-	// http://, Linux, the system clock) and the process has CPUs of its
-	// own (CPUsReserved: taskset, a cpuset), EngineGoroutines otherwise.
-	EngineAuto = "auto"
-	// EngineEpoll runs a few event loops (one per GOMAXPROCS by default),
-	// each locked to its thread and owning its connections as raw
-	// non-blocking sockets in its own epoll instance, as wrk does.
-	EngineEpoll = "epoll"
-	// EngineGoroutines runs a goroutine per connection on the Go netpoller;
-	// open loop and TLS always use it.
-	EngineGoroutines = "goroutines"
-)
 
 // Option configures an Attacker.
 type Option func(*Attacker)
@@ -121,25 +100,6 @@ func WithProgress(f func(Progress)) Option { return func(a *Attacker) { a.progre
 // WithHlog writes an HdrHistogram interval log to w while the attack runs.
 func WithHlog(w io.Writer) Option { return func(a *Attacker) { a.hlog = w } }
 
-// WithEngine selects the closed-loop engine: EngineAuto (the default),
-// EngineEpoll (NewAttacker fails where it cannot run) or EngineGoroutines.
-func WithEngine(name string) Option { return func(a *Attacker) { a.engine = name } }
-
-// WithEventLoops sets the number of event loops of the epoll engine
-// (default GOMAXPROCS, at most one per connection).
-func WithEventLoops(n int) Option { return func(a *Attacker) { a.loops = n } }
-
-// WithSpin sets how long an idle event loop of the epoll engine keeps
-// polling (non-blocking epoll_wait) before it blocks (default DefaultSpin;
-// 0 blocks at once). A loop that sleeps makes the target pay a wake-up per
-// response it sends; on loopback that wake-up is the target's CPU time, so
-// polling briefly raises the throughput a CPU-bound target reaches, at the
-// price of the generator's own idle CPU.
-func WithSpin(d time.Duration) Option { return func(a *Attacker) { a.spin = d } }
-
-// withCPUsReserved replaces CPUsReserved for EngineAuto (tests).
-func withCPUsReserved(f func() bool) Option { return func(a *Attacker) { a.reserved = f } }
-
 // WithMeta labels the result (target, buckets) for reports.
 func WithMeta(m Meta) Option { return func(a *Attacker) { a.meta = m } }
 
@@ -156,8 +116,6 @@ func NewAttacker(d Dialer, render func() ([][]byte, error), opts ...Option) (*At
 		interval:    DefaultInterval,
 		timeout:     DefaultTimeout,
 		bodyRefresh: DefaultBodyRefresh,
-		spin:        DefaultSpin,
-		reserved:    CPUsReserved,
 	}
 	for _, o := range opts {
 		o(a)
@@ -187,16 +145,6 @@ func NewAttacker(d Dialer, render func() ([][]byte, error), opts ...Option) (*At
 	if a.connections > 100000 {
 		return nil, fmt.Errorf("CONNECTIONS=%d is more than 100000", a.connections)
 	}
-	if err := a.resolveEngine(); err != nil {
-		return nil, err
-	}
-	if a.spin < 0 {
-		return nil, fmt.Errorf("spin %s must not be negative", a.spin)
-	}
-	if a.loops < 0 {
-		return nil, fmt.Errorf("event loops %d must not be negative", a.loops)
-	}
-	a.meta.Engine = a.engine
 	a.meta.Connections = a.connections
 	a.meta.Duration = a.duration
 	a.meta.Warmup = a.warmup
@@ -208,190 +156,6 @@ func NewAttacker(d Dialer, render func() ([][]byte, error), opts ...Option) (*At
 		a.meta.Mode = "closed"
 	}
 	return a, nil
-}
-
-// resolveEngine turns a.engine into EngineEpoll or EngineGoroutines.
-func (a *Attacker) resolveEngine() error {
-	var why string
-	hd, ok := a.dialer.(*HTTPDialer)
-	switch _, system := a.clock.(SystemClock); {
-	case !epollAvailable:
-		why = "it needs Linux"
-	case a.pacer != nil:
-		why = "it runs closed loop only (RATE=0)"
-	case !ok || hd.tls != nil:
-		why = "it needs a plain http:// target"
-	case !system:
-		why = "it needs the system clock"
-	}
-	switch a.engine {
-	case "", EngineAuto:
-		a.engine = EngineGoroutines
-		if why == "" && a.reserved() {
-			a.engine = EngineEpoll
-		}
-	case EngineEpoll:
-		if why != "" {
-			return fmt.Errorf("engine %s: %s", EngineEpoll, why)
-		}
-	case EngineGoroutines:
-	default:
-		return fmt.Errorf("engine %q: want %s, %s or %s", a.engine, EngineAuto, EngineEpoll, EngineGoroutines)
-	}
-	return nil
-}
-
-// Meta describes an attack for its report.
-type Meta struct {
-	Target      string        `json:"target"`
-	Mode        string        `json:"mode"` // open or closed
-	Rate        float64       `json:"rate"` // requested rate, open loop
-	Connections int           `json:"connections"`
-	Buckets     int           `json:"buckets"`
-	Engine      string        `json:"engine,omitempty"` // closed-loop engine: epoll or goroutines
-	Duration    time.Duration `json:"-"`
-	Warmup      time.Duration `json:"-"`
-}
-
-// Progress is what an attack reports once per interval.
-type Progress struct {
-	Elapsed  time.Duration // since the start, warm-up included
-	Warmup   bool          // still warming up
-	Rate     float64       // requests completed per second in the last interval
-	P95      float64       // corrected p95 so far, ms
-	Requests int64         // measured so far
-	Errors   int64         // measured requests neither 200 nor 429
-}
-
-// Interval summarises one reporting interval.
-type Interval struct {
-	Start          time.Time `json:"start"`
-	End            time.Time `json:"end"`
-	Requests       int64     `json:"requests"`
-	Errors         int64     `json:"errors"`
-	RateLimited    int64     `json:"rate_limited"`
-	P50            float64   `json:"p50_ms"`
-	P95            float64   `json:"p95_ms"`
-	P99            float64   `json:"p99_ms"`
-	Max            float64   `json:"max_ms"`
-	UncorrectedP99 float64   `json:"uncorrected_p99_ms"`
-}
-
-func summarise(h *Histograms, start, end time.Time) Interval {
-	c := PercentilesOf(h.Corrected)
-	s := StatusCountsOf(h.Status)
-	return Interval{
-		Start: start, End: end, Requests: h.Requests(), Errors: s.Errors(), RateLimited: s.RateLimited,
-		P50: c.P50, P95: c.P95, P99: c.P99, Max: c.Max,
-		UncorrectedP99: PercentilesOf(h.Uncorrected).P99,
-	}
-}
-
-// Result is a finished (or interrupted) attack: the merged histograms, the
-// per-interval summaries and a few transport error messages.
-type Result struct {
-	Meta       Meta
-	Start, End time.Time // the measured window
-	// Late counts the measured requests answered after End: the target fell
-	// behind the schedule (0 for merged logs, which cannot tell).
-	Late        int64
-	Totals      *Histograms
-	Intervals   []Interval
-	ErrorSample []string
-	Interrupted bool
-}
-
-// recorder is one worker's histograms. The worker records under mu; the
-// collector takes the interval's counts under the same lock.
-type recorder struct {
-	mu     sync.Mutex
-	h      *Histograms
-	errors []string
-	// cutoff is the end of the measured window, set before any request is
-	// sent; late counts the responses recorded after it.
-	cutoff time.Time
-	late   int64
-}
-
-func newRecorder() *recorder { return &recorder{h: NewHistograms()} }
-
-func (r *recorder) record(intended, sent, received time.Time, status int, err error) {
-	r.mu.Lock()
-	r.recordLocked(intended, sent, received, status, err)
-	r.mu.Unlock()
-}
-
-// recordLocked is record with r.mu already held (the epoll engine holds it
-// over a whole batch of events).
-func (r *recorder) recordLocked(intended, sent, received time.Time, status int, err error) {
-	if !r.cutoff.IsZero() && received.After(r.cutoff) {
-		r.late++
-	}
-	recordLatency(r.h.Corrected, received.Sub(intended))
-	recordLatency(r.h.Uncorrected, received.Sub(sent))
-	if err != nil {
-		recordStatus(r.h.Status, statusError)
-		if len(r.errors) < maxErrorSamples {
-			r.errors = append(r.errors, err.Error())
-		}
-	} else {
-		recordStatus(r.h.Status, status)
-	}
-}
-
-func (r *recorder) recordLag(d time.Duration) {
-	r.mu.Lock()
-	recordLatency(r.h.Lag, d)
-	r.mu.Unlock()
-}
-
-// drain moves r's counts into into and empties r; late is how many of
-// them ended after the cutoff.
-func (r *recorder) drain(into *Histograms) (errs []string, late int64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	into.Merge(r.h)
-	r.h.Reset()
-	errs, late = r.errors, r.late
-	r.errors, r.late = nil, 0
-	return errs, late
-}
-
-// collector merges the worker recorders once per interval.
-type collector struct {
-	recorders []*recorder
-	res       *Result
-	log       *hdr.HistogramLogWriter
-	logErr    error
-	scratch   *Histograms
-}
-
-func (c *collector) collect(start, end time.Time) Interval {
-	c.scratch.Reset()
-	for _, r := range c.recorders {
-		errs, late := r.drain(c.scratch)
-		c.res.Late += late
-		for _, e := range errs {
-			if len(c.res.ErrorSample) < maxErrorSamples {
-				c.res.ErrorSample = append(c.res.ErrorSample, e)
-			}
-		}
-	}
-	c.res.Totals.Merge(c.scratch)
-	iv := summarise(c.scratch, start, end)
-	if c.scratch.Requests() == 0 && c.scratch.Lag.TotalCount() == 0 {
-		return iv
-	}
-	c.res.Intervals = append(c.res.Intervals, iv)
-	if c.log != nil && c.logErr == nil {
-		c.logErr = writeHlogInterval(c.log, c.scratch, start, end)
-	}
-	return iv
-}
-
-type job struct {
-	n  uint64
-	at time.Time
 }
 
 // Attack runs the attack until the measured duration has passed (or ctx
@@ -419,30 +183,9 @@ func (a *Attacker) Attack(ctx context.Context) (*Result, error) {
 	if a.hlog != nil {
 		c.log = hdr.NewHistogramLogWriter(a.hlog)
 	}
-	var ee *epollEngine
-	var recs []*recorder
-	if a.engine == EngineEpoll {
-		hc, ok := first.(*httpConn)
-		if !ok {
-			first.Close()
-			return nil, errors.New("engine epoll: the dialer made no plain HTTP connection")
-		}
-		loops := a.loops
-		if loops == 0 {
-			loops = runtime.GOMAXPROCS(0)
-		}
-		ee, err = newEpollEngine(a, hc.c.RemoteAddr(), loops)
-		first.Close() // the loops dial their own sockets
-		first = nil
-		if err != nil {
-			return nil, fmt.Errorf("engine epoll: %w", err)
-		}
-		recs = ee.recorders()
-	} else {
-		recs = make([]*recorder, a.connections)
-		for i := range recs {
-			recs[i] = newRecorder()
-		}
+	recs := make([]*recorder, a.connections) // one worker per connection
+	for i := range recs {
+		recs[i] = newRecorder()
 	}
 	lagRec := newRecorder()
 	c.recorders = append(recs, lagRec)
@@ -493,18 +236,7 @@ func (a *Attacker) Attack(ctx context.Context) (*Result, error) {
 		}()
 	}
 	var counter atomic.Uint64
-	if ee != nil {
-		workers.Add(1)
-		go func() {
-			defer workers.Done()
-			ee.run(runCtx, &pool, &counter, a.requests, measure, end)
-		}()
-	}
-	perConn := a.connections // goroutines engine: one worker per connection
-	if ee != nil {
-		perConn = 0
-	}
-	for i := range perConn {
+	for i := range a.connections {
 		var conn Conn
 		if i == 0 {
 			conn = first
@@ -569,102 +301,4 @@ func (a *Attacker) Attack(ctx context.Context) (*Result, error) {
 		return res, fmt.Errorf("write interval log: %w", c.logErr)
 	}
 	return res, nil
-}
-
-// schedule sends job n at its intended time start+At(n) until end, and
-// records how late it woke up for each measured job. It runs on a locked
-// thread so the clock's precise sleep does not stall other goroutines.
-func (a *Attacker) schedule(ctx context.Context, start, measure, end time.Time, lag *recorder, jobs chan<- job) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	for n := uint64(0); ; n++ {
-		at := start.Add(a.pacer.At(n))
-		if !at.Before(end) {
-			return
-		}
-		if err := a.clock.SleepUntil(ctx, at); err != nil {
-			return
-		}
-		if !at.Before(measure) {
-			lag.recordLag(a.clock.Now().Sub(at))
-		}
-		select {
-		case jobs <- job{n: n, at: at}:
-		case <-ctx.Done():
-			return
-		}
-	}
-}
-
-type worker struct {
-	a       *Attacker
-	ctx     context.Context
-	conn    Conn
-	rec     *recorder
-	pool    *atomic.Pointer[[][]byte]
-	measure time.Time
-}
-
-func (w *worker) open(jobs <-chan job) {
-	defer w.close()
-	for j := range jobs {
-		if w.ctx.Err() != nil {
-			continue // drain without sending
-		}
-		w.send(j.n, j.at, w.a.clock.Now())
-	}
-}
-
-func (w *worker) closed(counter *atomic.Uint64, limit uint64, end time.Time) {
-	defer w.close()
-	now := w.a.clock.Now()
-	for w.ctx.Err() == nil {
-		if !now.Before(end) {
-			return
-		}
-		n := counter.Add(1) - 1
-		if limit > 0 && n >= limit {
-			return
-		}
-		now = w.send(n, now, now) // the next request starts when this one ends
-	}
-}
-
-// send sends request n, records its outcome and returns when it ended.
-func (w *worker) send(n uint64, intended, sent time.Time) time.Time {
-	reqs := *w.pool.Load()
-	clock := w.a.clock
-	var status int
-	var err error
-	if s, ok := w.conn.(spentConn); ok && s.Spent() {
-		w.close() // the server closed it after the last response, as it said
-	}
-	if w.conn == nil {
-		w.conn, err = w.a.dialer.Dial(w.ctx)
-	}
-	if err == nil {
-		status, err = w.conn.RoundTrip(reqs[n%uint64(len(reqs))])
-		if err != nil {
-			w.close()
-		}
-	}
-	received := clock.Now()
-	if !intended.Before(w.measure) {
-		w.rec.record(intended, sent, received, status, err)
-	}
-	return received
-}
-
-// spentConn is a connection that knows it cannot carry another request
-// because the server announced it would close it (Connection: close): the
-// worker dials a new one instead of counting a transport error.
-type spentConn interface{ Spent() bool }
-
-var _ spentConn = (*httpConn)(nil)
-
-func (w *worker) close() {
-	if w.conn != nil {
-		_ = w.conn.Close()
-		w.conn = nil
-	}
 }

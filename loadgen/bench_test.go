@@ -84,15 +84,12 @@ func childTarget(b *testing.B) string {
 }
 
 // BenchmarkClosedLoop runs loadgen's closed loop (HTTPDialer, 50
-// connections) against the trivial handler for b.N requests, per engine
-// (goroutines, epoll) and per target placement: "inprocess" (a net/http
-// server in this process, sharing its scheduler) and "child" (the same
-// server in a child process with GOMAXPROCS=1, as an external target is),
-// so the engines' ratio shows in one run. It reports req/s and cpu-ns/req:
-// the CPU of this process, so inprocess includes the handler's share and
-// child does not. The epoll engine runs one event loop inprocess (more
-// would take every P from the server) and the default (GOMAXPROCS)
-// against the child.
+// connections) against the trivial handler for b.N requests, per target
+// placement: "inprocess" (a net/http server in this process, sharing its
+// scheduler) and "child" (the same server in a child process with
+// GOMAXPROCS=1, as an external target is). It reports req/s and
+// cpu-ns/req: the CPU of this process, so inprocess includes the handler's
+// share and child does not.
 //
 //	go test -run '^$' -bench ClosedLoop -benchtime 200000x -count 3 -timeout 300s ./loadgen
 func BenchmarkClosedLoop(b *testing.B) {
@@ -104,12 +101,11 @@ func BenchmarkClosedLoop(b *testing.B) {
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
 	targets := []struct {
-		name  string
-		addr  func() string
-		loops int
+		name string
+		addr func() string
 	}{
-		{"inprocess", func() string { return ln.Addr().String() }, 1},
-		{"child", func() string { return childTarget(b) }, 0},
+		{"inprocess", func() string { return ln.Addr().String() }},
+		{"child", func() string { return childTarget(b) }},
 	}
 	for _, tg := range targets {
 		b.Run(tg.name, func(b *testing.B) {
@@ -117,36 +113,32 @@ func BenchmarkClosedLoop(b *testing.B) {
 			req := []byte("POST /v1/ride_summary HTTP/1.1\r\nHost: " + addr +
 				"\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
 			render := func() ([][]byte, error) { return [][]byte{req}, nil }
-			for _, engine := range engines() {
-				b.Run(engine, func(b *testing.B) {
-					d, err := NewHTTPDialer("http://"+addr, DefaultTimeout)
-					if err != nil {
-						b.Fatal(err)
-					}
-					a, err := NewAttacker(d, render, WithRate(0), WithConnections(50), WithRequests(uint64(b.N)),
-						WithDuration(time.Hour), WithWarmup(0), WithBodyRefresh(0), WithEngine(engine), WithEventLoops(tg.loops))
-					if err != nil {
-						b.Fatal(err)
-					}
-					b.ReportAllocs()
-					cpu0 := processCPU(b)
-					b.ResetTimer()
-					t0 := time.Now()
-					res, err := a.Attack(context.Background())
-					elapsed := time.Since(t0)
-					b.StopTimer()
-					cpu := processCPU(b) - cpu0
-					if err != nil {
-						b.Fatal(err)
-					}
-					s := StatusCountsOf(res.Totals.Status)
-					if got := res.Totals.Requests(); got != int64(b.N) || s.OK != got {
-						b.Fatalf("recorded %d requests (%+v), want %d all 200", got, s, b.N)
-					}
-					b.ReportMetric(float64(b.N)/elapsed.Seconds(), "req/s")
-					b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/req")
-				})
+			d, err := NewHTTPDialer("http://"+addr, DefaultTimeout)
+			if err != nil {
+				b.Fatal(err)
 			}
+			a, err := NewAttacker(d, render, WithRate(0), WithConnections(50), WithRequests(uint64(b.N)),
+				WithDuration(time.Hour), WithWarmup(0), WithBodyRefresh(0))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			cpu0 := processCPU(b)
+			b.ResetTimer()
+			t0 := time.Now()
+			res, err := a.Attack(context.Background())
+			elapsed := time.Since(t0)
+			b.StopTimer()
+			cpu := processCPU(b) - cpu0
+			if err != nil {
+				b.Fatal(err)
+			}
+			s := StatusCountsOf(res.Totals.Status)
+			if got := res.Totals.Requests(); got != int64(b.N) || s.OK != got {
+				b.Fatalf("recorded %d requests (%+v), want %d all 200", got, s, b.N)
+			}
+			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "req/s")
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/req")
 		})
 	}
 }

@@ -8,7 +8,10 @@
 // the epoch (profiles.md fixed-window, WINDOW_ALIGN=epoch) is Epoch; at most
 // N in any window of length W (profiles.md sliding-log) is SlidingLog; a
 // bucket of B tokens refilled continuously at R per second (profiles.md
-// token-bucket) is TokenBucket. The same
+// token-bucket) is TokenBucket; a queue of B drained at R per second
+// (profiles.md leaky-bucket) is LeakyBucket; the weighted two-window
+// estimate on the epoch's grid (profiles.md sliding-window-counter) is
+// WindowCounter. The same
 // Model is the reference's policy, the race hunter's sequential oracle and
 // what checks ask for expectations. A new design is one more file with a
 // type implementing Model, plus one line in the model_test.go that runs the
@@ -27,8 +30,9 @@ type State struct {
 	Remaining int   // units left in the current window
 	Reset     int64 // unix seconds at which the current window ends
 	// Log is a sliding log's allowed requests in its window (EncodeLog:
-	// ascending unix milliseconds), or a token bucket's unix microsecond at
-	// which it is full again (TokenBucket); empty for window designs. A
+	// ascending unix milliseconds), a token bucket's unix microsecond at
+	// which it is full again (TokenBucket), or a window counter's count of
+	// the previous window (WindowCounter); empty for window designs. A
 	// string so that State stays comparable.
 	Log string
 	// Penalty is the key's violation record when penalties wrap the design
@@ -55,6 +59,9 @@ type Decision struct {
 	// PenaltyUntil is the unix second a penalty of the key ends when the
 	// request was refused under one (Penalties); 0 otherwise.
 	PenaltyUntil int64
+	// Wait is how long an allowed request's answer is held before it is
+	// sent: its turn in a leaky bucket's queue (LeakyBucket); 0 at once.
+	Wait time.Duration
 	// Write tells the caller that the next State differs from the one given
 	// and must be stored.
 	Write bool

@@ -14,8 +14,17 @@ func TestConformance(t *testing.T) {
 		"prd":         {New: func(n int, w time.Duration) model.Model { return model.PRD{Limit: n, Window: w} }},
 		"sliding-log": {New: func(n int, w time.Duration) model.Model { return model.SlidingLog{Limit: n, Window: w} }},
 		"epoch":       {New: func(n int, w time.Duration) model.Model { return model.Epoch{Limit: n, Window: w} }},
+		"window-counter": {New: func(n int, w time.Duration) model.Model {
+			return model.WindowCounter{Limit: n, Window: w}
+		}},
 		"token-bucket": {New: func(n int, w time.Duration) model.Model {
 			return model.TokenBucket{Burst: n, Rate: float64(n) / w.Seconds()} // n tokens refilled per window
+		}},
+		"leaky-bucket": {New: func(n int, w time.Duration) model.Model {
+			return model.LeakyBucket{Burst: n - 1, Rate: float64(n) / w.Seconds()} // n at once, n drained per window
+		}},
+		"leaky-bucket-nodelay": {New: func(n int, w time.Duration) model.Model {
+			return model.LeakyBucket{Burst: n - 1, Rate: float64(n) / w.Seconds(), NoDelay: true}
 		}},
 		"flag-off": {New: func(n int, w time.Duration) model.Model { return model.FlagOff{Limit: n, Window: w, Sentinel: 999} },
 			Unlimited: true},

@@ -53,6 +53,7 @@ type Defaults struct {
 	Key         string    // KEY: body:<field>, header:<Name> or ip
 	Method      string    // TARGET_METHOD
 	Dialect     string    // DIALECT
+	ResetFormat string    // RESET_FORMAT ("" auto)
 	LimitedBody string    // LIMITED_BODY
 	Align       Align     // WINDOW_ALIGN, for the profiles that take it
 	Features    []Feature // FEATURES claimed when none are given

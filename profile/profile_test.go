@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -17,8 +18,14 @@ func TestRegistryDefaultsParse(t *testing.T) {
 		if _, err := service.ParseKey(p.Defaults.Key); err != nil {
 			t.Errorf("%s: KEY default: %v", p.Name, err)
 		}
-		if _, err := service.ParseLimitedBody(p.Defaults.LimitedBody); err != nil {
+		if _, err := dialect.ParseBody(p.Defaults.LimitedBody); err != nil {
 			t.Errorf("%s: LIMITED_BODY default: %v", p.Name, err)
+		}
+		if _, err := dialect.ParseDialect(p.Defaults.Dialect); err != nil {
+			t.Errorf("%s: DIALECT default: %v", p.Name, err)
+		}
+		if _, err := dialect.ParseResetFormat(p.Defaults.ResetFormat); err != nil {
+			t.Errorf("%s: RESET_FORMAT default: %v", p.Name, err)
 		}
 		if p.Defaults.Method == "" || p.Seed == "" || p.Algorithm == "" {
 			t.Errorf("%s: method, seed or algorithm missing", p.Name)

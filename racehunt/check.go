@@ -8,6 +8,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/model"
 )
 
@@ -63,7 +64,8 @@ func Primary(vs []Violation) Class {
 	return ""
 }
 
-// Check inspects a history without porcupine: statuses and headers of every
+// Check inspects a history without porcupine: with what h.Answer leaves to
+// auto settled from the first answered op, statuses and headers of every
 // response, and per bucket and window (responses grouped by Reset) the
 // count, distinctness and order of the successes' Remaining values, and
 // 429s while units were left (Checker.Violations).
@@ -87,7 +89,7 @@ func checkResponse(h *History, o *Op) []Violation {
 	switch {
 	case st == http.StatusOK || st == http.StatusTooManyRequests:
 	case (st == http.StatusConflict || st == http.StatusUnprocessableEntity) && (o.Req.Kind == Conflict || o.Req.Kind == Keyed):
-		if hasRateLimitHeaders(o.Ex.RespHeader) {
+		if o.Ex.Observe().Present&(dialect.FieldLimit|dialect.FieldRemaining|dialect.FieldReset) != 0 {
 			return checkHeaders(h, o, bad)
 		}
 		return nil

@@ -17,16 +17,20 @@ import (
 )
 
 // Checker checks a history fed to it op by op, so that a long run's history
-// need not be held whole: Add checks the op's response and keeps of it a
-// rec (a few integers) filed under its key. Violations (the direct checks)
+// need not be held whole: Add checks the op's response, read in the
+// target's dialect (History.Answer, what it leaves to auto settled from the
+// first answered op), and keeps of it a rec (a few integers) filed under
+// its key. Violations (the direct checks)
 // and Linearizable (porcupine) then check the keys in parallel on all
 // cores, each key on its own: one key's records, porcupine operations and
 // memo are alive per core at a time.
 type Checker struct {
-	h     *History // the settings; its Ops are not read
-	keyOf map[string]int
-	keys  []string
-	recs  [][]rec // per key, in the order added
+	h *History // the settings; its Ops are not read
+	// settled: h.Answer is final; until then added ops wait in batch.
+	settled bool
+	keyOf   map[string]int
+	keys    []string
+	recs    [][]rec // per key, in the order added
 	// names interns idempotency keys and body hashes (rec.idem, rec.body).
 	nameOf  map[string]int32
 	names   []string
@@ -70,9 +74,10 @@ type rec struct {
 func (r *rec) unknown() bool { return r.status == 0 }
 
 // NewChecker starts checking a history with h's settings; h.Ops is not
-// read (Add the ops).
+// read (Add the ops). What h.Answer leaves to auto is settled from the
+// first answered op added, in h.
 func NewChecker(h *History) *Checker {
-	return &Checker{h: h, keyOf: map[string]int{}, nameOf: map[string]int32{}, seed: maphash.MakeSeed()}
+	return &Checker{h: h, settled: h.answerSettled(), keyOf: map[string]int{}, nameOf: map[string]int32{}, seed: maphash.MakeSeed()}
 }
 
 // checkerOf is a Checker fed h's ops.
@@ -86,13 +91,17 @@ func checkerOf(h *History) *Checker {
 
 // Add checks o's response and files o under its key, on another core
 // while the next ops are added. o is copied, its Exchange is kept until
-// then.
+// then and read with the history's settings (Exchange.Answer is set).
+// Until an answered op settles the dialect, ops wait unread.
 func (c *Checker) Add(o *Op) {
 	if !c.hasBase && o.Ex != nil {
 		c.base, c.hasBase = o.Ex.Sent, true
 	}
+	if !c.settled {
+		c.settled = c.h.answerFrom(o)
+	}
 	c.batch = append(c.batch, *o)
-	if len(c.batch) < batchSize {
+	if len(c.batch) < batchSize || !c.settled {
 		return
 	}
 	b := &readBatch{done: make(chan struct{}), base: c.base, ops: c.batch}
@@ -110,6 +119,9 @@ func (c *Checker) read(b *readBatch) {
 	b.recs = make([]rec, len(b.ops))
 	for i := range b.ops {
 		o := &b.ops[i]
+		if o.Ex != nil {
+			o.Ex.Answer = c.h.Answer
+		}
 		if profile.IsPRD(c.h.Profile) {
 			b.vs = append(b.vs, checkResponse(c.h, o)...)
 		} else {
@@ -155,8 +167,10 @@ func (c *Checker) file() {
 	}
 }
 
-// flush reads and files every op added.
+// flush reads and files every op added; with no op answered, as
+// h.Answer stands.
 func (c *Checker) flush() {
+	c.settled = true
 	if len(c.batch) > 0 {
 		b := &readBatch{done: make(chan struct{}), base: c.base, ops: c.batch}
 		c.batch = nil

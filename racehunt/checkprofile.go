@@ -5,42 +5,42 @@ import (
 	"net/http"
 
 	"github.com/rlspec/rlspec/bound"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 )
 
 // checkKeyedResponse is Check of one response for a profile other than the
-// PRD: 200 or 429; the X-RateLimit-* headers in range when sent, required in
-// the x-ratelimit dialect; a 429's body per LIMITED_BODY and Remaining 0.
-// Each key's history is then checked against the profile's bounds
-// (checkBounds).
+// PRD: 200 or LIMITED_STATUS; the rate-limit fields of the target's dialect
+// in range, unless it is status; a refusal's Retry-After per RFC 9110, its
+// body per LIMITED_BODY and Remaining 0 — header and body findings each
+// their own violation. Each key's history is then checked against the
+// profile's bounds (checkBounds).
 func checkKeyedResponse(h *History, o *Op) []Violation {
 	if o.Unknown() {
 		return nil
 	}
 	bad := badOp(o)
 	st := o.Ex.Status
-	if st != http.StatusOK && st != http.StatusTooManyRequests {
+	refused := h.Answer.Refused(st)
+	if st != http.StatusOK && !refused {
 		return bad(ClassStatus, "HTTP %d for a well-formed %s request", st, o.Req.Kind)
 	}
-	has := hasRateLimitHeaders(o.Ex.RespHeader)
-	if has {
-		if vs := checkHeaders(h, o, bad); vs != nil {
-			return vs
-		}
-	} else if h.Dialect == service.DialectXRateLimit {
-		return bad(ClassHeaders, "no X-RateLimit-* headers (DIALECT=x-ratelimit)")
+	ob := o.Ex.Observe()
+	var vs []Violation
+	if ob.Dialect != dialect.Status {
+		vs = append(vs, checkHeaders(h, o, bad)...)
 	}
-	if st == http.StatusTooManyRequests {
-		if !h.LimitedBody.Match(o.Ex.RespBody) {
-			return bad(ClassLimited, "429 body %.80q does not hold %s (LIMITED_BODY)", o.Ex.RespBody, h.LimitedBody)
-		}
-		if rl, err := rateLimitOf(o); has && err == nil && rl.Remaining != 0 {
-			return bad(ClassLimited, "429 with Remaining=%d", rl.Remaining)
-		}
+	if refused && ob.RetryAfterErr != nil {
+		vs = append(vs, bad(ClassHeaders, "%v", ob.RetryAfterErr)...)
 	}
-	return nil
+	if refused && ob.BodyErr != nil {
+		vs = append(vs, bad(ClassLimited, "%v (LIMITED_BODY)", ob.BodyErr)...)
+	}
+	if refused && ob.Dialect != dialect.Status && ob.Err == nil && ob.Remaining != 0 {
+		vs = append(vs, bad(ClassLimited, "refusal with Remaining=%d", ob.Remaining)...)
+	}
+	return vs
 }
 
 // checkBounds runs package bound's checks of h's profile on the answered
@@ -57,7 +57,7 @@ func checkBounds(h *History, key string, rs []rec) []Violation {
 			unknown = true
 			continue
 		}
-		if r.status == http.StatusOK || r.status == http.StatusTooManyRequests {
+		if r.status == http.StatusOK || h.Answer.Refused(int(r.status)) {
 			es = append(es, bound.Event{ID: int(r.index), Key: key, Send: r.from, Recv: r.to, Allowed: r.status == http.StatusOK})
 		}
 	}

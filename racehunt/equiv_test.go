@@ -17,6 +17,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/rlspec/rlspec/bound"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
@@ -25,8 +26,11 @@ import (
 // TestCheckerGivesTheVerdictsOfTheWholeHistoryCheck: the Checker (keys
 // checked apart, in parallel, from recs) finds exactly the violations and
 // the linearizability result the checks of the whole history found before
-// it (kept below as the oracle: oldCheck, oldLinearizable), on random
-// small histories of every profile, correct or broken.
+// it (kept below as the oracle: oldCheck, oldLinearizable, as main had
+// them after the dialect branch: the answer settled from the first answered
+// op, every response read in it), on random small histories of every
+// profile and dialect, correct or broken. The oracle checks a copy of the
+// history of its own, so that each settles the dialect itself.
 func TestCheckerGivesTheVerdictsOfTheWholeHistoryCheck(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		var h *History
@@ -35,15 +39,24 @@ func TestCheckerGivesTheVerdictsOfTheWholeHistoryCheck(t *testing.T) {
 		} else {
 			h = randomProfileHistory(rt)
 		}
+		old := cloneHistory(h)
 		c := checkerOf(h)
-		got, want := c.Violations(), oldCheck(h)
+		got, want := c.Violations(), oldCheck(old)
 		if !reflect.DeepEqual(got, want) {
 			for i := range h.Ops {
 				rt.Log(h.Ops[i].String())
 			}
 			rt.Fatalf("violations:\n got  %v\n want %v", got, want)
 		}
-		if got, want := c.Linearizable(time.Minute).Result, oldLinearizable(h, time.Minute).Result; got != want {
+		if !reflect.DeepEqual(h.Answer, old.Answer) || !slices.Equal(h.Notes, old.Notes) {
+			rt.Fatalf("answer settled as %+v (%q), want %+v (%q)", h.Answer, h.Notes, old.Answer, old.Notes)
+		}
+		for i := range h.Ops {
+			if h.Ops[i].Ex != nil && !reflect.DeepEqual(h.Ops[i].Ex.Answer, old.Ops[i].Ex.Answer) {
+				rt.Fatalf("op %d read as %+v, want %+v", i, h.Ops[i].Ex.Answer, old.Ops[i].Ex.Answer)
+			}
+		}
+		if got, want := c.Linearizable(time.Minute).Result, oldLinearizable(old, time.Minute).Result; got != want {
 			for i := range h.Ops {
 				rt.Log(h.Ops[i].String())
 			}
@@ -84,9 +97,44 @@ func randomPRDHistory(rt *rapid.T) *History {
 	return s.h
 }
 
+// cloneHistory is a copy of h whose ops' exchanges are copies too.
+func cloneHistory(h *History) *History {
+	c := *h
+	c.Ops = slices.Clone(h.Ops)
+	c.Notes = slices.Clone(h.Notes)
+	for i := range c.Ops {
+		if ex := c.Ops[i].Ex; ex != nil {
+			cp := *ex
+			c.Ops[i].Ex = &cp
+		}
+	}
+	return &c
+}
+
+// randomAnswer is how a random target answers (its dialect, the status and
+// body of a refusal) and the settings a history of it is checked with:
+// those, or auto.
+func randomAnswer(rt *rapid.T) (written, checked dialect.Settings) {
+	written = dialect.Settings{
+		Dialect:       rapid.SampledFrom([]dialect.Dialect{dialect.XRateLimit, dialect.Fields, dialect.Dict, dialect.IETF, dialect.Status}).Draw(rt, "dialect"),
+		LimitedStatus: rapid.SampledFrom([]int{0, http.StatusForbidden, http.StatusServiceUnavailable}).Draw(rt, "limited_status"),
+		Body:          dialect.JSONBody("/error", "rate_limited"),
+	}
+	if written.Dialect == dialect.XRateLimit {
+		written.ResetFormat = rapid.SampledFrom([]dialect.ResetFormat{dialect.ResetUnix, dialect.ResetDelta, dialect.ResetHTTPDate}).Draw(rt, "reset_format")
+	}
+	checked = written
+	if rapid.Bool().Draw(rt, "auto") {
+		checked.Dialect, checked.ResetFormat = dialect.Auto, dialect.ResetAuto
+	}
+	return written, checked
+}
+
 // randomProfileHistory is a run of a profile's model on 1–3 keys, each
-// request decided inside its interval in time order, some responses then
-// corrupted (status, Remaining, Reset) or lost.
+// request decided inside its interval in time order and answered in a
+// random dialect (randomAnswer), some responses then corrupted (status,
+// Remaining, Reset, Retry-After, a refusal's body, the fields left out) or
+// lost.
 func randomProfileHistory(rt *rapid.T) *History {
 	limit := rapid.IntRange(1, 3).Draw(rt, "limit")
 	w := time.Duration(rapid.IntRange(1, 3).Draw(rt, "window")) * time.Second
@@ -103,6 +151,8 @@ func randomProfileHistory(rt *rapid.T) *History {
 		h = &History{Profile: profile.TokenBucket, Model: model.TokenBucket{Burst: limit, Rate: rate}}
 	}
 	h.Limit, h.Window = limit, w
+	written, checked := randomAnswer(rt)
+	h.Answer = checked
 	type req struct {
 		key            string
 		send, recv, at int64
@@ -121,18 +171,39 @@ func randomProfileHistory(rt *rapid.T) *History {
 		states[r.key] = next
 		status, rem, reset := http.StatusOK, d.Remaining, d.Reset
 		if !d.Allowed {
-			status = http.StatusTooManyRequests
+			status = written.Status()
 		}
-		switch rapid.IntRange(0, 9).Draw(rt, "corrupt") {
+		body := []byte(`{}`)
+		if status != http.StatusOK {
+			body = []byte(`{"error":"rate_limited"}`)
+		}
+		hdr := http.Header{}
+		corrupt := rapid.IntRange(0, 13).Draw(rt, "corrupt")
+		switch corrupt {
 		case 0:
-			status = http.StatusOK + http.StatusTooManyRequests - status
+			status = http.StatusOK + written.Status() - status
 		case 1:
 			rem = (rem + 1) % (limit + 1)
 		case 2:
 			reset += 2
+		case 3:
+			body = []byte(`{"error":"slow down"}`)
+		case 4:
+			hdr.Set(service.HeaderRetryAfter, "soon")
+		case 5:
+			status = http.StatusTooManyRequests
 		}
-		ex := &service.Exchange{Method: http.MethodGet, Status: status, RespHeader: rlHeader(limit, rem, reset),
-			RespBody: []byte(`{}`), Sent: time.Unix(0, r.send), Received: time.Unix(0, r.recv)}
+		if !d.Allowed && corrupt != 4 {
+			hdr.Set(service.HeaderRetryAfter, "1")
+		}
+		if corrupt != 6 {
+			q := dialect.Quota{Limit: int64(limit), Remaining: int64(rem), Reset: time.Unix(reset, 0), Window: w, Now: time.Unix(0, r.at)}
+			if err := written.Write(hdr, q); err != nil {
+				rt.Fatal(err)
+			}
+		}
+		ex := &service.Exchange{Method: http.MethodGet, Status: status, RespHeader: hdr,
+			RespBody: body, Sent: time.Unix(0, r.send), Received: time.Unix(0, r.recv)}
 		if rapid.IntRange(0, 9).Draw(rt, "lost") == 0 {
 			ex.Err = errors.New("no response")
 		}
@@ -146,6 +217,7 @@ func randomProfileHistory(rt *rapid.T) *History {
 
 func oldCheck(h *History) []Violation {
 	var vs []Violation
+	oldResolveAnswer(h)
 	if profile.IsPRD(h.Profile) {
 		for i := range h.Ops {
 			vs = append(vs, checkResponse(h, &h.Ops[i])...)
@@ -163,6 +235,25 @@ func oldCheck(h *History) []Violation {
 		return vs[i].Class < vs[j].Class
 	})
 	return vs
+}
+
+func oldResolveAnswer(h *History) {
+	settled := h.Answer.Dialect.Concrete() && (h.Answer.Dialect != dialect.XRateLimit || h.Answer.ResetFormat.Concrete())
+	for i := range h.Ops {
+		o := &h.Ops[i]
+		if settled || o.Unknown() || o.Ex.Status/100 != 2 && !h.Answer.Refused(o.Ex.Status) {
+			continue
+		}
+		d := h.Answer.Detect(dialect.Response{Status: o.Ex.Status, Header: o.Ex.RespHeader, Body: o.Ex.RespBody, Received: o.Ex.Received})
+		h.Answer = d.Settings
+		h.Notes = append(h.Notes, d.Sentence(fmt.Sprintf("op %d, the first answered", o.Index)))
+		break
+	}
+	for i := range h.Ops {
+		if o := &h.Ops[i]; o.Ex != nil {
+			o.Ex.Answer = h.Answer
+		}
+	}
 }
 
 func oldByBucket(h *History) map[string][]*Op {
@@ -351,7 +442,7 @@ func oldCheckBounds(h *History) []Violation {
 			unknown[o.Bucket] = true
 			continue
 		}
-		if st := o.Ex.Status; st == http.StatusOK || st == http.StatusTooManyRequests {
+		if st := o.Ex.Status; st == http.StatusOK || h.Answer.Refused(st) {
 			es = append(es, bound.Event{ID: o.Index, Key: o.Bucket, Send: o.ServerFrom.UnixNano(), Recv: o.ServerTo.UnixNano(), Allowed: st == http.StatusOK})
 		}
 	}

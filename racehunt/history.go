@@ -4,9 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"net/http"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
@@ -55,13 +55,13 @@ type History struct {
 	Window time.Duration
 	// Profile is the design the target claims ("" the PRD); Model its
 	// sequential oracle at Limit (nil: the PRD's, with idempotency).
-	// LimitedBody is what a 429's body must hold (LIMITED_BODY), and
+	// Answer is how the target answers (DIALECT, LIMITED_STATUS,
+	// LIMITED_BODY, …; auto resolved from the first answer by Check), and
 	// WindowAlign fixed-window's alignment.
 	Profile     profile.Name
 	Model       model.Model
-	LimitedBody service.LimitedBody
 	WindowAlign profile.Align
-	Dialect     service.Dialect
+	Answer      dialect.Settings
 	// Tolerance is the allowed skew between the recorded server time and
 	// the target's clock (0 against the embedded reference's fake clock).
 	Tolerance time.Duration
@@ -95,25 +95,32 @@ func statusOf(o *Op) int {
 	return o.Ex.Status
 }
 
-// rateLimitOf parses the op's rate-limit headers.
+// rateLimitOf reads the op's rate-limit fields in its exchange's dialect.
 func rateLimitOf(o *Op) (service.RateLimit, error) {
 	if o.Unknown() {
 		return service.RateLimit{}, fmt.Errorf("no response")
 	}
-	return service.ParseRateLimit(o.Ex.RespHeader)
+	return o.Ex.RateLimit()
 }
 
-// rateLimitHeaders are the X-RateLimit-* names, canonical (h.Values
-// canonicalises its argument on every call).
-var rateLimitHeaders = []string{http.CanonicalHeaderKey(service.HeaderLimit), http.CanonicalHeaderKey(service.HeaderRemaining), http.CanonicalHeaderKey(service.HeaderReset)}
+// answerSettled reports whether h.Answer leaves nothing to auto.
+func (h *History) answerSettled() bool {
+	return h.Answer.Dialect.Concrete() && (h.Answer.Dialect != dialect.XRateLimit || h.Answer.ResetFormat.Concrete())
+}
 
-func hasRateLimitHeaders(h http.Header) bool {
-	for _, k := range rateLimitHeaders {
-		if len(h[k]) > 0 {
-			return true
-		}
+// answerFrom settles what h.Answer leaves to auto from o (dialect.Detect)
+// when o is answered (2xx or a refusal), noting which op settled it, and
+// reports whether it did. The Checker asks it of each op added until one
+// is answered, so that every op is read, and checked, in the form the
+// target answered first, even one that changes form later.
+func (h *History) answerFrom(o *Op) bool {
+	if o.Unknown() || o.Ex.Status/100 != 2 && !h.Answer.Refused(o.Ex.Status) {
+		return false
 	}
-	return false
+	d := h.Answer.Detect(dialect.Response{Status: o.Ex.Status, Header: o.Ex.RespHeader, Body: o.Ex.RespBody, Received: o.Ex.Received})
+	h.Answer = d.Settings
+	h.Notes = append(h.Notes, d.Sentence(fmt.Sprintf("op %d, the first answered", o.Index)))
+	return true
 }
 
 // boundLost moves the latest decision time of every request without a

@@ -50,6 +50,9 @@ type HuntOptions struct {
 	LinearTimeout time.Duration
 	// Log receives progress lines (nil: none).
 	Log func(format string, args ...any)
+	// Progress is the interval of the lines saying how far the hunt is
+	// (0: DefaultProgress; negative: none).
+	Progress time.Duration
 }
 
 // Result is what a hunt found.
@@ -88,12 +91,19 @@ type Result struct {
 	Flaky bool
 	// RapidReport is rapid's own failure message.
 	RapidReport string
+	// Findings are the header and body deviations seen in any workload
+	// (AnswerClass: how the target answers, not what it decided): reported
+	// beside the verdict, they never end the hunt, so the algorithm is
+	// still hunted. At most MaxFindings are kept, one per class and detail.
+	Findings []Violation
 }
 
-// Verdict is a checked run of one workload.
+// Verdict is a checked run of one workload: the algorithm's violations
+// and, apart, the answer's findings (AnswerClass).
 type Verdict struct {
 	History    *History
 	Violations []Violation
+	Findings   []Violation
 	Linear     LinearResult
 }
 
@@ -117,7 +127,9 @@ func RunAndCheck(ctx context.Context, t Target, w Workload, linearTimeout time.D
 		return Verdict{}, fmt.Errorf("no request got a response (first: %v)", h.Ops[0].Ex.Err)
 	}
 	c := checkerOf(h)
-	v := Verdict{History: h, Violations: c.Violations(), Linear: c.Linearizable(linearTimeout)}
+	v := Verdict{History: h}
+	v.Violations, v.Findings = splitFindings(c.Violations())
+	v.Linear = c.Linearizable(linearTimeout)
 	if v.Linear.Result == porcupine.Illegal {
 		v.Violations = append(v.Violations, Violation{Class: ClassLinearizable,
 			Detail: "no order of the requests explains the responses under the sequential bucket model (see the HTML visualisation)"})
@@ -166,6 +178,10 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 		o.Gen.Limits = t.Limits()
 	}
 	gen := Workloads(o.Gen)
+	if o.Progress == 0 {
+		o.Progress = DefaultProgress
+	}
+	prog := newProgress(o.Progress, o.Checks, time.Now, logf)
 
 	var (
 		mu       sync.Mutex
@@ -177,6 +193,8 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 		calls    int
 		seedHits int
 		timeouts int
+		findings []Violation
+		seen     = map[string]bool{}
 		requests int
 		detected time.Duration
 		start    = time.Now()
@@ -221,6 +239,7 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 			}
 			mu.Lock()
 			requests += len(v.History.Ops)
+			findings = addFindings(findings, seen, v.Findings)
 			mu.Unlock()
 			if v.Failed() {
 				if o.Seed != 0 && first {
@@ -244,6 +263,7 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 			}
 			failing, failingW = keep, w
 		}
+		prog.tick(calls, requests, failing != nil)
 		mu.Unlock()
 		if keep.Failed() {
 			rt.Logf("workload:\n%s", w)
@@ -306,7 +326,7 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 	}
 	rapid.Check(tb, prop)
 	restore()
-	res := Result{Duration: time.Since(start), Repeat: o.Repeat, LinearTimeouts: timeouts, Requests: requests, SearchSeed: base, Replayed: replay}
+	res := Result{Duration: time.Since(start), Repeat: o.Repeat, LinearTimeouts: timeouts, Requests: requests, SearchSeed: base, Replayed: replay, Findings: findings}
 	if ff != nil {
 		defer ff.tidy()
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -99,5 +100,41 @@ func TestHuntStopsWhenTargetDies(t *testing.T) {
 	_, err = Hunt(context.Background(), live, HuntOptions{Checks: 5, NoFailFile: true})
 	if err == nil || !strings.Contains(err.Error(), "could not run") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// Issue 24 item 4: a live token bucket (TARGET_URL) is modelled as a bucket
+// of RL_BURST, not of RL_LIMIT (500 by default): the correct bucket was
+// reported "Limit=3, want 500".
+func TestLiveTokenBucketIsABucketOfBurst(t *testing.T) {
+	sc := fakeserver.DefaultConfig()
+	sc.Profile, sc.Burst, sc.Rate = profile.TokenBucket, 3, 2
+	run, err := fakeserver.Start(sc, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = run.Close() })
+	cfg := service.DefaultConfig().ForProfile(profile.TokenBucket)
+	cfg.Burst, cfg.Rate = 3, 2
+	if cfg.Limit == 3 {
+		t.Fatal("RL_LIMIT is B already: the test could not tell them apart")
+	}
+	live, err := NewLive(context.Background(), cfg, []string{run.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := live.Limits(); len(got) != 1 || got[0] != 3 {
+		t.Fatalf("live quotas %v, want [3] (RL_BURST)", got)
+	}
+	if !strings.Contains(live.Describe(), "RL_BURST=3") {
+		t.Errorf("description %q does not name RL_BURST", live.Describe())
+	}
+	res, err := Hunt(context.Background(), live, HuntOptions{Checks: 4, NoFailFile: true, ReportDir: t.TempDir(),
+		Gen: GenOptions{MaxBursts: 2, Profile: profile.TokenBucket}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Found {
+		t.Fatalf("violation on a correct bucket: %v\n%s", res.Violations, res.Workload)
 	}
 }

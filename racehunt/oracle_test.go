@@ -10,6 +10,7 @@ import (
 	"github.com/anishathalye/porcupine"
 	"pgregory.net/rapid"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
@@ -25,7 +26,7 @@ func sec(s float64) int64 { return t0 + int64(s*float64(time.Second)) }
 type keyHistory struct{ h *History }
 
 func newKeyHistory(p profile.Name, m model.Model) *keyHistory {
-	return &keyHistory{h: &History{Limit: 1, Window: 3 * time.Second, Profile: p, Model: m, Dialect: service.DialectXRateLimit}}
+	return &keyHistory{h: &History{Limit: 1, Window: 3 * time.Second, Profile: p, Model: m, Answer: dialect.Settings{Dialect: dialect.XRateLimit}}}
 }
 
 // add records a request of key "key:k" in flight from..to (seconds after

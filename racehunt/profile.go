@@ -18,3 +18,12 @@ func ModelFor(cfg service.Config, limit int) (model.Model, error) {
 	}
 	return p.Design(profile.Params{Limit: limit, Window: cfg.Window, Burst: limit, Rate: cfg.Rate, Align: cfg.WindowAlign})
 }
+
+// liveQuota is the one quota a live target of cfg enforces: the bucket's
+// size B (RL_BURST) for token-bucket, RL_LIMIT for every other profile.
+func liveQuota(cfg service.Config) int {
+	if cfg.Profile == profile.TokenBucket {
+		return cfg.Burst
+	}
+	return cfg.Limit
+}

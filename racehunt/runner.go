@@ -105,7 +105,7 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 		return nil, fmt.Errorf("run: workload for limit %d on a target with limit %d", w.Limit, r.limit)
 	}
 	h := &History{Limit: r.limit, Window: r.cfg.Window, Tolerance: r.tolerance, Profile: r.cfg.Profile, Model: r.model,
-		LimitedBody: r.cfg.LimitedBody, WindowAlign: r.cfg.WindowAlign, Dialect: r.cfg.Dialect}
+		WindowAlign: r.cfg.WindowAlign, Answer: r.cfg.Answer()}
 	clients := make([]*service.Client, w.Clients)
 	for i := range clients {
 		opts := []service.ClientOption{service.WithTimeout(r.timeout)}

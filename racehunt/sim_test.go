@@ -36,7 +36,6 @@ type simCached struct {
 	body   string
 	status int
 	resp   []byte
-	reset  int64
 }
 
 func newSim(limit int, window time.Duration) *sim {

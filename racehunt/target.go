@@ -35,7 +35,12 @@ var _ Target = (*Live)(nil)
 // answers a request (on a fresh bucket, so the probe spends nothing a
 // workload will see).
 func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...RunnerOption) (*Live, error) {
-	r, err := NewRunner(cfg, bases, cfg.Limit, opts...)
+	at := cfg
+	at.URLs = bases
+	if err := at.CheckClientIPs(ctx, nil); err != nil {
+		return nil, err
+	}
+	r, err := NewRunner(cfg, bases, liveQuota(cfg), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -44,9 +49,16 @@ func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...Ru
 			return nil, err
 		}
 	}
-	desc := fmt.Sprintf("%v (RL_LIMIT=%d, RL_WINDOW=%s)", bases, cfg.Limit, cfg.Window)
-	if !profile.IsPRD(r.cfg.Profile) {
-		desc = fmt.Sprintf("%v (PROFILE=%s, RL_LIMIT=%d, RL_WINDOW=%s)", bases, r.cfg.Profile, cfg.Limit, cfg.Window)
+	shown := make([]string, len(bases))
+	for i, b := range bases {
+		shown[i] = service.RedactURL(b)
+	}
+	desc := fmt.Sprintf("%v (RL_LIMIT=%d, RL_WINDOW=%s)", shown, cfg.Limit, cfg.Window)
+	switch {
+	case r.cfg.Profile == profile.TokenBucket:
+		desc = fmt.Sprintf("%v (PROFILE=%s, RL_BURST=%d, RL_RATE=%g)", shown, r.cfg.Profile, cfg.Burst, cfg.Rate)
+	case !profile.IsPRD(r.cfg.Profile):
+		desc = fmt.Sprintf("%v (PROFILE=%s, RL_LIMIT=%d, RL_WINDOW=%s)", shown, r.cfg.Profile, cfg.Limit, cfg.Window)
 	}
 	return &Live{runner: r, desc: desc}, nil
 }
@@ -60,10 +72,10 @@ func probe(ctx context.Context, cfg service.Config, base string, body *service.B
 	}
 	ex := c.Do(ctx, req)
 	if ex.Err != nil {
-		return fmt.Errorf("target %s does not answer: %w", cfg.Endpoint(base), ex.Err)
+		return fmt.Errorf("target %s does not answer: %w", service.RedactURL(cfg.Endpoint(base)), ex.Err)
 	}
 	if ex.Status >= 500 || ex.Status == http.StatusNotFound {
-		return fmt.Errorf("target %s answered a valid request with HTTP %d", cfg.Endpoint(base), ex.Status)
+		return fmt.Errorf("target %s answered a valid request with HTTP %d", service.RedactURL(cfg.Endpoint(base)), ex.Status)
 	}
 	return nil
 }

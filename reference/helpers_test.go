@@ -23,11 +23,10 @@ type env struct {
 
 // setup is what a test changes of the PRD defaults (500 per hour).
 type setup struct {
-	limit     int
-	window    time.Duration
-	off       bool
-	sentinel  int
-	sqliteOpt []sqlite.Option
+	limit    int
+	window   time.Duration
+	off      bool
+	sentinel int
 }
 
 type opt func(*setup)
@@ -35,9 +34,6 @@ type opt func(*setup)
 func withLimit(n int) opt            { return func(s *setup) { s.limit = n } }
 func withWindow(d time.Duration) opt { return func(s *setup) { s.window = d } }
 func withFlagOff(sentinel int) opt   { return func(s *setup) { s.off, s.sentinel = true, sentinel } }
-func withBusyTimeout(d time.Duration) opt {
-	return func(s *setup) { s.sqliteOpt = append(s.sqliteOpt, sqlite.WithBusyTimeout(d)) }
-}
 
 func openTest(tb testing.TB, opts ...opt) (*env, *reference.FakeClock) {
 	tb.Helper()
@@ -50,7 +46,7 @@ func openTest(tb testing.TB, opts ...opt) (*env, *reference.FakeClock) {
 		m = model.FlagOff{Limit: su.limit, Window: su.window, Sentinel: su.sentinel}
 	}
 	clk := reference.NewFakeClock(t0)
-	st, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "rl.db"), su.sqliteOpt...)
+	st, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "rl.db"))
 	if err != nil {
 		tb.Fatal(err)
 	}

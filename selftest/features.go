@@ -68,3 +68,20 @@ func profileOf(p profile.Name) profile.Name {
 	}
 	return p
 }
+
+// referenceAligns are the fixed-window alignments the reference's suite of
+// profile p runs with: epoch, and each other one a fault of p is served
+// with (its scenarios must pass against the correct design too); "" for
+// the other profiles.
+func referenceAligns(p profile.Name) []profile.Align {
+	if p != profile.FixedWindow {
+		return []profile.Align{""}
+	}
+	out := []profile.Align{profile.AlignEpoch}
+	for _, f := range fault.All() {
+		if f.Profile == p && f.Align != "" && !slices.Contains(out, f.Align) {
+			out = append(out, f.Align)
+		}
+	}
+	return out
+}

@@ -2,7 +2,6 @@ package selftest
 
 import (
 	"context"
-	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/racehunt"
 	"github.com/rlspec/rlspec/service"
-	tc "github.com/testcontainers/testcontainers-go"
 )
 
 // requireImage builds rlspec-reference:latest, or skips with a one-line
@@ -34,39 +32,16 @@ func requireImage(t *testing.T) string {
 	return containers.ReferenceImage
 }
 
-// bridgeGateway is the address containers see published-port requests
-// come from (see containers.Target.Gateway), needed before they start so
-// that they can trust it as a proxy.
-func bridgeGateway(t *testing.T) netip.Addr {
-	t.Helper()
-	p, err := tc.NewDockerProvider()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	nw, err := p.GetNetwork(context.Background(), tc.NetworkRequest{Name: tc.Bridge})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range nw.IPAM.Config {
-		if c.Gateway.IsValid() {
-			return c.Gateway
-		}
-		if c.Subnet.IsValid() && c.Subnet.Addr().Is4() {
-			return c.Subnet.Masked().Addr().Next()
-		}
-	}
-	t.Fatal("bridge network without gateway or subnet")
-	return netip.Addr{}
-}
-
 // TestProcessCacheAcrossReplicas: the process-cache fault (a per-process
 // quota cache) is invisible with one container and caught by the race
 // hunter with three containers sharing one database volume — the real
 // symptom the embedded matrix only approximates with in-process servers.
 func TestProcessCacheAcrossReplicas(t *testing.T) {
 	img := requireImage(t)
-	gw := bridgeGateway(t)
+	gw, err := containers.DockerGateway(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
 	const limit = 3
 	hunt := func(t *testing.T, fault fault.Name, replicas int) racehunt.Result {
 		ctx := context.Background()

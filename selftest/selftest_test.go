@@ -52,8 +52,8 @@ func TestExpectationsCoverEveryFault(t *testing.T) {
 // TestVerdicts: the matrix's own verdict logic fails when it must.
 func TestVerdicts(t *testing.T) {
 	okRef := ReferenceRun{N: 1, raceChecks: 10, Acceptance: AcceptanceResult{Passed: 35}, Race: RaceResult{Ran: true, Checks: 10}}
-	caught := Row{Expectation: Expectation{Fault: fault.OffByOne, Detectors: fault.Detectors{Scenarios: []string{"RL-AC1-01"}}},
-		Acceptance: AcceptanceResult{Failed: 1, FailedIDs: []string{"RL-AC1-01"}}}
+	caught := Row{Expectation: Expectation{Fault: fault.OffByOne, Detectors: fault.Detectors{Scenarios: []string{"AC1-01"}}},
+		Acceptance: AcceptanceResult{Failed: 1, FailedIDs: []string{"AC1-01"}}}
 	for _, tc := range []struct {
 		name   string
 		m      Matrix
@@ -63,9 +63,9 @@ func TestVerdicts(t *testing.T) {
 		{"all good", Matrix{Reference: []ReferenceRun{okRef}, Rows: []Row{caught}}, true, "selftest PASS: 1/1 faults caught"},
 		{"reference skipped a scenario", Matrix{Reference: []ReferenceRun{func() ReferenceRun {
 			r := okRef
-			r.Acceptance.Skipped, r.Acceptance.SkippedIDs = 1, []string{"RL-AC4-01"}
+			r.Acceptance.Skipped, r.Acceptance.SkippedIDs = 1, []string{"AC4-01"}
 			return r
-		}()}, Rows: []Row{caught}}, false, "reference run 1: skipped RL-AC4-01"},
+		}()}, Rows: []Row{caught}}, false, "reference run 1: skipped AC4-01"},
 		{"reference race ran short", Matrix{Reference: []ReferenceRun{func() ReferenceRun {
 			r := okRef
 			r.Race.Checks = 3
@@ -76,10 +76,10 @@ func TestVerdicts(t *testing.T) {
 			r.Race.Found, r.Race.Class = true, "oversell"
 			return r
 		}()}}, false, "race hunt found oversell"},
-		{"fault survives", Matrix{Reference: []ReferenceRun{okRef}, Rows: []Row{{Expectation: Expectation{Fault: fault.NoReset, Detectors: fault.Detectors{Scenarios: []string{"RL-AC4-01"}}}, Missed: []string{"RL-AC4-01"}}}}, false, "SURVIVED"},
+		{"fault survives", Matrix{Reference: []ReferenceRun{okRef}, Rows: []Row{{Expectation: Expectation{Fault: fault.NoReset, Detectors: fault.Detectors{Scenarios: []string{"AC4-01"}}}, Missed: []string{"AC4-01"}}}}, false, "SURVIVED"},
 		{"race fault caught only by the suite", Matrix{Reference: []ReferenceRun{okRef}, Rows: []Row{{
 			Expectation: Expectation{Fault: fault.CheckThenAct, Detectors: fault.Detectors{Race: true, Replicas: 1}},
-			Acceptance:  AcceptanceResult{Failed: 2, FailedIDs: []string{"RL-AC7-01", "RL-AC7-02"}},
+			Acceptance:  AcceptanceResult{Failed: 2, FailedIDs: []string{"AC7-01", "AC7-02"}},
 			Race:        RaceResult{Ran: true, Replicas: 1, Checks: 10},
 		}}}, false, "the race hunt found nothing in 10 workloads"},
 	} {
@@ -236,14 +236,14 @@ func TestMultiInstanceExpectations(t *testing.T) {
 // A race fault caught only by its second suite says so in the matrix, and
 // missedBy names the required scenarios that did not fail.
 func TestSecondSuiteIsReported(t *testing.T) {
-	r := AcceptanceResult{Failed: 1, FailedIDs: []string{"RL-AC4-02"}}
-	if got := missedBy([]string{"RL-AC4-02", "RL-AC7-01"}, r); !slices.Equal(got, []string{"RL-AC7-01"}) {
-		t.Fatalf("missedBy = %v, want [RL-AC7-01]", got)
+	r := AcceptanceResult{Failed: 1, FailedIDs: []string{"AC4-02"}}
+	if got := missedBy([]string{"AC4-02", "AC7-01"}, r); !slices.Equal(got, []string{"AC7-01"}) {
+		t.Fatalf("missedBy = %v, want [AC7-01]", got)
 	}
-	m := &Matrix{Rows: []Row{{Expectation: Expectation{Fault: fault.ResetRace}, Acceptance: r, FirstMissed: []string{"RL-AC4-02"}}}}
+	m := &Matrix{Rows: []Row{{Expectation: Expectation{Fault: fault.ResetRace}, Acceptance: r, FirstMissed: []string{"AC4-02"}}}}
 	var out bytes.Buffer
 	m.Write(&out)
-	if !strings.Contains(out.String(), "second suite: reset-race (a race fault): the first suite missed RL-AC4-02") {
+	if !strings.Contains(out.String(), "second suite: reset-race (a race fault): the first suite missed AC4-02") {
 		t.Fatalf("no second-suite line:\n%s", out.String())
 	}
 }

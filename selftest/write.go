@@ -3,6 +3,7 @@ package selftest
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -22,6 +23,10 @@ func (m *Matrix) Write(w io.Writer) {
 		fmt.Fprintf(tw, "reference\t%d/%d\t%s\t%s\t%s\n", r.N, len(m.Reference), refAcceptance(r.Acceptance), refRace(r.Race, r.raceChecks), verdict)
 	}
 	tw.Flush()
+	if m.Overload != "" || len(m.Reference) > 1 {
+		fmt.Fprintln(w)
+		m.WriteScenarios(w)
+	}
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "FAULT\tCLAUSE\tACCEPTANCE\tRACE\tVERDICT")
@@ -36,6 +41,10 @@ func (m *Matrix) Write(w io.Writer) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Fault, r.Clause, rowAcceptance(r), rowRace(r), verdict)
 	}
 	tw.Flush()
+	if slices.ContainsFunc(m.Rows, func(r Row) bool { return r.Runs > 0 }) {
+		fmt.Fprintln(w)
+		m.WriteDetection(w)
+	}
 	for _, r := range m.Rows {
 		if len(r.FirstMissed) > 0 {
 			fmt.Fprintf(w, "second suite: %s (a race fault): the first suite missed %s; the row is the second's\n", r.Fault, strings.Join(r.FirstMissed, " "))

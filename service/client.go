@@ -12,6 +12,8 @@ import (
 	"net/netip"
 	"strings"
 	"time"
+
+	"github.com/rlspec/rlspec/dialect"
 )
 
 // DefaultRequestTimeout bounds every request rlspec sends.
@@ -58,7 +60,7 @@ type Request struct {
 // when no complete response arrived (refused, reset, deadline).
 type Exchange struct {
 	Method     string
-	URL        string
+	URL        string      // the endpoint, credentials masked (RedactURL)
 	Header     http.Header // request headers as sent
 	Body       []byte
 	ClientAddr netip.Addr
@@ -72,21 +74,28 @@ type Exchange struct {
 	// Replay, when set, is the command that sends the request again for a
 	// target that is not reached with curl (WithReplay); Curl returns it.
 	Replay string
-	// Dialect is how RateLimit reads the response (the client's DIALECT):
-	// the IETF fields for DialectIETF, X-RateLimit-* otherwise.
-	Dialect Dialect
+	// Answer is how the response is read (the client's DIALECT and the
+	// rest of dialect.Settings).
+	Answer dialect.Settings
 }
 
-// RateLimit parses the response's rate-limit headers.
+// Observe reads the response in its dialect (package dialect).
+func (e *Exchange) Observe() dialect.Observation {
+	return e.Answer.Read(dialect.Response{Status: e.Status, Header: e.RespHeader, Body: e.RespBody, Received: e.Received})
+}
+
+// RateLimit is the response's rate-limit fields in its dialect; missing or
+// malformed ones (or a Reset in another form than RESET_FORMAT) are an
+// error, one sentence.
 func (e *Exchange) RateLimit() (RateLimit, error) {
 	if e.Err != nil {
-		return RateLimit{}, e.Err
+		return RateLimit{RetryAfter: -1}, e.Err
 	}
-	if e.Dialect == DialectIETF {
-		return ParseIETF(e.RespHeader, e.Received)
-	}
-	return ParseRateLimit(e.RespHeader)
+	return rateLimitOf(e.Observe())
 }
+
+// Refused reports whether the response is a refusal (LIMITED_STATUS).
+func (e *Exchange) Refused() bool { return e.Err == nil && e.Answer.Refused(e.Status) }
 
 // Latency is the time from the intended send to the response.
 func (e *Exchange) Latency() time.Duration { return e.Received.Sub(e.Intended) }
@@ -120,7 +129,7 @@ func (e *Exchange) Curl() string {
 			b.WriteString(" --data-binary " + shellQuote(string(e.Body)))
 		}
 	}
-	b.WriteString(" " + shellQuote(e.URL))
+	b.WriteString(" " + CurlURL(e.URL))
 	return b.String()
 }
 
@@ -130,11 +139,7 @@ func (e *Exchange) Summary() string {
 		return "no response: " + e.Err.Error()
 	}
 	var hs []string
-	for _, k := range []string{HeaderLimit, HeaderRemaining, HeaderReset, HeaderRetryAfter} {
-		if v := e.RespHeader.Values(k); len(v) > 0 {
-			hs = append(hs, k+": "+strings.Join(v, ","))
-		}
-	}
+	hs = append(hs, e.Observe().Lines...)
 	body := string(e.RespBody)
 	if len(body) > 200 {
 		body = body[:200] + "…"
@@ -160,7 +165,7 @@ type Client struct {
 	dial     func(ctx context.Context, network, addr string) (net.Conn, error)
 	rt       http.RoundTripper // replaces HTTP (a target that is not a server)
 	replay   func(http.Header) string
-	dialect  Dialect
+	answer   dialect.Settings
 }
 
 // ClientOption configures a Client.
@@ -198,7 +203,7 @@ func NewClient(cfg Config, base string, opts ...ClientOption) *Client {
 		headers:  cfg.Headers,
 		timeout:  DefaultRequestTimeout,
 		now:      time.Now,
-		dialect:  cfg.Dialect,
+		answer:   cfg.Answer(),
 	}
 	if c.mode == "" {
 		c.mode = ClientIPsBind
@@ -250,7 +255,7 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	if method == "" {
 		method = http.MethodPost
 	}
-	ex := &Exchange{Method: method, URL: c.endpoint, Body: r.Body, ClientAddr: c.addr, Header: http.Header{}, Dialect: c.dialect}
+	ex := &Exchange{Method: method, URL: RedactURL(c.endpoint), Body: r.Body, ClientAddr: c.addr, Header: http.Header{}, Answer: c.answer}
 	for k, vs := range c.headers {
 		ex.Header[k] = append([]string(nil), vs...)
 	}
@@ -298,7 +303,7 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	resp, err := hc.Do(req)
 	if err != nil {
 		ex.Received = c.now()
-		ex.Err = uploadError(describeTransportError(err, c.timeout), cutShort())
+		ex.Err = uploadError(describeTransportError(RedactURLError(err), c.timeout), cutShort())
 		return ex
 	}
 	defer resp.Body.Close()

@@ -88,13 +88,11 @@ func TestClientDeadlineOnSilentServer(t *testing.T) {
 	}()
 	c := NewClient(DefaultConfig(), "http://"+ln.Addr().String(), WithTimeout(200*time.Millisecond))
 	defer c.Close()
-	start := time.Now()
+	// The deadline's own error proves the client gave up rather than
+	// waiting for the silent server (no wall-clock assertion: issue 27).
 	ex := c.Do(context.Background(), Request{Body: []byte(`{}`)})
 	if ex.Err == nil || !strings.Contains(ex.Err.Error(), "no response within") {
 		t.Fatalf("err = %v", ex.Err)
-	}
-	if el := time.Since(start); el > 3*time.Second {
-		t.Fatalf("took %v", el)
 	}
 	if _, err := ex.RateLimit(); err == nil {
 		t.Fatal("RateLimit of a failed exchange succeeded")

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 )
@@ -56,7 +57,7 @@ type Config struct {
 	DisabledURL string // TARGET_URL_DISABLED: flag-off twin for AC8
 	// UntrustedURL is not a setting: a TARGET_IMAGE start with
 	// CLIENT_IPS=xff fills it with an instance that trusts no proxy, which
-	// RL-EXT-XFF-01 reaches with its own source address.
+	// EXT-XFF-01 reaches with its own source address.
 	UntrustedURL string
 	// URLs is not a setting: every flag-on instance of the service on one
 	// store, URL first — TARGET_URLS, or the replicas a command started
@@ -77,17 +78,20 @@ type Config struct {
 
 	// Profiles (profiles.md). Empty profile settings mean the profile's
 	// default; ForProfile fills them.
-	Profile        profile.Name      // PROFILE
-	Implementation string            // IMPLEMENTATION: the name conformance.json gives the target
-	Features       []profile.Feature // FEATURES; nil: the profile's defaults, empty: none
-	Key            Key               // KEY
-	KeyFormat      string            // KEY_FORMAT
-	Method         string            // TARGET_METHOD
-	WindowAlign    profile.Align     // WINDOW_ALIGN
-	Dialect        Dialect           // DIALECT
-	LimitedBody    LimitedBody       // LIMITED_BODY
-	StoreDownCmd   string            // STORE_DOWN_CMD: makes the target's store unavailable
-	StoreUpCmd     string            // STORE_UP_CMD: makes it available again
+	Profile        profile.Name        // PROFILE
+	Implementation string              // IMPLEMENTATION: the name conformance.json gives the target
+	Features       []profile.Feature   // FEATURES; nil: the profile's defaults, empty: none
+	Key            Key                 // KEY
+	KeyFormat      string              // KEY_FORMAT
+	Method         string              // TARGET_METHOD
+	WindowAlign    profile.Align       // WINDOW_ALIGN
+	Dialect        dialect.Dialect     // DIALECT
+	ResetFormat    dialect.ResetFormat // RESET_FORMAT
+	HeaderPrefix   string              // HEADER_PREFIX
+	LimitedStatus  int                 // LIMITED_STATUS
+	LimitedBody    dialect.Body        // LIMITED_BODY
+	StoreDownCmd   string              // STORE_DOWN_CMD: makes the target's store unavailable
+	StoreUpCmd     string              // STORE_UP_CMD: makes it available again
 	// penalties (service/penalties.go)
 	Penalties    []model.PenaltyTier // RL_PENALTIES; nil: not given
 	PenaltiesURL string              // TARGET_URL_PENALTIES; "": TARGET_URL
@@ -130,7 +134,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 	str := func(p *string, name, env, usage string) { StringVar(fs, getenv, p, name, env, usage) }
 	str(&c.URL, "target-url", "TARGET_URL", "base URL of a running implementation; empty starts an embedded reference")
 	str(&c.DisabledURL, "target-url-disabled", "TARGET_URL_DISABLED", "base URL of a second instance with BMTC_RATE_LIMIT_ENABLED=false")
-	str(&c.Path, "target-path", "TARGET_PATH", "path of the endpoint")
+	str(&c.Path, "target-path", "TARGET_PATH", "path of the endpoint, joined to every base URL; unset: TARGET_URL's own path, else /v1/ride_summary (prd) or / (other profiles)")
 	str(&c.BodyTemplate, "body-template", "BODY_TEMPLATE", "JSON text/template file for request bodies")
 	str(&c.DB, "target-db", "TARGET_DB", "optional state access, sqlite:/abs/path.db or postgres://…")
 	str(&c.SQL, "target-sql", "TARGET_SQL", "spec/004's function to call directly in TARGET_DB (check_rate_limit); TARGET_DB=embedded starts one")
@@ -150,8 +154,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 	str(&c.KeyFormat, "key-format", "KEY_FORMAT", "Go template of the key's value, {{.Key}} a fresh id per scenario")
 	fs.Var(envValue(getenv, "TARGET_METHOD", (*methodFlag)(&c.Method)), "target-method", "request method; POST for prd, GET otherwise (TARGET_METHOD)")
 	fs.Var(envValue(getenv, "WINDOW_ALIGN", (*alignFlag)(&c.WindowAlign)), "window-align", profile.TakenBy(profile.SettingWindowAlign)+": epoch or first-request (WINDOW_ALIGN)")
-	fs.Var(envValue(getenv, "DIALECT", (*dialectFlag)(&c.Dialect)), "dialect", "x-ratelimit, ietf or status; default per profile (DIALECT)")
-	fs.Var(envValue(getenv, "LIMITED_BODY", (*limitedBodyFlag)(&c.LimitedBody)), "limited-body", "JSON pointer=value(s) of a 429 body, e.g. /error/code=RATE_LIMITED (LIMITED_BODY)")
+	c.registerDialectFlags(fs, getenv)
 	c.registerPenaltyFlags(fs, getenv)
 	c.registerBypassFlags(fs, getenv)
 	c.registerTierFlags(fs, getenv)
@@ -161,7 +164,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 func CheckBaseURL(u string) error {
 	p, err := url.Parse(u)
 	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-		return fmt.Errorf("%q is not an http(s) base URL", u)
+		return fmt.Errorf("%q is not an http(s) base URL", RedactURL(u))
 	}
 	return nil
 }
@@ -174,7 +177,7 @@ func (c Config) Validate() error {
 			continue
 		}
 		if err := CheckBaseURL(u); err != nil {
-			errs = append(errs, fmt.Errorf("%s=%q is not an http(s) base URL", name, u))
+			errs = append(errs, fmt.Errorf("%s=%q is not an http(s) base URL", name, RedactURL(u)))
 		}
 	}
 	if !strings.HasPrefix(c.Path, "/") {
@@ -226,11 +229,6 @@ func (c Config) DBPath() (string, error) {
 // (postgres:// or postgresql://).
 func (c Config) DBIsPostgres() bool {
 	return strings.HasPrefix(c.DB, "postgres://") || strings.HasPrefix(c.DB, "postgresql://")
-}
-
-// Endpoint is the full URL of the endpoint on base.
-func (c Config) Endpoint(base string) string {
-	return strings.TrimRight(base, "/") + c.Path
 }
 
 // ParseHeaders parses TARGET_HEADERS: "Name: value;Other: value".

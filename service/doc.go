@@ -1,8 +1,14 @@
-// Package service describes the service under test and how rlspec talks to
-// it: the target contract's settings (Config, filled at the CLI edge), the
-// request bodies it sends (Body), the client addresses it sends them from
-// (Client), and how it reads the rate-limit headers that come back
-// (ParseRateLimit).
+// Package service describes an implementation under test and how rlspec
+// talks to it: the settings of the target contract (Config, with how the
+// target answers as a dialect.Settings: Config.Answer) and the checks that
+// turn a mistaken setting into one sentence before any verdict (a variable
+// that is no setting, UnknownSettings; no service to test, ChooseEmbedded;
+// the endpoint from TARGET_URL's path, ResolvePath; a target
+// CLIENT_IPS=bind cannot reach, CheckClientIPs), the request bodies it
+// sends (Body), the client addresses it sends them from (Client), the
+// exchanges it records, whose answers it reads through package dialect
+// (Exchange.Observe, RateLimit, Refused), and how credentials stay out of
+// what it prints (RedactedHeaders, RedactURL).
 //
 // Every other part of rlspec — the acceptance steps, the race hunter and the
 // load generator — drives targets through this package, so a target is

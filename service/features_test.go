@@ -27,7 +27,7 @@ func TestAnyProfileFeatureSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := c.WithPenaltyDefaults().WithBypassDefaults().WithTierDefaults()
-	if len(d.Penalties) != 2 || len(d.BypassHeaders) != 1 || len(d.Tiers) != 2 {
+	if len(d.Penalties) != 3 || len(d.BypassHeaders) != 1 || len(d.Tiers) != 2 {
 		t.Fatalf("embedded defaults: %+v", d)
 	}
 	if d.ForProfile(profile.SlidingLog).Only(profile.SlidingLog).ClaimedPenalties() == nil {

@@ -217,30 +217,6 @@ func (f *alignFlag) Set(s string) error {
 	return nil
 }
 
-type dialectFlag Dialect
-
-func (f *dialectFlag) String() string { return string(*f) }
-func (f *dialectFlag) Set(s string) error {
-	switch d := Dialect(strings.TrimSpace(s)); d {
-	case DialectXRateLimit, DialectIETF, DialectStatus:
-		*f = dialectFlag(d)
-		return nil
-	}
-	return fmt.Errorf("%q is none of x-ratelimit, ietf, status", s)
-}
-
-type limitedBodyFlag LimitedBody
-
-func (f *limitedBodyFlag) String() string { return LimitedBody(*f).String() }
-func (f *limitedBodyFlag) Set(s string) error {
-	b, err := ParseLimitedBody(s)
-	if err != nil {
-		return err
-	}
-	*f = limitedBodyFlag(b)
-	return nil
-}
-
 type methodFlag string
 
 func (f *methodFlag) String() string { return string(*f) }

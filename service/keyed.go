@@ -3,8 +3,6 @@ package service
 import (
 	"encoding/json"
 	"net/http"
-	"slices"
-	"strings"
 )
 
 // KeyedRequest is a request of a profile other than the PRD carrying key as
@@ -26,35 +24,4 @@ func (c Config) KeyedRequest(key string) Request {
 		r.Body, r.ContentType = b, "application/json"
 	}
 	return r
-}
-
-// Match reports whether a 429 body holds one of b's values at b's pointer
-// (always true for the zero LimitedBody).
-func (b LimitedBody) Match(body []byte) bool {
-	if b.Pointer == "" {
-		return true
-	}
-	var doc any
-	if err := json.Unmarshal(body, &doc); err != nil {
-		return false
-	}
-	got, ok := JSONPointer(doc, b.Pointer)
-	str, isStr := got.(string)
-	return ok && isStr && slices.Contains(b.Values, str)
-}
-
-// JSONPointer resolves a JSON pointer (RFC 6901) in a decoded document.
-func JSONPointer(doc any, p string) (any, bool) {
-	cur := doc
-	for _, tok := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = m[tok]; !ok {
-			return nil, false
-		}
-	}
-	return cur, true
 }

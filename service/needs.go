@@ -2,6 +2,7 @@ package service
 
 import (
 	"errors"
+	"time"
 
 	"github.com/rlspec/rlspec/profile"
 )
@@ -12,6 +13,31 @@ import (
 // BYPASS_HEADERS, RL_TIERS. One sentence each.
 func (c Config) TargetNeeds() error {
 	return errors.Join(c.needsBucket(), c.needsPenalties(), c.needsBypass(), c.needsTiers())
+}
+
+// Sizes of a generic profile's embedded run (N, W), used where RL_LIMIT and
+// RL_WINDOW are not given: every clause decidable within seconds, also on a
+// starved machine (issue 27: the contract's 500 per hour made SL-2 send 501
+// requests and SL-4 wait an hour).
+const (
+	EmbeddedLimit  = 5
+	EmbeddedWindow = 3 * time.Second
+)
+
+// SizedForEmbedded is c for the embedded reference: a profile other than
+// the PRD (whose suite seeds its buckets through TARGET_DB) takes
+// EmbeddedLimit and EmbeddedWindow for what was not given.
+func (c Config) SizedForEmbedded(limitGiven, windowGiven bool) Config {
+	if profile.IsPRD(c.Profile) {
+		return c
+	}
+	if !limitGiven {
+		c.Limit = EmbeddedLimit
+	}
+	if !windowGiven {
+		c.Window = EmbeddedWindow
+	}
+	return c
 }
 
 // WithEmbeddedDefaults fills what TargetNeeds asks of a user's target with

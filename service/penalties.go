@@ -20,9 +20,11 @@ const (
 	envPenaltiesURL = "TARGET_URL_PENALTIES"
 
 	// DefaultPenalties: the first violation is free (PN-3's "counts below
-	// the first tier"), the second starts 5 s, the third 9 s — tiers 4 s
-	// apart, so escalation is decidable, and a run of seconds.
-	DefaultPenalties = "2:5s,3:9s"
+	// the first tier"), the second starts 5 s, the third 8 s, the fourth
+	// and later 11 s — tiers 3 s apart, so escalation is decidable, a third
+	// tier that tells refusals counted as violations (PN-4-03), and a run
+	// of seconds.
+	DefaultPenalties = "2:5s,3:8s,4:11s"
 )
 
 // registerPenaltyFlags binds -rl-penalties and -target-url-penalties.

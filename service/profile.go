@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -51,46 +52,6 @@ func ParseKey(s string) (Key, error) {
 	return Key{}, fmt.Errorf("%q is none of body:<field>, header:<Name>, ip", s)
 }
 
-// Dialect is how an implementation reports its limit (DIALECT).
-type Dialect string
-
-// The dialects; DialectAuto (fixed-window's default) is x-ratelimit when a
-// response carries the headers and status otherwise.
-const (
-	DialectAuto       Dialect = ""
-	DialectXRateLimit Dialect = "x-ratelimit"
-	DialectIETF       Dialect = "ietf"
-	DialectStatus     Dialect = "status"
-)
-
-// LimitedBody is LIMITED_BODY: a JSON pointer and the values a 429 body may
-// hold there ("/error/code=RATE_LIMITED", values '|'-separated). The zero
-// LimitedBody checks no body.
-type LimitedBody struct {
-	Pointer string
-	Values  []string
-}
-
-func (b LimitedBody) String() string {
-	if b.Pointer == "" {
-		return ""
-	}
-	return b.Pointer + "=" + strings.Join(b.Values, "|")
-}
-
-// ParseLimitedBody reads "/pointer=value" or "/pointer=a|b".
-func ParseLimitedBody(s string) (LimitedBody, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return LimitedBody{}, nil
-	}
-	p, v, ok := strings.Cut(s, "=")
-	if !ok || !strings.HasPrefix(p, "/") {
-		return LimitedBody{}, fmt.Errorf("%q is not /json/pointer=value", s)
-	}
-	return LimitedBody{Pointer: p, Values: strings.Split(v, "|")}, nil
-}
-
 // Settings a profile may or may not take, by variable name.
 const (
 	envKey         = profile.SettingKey
@@ -99,6 +60,9 @@ const (
 	envWindowAlign = profile.SettingWindowAlign
 	envDialect     = profile.SettingDialect
 	envLimitedBody = profile.SettingLimitedBody
+	envReset       = profile.SettingResetFormat
+	envPrefix      = profile.SettingPrefix
+	envStatus      = profile.SettingStatus
 )
 
 // given lists the profile settings that were set, by variable name.
@@ -106,7 +70,8 @@ func (c Config) given() []string {
 	var g []string
 	for env, set := range map[string]bool{
 		envKey: c.Key != Key{}, envKeyFormat: c.KeyFormat != "", envMethod: c.Method != "",
-		envWindowAlign: c.WindowAlign != "", envDialect: c.Dialect != "", envLimitedBody: c.LimitedBody.Pointer != "",
+		envWindowAlign: c.WindowAlign != "", envDialect: c.Dialect != dialect.Unset, envLimitedBody: c.LimitedBody.Kind != dialect.BodyUnset,
+		envReset: c.ResetFormat != dialect.ResetUnset, envPrefix: c.HeaderPrefix != "", envStatus: c.LimitedStatus != 0,
 		envBurst: c.Burst != 0, envRate: c.Rate != 0,
 	} {
 		if set {
@@ -137,6 +102,9 @@ func (c Config) validateProfile() []error {
 			}
 		}
 	}
+	if err := c.Answer().Validate(); err != nil {
+		errs = append(errs, err)
+	}
 	if c.KeyFormat != "" {
 		if _, err := c.RenderKey("probe"); err != nil {
 			errs = append(errs, err)
@@ -160,11 +128,14 @@ func (c Config) ForProfile(p profile.Name) Config {
 	if c.Method == "" {
 		c.Method = d.Method
 	}
-	if c.Dialect == DialectAuto {
-		c.Dialect = Dialect(d.Dialect)
+	if c.Dialect == dialect.Unset {
+		c.Dialect = mustParse(dialect.ParseDialect, d.Dialect)
 	}
-	if c.LimitedBody.Pointer == "" {
-		c.LimitedBody = mustParse(ParseLimitedBody, d.LimitedBody)
+	if c.ResetFormat == dialect.ResetUnset {
+		c.ResetFormat = mustParse(dialect.ParseResetFormat, d.ResetFormat)
+	}
+	if c.LimitedBody.Kind == dialect.BodyUnset {
+		c.LimitedBody = mustParse(dialect.ParseBody, d.LimitedBody)
 	}
 	if c.WindowAlign == "" {
 		c.WindowAlign = d.Align
@@ -218,14 +189,27 @@ func (c Config) Only(p profile.Name) Config {
 	takes := profile.Of(p).Takes
 	for env, clear := range map[string]func(){
 		envKey: func() { c.Key = Key{} }, envKeyFormat: func() { c.KeyFormat = "" }, envMethod: func() { c.Method = "" },
-		envWindowAlign: func() { c.WindowAlign = "" }, envDialect: func() { c.Dialect = DialectAuto },
-		envLimitedBody: func() { c.LimitedBody = LimitedBody{} },
-		envBurst:       func() { c.Burst = 0 }, envRate: func() { c.Rate = 0 },
+		envWindowAlign: func() { c.WindowAlign = "" }, envDialect: func() { c.Dialect = dialect.Unset },
+		envLimitedBody: func() { c.LimitedBody = dialect.Body{} }, envReset: func() { c.ResetFormat = dialect.ResetUnset },
+		envPrefix: func() { c.HeaderPrefix = "" }, envStatus: func() { c.LimitedStatus = 0 },
+		envBurst: func() { c.Burst = 0 }, envRate: func() { c.Rate = 0 },
 	} {
 		if !slices.Contains(takes, env) {
 			clear()
 		}
 	}
 	c.Features = slices.DeleteFunc(slices.Clone(c.Features), func(f profile.Feature) bool { return !slices.Contains(profile.Of(p).Features(), f) })
+	return c
+}
+
+// Answer is how the target answers (DIALECT, RESET_FORMAT, HEADER_PREFIX,
+// LIMITED_STATUS, LIMITED_BODY), as package dialect reads it.
+func (c Config) Answer() dialect.Settings {
+	return dialect.Settings{Dialect: c.Dialect, ResetFormat: c.ResetFormat, Prefix: c.HeaderPrefix, LimitedStatus: c.LimitedStatus, Body: c.LimitedBody}
+}
+
+// WithAnswer is c answering as a (a detected dialect resolved).
+func (c Config) WithAnswer(a dialect.Settings) Config {
+	c.Dialect, c.ResetFormat, c.HeaderPrefix, c.LimitedStatus, c.LimitedBody = a.Dialect, a.ResetFormat, a.Prefix, a.LimitedStatus, a.Body
 	return c
 }

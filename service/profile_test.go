@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -18,14 +19,14 @@ func TestProfileDefaults(t *testing.T) {
 	}
 	for p, want := range map[profile.Name]struct {
 		key, method string
-		dialect     Dialect
+		dialect     dialect.Dialect
 		body        string
 		features    []profile.Feature
 	}{
-		profile.PRD:         {"body:device_bucket", "POST", DialectXRateLimit, "/error=rate_limited", []profile.Feature{profile.FailClosed}},
-		profile.SlidingLog:  {"header:X-User-ID", "GET", DialectXRateLimit, "/error/code=RATE_LIMITED", []profile.Feature{}},
-		profile.FixedWindow: {"header:X-User-ID", "GET", DialectAuto, "", []profile.Feature{}},
-		profile.TokenBucket: {"header:X-User-ID", "GET", DialectXRateLimit, "", []profile.Feature{}},
+		profile.PRD:         {"body:device_bucket", "POST", dialect.XRateLimit, "/error=rate_limited", []profile.Feature{profile.FailClosed}},
+		profile.SlidingLog:  {"header:X-User-ID", "GET", dialect.Auto, "/error/code=RATE_LIMITED", []profile.Feature{}},
+		profile.FixedWindow: {"header:X-User-ID", "GET", dialect.Auto, "none", []profile.Feature{}},
+		profile.TokenBucket: {"header:X-User-ID", "GET", dialect.Auto, "none", []profile.Feature{}},
 	} {
 		got := c.ForProfile(p)
 		if got.Key.String() != want.key || got.Method != want.method || got.Dialect != want.dialect ||
@@ -54,7 +55,7 @@ func TestProfileSettingsFromEnvironmentAndFlags(t *testing.T) {
 	c = c.ForProfile(c.Profile)
 	if c.Profile != profile.FixedWindow || !c.Claims(profile.AnonymousOpen) || !c.Claims(profile.FailOpen) || c.Claims(profile.Tiers) ||
 		c.Key != (Key{KeyHeader, "Authorization"}) || c.Method != "POST" || c.WindowAlign != profile.AlignFirstRequest ||
-		c.Dialect != DialectXRateLimit || c.LimitedBody.Pointer != "/error" || !slices.Equal(c.LimitedBody.Values, []string{"Rate limit exceeded", "rate_limited"}) {
+		c.Dialect != dialect.XRateLimit || c.LimitedBody.Pointer != "/error" || !slices.Equal(c.LimitedBody.Values, []string{"Rate limit exceeded", "rate_limited"}) {
 		t.Fatalf("got %+v", c)
 	}
 	if k, err := c.RenderKey("u1"); err != nil || k != "Bearer test-u1" {
@@ -109,7 +110,7 @@ func TestOnlyClearsWhatAProfileDoesNotTake(t *testing.T) {
 		t.Fatal(err)
 	}
 	prd := c.Only(profile.PRD)
-	if prd.Profile != profile.PRD || prd.WindowAlign != "" || prd.Key != (Key{}) || prd.LimitedBody.Pointer != "" ||
+	if prd.Profile != profile.PRD || prd.WindowAlign != "" || prd.Key != (Key{}) || prd.LimitedBody.Kind != dialect.BodyUnset ||
 		!slices.Equal(prd.Features, []profile.Feature{profile.FailOpen}) {
 		t.Fatalf("prd: %+v", prd)
 	}

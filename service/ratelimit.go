@@ -1,10 +1,11 @@
 package service
 
 import (
-	"fmt"
+	"errors"
 	"net/http"
-	"strconv"
-	"strings"
+	"time"
+
+	"github.com/rlspec/rlspec/dialect"
 )
 
 // Header names of the PRD (FR-7) and of RFC 9110 Retry-After.
@@ -12,103 +13,45 @@ const (
 	HeaderLimit      = "X-RateLimit-Limit"
 	HeaderRemaining  = "X-RateLimit-Remaining"
 	HeaderReset      = "X-RateLimit-Reset"
-	HeaderRetryAfter = "Retry-After"
+	HeaderRetryAfter = dialect.HeaderRetryAfter
 	HeaderIdemKey    = "Idempotency-Key"
 )
 
-// RateLimit is the parsed X-RateLimit-* headers of one response.
+// RateLimit is one response's rate-limit fields as whole numbers: Reset
+// in unix seconds (-1 when the dialect's reset is absent), RetryAfter in
+// seconds rounded up (-1 when absent or malformed: read it with
+// Exchange.Observe to see why).
 type RateLimit struct {
 	Limit, Remaining, Reset int64
-	// RetryAfter is Retry-After in seconds, or -1 when absent.
-	RetryAfter int64
+	RetryAfter              int64
 }
 
-// HeaderError names a rate-limit header that is missing or malformed and
-// what it carried instead.
-type HeaderError struct {
-	Header string
-	Value  string // raw value; empty when missing
-	Reason string
-}
-
-func (e *HeaderError) Error() string {
-	if e.Value == "" && e.Reason == "missing" {
-		return fmt.Sprintf("%s is missing", e.Header)
+// rateLimitOf is o as whole numbers; o's quota error, or its format
+// deviation, is the error.
+func rateLimitOf(o dialect.Observation) (RateLimit, error) {
+	rl := RateLimit{Limit: o.Limit, Remaining: o.Remaining, Reset: -1, RetryAfter: -1}
+	if o.Has(dialect.FieldReset) {
+		rl.Reset = o.Reset.Unix()
 	}
-	return fmt.Sprintf("%s: %q %s", e.Header, e.Value, e.Reason)
-}
-
-// ParseRateLimit reads the three X-RateLimit headers (all required) and
-// Retry-After (optional; seconds). Every value must be a single non-negative
-// decimal integer; anything else is a *HeaderError.
-func ParseRateLimit(h http.Header) (RateLimit, error) {
-	rl := RateLimit{RetryAfter: -1}
-	for _, f := range []struct {
-		name string
-		dst  *int64
-	}{{HeaderLimit, &rl.Limit}, {HeaderRemaining, &rl.Remaining}, {HeaderReset, &rl.Reset}} {
-		v, err := headerInt(h, f.name)
-		if err != nil {
-			return rl, err
-		}
-		*f.dst = v
+	if o.Has(dialect.FieldRetryAfter) && o.RetryAfterErr == nil {
+		rl.RetryAfter = dialect.Seconds(o.RetryAfter)
 	}
-	return withRetryAfter(h, rl)
-}
-
-// withRetryAfter is rl with Retry-After read from h, when h carries one
-// (-1 is left for none).
-func withRetryAfter(h http.Header, rl RateLimit) (RateLimit, error) {
-	if len(headerValues(h, HeaderRetryAfter)) > 0 {
-		v, err := headerInt(h, HeaderRetryAfter)
-		if err != nil {
-			return rl, err
-		}
-		rl.RetryAfter = v
+	switch {
+	case o.Err != nil:
+		return rl, o.Err
+	case o.Deviation != "":
+		return rl, errors.New(o.Deviation)
 	}
 	return rl, nil
 }
 
-// The canonical forms of the headers ParseRateLimit reads: h.Values
-// canonicalises its argument on every call, which was most of the race
-// hunter's time reading a long history.
-var (
-	canonicalLimit      = http.CanonicalHeaderKey(HeaderLimit)
-	canonicalRemaining  = http.CanonicalHeaderKey(HeaderRemaining)
-	canonicalReset      = http.CanonicalHeaderKey(HeaderReset)
-	canonicalRetryAfter = http.CanonicalHeaderKey(HeaderRetryAfter)
-)
+// prdAnswer is how the PRD answers (FR-7): X-RateLimit-* with Reset in
+// unix seconds.
+var prdAnswer = dialect.Settings{Dialect: dialect.XRateLimit, ResetFormat: dialect.ResetUnix}
 
-// headerValues is h.Values(name).
-func headerValues(h http.Header, name string) []string {
-	switch name {
-	case HeaderLimit:
-		return h[canonicalLimit]
-	case HeaderRemaining:
-		return h[canonicalRemaining]
-	case HeaderReset:
-		return h[canonicalReset]
-	case HeaderRetryAfter:
-		return h[canonicalRetryAfter]
-	}
-	return h.Values(name)
-}
-
-func headerInt(h http.Header, name string) (int64, error) {
-	vs := headerValues(h, name)
-	switch {
-	case len(vs) == 0:
-		return 0, &HeaderError{Header: name, Reason: "missing"}
-	case len(vs) > 1:
-		return 0, &HeaderError{Header: name, Value: strings.Join(vs, ", "), Reason: "appears more than once"}
-	}
-	s := strings.TrimSpace(vs[0])
-	if s == "" || strings.TrimLeft(s, "0123456789") != "" {
-		return 0, &HeaderError{Header: name, Value: vs[0], Reason: "is not a non-negative integer"}
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return 0, &HeaderError{Header: name, Value: vs[0], Reason: "is out of range"}
-	}
-	return n, nil
+// ParseRateLimit reads the PRD's three X-RateLimit headers (all required,
+// Reset in unix seconds) and Retry-After on its own (RFC 9110); only the
+// three are an error.
+func ParseRateLimit(h http.Header) (RateLimit, error) {
+	return rateLimitOf(prdAnswer.Read(dialect.Response{Header: h, Received: time.Now()}))
 }

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"sort"
@@ -119,4 +120,101 @@ func RedactDSN(dsn string) string {
 		}
 	}
 	return u.Redacted()
+}
+
+// Masked stands for a credential in a URL rlspec writes out.
+const Masked = "xxxxx"
+
+// RedactURL returns u for output with its credentials masked: the
+// password of its user info (the user name too when it is alone:
+// https://TOKEN@host), and the value of every query parameter whose name
+// is a credential's (IsCredential: token, api_key, signature, …). An
+// unparsable URL holding '@' or '?' is withheld.
+func RedactURL(u string) string {
+	return redactURL(u, func(string) string { return Masked })
+}
+
+// URLVar is the environment variable a printed command refers to in place
+// of a URL's credential part: RLSPEC_URL_PASSWORD, RLSPEC_URL_USER, or
+// RLSPEC_QUERY_<NAME> for a query parameter.
+func URLVar(part string) string { return "RLSPEC_" + CredentialVar(part)[len("RLSPEC_HEADER_"):] }
+
+// CurlURL is u as one shell word for a printed command: single-quoted
+// when it carries no credential, otherwise double-quoted with each
+// credential a reference to its URLVar variable.
+func CurlURL(u string) string {
+	s := redactURL(u, func(part string) string { return "\x00" + part + "\x00" })
+	if s == u {
+		return shellQuote(u)
+	}
+	parts := strings.Split(dquote(s), "\x00")
+	for i := 1; i < len(parts); i += 2 {
+		parts[i] = "${" + URLVar(parts[i]) + "}"
+	}
+	return `"` + strings.Join(parts, "") + `"`
+}
+
+// URLCredentialNote is one sentence naming the variables CurlURL's
+// commands refer to for u, or "" when u carries no credential.
+func URLCredentialNote(u string) string {
+	var vars []string
+	redactURL(u, func(part string) string {
+		vars = append(vars, URLVar(part))
+		return Masked
+	})
+	if len(vars) == 0 {
+		return ""
+	}
+	return "the target URL's credentials are not shown: export " + strings.Join(vars, ", ") + " with their values before running the commands"
+}
+
+// redactURL replaces each credential part of u with mask(part), part being
+// "RLSPEC_URL_USER", "RLSPEC_URL_PASSWORD" or "RLSPEC_QUERY_<name>"; the
+// rest of u is kept as written.
+func redactURL(u string, mask func(part string) string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		if strings.ContainsAny(u, "@?") {
+			return "(unparsable URL withheld)"
+		}
+		return u
+	}
+	out := u
+	if p.User != nil {
+		scheme, rest, _ := strings.Cut(out, "//")
+		info, host, _ := strings.Cut(rest, "@")
+		if user, _, ok := strings.Cut(info, ":"); ok {
+			info = user + ":" + mask("URL_PASSWORD")
+		} else {
+			info = mask("URL_USER")
+		}
+		out = scheme + "//" + info + "@" + host
+	}
+	if p.RawQuery == "" {
+		return out
+	}
+	base, query, _ := strings.Cut(out, "?")
+	query, frag, hasFrag := strings.Cut(query, "#")
+	params := strings.Split(query, "&")
+	for i, kv := range params {
+		name, _, _ := strings.Cut(kv, "=")
+		if n, err := url.QueryUnescape(name); err == nil && IsCredential(n) {
+			params[i] = name + "=" + mask("QUERY_"+n)
+		}
+	}
+	out = base + "?" + strings.Join(params, "&")
+	if hasFrag {
+		out += "#" + frag
+	}
+	return out
+}
+
+// RedactURLError masks the credentials of the URL an *url.Error (what
+// net/http's client returns) names, in place, and returns err.
+func RedactURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		ue.URL = RedactURL(ue.URL)
+	}
+	return err
 }

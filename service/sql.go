@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -27,8 +28,8 @@ func (c *Config) SQLDefaults(profileGiven bool) {
 	if c.WindowAlign == "" {
 		c.WindowAlign = profile.AlignFirstRequest
 	}
-	if c.Dialect == DialectAuto {
-		c.Dialect = DialectStatus
+	if !c.Dialect.Concrete() {
+		c.Dialect = dialect.Status
 	}
 	if c.Features == nil {
 		c.Features = []profile.Feature{profile.AnonymousOpen}
@@ -57,10 +58,10 @@ func (c Config) validateSQL() []error {
 	if c.WindowAlign == profile.AlignEpoch {
 		errs = append(errs, errors.New("WINDOW_ALIGN=epoch does not apply to TARGET_SQL: spec/004's function opens a window at a key's first request"))
 	}
-	if c.Dialect != DialectAuto && c.Dialect != DialectStatus {
+	if c.Dialect.Concrete() && c.Dialect != dialect.Status {
 		errs = append(errs, fmt.Errorf("DIALECT=%s does not apply to TARGET_SQL: the function answers true or false (status)", c.Dialect))
 	}
-	if c.LimitedBody.Pointer != "" {
+	if c.LimitedBody.Checked() {
 		errs = append(errs, errors.New("LIMITED_BODY does not apply to TARGET_SQL: a refusal is the function's false, with no body"))
 	}
 	if c.Key != (Key{}) && c.Key.Kind != KeyHeader {

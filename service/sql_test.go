@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -21,7 +22,7 @@ func TestSQLDefaultsAndValidation(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Fatalf("spec/004's settings refused: %v", err)
 	}
-	if c.Profile != profile.FixedWindow || c.WindowAlign != profile.AlignFirstRequest || c.Dialect != DialectStatus || !c.Claims(profile.AnonymousOpen) {
+	if c.Profile != profile.FixedWindow || c.WindowAlign != profile.AlignFirstRequest || c.Dialect != dialect.Status || !c.Claims(profile.AnonymousOpen) {
 		t.Errorf("defaults: %+v", c)
 	}
 	if e := sqlCfg(func(c *Config) { c.DB = DBEmbedded }, false).Validate(); e != nil {
@@ -37,8 +38,8 @@ func TestSQLDefaultsAndValidation(t *testing.T) {
 		{func(c *Config) { c.Profile = profile.SlidingLog }, true, "not PROFILE=sliding-log"},
 		{nil, true, "not PROFILE=prd"}, // PROFILE=prd given
 		{func(c *Config) { c.WindowAlign = profile.AlignEpoch }, false, "WINDOW_ALIGN=epoch"},
-		{func(c *Config) { c.Dialect = DialectXRateLimit }, false, "DIALECT=x-ratelimit"},
-		{func(c *Config) { c.LimitedBody = LimitedBody{"/e", []string{"x"}} }, false, "LIMITED_BODY"},
+		{func(c *Config) { c.Dialect = dialect.XRateLimit }, false, "DIALECT=x-ratelimit"},
+		{func(c *Config) { c.LimitedBody = dialect.JSONBody("/e", "x") }, false, "LIMITED_BODY"},
 		{func(c *Config) { c.Key = Key{Kind: KeyIP} }, false, "KEY=ip"},
 		{func(c *Config) { c.URL = "http://x" }, false, "unset TARGET_URL"},
 	} {
@@ -54,7 +55,7 @@ func TestSQLDefaultsAndValidation(t *testing.T) {
 	}
 	c = DefaultConfig()
 	c.SQLDefaults(false)
-	if c.Profile != profile.PRD || c.Dialect != DialectAuto {
+	if c.Profile != profile.PRD || c.Dialect != dialect.Unset {
 		t.Errorf("SQLDefaults without TARGET_SQL changed %+v", c)
 	}
 }

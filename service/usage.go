@@ -10,29 +10,32 @@ import (
 
 // Flag names of the contract's settings, for RegisterSome.
 const (
-	FlagURL          = "target-url"
-	FlagDisabledURL  = "target-url-disabled"
-	FlagPath         = "target-path"
-	FlagHeaders      = "target-headers"
-	FlagBodyTemplate = "body-template"
-	FlagLimit        = "rl-limit"
-	FlagWindow       = "rl-window"
-	FlagSentinel     = "rl-sentinel"
-	FlagDB           = "target-db"
-	FlagSQL          = "target-sql"
-	FlagSchema       = "db-schema"
-	FlagClientIPs    = "client-ips"
-	FlagProfile      = "profile"
-	FlagImpl         = "implementation"
-	FlagFeatures     = "features"
-	FlagKey          = "key"
-	FlagKeyFormat    = "key-format"
-	FlagMethod       = "target-method"
-	FlagWindowAlign  = "window-align"
-	FlagDialect      = "dialect"
-	FlagLimitedBody  = "limited-body"
-	FlagBurst        = "rl-burst"
-	FlagRate         = "rl-rate"
+	FlagURL           = "target-url"
+	FlagDisabledURL   = "target-url-disabled"
+	FlagPath          = "target-path"
+	FlagHeaders       = "target-headers"
+	FlagBodyTemplate  = "body-template"
+	FlagLimit         = "rl-limit"
+	FlagWindow        = "rl-window"
+	FlagSentinel      = "rl-sentinel"
+	FlagDB            = "target-db"
+	FlagSQL           = "target-sql"
+	FlagSchema        = "db-schema"
+	FlagClientIPs     = "client-ips"
+	FlagProfile       = "profile"
+	FlagImpl          = "implementation"
+	FlagFeatures      = "features"
+	FlagKey           = "key"
+	FlagKeyFormat     = "key-format"
+	FlagMethod        = "target-method"
+	FlagWindowAlign   = "window-align"
+	FlagDialect       = "dialect"
+	FlagLimitedBody   = "limited-body"
+	FlagResetFormat   = "reset-format"
+	FlagHeaderPrefix  = "header-prefix"
+	FlagLimitedStatus = "limited-status"
+	FlagBurst         = "rl-burst"
+	FlagRate          = "rl-rate"
 )
 
 // RegisterSome binds only the named settings to fs (RegisterFlags binds them
@@ -79,4 +82,15 @@ func PrintUsage(w io.Writer, fs *flag.FlagSet, summary string) {
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
+}
+
+// SettingGiven reports whether the flag name was set on the command line
+// of the parsed fs or the variable env is in the environment.
+func SettingGiven(fs *flag.FlagSet, getenv Getenv, name, env string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	if _, ok := getenv(env); ok {
+		given = true
+	}
+	return given
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/rlspec/rlspec/service"
 )
 
-// A template that renders the same body every time skips RL-AC6-03 with a
+// A template that renders the same body every time skips AC6-03 with a
 // reason that suggests {{uuid}} and not {{now}}: two requests within one
 // second render the same {{now}}.
 func TestConstantBodySkipsWithUUIDAdvice(t *testing.T) {

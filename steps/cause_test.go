@@ -53,7 +53,7 @@ func TestFirstRequest500InAGivenIsAPrecondition(t *testing.T) {
 	if !errors.As(s.err, &v) || !v.Precondition || !strings.HasPrefix(s.err.Error(), "precondition: first request on a fresh bucket") {
 		t.Fatalf("err = %v, want a precondition violation", s.err)
 	}
-	r := s.resultAs(t, "RL-AC3-01", clause.AC3, clause.FR3)
+	r := s.resultAs(t, "AC3-01", clause.AC3, clause.FR3)
 	if r.Status != Failed || !strings.HasPrefix(r.Reason, "precondition: ") || strings.HasPrefix(r.Reason, "AC1") ||
 		r.Cause != "the first request of a fresh bucket got HTTP 500" {
 		t.Fatalf("result %s %q, cause %q", r.Status, r.Reason, r.Cause)

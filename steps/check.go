@@ -2,9 +2,11 @@ package steps
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -27,16 +29,42 @@ func (s *scenario) need() (*service.Exchange, error) {
 	return s.last.ex, nil
 }
 
-// headersOf parses ex's rate-limit headers; missing or malformed headers
-// are a violation of refs.
+// headersOf reads ex's rate-limit fields in the target's dialect (package
+// dialect); missing or malformed fields are a violation of refs, and under
+// DIALECT=status the header clause is skipped with the dialect as reason.
 func (s *scenario) headersOf(ex *service.Exchange, refs clause.Refs) (service.RateLimit, error) {
+	if ex.Err == nil {
+		if d := ex.Observe().Dialect; d == dialect.Status {
+			return service.RateLimit{}, skip("DIALECT=%s: the target answers with the status code only, so its rate-limit headers are not checked", d)
+		}
+	}
 	rl, err := ex.RateLimit()
 	if err != nil {
-		return rl, violation(refs, "rate-limit headers",
-			"X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset as non-negative integers",
+		return rl, violation(refs, "rate-limit headers", fieldsOf(ex.Answer),
 			err.Error()+" ("+describe(ex)+")", ex)
 	}
 	return rl, nil
+}
+
+// fieldsOf names the fields a dialect reads, for a violation's Expected.
+func fieldsOf(a dialect.Settings) string {
+	switch a.Dialect {
+	case dialect.Fields:
+		return "RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (ratelimit-fields) as non-negative integers"
+	case dialect.Dict:
+		return "RateLimit: limit=N, remaining=R, reset=S (ratelimit-dict)"
+	case dialect.IETF:
+		return "RateLimit-Policy and RateLimit structured fields with q, w, r and t (ietf)"
+	}
+	p := a.Prefix
+	if p == "" {
+		p = dialect.DefaultPrefix
+	}
+	f := "non-negative integers"
+	if a.ResetFormat.Concrete() {
+		f += ", Reset as " + a.ResetFormat.Describe()
+	}
+	return fmt.Sprintf("%sLimit, %sRemaining and %sReset as %s", p, p, p, f)
 }
 
 // lastWithHeaders is the last response and its parsed rate-limit headers

@@ -1,13 +1,16 @@
 package steps
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
 	"slices"
 	"time"
 
+	"github.com/cucumber/godog"
 	"github.com/rlspec/rlspec/bound"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -188,7 +191,10 @@ func (s *scenario) fixedBound() error {
 	if !s.epoch() {
 		check = bound.FirstWindow
 	}
-	return s.boundViolation(check(s.events(), s.limit(), s.window(), bound.DefaultTolerance))
+	if err := s.boundViolation(check(s.events(), s.limit(), s.window(), bound.DefaultTolerance)); err != nil {
+		return err
+	}
+	return s.freshKeyAllowed(s.limit())
 }
 
 // boundaryBurst is FW-2: at most 2N (epoch) or 2N − 1 (first-request)
@@ -204,24 +210,12 @@ func (s *scenario) boundaryBurst() error {
 	return s.boundViolation(vs)
 }
 
-// headersSpoken reports whether the target answers with rate-limit
-// headers: DIALECT=status never does; unset, the first response decides.
-func (s *scenario) headersSpoken(ex *service.Exchange) bool {
-	switch s.env.Config.Dialect {
-	case service.DialectStatus:
-		return false
-	case service.DialectAuto:
-		return ex.RespHeader.Get(service.HeaderLimit) != ""
-	}
-	return true
-}
-
 // fixedHeaders is FW-5 over the key's first run and the 429 after it.
 func (s *scenario) fixedHeaders() error {
 	exs := append(slices.Clone(s.key.runs[0]), s.last.ex)
 	first := exs[0]
-	if !s.headersSpoken(first) {
-		return skip("DIALECT %q: the target sends no rate-limit headers", s.env.Config.Dialect)
+	if _, err := s.headersOf(first, s.refs); errors.Is(err, godog.ErrSkip) {
+		return err
 	}
 	lo, hi := first.Sent.Add(s.window()), first.Received.Add(s.window())
 	if s.epoch() {
@@ -245,16 +239,16 @@ func (s *scenario) fixedHeaders() error {
 			want = int64(s.limit() - 1 - i)
 		}
 		if rl.Remaining != want {
-			return violation(s.refs, fmt.Sprintf("X-RateLimit-Remaining of request %d", i+1), fmt.Sprintf("%d", want), fmt.Sprintf("%d", rl.Remaining), exs[:i+1]...)
+			return violation(s.refs, fmt.Sprintf("%s of request %d", ex.Answer.FieldName(dialect.FieldRemaining), i+1), fmt.Sprintf("%d", want), fmt.Sprintf("%d", rl.Remaining), exs[:i+1]...)
 		}
 		if rl.Reset < rlo || rl.Reset > rhi {
-			return violation(s.refs, fmt.Sprintf("X-RateLimit-Reset of request %d: the window's end", i+1), fmt.Sprintf("in [%d, %d]", rlo, rhi), fmt.Sprintf("%d", rl.Reset), first, ex)
+			return violation(s.refs, fmt.Sprintf("%s of request %d: the window's end", ex.Answer.FieldName(dialect.FieldReset), i+1), fmt.Sprintf("in [%d, %d]", rlo, rhi), fmt.Sprintf("%d", rl.Reset), first, ex)
 		}
-		if ex.Status != http.StatusTooManyRequests {
+		if !ex.Refused() {
 			continue
 		}
-		ra, err := s.retryAfterOf(ex)
-		if err != nil {
+		ra, ok, err := s.retryAfterOf(ex)
+		if err != nil || !ok {
 			return err
 		}
 		alo, ahi := int64(lo.Sub(ex.Received).Seconds())-1, int64(math.Ceil(hi.Sub(ex.Sent).Seconds()))+1
@@ -268,11 +262,7 @@ func (s *scenario) fixedHeaders() error {
 // fixed429 is FW-6: the 429 (already checked) carries LIMITED_BODY.
 func (s *scenario) fixed429() error {
 	ex := s.last.ex
-	rl, err := service.ParseRateLimit(ex.RespHeader)
-	ra := int64(-1)
-	if err == nil {
-		ra = rl.RetryAfter
-	}
+	ra, _, _ := s.retryAfterOf(ex)
 	return s.limitedBody(ex, ra)
 }
 
@@ -283,7 +273,7 @@ func (s *scenario) anonymousNext() error {
 	if err != nil {
 		return err
 	}
-	want := http.StatusTooManyRequests
+	want := s.env.Config.Answer().Status()
 	if s.env.Config.Claims(profile.AnonymousOpen) {
 		want = http.StatusOK
 	} else {

@@ -2,11 +2,10 @@ package steps
 
 import (
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/ietf"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -33,7 +32,7 @@ func (s *scenario) ietfFields() error {
 	}
 	w := int64(s.window() / time.Second)
 	for _, ex := range exs {
-		f, err := ietf.Read(ex.RespHeader)
+		f, err := dialect.ReadIETF(ex.RespHeader)
 		if err == nil {
 			err = f.Match(s.limit(), s.window())
 		}
@@ -43,10 +42,10 @@ func (s *scenario) ietfFields() error {
 		if t := f.Limit.Reset; t < 0 || t > w+1 {
 			return violation(clause.Of(clause.IETF1), "RateLimit's t", fmt.Sprintf("seconds until more quota, in [0, %d]", w+1), fmt.Sprintf("t=%d", t), ex)
 		}
-		if ex.Status == http.StatusTooManyRequests && f.Limit.Remaining != 0 {
+		if ex.Refused() && f.Limit.Remaining != 0 {
 			return violation(clause.Of(clause.IETF1), "RateLimit's r on a 429", "0", fmt.Sprintf("r=%d", f.Limit.Remaining), ex)
 		}
-		x, err := service.ParseRateLimit(ex.RespHeader)
+		x, err := s.beside(ex)
 		if err != nil {
 			continue // the ietf dialect alone: the profile's checks read r and t
 		}
@@ -58,4 +57,16 @@ func (s *scenario) ietfFields() error {
 		}
 	}
 	return nil
+}
+
+// beside reads the x-ratelimit headers an ietf-headers target sends beside
+// the IETF fields (with HEADER_PREFIX and RESET_FORMAT as configured).
+func (s *scenario) beside(ex *service.Exchange) (service.RateLimit, error) {
+	a := s.env.Config.Answer()
+	x := *ex
+	x.Answer = dialect.Settings{Dialect: dialect.XRateLimit, Prefix: a.Prefix}
+	if a.Dialect == dialect.XRateLimit {
+		x.Answer.ResetFormat = a.ResetFormat
+	}
+	return x.RateLimit()
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/bound"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -222,7 +223,7 @@ func (s *scenario) nextRefused() error {
 		return err
 	}
 	s.assumeRunInOneWindow(ex)
-	if ex.Status != http.StatusTooManyRequests {
+	if !ex.Refused() {
 		return violation(s.refs, "a key that spent N", "429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 	}
 	return nil
@@ -239,7 +240,7 @@ func (s *scenario) assumeRunInOneWindow(ex *service.Exchange) {
 	}
 	first, end := s.key.runs[len(s.key.runs)-1][0], s.keyWindowEarliestEnd()
 	s.assume("the key's requests within one window", func() string {
-		if ex.Status == http.StatusTooManyRequests {
+		if ex.Refused() {
 			return "" // refused: the verdict rests on no timing
 		}
 		if span := ex.Received.Sub(first.Sent); span >= s.window()-time.Second {
@@ -264,7 +265,7 @@ func (s *scenario) exactlyN() error {
 		switch {
 		case ex.Status/100 == 2:
 			allowed++
-		case ex.Status != http.StatusTooManyRequests:
+		case !ex.Refused():
 			other = append(other, ex)
 		}
 	}
@@ -319,7 +320,7 @@ func (s *scenario) assumeBatchInOneWindow(exs []*service.Exchange) {
 func (s *scenario) events() []bound.Event {
 	var out []bound.Event
 	for i, ex := range s.exchanges() {
-		if ex.Err != nil || (ex.Status/100 != 2 && ex.Status != http.StatusTooManyRequests) || ex.Method == http.MethodHead {
+		if ex.Err != nil || (ex.Status/100 != 2 && !ex.Refused()) || ex.Method == http.MethodHead {
 			continue
 		}
 		out = append(out, bound.Event{ID: i, Key: s.keyOf(ex), Send: ex.Sent.UnixNano(), Recv: ex.Received.UnixNano(), Allowed: ex.Status/100 == 2})
@@ -348,7 +349,7 @@ func (s *scenario) limitHeaders(ex *service.Exchange) (service.RateLimit, error)
 		return rl, err
 	}
 	if rl.Limit != int64(s.limit()) {
-		return rl, violation(s.refs, "X-RateLimit-Limit", fmt.Sprintf("%d", s.limit()), fmt.Sprintf("%d", rl.Limit), ex)
+		return rl, violation(s.refs, ex.Answer.FieldName(dialect.FieldLimit), fmt.Sprintf("%d", s.limit()), fmt.Sprintf("%d", rl.Limit), ex)
 	}
 	return rl, nil
 }

@@ -39,10 +39,10 @@ func TestSkipReasonReachesTheRecorder(t *testing.T) {
 	s.env.Recorder = rec
 	s.err = s.flagOff() // no TARGET_URL_DISABLED
 	rec.EXPECT().Record(mock.MatchedBy(func(r ScenarioResult) bool {
-		return r.Status == Skipped && r.ID == "RL-AC8-01" && len(r.Clauses) == 1 && r.Clauses[0] == clause.AC8 &&
+		return r.Status == Skipped && r.ID == "AC8-01" && len(r.Clauses) == 1 && r.Clauses[0] == clause.AC8 &&
 			strings.HasPrefix(r.Reason, "TARGET_URL_DISABLED is not set")
 	})).Once()
-	if _, err := s.after(context.Background(), fakeGodogScenario("RL-AC8-01 [AC8] x", clause.AC8.Tag(), "@id:RL-AC8-01"), nil); err != nil {
+	if _, err := s.after(context.Background(), fakeGodogScenario("AC8-01 [AC8] x", clause.AC8.Tag(), "@id:AC8-01"), nil); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -168,7 +168,7 @@ func (s *scenario) bucketRefusedElsewhere() error {
 		if err != nil {
 			return err
 		}
-		if ex.Status != http.StatusTooManyRequests {
+		if !ex.Refused() {
 			return violation(s.refs, fmt.Sprintf("a bucket whose whole limit was spent, through instance %d", i+2),
 				"429", describe(ex), s.exchanges()...)
 		}
@@ -245,7 +245,7 @@ func (s *scenario) keyRefusedElsewhere() error {
 			return err
 		}
 		s.assumeQuotaStillSpent(ex)
-		if ex.Status != http.StatusTooManyRequests {
+		if !ex.Refused() {
 			return violation(s.refs, fmt.Sprintf("a key that spent its limit, through instance %d", i+2), "429",
 				fmt.Sprintf("HTTP %d", ex.Status), append(slices.Clone(s.key.runs[len(s.key.runs)-1]), ex)...)
 		}
@@ -284,7 +284,7 @@ func (s *scenario) assumeQuotaStillSpent(ex *service.Exchange) {
 	}
 	run := s.key.runs[len(s.key.runs)-1]
 	s.assume("the key's run and the request after it within one second and less than 1/R", func() string {
-		if ex.Status == http.StatusTooManyRequests {
+		if ex.Refused() {
 			return "" // refused: the verdict rests on no timing
 		}
 		first := run[0]

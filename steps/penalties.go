@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
@@ -101,7 +100,7 @@ func (s *scenario) violateUntilPenalty() error {
 		case ex.Status/100 == 2:
 			s.pen.lastAllowed = ex
 			continue
-		case ex.Status != http.StatusTooManyRequests:
+		case !ex.Refused():
 			return violation(s.refs, "a request of a key violating its limit", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 		s.pen.violations++
@@ -151,13 +150,13 @@ func (s *scenario) penaltyDuration() error {
 // the same penalty_until (±1 s) and Retry-After ≈ penalty_until − now.
 func (s *scenario) underPenalty(p seenPenalty, ex *service.Exchange) error {
 	active, until := penaltyOf(ex)
-	if ex.Status != http.StatusTooManyRequests || !active || until < p.until-1 || until > p.until+1 {
+	if !ex.Refused() || !active || until < p.until-1 || until > p.until+1 {
 		return violation(clause.Of(clause.PN1), fmt.Sprintf("a request %s before penalty_until %d", time.Unix(p.until, 0).Sub(ex.Received).Round(time.Millisecond), p.until),
 			fmt.Sprintf("429 with penalty_active true and penalty_until %d (±1)", p.until),
 			fmt.Sprintf("HTTP %d %s", ex.Status, truncate(ex.RespBody)), p.ex, ex)
 	}
-	ra, err := s.retryAfterOf(ex)
-	if err != nil {
+	ra, ok, err := s.retryAfterOf(ex)
+	if err != nil || !ok {
 		return err
 	}
 	lo, hi := until-ex.Received.Unix()-2, until-ex.Sent.Unix()+1
@@ -175,20 +174,7 @@ func (s *scenario) refusedUnderPenalty() error {
 	if err != nil {
 		return err
 	}
-	stop := time.Unix(p.until, 0).Add(-time.Second)
-	for next := p.ex.Received.Add(250 * time.Millisecond); next.Before(stop); next = next.Add(250 * time.Millisecond) {
-		if err := s.waitUntil(next); err != nil {
-			return err
-		}
-		ex, err := s.sendKeyed()
-		if err != nil {
-			return err
-		}
-		if err := s.underPenalty(p, ex); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.retryUnder(p, p.ex.Received.Add(250*time.Millisecond), time.Unix(p.until, 0).Add(-time.Second))
 }
 
 // releasedWithQuota waits until penalty_until + 1 s and the key's last
@@ -276,7 +262,7 @@ func (s *scenario) violateOnce() error {
 		if err != nil {
 			return err
 		}
-		if ex.Status == http.StatusTooManyRequests {
+		if ex.Refused() {
 			s.pen.violations++
 			return nil
 		}

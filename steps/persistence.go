@@ -3,7 +3,6 @@ package steps
 import (
 	"fmt"
 	"math"
-	"net/http"
 	"time"
 
 	"github.com/rlspec/rlspec/bound"
@@ -38,7 +37,7 @@ func (s *scenario) refilledOnly() error {
 	}
 	run := drained[len(drained)-1]
 	empty := run[len(run)-1]
-	if empty.Status != http.StatusTooManyRequests {
+	if !empty.Refused() {
 		return precondition(fmt.Errorf("the drain ended with HTTP %d, not a 429", empty.Status))
 	}
 	var after []*service.Exchange
@@ -51,7 +50,7 @@ func (s *scenario) refilledOnly() error {
 		if err != nil {
 			return err
 		}
-		if ex.Status == http.StatusTooManyRequests {
+		if ex.Refused() {
 			break
 		}
 		if ex.Status/100 != 2 {

@@ -25,8 +25,9 @@ func (s *scenario) register(sc stepper) {
 	for _, register := range []func(stepper){
 		s.registerQuota, s.registerWindow, s.registerIdempotency, s.registerFallback,
 		s.registerFlag, s.registerBadInput, s.registerConcurrency, s.registerHeaders, s.registerAuth,
-		s.registerFailMode, s.registerPersistence, s.registerKeys, s.registerSlidingLog, s.registerFixedWindow, s.registerTokenBucket,
-		s.registerPenalties, s.registerIETF, s.registerBypass, s.registerTiers, s.registerMultiInstance,
+		s.registerFailMode, s.registerPersistence, s.registerKeys, s.registerSlidingLog, s.registerSLPhases, s.registerFixedWindow, s.registerTokenBucket,
+		s.registerPenalties, s.registerPNRefusals, s.registerNoPenalty, s.registerIETF, s.registerBypass, s.registerTiers, s.registerMultiInstance,
+		s.registerFixedWindowGrid, s.registerFixedWindowRetry, s.registerTokenBucketKeys,
 	} {
 		register(sc)
 	}

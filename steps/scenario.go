@@ -39,6 +39,7 @@ type scenario struct {
 	address  addressLedger
 	pen      penaltyState // feature penalties: what the key's violations started
 	tierRuns []tierRun    // feature tiers: what each tier answered the key
+	grid     gridState    // FW-2-02: the key's first request and the multiple of W after it
 
 	mu  sync.Mutex
 	all []*service.Exchange
@@ -173,8 +174,8 @@ func (s *scenario) result(sc *godog.Scenario) ScenarioResult {
 		// Features carry registered clauses only (TestFeatureTagsAreClauses).
 		r.Clauses = append(r.Clauses, clause.ID(strings.TrimPrefix(t.Name, "@")))
 	}
-	if id, _, ok := strings.Cut(r.Name, " "); ok && strings.HasPrefix(id, "RL-") {
-		r.ID = id // outline rows carry their own id in the name
+	if id, _, ok := strings.Cut(r.Name, " "); ok && r.ID != "" && strings.HasPrefix(id, r.ID+".") {
+		r.ID = id // outline rows carry their own id, <id>.<row>, in the name
 	}
 	s.mu.Lock()
 	r.Exchanges = append([]*service.Exchange(nil), s.all...)
@@ -250,12 +251,42 @@ func (s *scenario) waitUntil(t time.Time) error {
 	if d <= 0 {
 		return nil
 	}
+	if err := s.mayWaitUntil(t); err != nil {
+		return err
+	}
 	timer := time.NewTimer(d)
 	defer timer.Stop()
 	select {
 	case <-timer.C:
 		return nil
 	case <-s.ctx.Done():
-		return fmt.Errorf("scenario deadline reached while waiting: %w", s.ctx.Err())
+		return couldNotDecide(s.ctx, d)
 	}
+}
+
+// mayWaitUntil is a skip when reaching t on the wall clock would take
+// longer than MAX_WAIT (a scenario that needs longer is SKIPPED with that
+// reason, the target contract says), nil otherwise or when the wait is
+// not on the wall clock (Env.Wait, a key that ages).
+func (s *scenario) mayWaitUntil(t time.Time) error {
+	if s.env.Wait != nil || s.ageable() {
+		return nil
+	}
+	if d, most := t.Sub(s.env.now()), s.env.MaxWait; most > 0 && d > most {
+		return skip("needs to wait %s, longer than MAX_WAIT=%s", d.Round(time.Second), most)
+	}
+	return nil
+}
+
+// couldNotDecide is the skip of a scenario whose own deadline passed while
+// it waited d: rlspec running out of its time is not the target failing a
+// clause (a starved machine, issue 27), so the scenario says it could not
+// decide. An interrupt (the run cancelled) stays an error.
+func couldNotDecide(ctx context.Context, d time.Duration) error {
+	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("interrupted while waiting: %w", ctx.Err())
+	}
+	dl, _ := ctx.Deadline()
+	return skip("could not decide: the scenario's deadline (%s) passed while it waited %s; "+
+		"the target failed no clause (raise MAX_WAIT, or run on a less loaded machine)", dl.Format(time.RFC3339), d.Round(time.Millisecond))
 }

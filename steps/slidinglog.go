@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"net/http"
 	"slices"
 	"time"
 
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -33,7 +33,10 @@ func (s *scenario) window() time.Duration { return s.env.Config.Window }
 
 // slidingBound is SL-1 on every exchange of the scenario.
 func (s *scenario) slidingBound() error {
-	return s.boundViolation(bound.SlidingLog(s.events(), s.limit(), s.window(), bound.DefaultTolerance))
+	if err := s.boundViolation(bound.SlidingLog(s.events(), s.limit(), s.window(), bound.DefaultTolerance)); err != nil {
+		return err
+	}
+	return s.freshKeyAllowed(s.limit())
 }
 
 // noOverBlocking is SL-4's first sentence on every exchange.
@@ -41,14 +44,40 @@ func (s *scenario) noOverBlocking() error {
 	return s.boundViolation(bound.OverBlocking(s.events(), s.limit(), s.window(), bound.DefaultTolerance))
 }
 
-// retryAfterOf reads a 429's Retry-After (integer seconds >= 0).
-func (s *scenario) retryAfterOf(ex *service.Exchange) (int64, error) {
-	rl, err := service.ParseRateLimit(ex.RespHeader)
-	if err == nil && rl.RetryAfter >= 0 {
-		return rl.RetryAfter, nil
+// retryAfterOf reads a refusal's Retry-After on its own (RFC 9110:
+// delay-seconds or an HTTP-date, in whole seconds rounded up), whatever the
+// other fields say. ok is false when it is absent under DIALECT=status (not
+// a failure there); absent in another dialect, or malformed, is a
+// violation.
+func (s *scenario) retryAfterOf(ex *service.Exchange) (ra int64, ok bool, err error) {
+	o := ex.Observe()
+	switch {
+	case o.RetryAfterErr != nil:
+		return 0, false, violation(s.refs, "Retry-After on a 429", "delay-seconds or an HTTP-date (RFC 9110)", o.RetryAfterErr.Error(), ex)
+	case o.Has(dialect.FieldRetryAfter):
+		return dialect.Seconds(o.RetryAfter), true, nil
+	case o.Dialect == dialect.Status:
+		return -1, false, nil
 	}
-	v := ex.RespHeader.Get(service.HeaderRetryAfter)
-	return 0, violation(s.refs, "Retry-After on a 429", "integer seconds", fmt.Sprintf("%q", v), ex)
+	return 0, false, violation(s.refs, "Retry-After on a 429", "delay-seconds or an HTTP-date (RFC 9110)", "Retry-After is missing", ex)
+}
+
+// retryToWait is a refusal's Retry-After for a step that waits for it: an
+// absent or unreadable one skips the step (the 429's own clause reports
+// it), so that a header deviation never fails an algorithm clause.
+func (s *scenario) retryToWait(ex *service.Exchange) (int64, error) {
+	ra, ok, err := s.retryAfterOf(ex)
+	switch {
+	case err != nil:
+		why := "Retry-After is missing"
+		if e := ex.Observe().RetryAfterErr; e != nil {
+			why = e.Error()
+		}
+		return 0, skip("the 429 gives no readable Retry-After to wait for (%s); the clause of the 429 reports it", why)
+	case !ok:
+		return 0, skip("DIALECT=status: the 429 carries no Retry-After to wait for")
+	}
+	return ra, nil
 }
 
 // allowedAfterRetry is SL-4's second sentence: the last 429 said
@@ -60,7 +89,7 @@ func (s *scenario) allowedAfterRetry() error { return s.allowedAfterRetryPlus(ti
 // after the last exchange (a 429) came back is allowed.
 func (s *scenario) allowedAfterRetryPlus(extra time.Duration) error {
 	refused := s.last.ex
-	ra, err := s.retryAfterOf(refused)
+	ra, err := s.retryToWait(refused)
 	if err != nil {
 		return err
 	}
@@ -86,6 +115,9 @@ func (s *scenario) allowedAfterRetryPlus(extra time.Duration) error {
 func (s *scenario) refusedNotRecorded() error {
 	first := s.key.runs[len(s.key.runs)-1][0]
 	due := first.Received.Add(s.window() + time.Second)
+	if err := s.mayWaitUntil(due); err != nil {
+		return err
+	}
 	var refused []*service.Exchange
 	for {
 		ex, err := s.sendKeyed()
@@ -95,7 +127,7 @@ func (s *scenario) refusedNotRecorded() error {
 		if ex.Status/100 == 2 {
 			return nil
 		}
-		if ex.Status != http.StatusTooManyRequests {
+		if !ex.Refused() {
 			return violation(s.refs, "a key that spent N", "429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 		refused = append(refused, ex)
@@ -113,32 +145,27 @@ func (s *scenario) refusedNotRecorded() error {
 // the429 is SL-6 on the last exchange.
 func (s *scenario) the429() error {
 	ex := s.last.ex
-	ra, err := s.retryAfterOf(ex)
+	ra, ok, err := s.retryAfterOf(ex)
 	if err != nil {
 		return err
 	}
 	w := int64(s.window() / time.Second)
-	if ra < 1 || ra > w {
+	if ok && (ra < 1 || ra > w) {
 		return violation(s.refs, "Retry-After on a 429", fmt.Sprintf("in [1, %d]", w), fmt.Sprintf("%d", ra), ex)
 	}
 	return s.limitedBody(ex, ra)
 }
 
-// limitedBody checks LIMITED_BODY and a retry value in the body.
+// limitedBody checks LIMITED_BODY (a JSON pointer's value, a text
+// regexp, or none) and a retry value in a JSON body.
 func (s *scenario) limitedBody(ex *service.Exchange, ra int64) error {
 	lb := s.env.Config.LimitedBody
+	if err := lb.Check(ex.RespBody); err != nil {
+		return violation(s.refs, "the 429 body", "LIMITED_BODY="+lb.String(), truncate(ex.RespBody), ex)
+	}
 	var doc any
 	if err := json.Unmarshal(ex.RespBody, &doc); err != nil {
-		if lb.Pointer == "" {
-			return nil
-		}
-		return violation(s.refs, "the 429 body", "JSON with "+lb.String(), truncate(ex.RespBody), ex)
-	}
-	if lb.Pointer != "" {
-		got, ok := pointer(doc, lb.Pointer)
-		if str, isStr := got.(string); !ok || !isStr || !slices.Contains(lb.Values, str) {
-			return violation(s.refs, "the 429 body", lb.String(), truncate(ex.RespBody), ex)
-		}
+		return nil
 	}
 	if v, ok := pointer(doc, "/error/retryAfter"); ok && ra >= 0 {
 		if f, isNum := v.(float64); !isNum || f != float64(ra) {
@@ -149,15 +176,15 @@ func (s *scenario) limitedBody(ex *service.Exchange, ra int64) error {
 }
 
 // pointer resolves a JSON pointer (RFC 6901) in doc.
-func pointer(doc any, p string) (any, bool) { return service.JSONPointer(doc, p) }
+func pointer(doc any, p string) (any, bool) { return dialect.JSONPointer(doc, p) }
 
 // retryAfterFromOldest: the 429's Retry-After is at most the whole seconds
 // from the 429's send until the oldest allowed request (by its receive
 // time) leaves the window, plus 1 s.
 func (s *scenario) retryAfterFromOldest() error {
 	ex := s.last.ex
-	ra, err := s.retryAfterOf(ex)
-	if err != nil {
+	ra, ok, err := s.retryAfterOf(ex)
+	if err != nil || !ok {
 		return err
 	}
 	oldest := s.key.runs[0][0]
@@ -185,24 +212,24 @@ func (s *scenario) logHeaders() error {
 		}
 		if ex.Status/100 == 2 {
 			if want := int64(s.limit() - 1 - i); rl.Remaining != want {
-				return violation(s.refs, fmt.Sprintf("X-RateLimit-Remaining of allowed request %d", i+1), fmt.Sprintf("%d", want), fmt.Sprintf("%d", rl.Remaining), exs[:i+1]...)
+				return violation(s.refs, fmt.Sprintf("%s of allowed request %d", ex.Answer.FieldName(dialect.FieldRemaining), i+1), fmt.Sprintf("%d", want), fmt.Sprintf("%d", rl.Remaining), exs[:i+1]...)
 			}
 			if rl.Reset < lo || rl.Reset > hi {
-				return violation(s.refs, fmt.Sprintf("X-RateLimit-Reset of allowed request %d: the oldest allowed request plus W", i+1),
+				return violation(s.refs, fmt.Sprintf("%s of allowed request %d: the oldest allowed request plus W", ex.Answer.FieldName(dialect.FieldReset), i+1),
 					fmt.Sprintf("in [%d, %d]", lo, hi), fmt.Sprintf("%d", rl.Reset), first, ex)
 			}
 			continue
 		}
 		if rl.Remaining != 0 {
-			return violation(s.refs, "X-RateLimit-Remaining on a 429", "0", fmt.Sprintf("%d", rl.Remaining), ex)
+			return violation(s.refs, ex.Answer.FieldName(dialect.FieldRemaining)+" on a 429", "0", fmt.Sprintf("%d", rl.Remaining), ex)
 		}
-		ra, err := s.retryAfterOf(ex)
-		if err != nil {
+		ra, ok, err := s.retryAfterOf(ex)
+		if err != nil || !ok {
 			return err
 		}
 		rlo, rhi := ex.Sent.Unix()+ra-1, ex.Received.Unix()+ra+2
 		if rl.Reset < rlo || rl.Reset > rhi {
-			return violation(s.refs, "X-RateLimit-Reset on a 429: now + Retry-After", fmt.Sprintf("in [%d, %d]", rlo, rhi), fmt.Sprintf("%d", rl.Reset), ex)
+			return violation(s.refs, ex.Answer.FieldName(dialect.FieldReset)+" on a 429: now + Retry-After", fmt.Sprintf("in [%d, %d]", rlo, rhi), fmt.Sprintf("%d", rl.Reset), ex)
 		}
 	}
 	return nil

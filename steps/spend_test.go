@@ -56,7 +56,7 @@ func TestAC9FailureSaysWhetherAUnitWasSpent(t *testing.T) {
 		s.env.Recorder = rec
 		var got ScenarioResult
 		rec.EXPECT().Record(mock.Anything).Run(func(r ScenarioResult) { got = r }).Once()
-		if _, err := s.after(context.Background(), fakeGodogScenario("RL-AC9-01.1 [AC9] x", clause.AC9.Tag(), "@id:RL-AC9-01.1"), nil); err != nil {
+		if _, err := s.after(context.Background(), fakeGodogScenario("AC9-01.1 [AC9] x", clause.AC9.Tag(), "@id:AC9-01.1"), nil); err != nil {
 			t.Fatal(err)
 		}
 		if got.Violation == nil || !strings.Contains(got.Reason, tc.want) {

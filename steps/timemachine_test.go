@@ -2,10 +2,12 @@ package steps
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cucumber/godog"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -61,5 +63,34 @@ func TestSQLWithoutAnonymousOpenSkipsFW7(t *testing.T) {
 	s := &scenario{env: &Env{Config: cfg}, ctx: context.Background()}
 	if err := s.freshAnonymous(); err == nil || !strings.Contains(err.Error(), "no client address") {
 		t.Fatalf("freshAnonymous: %v", err)
+	}
+}
+
+// TestDeadlineWhileWaitingIsNoVerdict: the scenario's own deadline passing
+// during a wait skips it as "could not decide" — never a failure of the
+// target; a cancelled run stays an error.
+func TestDeadlineWhileWaitingIsNoVerdict(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	s := &scenario{env: &Env{Now: time.Now}, ctx: ctx}
+	err := s.waitUntil(time.Now().Add(time.Hour))
+	if !errors.Is(err, godog.ErrSkip) || !strings.Contains(err.Error(), "could not decide") {
+		t.Fatalf("deadline while waiting: %v, want a skip that could not decide", err)
+	}
+	cctx, ccancel := context.WithCancel(context.Background())
+	ccancel()
+	s.ctx = cctx
+	if err := s.waitUntil(time.Now().Add(time.Hour)); err == nil || errors.Is(err, godog.ErrSkip) {
+		t.Fatalf("cancelled while waiting: %v, want an error that is no skip", err)
+	}
+}
+
+// TestWaitBeyondMaxWaitSkips: a wait on the wall clock longer than
+// MAX_WAIT is a skip saying so, at once.
+func TestWaitBeyondMaxWaitSkips(t *testing.T) {
+	s := &scenario{env: &Env{Now: time.Now, MaxWait: time.Second}, ctx: context.Background()}
+	err := s.waitUntil(time.Now().Add(time.Hour))
+	if !errors.Is(err, godog.ErrSkip) || !strings.Contains(err.Error(), "longer than MAX_WAIT=1s") {
+		t.Fatalf("an hour's wait with MAX_WAIT=1s: %v", err)
 	}
 }

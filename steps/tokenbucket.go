@@ -3,11 +3,11 @@ package steps
 import (
 	"fmt"
 	"math"
-	"net/http"
 	"time"
 
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -62,6 +62,7 @@ func seconds(d time.Duration) int64 { return int64(math.Ceil(d.Seconds())) }
 // hold over the run (B + R·Δt + 1, with the 1 s tolerance) break TB-1.
 func (s *scenario) drain() error {
 	var run []*service.Exchange
+	fresh := len(s.key.runs) == 0
 	defer func() { s.key.runs = append(s.key.runs, run) }()
 	allowed := 0
 	for {
@@ -73,7 +74,10 @@ func (s *scenario) drain() error {
 			return err
 		}
 		switch {
-		case ex.Status == http.StatusTooManyRequests:
+		case ex.Refused() && fresh:
+			// A fresh key's bucket is full: B allowed before its first 429.
+			return s.allowedAtLeast(run, s.burst(), "draining a fresh key: its full bucket before the first 429")
+		case ex.Refused():
 			return nil
 		case ex.Status/100 != 2:
 			return violation(s.refs, "draining a key: each request allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
@@ -81,7 +85,7 @@ func (s *scenario) drain() error {
 		allowed++
 		span := ex.Received.Sub(run[0].Sent) + bound.DefaultTolerance
 		if float64(allowed) > float64(s.burst())+s.rate()*span.Seconds()+1 {
-			if err := s.arrivalBound(); err != nil {
+			if err := s.arrivalUpper(); err != nil {
 				return err
 			}
 			return violation(clause.Of(clause.TB1), "draining a key", fmt.Sprintf("a 429 after at most %d + %g/s·Δt + 1 allowed", s.burst(), s.rate()),
@@ -134,7 +138,20 @@ func (s *scenario) burstTimesSequential(n int) error {
 func (s *scenario) burstPlusConcurrent(k int) error { return s.concurrentN(s.burst() + k) }
 
 // arrivalBound is TB-1 on every exchange of the scenario.
+// Its lower bounds show the key was allowed what a correct bucket allows.
 func (s *scenario) arrivalBound() error {
+	if err := s.arrivalUpper(); err != nil {
+		return err
+	}
+	if err := s.freshKeyAllowed(s.burst()); err != nil {
+		return err
+	}
+	return s.refilledAllowed()
+}
+
+// arrivalUpper is TB-1's upper bound alone: no interval held more than
+// B + R·Δt + 1 allowed.
+func (s *scenario) arrivalUpper() error {
 	return s.boundViolation(bound.TokenBucket(s.events(), s.burst(), s.rate(), bound.DefaultTolerance))
 }
 
@@ -154,7 +171,7 @@ func (s *scenario) firstBurstThenRefused() error {
 		}
 	}
 	last := run[s.burst()]
-	if last.Status == http.StatusTooManyRequests {
+	if last.Refused() {
 		return nil
 	}
 	s.assume("the run within one second and less than 1/R", func() string {
@@ -230,7 +247,7 @@ func (s *scenario) exactlyBurst() error {
 		switch {
 		case ex.Status/100 == 2:
 			allowed++
-		case ex.Status != http.StatusTooManyRequests:
+		case !ex.Refused():
 			return violation(s.refs, "each request is allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 		first, last = minTime(first, ex.Sent), maxTime(last, ex.Received)
@@ -264,12 +281,12 @@ func maxTime(a, b time.Time) time.Time {
 // 429), and LIMITED_BODY.
 func (s *scenario) bucket429() error {
 	ex := s.last.ex
-	ra, err := s.retryAfterOf(ex)
+	ra, ok, err := s.retryAfterOf(ex)
 	if err != nil {
 		return err
 	}
 	most := seconds(s.perToken()) + 1
-	if ra < 1 || ra > most {
+	if ok && (ra < 1 || ra > most) {
 		return violation(s.refs, "Retry-After on a 429", fmt.Sprintf("in [1, %d] (⌈1/R⌉ + 1, R = %g/s)", most, s.rate()), fmt.Sprintf("%d", ra), ex)
 	}
 	return s.limitedBody(ex, ra)
@@ -294,15 +311,15 @@ func (s *scenario) bucketHeaders() error {
 			return err
 		}
 		if rl.Limit != int64(s.burst()) {
-			return violation(s.refs, "X-RateLimit-Limit", fmt.Sprintf("%d (B)", s.burst()), fmt.Sprintf("%d", rl.Limit), ex)
+			return violation(s.refs, ex.Answer.FieldName(dialect.FieldLimit), fmt.Sprintf("%d (B)", s.burst()), fmt.Sprintf("%d", rl.Limit), ex)
 		}
 		lo, hi := ex.Sent.Unix(), ex.Received.Unix()+1+seconds(time.Duration(s.burst())*s.perToken())+1
 		if rl.Reset < lo || rl.Reset > hi {
-			return violation(s.refs, fmt.Sprintf("X-RateLimit-Reset of request %d", i+1), fmt.Sprintf("in [%d, %d] (now + ⌈B/R⌉ + 1)", lo, hi), fmt.Sprintf("%d", rl.Reset), ex)
+			return violation(s.refs, fmt.Sprintf("%s of request %d", ex.Answer.FieldName(dialect.FieldReset), i+1), fmt.Sprintf("in [%d, %d] (now + ⌈B/R⌉ + 1)", lo, hi), fmt.Sprintf("%d", rl.Reset), ex)
 		}
 		if ex.Status/100 != 2 {
 			if rl.Remaining != 0 {
-				return violation(s.refs, "X-RateLimit-Remaining on a 429", "0", fmt.Sprintf("%d", rl.Remaining), ex)
+				return violation(s.refs, ex.Answer.FieldName(dialect.FieldRemaining)+" on a 429", "0", fmt.Sprintf("%d", rl.Remaining), ex)
 			}
 			continue
 		}
@@ -314,7 +331,7 @@ func (s *scenario) bucketHeaders() error {
 			if most > least {
 				want = fmt.Sprintf("in [%d, %d] (B − %d allowed, plus the tokens refilled since the first request, 1 s tolerance)", least, most, allowed)
 			}
-			return violation(s.refs, fmt.Sprintf("X-RateLimit-Remaining of allowed request %d", i+1), want, fmt.Sprintf("%d", rl.Remaining), run[:i+1]...)
+			return violation(s.refs, fmt.Sprintf("%s of allowed request %d", ex.Answer.FieldName(dialect.FieldRemaining), i+1), want, fmt.Sprintf("%d", rl.Remaining), run[:i+1]...)
 		}
 	}
 	return nil

@@ -5,7 +5,7 @@ import (
 )
 
 // spoofClient is the client that sends an untrusted X-Forwarded-For
-// (RL-EXT-XFF-01). In bind mode it is the scenario's own. With
+// (EXT-XFF-01). In bind mode it is the scenario's own. With
 // CLIENT_IPS=xff the harness is the target's trusted proxy, so it is a
 // client of the instance that trusts no proxy (Config.UntrustedURL, set by
 // a TARGET_IMAGE start), sending from its own address without an

@@ -71,7 +71,7 @@ const (
 
 // ScenarioResult is one scenario's verdict and what shows it.
 type ScenarioResult struct {
-	ID      string      // stable id from the @id: tag, e.g. RL-AC1-01
+	ID      string      // stable id from the @id: tag, e.g. AC1-01
 	Name    string      // scenario name (outline rows included)
 	Feature string      // feature file
 	Clauses []clause.ID // the scenario's clause tags: AC1, FR-7, extended

@@ -4,11 +4,13 @@
 # step fails the job, after the summary and the upload have run.
 set -uo pipefail
 
-# Inputs left empty arrive as empty variables: unset them so rlspec takes
-# its defaults instead of rejecting "".
-for v in TARGET_URL TARGET_URL_DISABLED TARGET_IMAGE RL_LIMIT RL_WINDOW PROFILE FEATURES TAGS CLIENT_IPS STRICT; do
-	if [ -z "${!v:-}" ]; then unset "$v"; fi
-done
+# Inputs arrive as RLSPEC_INPUT_<VARIABLE> (action.yml). A given input sets
+# its variable; an empty one leaves the variable as the job's env: has it, so
+# a workflow may set TARGET_URL, RL_LIMIT, … there instead of in with:.
+while IFS= read -r input; do
+	if [ -n "${!input}" ]; then export "${input#RLSPEC_INPUT_}=${!input}"; fi
+	unset "$input"
+done < <(compgen -e -X '!RLSPEC_INPUT_*')
 export REPORT_DIR=${REPORT_DIR:-${RUNNER_TEMP:?}/rlspec-reports}
 mkdir -p "$REPORT_DIR"
 echo "report-dir=$REPORT_DIR" >>"${GITHUB_OUTPUT:?}"

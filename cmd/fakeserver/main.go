@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/profile"
@@ -80,10 +81,12 @@ func parse(args []string, getenv func(string) (string, bool), stderr io.Writer) 
 	fs.IntVar(&cfg.Burst, "burst", cfg.Burst, profile.TakenBy(profile.SettingBurst)+": the bucket's size B (RL_BURST)")
 	fs.Float64Var(&cfg.Rate, "rate", cfg.Rate, profile.TakenBy(profile.SettingRate)+": refill rate R in tokens per second (RL_RATE)")
 	fs.IntVar(&cfg.Sentinel, "sentinel", cfg.Sentinel, "X-RateLimit-Remaining when disabled (RL_SENTINEL)")
-	fs.Func("dialect", "x-ratelimit, or ietf: also RateLimit and RateLimit-Policy (RL_DIALECT)", func(v string) (err error) {
-		cfg.IETF, err = fakeserver.ParseDialect(v)
-		return err
-	})
+	fs.Func("dialect", "answer in x-ratelimit (default), ratelimit-fields, ratelimit-dict, ietf or status (RL_DIALECT)", into(&cfg.Answer.Dialect, fakeserver.ParseAnswerDialect))
+	fs.Func("reset-format", "x-ratelimit's Reset: unix (default), unix-ms, delta or http-date (RL_RESET_FORMAT)", into(&cfg.Answer.ResetFormat, dialect.ParseResetFormat))
+	fs.Func("header-prefix", "x-ratelimit's header prefix, default X-RateLimit- (RL_HEADER_PREFIX)", into(&cfg.Answer.Prefix, dialect.ParsePrefix))
+	fs.Func("limited-status", "status of a refusal, default 429 (RL_LIMITED_STATUS)", into(&cfg.Answer.LimitedStatus, dialect.ParseLimitedStatus))
+	fs.Func("limited-body", "a refusal's body: json (the profile's, default), text or empty (RL_LIMITED_BODY)", into(&cfg.RefusalBody, fakeserver.ParseRefusalBody))
+	fs.BoolVar(&cfg.IETF, "ietf-fields", cfg.IETF, "also RateLimit and RateLimit-Policy beside the dialect's fields, feature ietf-headers (RL_IETF_FIELDS)")
 	fs.Func("bypass-headers", "';'-separated Name: value that make a request skip the limiter (RL_BYPASS_HEADERS)", func(v string) (err error) {
 		cfg.Bypass, err = fakeserver.ParseBypass(v)
 		return err
@@ -212,4 +215,12 @@ func healthcheck(ctx context.Context, listen string) error {
 		return fmt.Errorf("healthcheck: %s", resp.Status)
 	}
 	return nil
+}
+
+// into is a flag function setting *dst to what parse reads.
+func into[T any](dst *T, parse func(string) (T, error)) func(string) error {
+	return func(v string) (err error) {
+		*dst, err = parse(v)
+		return err
+	}
 }

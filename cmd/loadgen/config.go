@@ -29,7 +29,6 @@ type config struct {
 	Warmup      time.Duration
 	Connections int
 	Buckets     int
-	Engine      string // closed-loop engine: auto, epoll or goroutines
 	Thresholds  []loadgen.Threshold
 	Files       []string // merge: the interval logs
 }
@@ -75,7 +74,7 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 	}
 	thresholds := fs.String("thresholds", env("THRESHOLDS", loadgen.DefaultThresholds), "';'-separated pass conditions, e.g. p95<3ms;p99<5ms;errors<0.1% (THRESHOLDS)")
 	rate, duration, warmup := new(string), new(string), new(string)
-	conns, buckets, engine := new(string), new(string), new(string)
+	conns, buckets := new(string), new(string)
 	replicas, store := new(string), new(string)
 	if !merge {
 		rate = fs.String("rate", env("RATE", strconv.Itoa(loadgen.DefaultRate)), "requests per second, open loop; 0: closed loop on CONNECTIONS connections (RATE)")
@@ -85,7 +84,6 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 		buckets = fs.String("buckets", env("BUCKETS", strconv.Itoa(loadgen.DefaultBuckets)), "distinct device buckets the load is spread over (BUCKETS)")
 		replicas = fs.String("replicas", env("REPLICAS", "1"), "TARGET_IMAGE: instances started, sharing STORE; the connections are spread over them (REPLICAS)")
 		store = fs.String("store", env("STORE", string(fakeserver.StoreSQLite)), "TARGET_IMAGE: the instances' store, sqlite (a shared volume) or postgres (a throwaway PostgreSQL on the Docker gateway) (STORE)")
-		engine = fs.String("engine", env("ENGINE", loadgen.EngineAuto), "closed-loop engine: auto (epoll when pinned to CPUs of its own under no lower CPU quota, else goroutines), epoll (Linux, plain http://) or goroutines (ENGINE)")
 	}
 	if err := service.ParseFlags(fs, args, summary, help); err != nil {
 		return c, err
@@ -131,13 +129,9 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 	if c.Store, err = fakeserver.ParseStoreKind(*store); err != nil {
 		errs = append(errs, fmt.Errorf("STORE: %w", err))
 	}
-	switch c.Engine = strings.TrimSpace(*engine); c.Engine {
-	case loadgen.EngineAuto, loadgen.EngineEpoll, loadgen.EngineGoroutines:
-	default:
-		errs = append(errs, fmt.Errorf("ENGINE=%q: want %s, %s or %s", *engine, loadgen.EngineAuto, loadgen.EngineEpoll, loadgen.EngineGoroutines))
-	}
 	errs = append(errs, c.checkImageStore())
 	c.Target.SQLDefaults(false)
+	errs = append(errs, c.Target.ResolvePath(service.SettingGiven(fs, getenv, service.FlagPath, "TARGET_PATH")))
 	if err := c.Target.Validate(); err != nil {
 		errs = append(errs, err)
 	}
@@ -151,16 +145,12 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 	if c.Target.DB != "" && c.Target.SQL == "" {
 		errs = append(errs, errors.New("TARGET_DB applies to loadgen only with TARGET_SQL (spec/004's function)"))
 	}
-	if c.Target.SQL != "" && c.Engine == loadgen.EngineEpoll {
-		errs = append(errs, errors.New("ENGINE=epoll speaks HTTP; TARGET_SQL runs on goroutines (ENGINE=auto or goroutines)"))
-	}
 	return c, errors.Join(errs...)
 }
 
 // checkImageStore refuses REPLICAS and STORE=postgres without TARGET_IMAGE
 // (they are how its instances are started), STORE=postgres where the
-// throwaway PostgreSQL cannot be started, and ENGINE=epoll, which dials one
-// address, with several replicas.
+// throwaway PostgreSQL cannot be started.
 func (c config) checkImageStore() error {
 	var errs []error
 	if c.Image == "" {
@@ -176,9 +166,6 @@ func (c config) checkImageStore() error {
 		if _, err := pgcluster.BinDir(); err != nil {
 			errs = append(errs, fmt.Errorf("STORE=postgres starts a throwaway PostgreSQL for TARGET_IMAGE's instances: %w", err))
 		}
-	}
-	if c.Replicas > 1 && c.Engine == loadgen.EngineEpoll {
-		errs = append(errs, fmt.Errorf("ENGINE=epoll dials one address; REPLICAS=%d spreads the connections over several: ENGINE=auto or goroutines", c.Replicas))
 	}
 	return errors.Join(errs...)
 }

@@ -25,7 +25,6 @@ func TestImageStoreSettingsExit2(t *testing.T) {
 		`REPLICAS="0" is not a positive integer`:          {"REPLICAS": "0", "TARGET_IMAGE": "img:1"},
 		`REPLICAS="two" is not a positive integer`:        {"REPLICAS": "two", "TARGET_IMAGE": "img:1"},
 		`STORE: "mysql" is not a store`:                   {"STORE": "mysql", "TARGET_IMAGE": "img:1"},
-		"ENGINE=epoll dials one address; REPLICAS=2":      {"REPLICAS": "2", "TARGET_IMAGE": "img:1", "RATE": "0", "CONNECTIONS": "4", "ENGINE": "epoll"},
 	} {
 		env["REPORT_DIR"] = t.TempDir()
 		var out, errb bytes.Buffer

@@ -154,7 +154,6 @@ func attack(ctx context.Context, cfg config, target string, dialer loadgen.Diale
 	att, err := loadgen.NewAttacker(dialer, render,
 		loadgen.WithRate(cfg.Rate),
 		loadgen.WithConnections(cfg.Connections),
-		loadgen.WithEngine(cfg.Engine),
 		loadgen.WithDuration(cfg.Duration),
 		loadgen.WithWarmup(cfg.Warmup),
 		loadgen.WithHlog(hlog),
@@ -188,7 +187,7 @@ func attack(ctx context.Context, cfg config, target string, dialer loadgen.Diale
 func describe(cfg config) string {
 	s := fmt.Sprintf("open loop at %g req/s", cfg.Rate)
 	if cfg.Rate == 0 {
-		s = fmt.Sprintf("closed loop on %d connections (engine %s)", cfg.Connections, cfg.Engine)
+		s = fmt.Sprintf("closed loop on %d connections", cfg.Connections)
 	}
 	if cfg.Image != "" {
 		s += fmt.Sprintf(", TARGET_IMAGE=%s REPLICAS=%d STORE=%s", cfg.Image, cfg.Replicas, cfg.Store)

@@ -26,14 +26,16 @@ import (
 // suite cannot run. TARGET_IMAGE is started here (the containers package)
 // before the suite is given the URLs.
 func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cmd, err := acceptanceConfig(args, os.LookupEnv, stdout)
+	env := service.RecordEnv(os.LookupEnv)
+	cmd, err := acceptanceConfig(args, env.Lookup, stdout)
+	warnUnknown(stderr, "rlspec acceptance", env)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
 	if err != nil {
 		return couldNotRun(stderr, "acceptance", "", err.Error())
 	}
-	cfg, flt, store := cmd.Suite, cmd.Fault, cmd.Store
+	cfg, store := cmd.Suite, cmd.Store
 	dir := cfg.Settings.ReportDir
 	if err := acceptance.CheckProfile(cfg.Target.Profile); err != nil {
 		return couldNotRun(stderr, "acceptance", dir, err.Error())
@@ -76,7 +78,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 		cfg.Target.URLs = h.URLs
 	}
 	if cfg.Target.URL == "" && cfg.Target.SQL == "" {
-		p, err := startEmbedded(&cfg, flt, store, cmd.Replicas)
+		p, err := startEmbedded(&cfg, cmd)
 		if err != nil {
 			return couldNotRun(stderr, "acceptance", dir, "could not run: start the embedded reference: "+oneLine(err.Error()))
 		}
@@ -89,8 +91,9 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 // startEmbedded starts the embedded reference serving cfg's profile and
 // points cfg at it: URLs, TARGET_DB, its store control and its name. The
 // reference requires the Authorization TARGET_HEADERS carries (a fresh
-// bearer token when it carries none), so RL-EXT-AUTH-01 runs against it.
-func startEmbedded(cfg *acceptance.Config, flt fault.Name, store fakeserver.StoreKind, replicas int) (*embedded.Pair, error) {
+// bearer token when it carries none), so EXT-AUTH-01 runs against it.
+func startEmbedded(cfg *acceptance.Config, cmd acceptanceCmd) (*embedded.Pair, error) {
+	flt, store, replicas := cmd.Fault, cmd.Store, cmd.Replicas
 	tc := &cfg.Target
 	if tc.Headers == nil {
 		tc.Headers = http.Header{}
@@ -98,12 +101,13 @@ func startEmbedded(cfg *acceptance.Config, flt fault.Name, store fakeserver.Stor
 	if tc.Headers.Get("Authorization") == "" {
 		tc.Headers.Set("Authorization", "Bearer rlspec-embedded-"+service.NewUUID())
 	}
-	*tc = tc.WithEmbeddedDefaults()
+	*tc = tc.SizedForEmbedded(cmd.Sized[0], cmd.Sized[1]).WithEmbeddedDefaults()
+	answer, refusal := embedded.AnswerFor(*tc)
 	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers(),
 		Fault: flt, Store: store, TrustLoopbackProxies: tc.ClientIPs == service.ClientIPsXFF,
 		RequireAuth: tc.Headers.Get("Authorization"),
 		Profile:     profile.Name(tc.Profile), Align: profile.Align(tc.WindowAlign),
-		Burst: tc.Burst, Rate: tc.Rate, Replicas: replicas})
+		Burst: tc.Burst, Rate: tc.Rate, Replicas: replicas, Answer: answer, RefusalBody: refusal})
 	if err != nil {
 		return nil, err
 	}
@@ -128,8 +132,9 @@ func acceptanceExit(stderr io.Writer, dir string, rep *acceptance.Report, err er
 }
 
 // acceptanceSummary is the first paragraph of `rlspec acceptance -h`.
-const acceptanceSummary = `Run the Gherkin acceptance suite against TARGET_URL, TARGET_IMAGE or, with
-neither, an embedded reference. Exit status: 0 pass, 1 fail, 2 could not run.`
+const acceptanceSummary = `Run the Gherkin acceptance suite against TARGET_URL, TARGET_IMAGE or
+rlspec's embedded reference (TARGET_URL=embedded; also with no target at
+all, except in CI). Exit status: 0 pass, 1 fail, 2 could not run.`
 
 // acceptanceCmd is everything `rlspec acceptance` reads, filled once at
 // the edge: the suite's config (the service and how the suite runs), and
@@ -146,6 +151,9 @@ type acceptanceCmd struct {
 	// Replicas are the instances started on one store (REPLICAS):
 	// TARGET_IMAGE's containers or the embedded reference's servers.
 	Replicas int
+	// Sized says which of RL_LIMIT and RL_WINDOW were given: the embedded
+	// reference of a generic profile takes small ones for the others.
+	Sized [2]bool
 }
 
 // acceptanceConfig fills the one config struct from flags and environment;
@@ -172,8 +180,11 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	if err := service.EnvErrors(fs); err != nil {
 		return fail(err)
 	}
-	tc.SQLDefaults(settingGiven(fs, getenv, service.FlagProfile, "PROFILE"))
+	tc.SQLDefaults(service.SettingGiven(fs, getenv, service.FlagProfile, "PROFILE"))
 	in, err := instances()
+	if err == nil {
+		err = chooseEmbedded(&tc, fs, getenv, len(in.URLs) > 0 || image != "")
+	}
 	if err == nil {
 		err = in.Check(tc, image)
 	}
@@ -184,6 +195,9 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 		// TARGET_URLS replaces TARGET_URL: the first is where every
 		// scenario but the multi-instance ones goes.
 		tc.URL, tc.URLs = in.URLs[0], in.URLs
+	}
+	if err := tc.ResolvePath(service.SettingGiven(fs, getenv, service.FlagPath, "TARGET_PATH")); err != nil {
+		return fail(err)
 	}
 	if tc.SQL != "" {
 		// -fault names a variant of spec/004's function (TARGET_DB=embedded).
@@ -204,7 +218,8 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	if store != fakeserver.StoreSQLite && tc.URL != "" {
 		return fail(errors.New("STORE applies to the embedded reference and TARGET_IMAGE (STORE=postgres: the image on a throwaway PostgreSQL); unset TARGET_URL and TARGET_URLS"))
 	}
-	return acceptanceCmd{Suite: acceptance.Config{Target: tc, Settings: set}, Image: image, Fault: f, Store: store, Replicas: in.Replicas}, nil
+	sized := [2]bool{service.SettingGiven(fs, getenv, "rl-limit", "RL_LIMIT"), service.SettingGiven(fs, getenv, "rl-window", "RL_WINDOW")}
+	return acceptanceCmd{Suite: acceptance.Config{Target: tc, Settings: set}, Image: image, Fault: f, Store: store, Replicas: in.Replicas, Sized: sized}, nil
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -89,7 +89,7 @@ func TestAcceptanceTagExpressions(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	code, stdout, stderr := runCLI(t, 60*time.Second, map[string]string{"TAGS": "(@AC1 or @AC2) and not @extended", "REPORT_DIR": dir})
-	if code != 0 || !strings.Contains(stdout, "RL-AC1-01") || !strings.Contains(stdout, "RL-AC2-01") || strings.Contains(stdout, "RL-AC3-") {
+	if code != 0 || !strings.Contains(stdout, "AC1-01") || !strings.Contains(stdout, "AC2-01") || strings.Contains(stdout, "AC3-0") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	for _, bad := range []string{"@AC1&&", "@AC1 and", "not", "@AC1 @AC2"} {

@@ -18,7 +18,7 @@ func runAll(ctx context.Context, cmd acceptanceCmd, stdout, stderr io.Writer) in
 	var cfgs []acceptance.Config
 	for _, p := range acceptance.AllProfiles() {
 		c := acceptance.Config{Target: tc.Only(p), Settings: cmd.Suite.Settings}
-		pair, err := startEmbedded(&c, cmd.Fault, cmd.Store, cmd.Replicas)
+		pair, err := startEmbedded(&c, cmd)
 		if err != nil {
 			return couldNotRun(stderr, "acceptance", dir, "could not run: start the embedded reference: "+oneLine(err.Error()))
 		}

@@ -56,7 +56,7 @@ func TestDistLinuxAmd64(t *testing.T) {
 		}
 	}
 	acc := exec.CommandContext(ctx, filepath.Join(dist, "rlspec-linux-amd64"), "acceptance")
-	acc.Env = append(os.Environ(), "REPORT_DIR="+t.TempDir(), "TARGET_URL=", "TARGET_IMAGE=")
+	acc.Env = append(os.Environ(), "REPORT_DIR="+t.TempDir(), "TARGET_URL=embedded", "TARGET_IMAGE=")
 	var stdout, stderr bytes.Buffer
 	acc.Stdout, acc.Stderr = &stdout, &stderr
 	if err := acc.Run(); err != nil {

@@ -28,6 +28,18 @@ func TestHelp(t *testing.T) {
 		if code != 0 || stderr != "" || !strings.Contains(stdout, "acceptance") || !strings.Contains(stdout, "race") {
 			t.Errorf("%v: exit %d\nstdout:\n%s\nstderr:\n%s", args, code, stdout, stderr)
 		}
+		for name := range commands() {
+			if !regexp.MustCompile(`(?m)^  ` + name + ` +\S`).MatchString(stdout) {
+				t.Errorf("%v does not describe %s:\n%s", args, name, stdout)
+			}
+		}
+	}
+	if _, stdout, _ := runMain("acceptance", "-h"); !strings.Contains(stdout, "Cucumber tag expression") {
+		t.Errorf("acceptance -h: -tags does not say Cucumber tag expression:\n%s", stdout)
+	}
+	_, _, stderr := runMain("summary", "-h")
+	if _, junit, _ := strings.Cut(stderr, "-junit"); strings.Count(strings.Split(junit, "-title")[0], "default") != 1 {
+		t.Errorf("summary -h states -junit's default other than once:\n%s", stderr)
 	}
 	for cmd, flags := range map[string]struct{ has, lacks []string }{
 		"acceptance": {[]string{"-tags", "-strict", "-target-db", "-fault", "-target-headers"}, nil},

@@ -50,6 +50,8 @@ var summaries = map[string]string{
 	"race":       "hunt races with property-based workloads (make race)",
 	"selftest":   "run the suite against the reference and every fault (make selftest)",
 	"image":      "build the reference image rlspec-reference:latest (make image)",
+	"summary":    "the Markdown summary of a JUnit report, for CI job summaries",
+	"version":    "print the module version, VCS revision and Go version",
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -60,7 +62,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	sort.Strings(names)
 	if len(args) > 0 && isHelp(args[0]) {
-		fmt.Fprintf(stdout, "usage: rlspec <command> [flags]\n\nrlspec verifies an HTTP rate limiter against the device-bucket PRD.\n\ncommands:\n")
+		fmt.Fprintf(stdout, "usage: rlspec <command> [flags]\n\nrlspec verifies your HTTP rate limiter against its design: a profile of\ndocs/profiles.md (prd, sliding-log, fixed-window, token-bucket; PROFILE).\n\ncommands:\n")
 		for _, n := range names {
 			fmt.Fprintf(stdout, "  %-11s %s\n", n, summaries[n])
 		}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -45,7 +44,9 @@ type raceConfig struct {
 
 // runRace hunts races with generated concurrent workloads (make race).
 func runRace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cfg, err := raceSettings(args, os.LookupEnv, stdout)
+	env := service.RecordEnv(os.LookupEnv)
+	cfg, err := raceSettings(args, env.Lookup, stdout)
+	warnUnknown(stderr, "rlspec race", env)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -92,9 +93,13 @@ func runRace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if res.LinearTimeouts > 0 {
 			fmt.Fprintf(stdout, "  note: porcupine timed out on %d histories (undecided, not counted as violations)\n", res.LinearTimeouts)
 		}
+		if printFindings(stdout, res) {
+			return 1
+		}
 		return 0
 	}
 	printRaceFailure(stdout, cfg, tgt, res)
+	printFindings(stdout, res)
 	return 1
 }
 
@@ -153,64 +158,6 @@ func printRaceFailure(w io.Writer, cfg raceConfig, tgt racehunt.Target, res race
 	}
 }
 
-// raceFailKey names the target for rapid's fail files: the image or the
-// URL the user gave (an image's published ports change every run), or the
-// embedded reference with its fault.
-func raceFailKey(cfg raceConfig, tgt racehunt.Target) string {
-	switch {
-	case cfg.Image != "":
-		return fmt.Sprintf("image %s fault %s replicas %d", cfg.Image, cfg.Fault, cfg.Replicas)
-	case cfg.Target.URL != "":
-		return "url " + cfg.Target.URL + cfg.Target.Path
-	case len(cfg.URLs) > 0:
-		return "urls " + strings.Join(cfg.URLs, ",") + " " + cfg.Target.Path
-	}
-	return tgt.Describe()
-}
-
-// replayCommand is the one command that replays seed with the same settings.
-func replayCommand(cfg raceConfig, seed uint64) string {
-	vars := map[string]string{}
-	for k, v := range cfg.set {
-		vars[k] = v
-	}
-	delete(vars, "CHECKS")
-	vars["SEED"] = strconv.FormatUint(seed, 10)
-	vars["REPEAT"] = strconv.Itoa(cfg.Repeat)
-	keys := make([]string, 0, len(vars))
-	for k := range vars {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := []string{"make race"}
-	for _, k := range keys {
-		if k == "TARGET_HEADERS" {
-			// Credentials stay out: their values are references to variables.
-			parts = append(parts, k+"="+service.RedactedHeaders(cfg.Target.Headers))
-			continue
-		}
-		parts = append(parts, k+"="+shellWord(vars[k]))
-	}
-	return strings.Join(parts, " ")
-}
-
-func shellWord(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,@%+") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// replayVars are the settings a replay command carries when given.
-var replayVars = map[string]string{
-	"target-url": "TARGET_URL", "target-image": "TARGET_IMAGE", "target-path": "TARGET_PATH",
-	"target-headers": "TARGET_HEADERS", "body-template": "BODY_TEMPLATE", "rl-limit": "RL_LIMIT",
-	"rl-window": "RL_WINDOW", "client-ips": "CLIENT_IPS", "max-wait": "MAX_WAIT",
-	"target-db": "TARGET_DB", "target-sql": "TARGET_SQL", "replicas": "REPLICAS", "target-urls": "TARGET_URLS", "fault": "FAULT", "store": "STORE", "checks": "CHECKS", "shrink-time": "SHRINK_TIME",
-	"profile": "PROFILE", "key": "KEY", "key-format": "KEY_FORMAT", "target-method": "TARGET_METHOD", "window-align": "WINDOW_ALIGN",
-	"dialect": "DIALECT", "limited-body": "LIMITED_BODY", "rl-burst": "RL_BURST", "rl-rate": "RL_RATE",
-}
-
 // raceSummary is the first paragraph of `rlspec race -h`.
 const raceSummary = `Hunt races with generated concurrent workloads (rapid, porcupine) against
 TARGET_URL, TARGET_IMAGE or, with neither, an embedded reference. Exit
@@ -221,7 +168,8 @@ replay command), 2 could not run.`
 var raceFlags = []string{service.FlagURL, service.FlagPath, service.FlagHeaders, service.FlagBodyTemplate,
 	service.FlagLimit, service.FlagWindow, service.FlagClientIPs, service.FlagDB, service.FlagSQL,
 	service.FlagProfile, service.FlagKey, service.FlagKeyFormat, service.FlagMethod, service.FlagWindowAlign,
-	service.FlagDialect, service.FlagLimitedBody, service.FlagBurst, service.FlagRate}
+	service.FlagDialect, service.FlagResetFormat, service.FlagHeaderPrefix, service.FlagLimitedStatus, service.FlagLimitedBody,
+	service.FlagBurst, service.FlagRate}
 
 // raceSettings reads the target contract's variables race uses plus SEED,
 // CHECKS, REPEAT, REPLICAS, FAULT (the embedded reference's fault, for
@@ -259,6 +207,11 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 		return cfg, err
 	}
 	cfg.Target.SQLDefaults(false)
+	if in, err := instances(); err == nil {
+		if err := chooseEmbedded(&cfg.Target, fs, getenv, len(in.URLs) > 0 || cfg.Image != ""); err != nil {
+			return cfg, err
+		}
+	}
 	if err := errors.Join(cfg.Target.Validate(), service.CheckImage(cfg.Target, cfg.Image), service.CheckMaxWait(cfg.MaxWait)); err != nil {
 		return cfg, err
 	}
@@ -292,6 +245,9 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 		errs = append(errs, in.Check(cfg.Target, cfg.Image))
 	}
 	cfg.Replicas, cfg.URLs = in.Replicas, in.URLs
+	cfg.Target.URLs = cfg.URLs
+	errs = append(errs, cfg.Target.ResolvePath(service.SettingGiven(fs, getenv, service.FlagPath, "TARGET_PATH")))
+	cfg.URLs, cfg.Target.URLs = cfg.Target.URLs, nil
 	if cfg.Target.SQL != "" {
 		v, err := sqlFault(cfg.Target, faultName, store)
 		errs = append(errs, err)
@@ -412,6 +368,7 @@ func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (raceh
 			limits = []int{1, 2, 3, 4}
 		}
 		o := embedded.Options{Fault: cfg.Fault, Store: cfg.Store}
+		o.Answer, o.RefusalBody = embedded.AnswerFor(tc.ForProfile(tc.Profile)) // the reference answers as the run reads
 		if tc.Profile != profile.PRD {
 			// The embedded reference serves the profile; a window of 3 s
 			// unless RL_WINDOW was given, so half-second moves matter.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"strings"
 
 	"github.com/rlspec/rlspec/internal/junit"
@@ -26,11 +28,12 @@ func raceJUnit(cfg raceConfig, tgt racehunt.Target, res racehunt.Result) junit.S
 		s.Properties = append(s.Properties, junit.Prop("failing seed", res.Seed), junit.Prop("replay", replayCommand(cfg, res.Seed)))
 	}
 	byClass := map[racehunt.Class][]string{}
-	for _, v := range res.Violations {
+	all := append(append([]racehunt.Violation(nil), res.Violations...), res.Findings...)
+	for _, v := range all {
 		byClass[v.Class] = append(byClass[v.Class], v.String())
 	}
 	classes := append([]racehunt.Class(nil), raceProperties...)
-	for _, v := range res.Violations {
+	for _, v := range all {
 		if !containsClass(classes, v.Class) {
 			classes = append(classes, v.Class)
 		}
@@ -53,4 +56,18 @@ func containsClass(cs []racehunt.Class, c racehunt.Class) bool {
 		}
 	}
 	return false
+}
+
+// printFindings lists the header and body findings of a hunt (they fail
+// the run but never ended it: the algorithm was hunted regardless) and
+// reports whether there were any.
+func printFindings(w io.Writer, res racehunt.Result) bool {
+	if len(res.Findings) == 0 {
+		return false
+	}
+	fmt.Fprintf(w, "rlspec race: %d header or body finding(s), reported apart from the algorithm's verdict:\n", len(res.Findings))
+	for _, f := range res.Findings {
+		fmt.Fprintf(w, "  - %s\n", f)
+	}
+	return true
 }

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
 )
 
 // secretHeaders carries three credentials and one ordinary header.
@@ -73,5 +76,74 @@ func TestRaceKeepsCredentials(t *testing.T) {
 	assertNoSecret(t, dir, stdout, stderr)
 	if want := `TARGET_HEADERS="Authorization: $RLSPEC_HEADER_AUTHORIZATION;`; !strings.Contains(stdout, want) {
 		t.Errorf("replay command lacks %s:\n%s", want, stdout)
+	}
+}
+
+// TestAcceptanceKeepsURLCredentials: user info and query-string secrets of
+// TARGET_URL appear in no output of a real run against a local server —
+// stdout, stderr, junit.xml, cucumber.json, report.html, conformance.json,
+// the curl reproductions —, nor when the target cannot be reached.
+func TestAcceptanceKeepsURLCredentials(t *testing.T) {
+	t.Parallel()
+	cfg := fakeserver.DefaultConfig()
+	cfg.Limit = 5
+	cfg, err := fault.Apply("no-retry-after", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := fakeserver.Start(cfg, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	host := strings.TrimPrefix(srv.URL, "http://")
+	target := "http://rluser:s3cr3t-pass@" + host + "/v1/ride_summary?api_key=s3cr3t-query&page=1"
+	dir := t.TempDir()
+	code, stdout, stderr := runCLI(t, 2*time.Minute, map[string]string{"TAGS": "@AC3", "RL_LIMIT": "5", "REPORT_DIR": dir, "TARGET_URL": target})
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s\n%s", code, stdout, stderr)
+	}
+	assertNoSecret(t, dir, stdout, stderr)
+	for _, want := range []string{"http://rluser:xxxxx@" + host + "/v1/ride_summary?api_key=xxxxx&page=1, profile prd",
+		`"http://rluser:${RLSPEC_URL_PASSWORD}@` + host + `/v1/ride_summary?api_key=${RLSPEC_QUERY_API_KEY}&page=1"`,
+		"export RLSPEC_URL_PASSWORD, RLSPEC_QUERY_API_KEY"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %s:\n%s", want, stdout)
+		}
+	}
+	for _, f := range []string{"junit.xml", "cucumber.json", "report.html", "conformance.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("no %s: %v", f, err)
+		}
+		if !strings.Contains(stdout, filepath.Join(dir, f)) {
+			t.Errorf("the reports line does not list %s:\n%s", f, stdout)
+		}
+	}
+	closed := t.TempDir()
+	_ = srv.Close()
+	code, stdout, stderr = runCLI(t, time.Minute, map[string]string{"REPORT_DIR": closed, "TARGET_URL": target})
+	if code != 2 || !strings.Contains(stderr, "cannot be reached") {
+		t.Fatalf("closed: exit %d, want 2\n%s\n%s", code, stdout, stderr)
+	}
+	assertNoSecret(t, closed, stdout, stderr)
+}
+
+// The race replay command and fail-file key refer to TARGET_URL's
+// credentials instead of showing them (TARGET_DB's password masked).
+func TestRaceReplayKeepsURLCredentials(t *testing.T) {
+	env := map[string]string{"TARGET_URL": "http://u:s3cr3t@127.0.0.1:9/?token=s3cr3t"}
+	cfg, err := raceSettings(nil, func(k string) (string, bool) { v, ok := env[k]; return v, ok }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.set["TARGET_DB"] = "postgres://u:s3cr3t@h/db"
+	cmd, key := replayCommand(cfg, 7), raceFailKey(cfg, nil)
+	for _, s := range []string{cmd, key} {
+		if strings.Contains(s, "s3cr3t") {
+			t.Errorf("shows a credential: %s", s)
+		}
+	}
+	if want := `TARGET_URL="http://u:${RLSPEC_URL_PASSWORD}@127.0.0.1:9/?token=${RLSPEC_QUERY_TOKEN}"`; !strings.Contains(cmd, want) {
+		t.Errorf("replay %s lacks %s", cmd, want)
 	}
 }

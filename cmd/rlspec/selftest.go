@@ -15,6 +15,7 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/internal/junit"
+	"github.com/rlspec/rlspec/internal/overload"
 	"github.com/rlspec/rlspec/internal/pgcluster"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/selftest"
@@ -31,6 +32,8 @@ type selftestConfig struct {
 	Profiles  []profile.Name       // PROFILE; nil: all
 	Parallel  int                  // SELFTEST_PARALLEL
 	Quiet     bool
+	Overload  overload.Settings // OVERLOAD
+	Detect    int               // DETECT: single suites per fault
 }
 
 // runSelftest runs the self-test matrix (make selftest): the acceptance
@@ -46,7 +49,11 @@ func runSelftest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return couldNotRun(stderr, "selftest", "", err.Error())
 	}
-	opts := []selftest.Option{selftest.WithRuns(cfg.Runs), selftest.WithRaceChecks(cfg.Checks), selftest.WithReportDir(cfg.ReportDir), selftest.WithStore(cfg.Store), selftest.WithParallel(cfg.Parallel)}
+	opts := []selftest.Option{selftest.WithRuns(cfg.Runs), selftest.WithRaceChecks(cfg.Checks), selftest.WithReportDir(cfg.ReportDir), selftest.WithStore(cfg.Store), selftest.WithParallel(cfg.Parallel),
+		selftest.WithOverload(cfg.Overload)}
+	if cfg.Detect > 1 {
+		opts = append(opts, selftest.WithDetection(cfg.Detect))
+	}
 	if cfg.Faults != nil {
 		opts = append(opts, selftest.WithFaults(cfg.Faults...))
 	}
@@ -93,7 +100,7 @@ the reference passed and every fault was caught, 1 otherwise, 2 could not run.`
 func selftestSettings(args []string, getenv service.Getenv, help io.Writer) (selftestConfig, error) {
 	cfg := selftestConfig{Runs: 1, Checks: selftest.DefaultRaceChecks, Parallel: selftest.DefaultParallel, ReportDir: service.DefaultReportDir}
 	fs := flag.NewFlagSet("rlspec selftest", flag.ContinueOnError)
-	var runs, checks, faults, reportDir, store, parallel, profiles string
+	var runs, checks, faults, reportDir, store, parallel, profiles, starve, detections string
 	env := func(p *string, name, envName, usage string) {
 		if v, ok := getenv(envName); ok {
 			*p = v
@@ -106,6 +113,8 @@ func selftestSettings(args []string, getenv service.Getenv, help io.Writer) (sel
 	env(&faults, "faults", "FAULTS", "comma-separated faults to test (default all; 'none': the reference only)")
 	env(&profiles, "profile", "PROFILE", "comma-separated profiles whose suites, race hunts and faults run: "+profile.Choices(false)+" (default all)")
 	env(&store, "store", "STORE", "the store of the reference and every fault: sqlite (default) or postgres, a throwaway cluster")
+	env(&starve, "overload", "OVERLOAD", "run starved as a CI runner is: default (4 CPU hogs, rlspec at a third of a core, 20ms-200ms per request) or hogs=N,cpu=CORES,delay=MIN-MAX; the per-scenario table follows")
+	env(&detections, "detect", "DETECT", "run each fault's suite this many times, single runs without a second chance, and print the detection table (a required scenario must catch its fault in 19 of 20)")
 	env(&reportDir, "report-dir", "REPORT_DIR", "where a failing race history's porcupine visualisation goes")
 	fs.BoolVar(&cfg.Quiet, "q", false, "no progress lines on stderr")
 	if err := service.ParseFlags(fs, args, selftestSummary, help); err != nil {
@@ -129,6 +138,8 @@ func selftestSettings(args []string, getenv service.Getenv, help io.Writer) (sel
 	intVar(runs, "RUNS", &cfg.Runs)
 	intVar(checks, "CHECKS", &cfg.Checks)
 	intVar(parallel, "SELFTEST_PARALLEL", &cfg.Parallel)
+	cfg.Detect = 1
+	intVar(detections, "DETECT", &cfg.Detect)
 	if s := strings.TrimSpace(profiles); s != "" && s != string(profile.Every) {
 		for _, name := range strings.Split(s, ",") {
 			p, err := profile.Parse(name, false)
@@ -158,6 +169,11 @@ func selftestSettings(args []string, getenv service.Getenv, help io.Writer) (sel
 				cfg.Faults = append(cfg.Faults, f)
 			}
 		}
+	}
+	if o, err := overload.Parse(starve); err != nil {
+		errs = append(errs, fmt.Errorf("OVERLOAD: %w", err))
+	} else {
+		cfg.Overload = o
 	}
 	if s := strings.TrimSpace(reportDir); s != "" {
 		cfg.ReportDir = s

@@ -19,6 +19,8 @@ func TestSelftestAndImageWriteJUnit(t *testing.T) {
 		{[]string{"selftest", "-runs", "x"}, "RUNS"},
 		{[]string{"selftest", "-profile", "prd,nope"}, "PROFILE"},
 		{[]string{"selftest", "-profile", "sliding-log", "-faults", "off-by-one"}, "belongs to profile prd"},
+		{[]string{"selftest", "-overload", "hogs=lots"}, "OVERLOAD"},
+		{[]string{"selftest", "-detect", "0"}, "DETECT"},
 		{[]string{"image", "stray"}, "unexpected arguments"},
 	} {
 		dir := t.TempDir()

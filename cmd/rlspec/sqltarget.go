@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"strings"
 
@@ -12,17 +11,6 @@ import (
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/sqltarget/spec004"
 )
-
-// settingGiven reports whether the flag name was set on the command line
-// or the variable env in the environment.
-func settingGiven(fs *flag.FlagSet, getenv service.Getenv, name, env string) bool {
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
-	if _, ok := getenv(env); ok {
-		given = true
-	}
-	return given
-}
 
 // sqlFault checks FAULT (-fault) for a TARGET_SQL run: a variant of
 // spec/004's function, which only TARGET_DB=embedded can install; STORE

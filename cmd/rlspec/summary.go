@@ -25,7 +25,7 @@ func runSummary(_ context.Context, args []string, stdout, stderr io.Writer) int 
 	if dir == "" {
 		dir = "reports"
 	}
-	path := fs.String("junit", filepath.Join(dir, "junit.xml"), "JUnit report to summarise (default $REPORT_DIR/junit.xml)")
+	path := fs.String("junit", filepath.Join(dir, "junit.xml"), "JUnit report to summarise: junit.xml in REPORT_DIR")
 	title := fs.String("title", "rlspec acceptance", "heading of the summary")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -93,7 +93,7 @@ func writeSummary(w io.Writer, title string, rep junitReport) {
 		}
 	}
 	total := len(bad) + len(passed)
-	fmt.Fprintf(w, "### %s: %d passed, %d failed, %d skipped (%d scenarios)\n\n", cell(title), len(passed), nFail, nSkip, total)
+	fmt.Fprintf(w, "### %s: %d passed, %d failed, %d skipped (%d scenarios)%s\n\n", cell(title), len(passed), nFail, nSkip, total, noService(rep))
 	if len(bad) > 0 {
 		fmt.Fprintln(w, "| result | scenario | why |")
 		fmt.Fprintln(w, "| --- | --- | --- |")
@@ -109,6 +109,18 @@ func writeSummary(w io.Writer, title string, rep junitReport) {
 		}
 		fmt.Fprintln(w, "\n</details>")
 	}
+}
+
+// noService is the heading's note when the run tested rlspec's own
+// embedded reference (embedded.Pair's description names the suite), not
+// a service: a gate must not read as green for a service it never asked.
+func noService(rep junitReport) string {
+	for _, s := range rep.Suites {
+		if strings.HasPrefix(s.Name, "rlspec acceptance: embedded reference (") {
+			return " — no service was tested: the target was rlspec's own embedded reference"
+		}
+	}
+	return ""
 }
 
 // cell makes s safe inside a Markdown table cell: one line, no pipes, no HTML.

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # compare.sh — loadgen side by side with wrk, hey and k6, in one run.
 #
-# Part 1, closed loop: maximum throughput of loadgen (both engines; the
-# header names the one ENGINE=auto picks in this placement), wrk and
+# Part 1, closed loop: maximum throughput of loadgen, wrk and
 # hey against the trivial handler and the reference fakeserver, same
 # connection count. The machine is shared and noisy (steal time on a VM moves
 # throughput by 2× between seconds), so the comparison is paired: ROUNDS
@@ -146,13 +145,6 @@ DELAYED=$(wait_match "$OUT/delayed.out" 'http://127\.0\.0\.1:[0-9]+')
 FAKESERVER=http://$(wait_match "$OUT/fakeserver.out" 'addr=127\.0\.0\.1:[0-9]+' | cut -d= -f2)
 echo "targets: trivial $TRIVIAL, trivial+delay $DELAYED, fakeserver $FAKESERVER (pinned: $PIN${BUDGET_CG:+, closed-loop generators held to $BUDGET CPU}, target cpu $TARGET_CPU, generator cpu $GEN_CPU; wire capture: $WIRE)"
 
-# The engine loadgen's default (ENGINE=auto) resolves to in this placement:
-# epoll when pinned to CPUs of its own and under no CPU quota, goroutines
-# otherwise.
-REPORT_DIR="$OUT/auto" TARGET_URL="$TRIVIAL" RATE=0 CONNECTIONS=1 DURATION=100ms WARMUP=0 THRESHOLDS= \
-  "${closedgen[@]}" "$OUT/loadgen" run >/dev/null 2>&1 || true
-AUTO_ENGINE=$(jq -r '.engine' "$OUT/auto/load.json")
-
 BUCKET=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 BODY="{\"route_id\":\"335E\",\"direction_id\":0,\"segments\":[{\"from_stop_id\":\"20558\",\"to_stop_id\":\"29374\",\"duration_sec\":180,\"dwell_sec\":20,\"mapmatch_conf\":0.9,\"observed_at_utc\":\"$(date -u -d '-10 min' +%FT%TZ)\"}],\"submitted_at\":\"$(date -u +%FT%TZ)\",\"device_bucket\":\"$BUCKET\"}"
 printf '%s' "$BODY" > "$OUT/body.json"
@@ -172,10 +164,9 @@ cpu_per_req() { awk -v c="$1" -v r="$2" -v s="$3" 'BEGIN { printf "%.2f", (r > 0
 closed_run() {
   local tool=$1 base=$2 url=$2/v1/ride_summary rps cpu
   case $tool in
-    loadgen-*)
-      local engine=${tool#loadgen-}
-      REPORT_DIR="$OUT/lg" TARGET_URL="$base" RATE=0 CONNECTIONS=$CONNS DURATION=${SECS}s WARMUP=0 BUCKETS=1 ENGINE=$engine \
-        BODY_TEMPLATE="$OUT/template.json" THRESHOLDS= /usr/bin/time -f '%U %S' -o "$OUT/run.time" \
+    loadgen)
+      REPORT_DIR="$OUT/lg" TARGET_URL="$base" RATE=0 CONNECTIONS=$CONNS DURATION=${SECS}s WARMUP=0 BUCKETS=1 \
+        BODY_TEMPLATE="$OUT/template.json" THRESHOLDS='' /usr/bin/time -f '%U %S' -o "$OUT/run.time" \
         "${closedgen[@]}" "$OUT/loadgen" run >"$OUT/lg.log" 2>&1 || true
       rps=$(jq -r '.achieved_rate' "$OUT/lg/load.json") ;;
     wrk)
@@ -190,8 +181,8 @@ closed_run() {
 }
 
 closed_part() {
-  local tools=(loadgen-goroutines loadgen-epoll wrk hey) n=4
-  printf '\nClosed loop, %d connections, %ds per run, %d rounds (tool order rotates each round); loadgen'"'"'s default engine (auto) here: %s\n' "$CONNS" "$SECS" "$ROUNDS" "$AUTO_ENGINE"
+  local tools=(loadgen wrk hey) n=3
+  printf '\nClosed loop, %d connections, %ds per run, %d rounds (tool order rotates each round)\n' "$CONNS" "$SECS" "$ROUNDS"
   for t in "trivial $TRIVIAL" "fakeserver $FAKESERVER"; do
     local name base
     read -r name base <<<"$t"
@@ -209,7 +200,7 @@ closed_part() {
       printf '%-18s %10.0f %12.2f  %s\n' "$tool" "$(median ${rps[$tool]})" "$(median ${cpu[$tool]})" "${rps[$tool]}"
     done
     printf '%-26s %8s %16s %10s\n' "paired ratio" median "range" "rounds ok"
-    for pair in "loadgen-goroutines wrk 1.0" "loadgen-goroutines hey 1.2" "loadgen-epoll wrk 1.0" "loadgen-epoll hey 1.2"; do
+    for pair in "loadgen wrk 1.0" "loadgen hey 1.2"; do
       local x y want
       read -r x y want <<<"$pair"
       local -a xs ys rs=()
@@ -224,9 +215,8 @@ closed_part() {
       done
       local sorted
       sorted=$(printf '%s\n' "${rs[@]}" | sort -g)
-      local mark=""; [ "$x" = "loadgen-$AUTO_ENGINE" ] && mark=" <- default engine here"
-      printf '%-26s %8.2f %7.2f – %-6.2f %6d/%d  (target ≥ %s)%s\n' "$x/$y" "$(median "${rs[@]}")" \
-        "$(head -1 <<<"$sorted")" "$(tail -1 <<<"$sorted")" "$ok" "${#rs[@]}" "$want" "$mark"
+      printf '%-26s %8.2f %7.2f – %-6.2f %6d/%d  (target ≥ %s)\n' "$x/$y" "$(median "${rs[@]}")" \
+        "$(head -1 <<<"$sorted")" "$(tail -1 <<<"$sorted")" "$ok" "${#rs[@]}" "$want"
     done
     unset rps cpu
   done
@@ -297,11 +287,11 @@ open_start() {
   local tool=$1 base=$2 rate=$3 tag=$4 ip=${5:-}
   if [ "$tool" = loadgen ]; then
     REPORT_DIR="$OUT/lgo$tag" TARGET_URL="$base" RATE=$rate DURATION=${OPEN_SECS}s WARMUP=${WARMUP_S}s BUCKETS=1000 \
-      BODY_TEMPLATE="$OUT/template.json" THRESHOLDS= /usr/bin/time -f '%U %S' -o "$OUT/lgo$tag.time" \
+      BODY_TEMPLATE="$OUT/template.json" THRESHOLDS='' /usr/bin/time -f '%U %S' -o "$OUT/lgo$tag.time" \
       "${ongen[@]}" "$OUT/loadgen" run >"$OUT/lgo$tag.log" 2>&1 &
   else
     /usr/bin/time -f '%U %S' -o "$OUT/k6$tag.time" "${ongen[@]}" "$K6" run --quiet -e RUN="$tag-$RANDOM$RANDOM" -e URL="$base/v1/ride_summary" \
-      -e TEMPLATE="$OUT/template.json" -e RATE="$rate" -e WARMUP=${WARMUP_S}s -e SECS=${OPEN_SECS}s ${ip:+--local-ips "$ip"} \
+      -e TEMPLATE="$OUT/template.json" -e RATE="$rate" -e WARMUP="${WARMUP_S}s" -e SECS="${OPEN_SECS}s" ${ip:+--local-ips "$ip"} \
       --summary-export "$OUT/k6$tag.json" "$OUT/k6.js" >"$OUT/k6$tag.log" 2>&1 &
   fi
   RUN_PID=$!

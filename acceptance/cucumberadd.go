@@ -1,0 +1,85 @@
+package acceptance
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/rlspec/rlspec/steps"
+)
+
+// withNotClaimed adds to godog's cucumber JSON document (an array of
+// features) the scenarios left out of the run because the target does
+// not claim their feature, each SKIPPED with one step that says so: godog
+// never saw them, and cucumber.json must hold the scenarios junit.xml
+// holds.
+func withNotClaimed(doc []byte, unclaimed []steps.ScenarioResult) ([]byte, error) {
+	if len(unclaimed) == 0 {
+		return doc, nil
+	}
+	features := []map[string]any{}
+	if len(bytes.TrimSpace(doc)) > 0 {
+		if err := json.Unmarshal(doc, &features); err != nil {
+			return nil, fmt.Errorf("cucumber JSON: %w", err)
+		}
+	}
+	for _, r := range unclaimed {
+		var f map[string]any
+		for _, g := range features {
+			if g["uri"] == r.Feature {
+				f = g
+			}
+		}
+		if f == nil {
+			id := strings.TrimSuffix(r.Feature, ".feature")
+			f = map[string]any{"uri": r.Feature, "id": id, "keyword": "Feature", "name": id, "elements": []any{}}
+			features = append(features, f)
+		}
+		elements, _ := f["elements"].([]any)
+		f["elements"] = append(elements, map[string]any{
+			"id": fmt.Sprintf("%v;%s", f["id"], strings.ToLower(r.ID)), "keyword": "Scenario", "type": "scenario", "name": r.Name,
+			"tags": []map[string]any{{"name": "@id:" + r.ID}},
+			"steps": []map[string]any{{"keyword": "Given ", "name": "the target claims the scenario's feature (FEATURES)",
+				"result": map[string]any{"status": "skipped", "error_message": r.Reason}}},
+		})
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetIndent("", "    ")
+	err := enc.Encode(features)
+	return out.Bytes(), err
+}
+
+// addNotClaimedTo rewrites the cucumber.json at path with withNotClaimed.
+func addNotClaimedTo(path string, unclaimed []steps.ScenarioResult) error {
+	if len(unclaimed) == 0 {
+		return nil
+	}
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if doc, err = withNotClaimed(doc, unclaimed); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return os.WriteFile(path, doc, 0o644)
+}
+
+// completeCucumber adds the scenarios not claimed to the run's cucumber
+// JSON: the document for RunAll (w) or the report file at path.
+func completeCucumber(w io.Writer, doc []byte, path string, unclaimed []steps.ScenarioResult) error {
+	if w != nil {
+		full, err := withNotClaimed(doc, unclaimed)
+		if err == nil {
+			_, err = w.Write(full)
+		}
+		return err
+	}
+	if path != "" {
+		return addNotClaimedTo(path, unclaimed)
+	}
+	return nil
+}

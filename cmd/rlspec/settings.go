@@ -1,0 +1,26 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/rlspec/rlspec/service"
+)
+
+// chooseEmbedded is service.Config.ChooseEmbedded for a command's parsed
+// flags: whether TARGET_URL was given, and CI from the environment; other
+// says a target other than TARGET_URL was given (TARGET_URLS, an image).
+func chooseEmbedded(tc *service.Config, fs *flag.FlagSet, getenv service.Getenv, other bool) error {
+	_, err := tc.ChooseEmbedded(service.SettingGiven(fs, getenv, service.FlagURL, "TARGET_URL"), other || tc.SQL != "", service.InCI(getenv))
+	return err
+}
+
+// warnUnknown writes a warning per variable of rlspec's namespace that the
+// command did not look up through env (service.UnknownSettings).
+func warnUnknown(w io.Writer, command string, env *service.EnvRecorder) {
+	for _, s := range service.UnknownSettings(os.Environ(), env.Names(), command) {
+		fmt.Fprintf(w, "%s: warning: %s\n", command, s)
+	}
+}

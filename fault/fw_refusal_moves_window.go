@@ -1,0 +1,36 @@
+package fault
+
+import (
+	"time"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
+)
+
+// FWRefusalMovesWindow ends a spent window W after its latest refusal (an
+// expiry set again on every request, refused ones included): a client that
+// keeps retrying while refused never gets its next window.
+const FWRefusalMovesWindow Name = "fw-refusal-moves-window"
+
+func fwRefusalMovesWindow() Fault {
+	return Fault{
+		Name:        FWRefusalMovesWindow,
+		Breaks:      clause.Of(clause.FW3),
+		Description: "a refusal moves the window's end to now + W: a client retrying while refused never gets its next window",
+		Detectors:   Detectors{Scenarios: []string{"FW-3-03"}},
+		Profile:     profile.FixedWindow,
+		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
+			w := int64(cfg.Window / time.Second)
+			return wrapModel(func(m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+				t := now.Unix()
+				if req.Cost == 0 || !st.Found || st.Reset <= t || st.Remaining >= req.Cost {
+					return m.Step(st, req, now)
+				}
+				st.Reset = t + w
+				return st, model.Decision{Limit: cfg.Limit, Reset: st.Reset, RetryAfter: w, Write: true}
+			})
+		},
+	}
+}

@@ -1,0 +1,108 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// WindowCounter is profiles.md's sliding-window counter: windows of length
+// Window on the epoch's grid; a request at t in the window starting at s,
+// with p allowed requests in the previous window and c already allowed in
+// this one, finds the estimate e = p·(1 − (t − s)/W) + c and is allowed
+// iff e + cost − 1 < Limit. Refused requests are not counted.
+//
+// The key's State keeps the current window's end (Reset, unix seconds),
+// Limit − c (Remaining) and p (Log, decimal). A decision's Remaining is
+// Limit − ⌈e⌉ with this request counted, Reset the current window's end;
+// a refusal's RetryAfter is the whole seconds until e has fallen far enough
+// (e only falls while nothing is allowed, also across a window's end).
+type WindowCounter struct {
+	Limit  int
+	Window time.Duration // whole seconds
+}
+
+var _ Model = WindowCounter{}
+
+// NewWindowCounter checks limit >= 1 and window a whole number of seconds >= 1s.
+func NewWindowCounter(limit int, window time.Duration) (WindowCounter, error) {
+	if err := checkWindow(limit, window); err != nil {
+		return WindowCounter{}, fmt.Errorf("window-counter model: %w", err)
+	}
+	return WindowCounter{Limit: limit, Window: window}, nil
+}
+
+// counts is a key's two windows at one instant: the current window's
+// start and end (unix ms), p and c.
+type counts struct {
+	start, end int64
+	p, c       int
+}
+
+// at rolls st to the window holding t (unix ms).
+func (m WindowCounter) at(st State, t int64) counts {
+	w := m.Window.Milliseconds()
+	start := floorDiv(t, w) * w
+	cur := counts{start: start, end: start + w}
+	prev, _ := strconv.Atoi(st.Log)
+	switch stored := st.Reset * 1000; {
+	case !st.Found:
+	case stored == cur.end:
+		cur.p, cur.c = prev, m.Limit-st.Remaining
+	case stored == cur.start:
+		cur.p = m.Limit - st.Remaining
+	}
+	return cur
+}
+
+// scaled is e·W (integer milliseconds) at t with extra more requests
+// counted in the current window.
+func (k counts) scaled(t int64, extra int) int64 {
+	w := k.end - k.start
+	return int64(k.p)*(k.end-t) + int64(k.c+extra)*w
+}
+
+// Step applies the rule above.
+func (m WindowCounter) Step(st State, req Request, now time.Time) (State, Decision) {
+	t, w := now.UnixMilli(), m.Window.Milliseconds()
+	k := m.at(st, t)
+	d := Decision{Limit: m.Limit, Reset: k.end / 1000}
+	if req.Cost == 0 {
+		d.Allowed, d.Remaining = true, max(m.Limit-int(ceilDiv(k.scaled(t, 0), w)), 0)
+		return st, d
+	}
+	if k.scaled(t, req.Cost-1) >= int64(m.Limit)*w {
+		d.RetryAfter = max((m.free(k, t, req.Cost)-t+999)/1000, 1)
+		d.Reset = now.Unix() + d.RetryAfter
+		return st, d
+	}
+	next := State{Found: true, Remaining: m.Limit - k.c - req.Cost, Reset: k.end / 1000, Log: strconv.Itoa(k.p)}
+	d.Allowed, d.Write = true, true
+	d.Remaining = max(m.Limit-int(ceilDiv(k.scaled(t, req.Cost), w)), 0)
+	return next, d
+}
+
+// free is the first millisecond after t at which cost units fit, or a
+// window on when they never do.
+func (m WindowCounter) free(k counts, t int64, cost int) int64 {
+	w := k.end - k.start
+	room := int64(m.Limit-cost+1) * w // e·W must fall below this
+	if room <= 0 {
+		return t + w
+	}
+	if c := int64(k.c) * w; c < room {
+		// p·(end − t') + c·W < room  ⇔  t' > end − (room − c)/p
+		return k.end - (room-c)/int64(k.p) + 1 // p > 0: e·W ≥ room at t
+	}
+	// The next window: c·(end + W − t') < room  ⇔  t' > end + W − room/c.
+	return k.end + w - room/int64(k.c) + 1
+}
+
+// floorDiv is ⌊a/b⌋ for b > 0, also for a < 0.
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b < 0 {
+		q--
+	}
+	return q
+}

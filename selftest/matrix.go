@@ -1,0 +1,167 @@
+package selftest
+
+import (
+	"slices"
+	"time"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/racehunt"
+)
+
+// AcceptanceResult is one acceptance run's outcome.
+type AcceptanceResult struct {
+	Passed, Failed, Skipped int
+	PassedIDs               []string // sorted
+	FailedIDs               []string // sorted
+	SkippedIDs              []string // sorted
+	// NotClaimedIDs are scenarios of extended features the reference does
+	// not claim (FAIL-2 fail-open), skipped as "not claimed" and counted
+	// apart: they are not a skip of claimed work.
+	NotClaimedIDs []string // sorted
+	// SkipReasons are the skipped scenarios' reasons, by id.
+	SkipReasons map[string]string
+	Elapsed     time.Duration
+}
+
+// RaceResult is one race hunt's outcome.
+type RaceResult struct {
+	Ran       bool
+	Replicas  int
+	Found     bool
+	Class     racehunt.Class
+	Checks    int           // workloads run without violation (before the failure, or in all)
+	Detected  time.Duration // start to first failing workload
+	Elapsed   time.Duration
+	Violation string // the first violation, when found
+}
+
+// Row is one fault's line of the matrix.
+type Row struct {
+	Expectation
+	Clause      clause.Refs
+	Description string
+	Acceptance  AcceptanceResult
+	Race        RaceResult
+	// Missed are required scenarios that passed against the fault.
+	Missed []string
+	// FirstMissed are the required scenarios a race fault's first suite
+	// missed, when a second suite ran (see Run); empty otherwise.
+	FirstMissed []string
+	// Detections count, with DETECT runs, how many of the Runs single suites
+	// each scenario failed against the fault; nil with one run.
+	Detections map[string]int
+	Runs       int
+}
+
+// missedBy are the scenarios of required that did not fail in r.
+func missedBy(required []string, r AcceptanceResult) []string {
+	var out []string
+	for _, id := range required {
+		if !slices.Contains(r.FailedIDs, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// Caught reports whether any detector caught the fault.
+func (r Row) Caught() bool { return r.Acceptance.Failed > 0 || r.Race.Found }
+
+// OK reports whether every demand of the expectation was met.
+func (r Row) OK() bool {
+	return r.Caught() && len(r.Missed) == 0 && (!r.Expectation.Race || r.Race.Found)
+}
+
+// ReferenceRun is one run against the correct reference.
+type ReferenceRun struct {
+	N          int
+	Acceptance AcceptanceResult
+	Race       RaceResult
+	raceChecks int
+}
+
+// OK reports whether the reference passed everything: no scenario failed or
+// was skipped, and every race workload ran clean.
+func (r ReferenceRun) OK() bool {
+	return r.Acceptance.Passed > 0 && r.Acceptance.Failed == 0 && r.Acceptance.Skipped == 0 &&
+		r.Race.Ran && !r.Race.Found && r.Race.Checks == r.raceChecks
+}
+
+// Matrix is the outcome of Run.
+type Matrix struct {
+	Reference  []ReferenceRun
+	Rows       []Row
+	RaceChecks int
+	Store      fakeserver.StoreKind // the store every run used
+	// Profiles are the profiles the reference ran (nil: every profile).
+	Profiles []profile.Name
+	Elapsed  time.Duration
+	// Overload is the starvation the matrix ran under ("" none).
+	Overload string
+}
+
+// OK reports whether the reference passed every run and every fault was
+// caught as expected.
+func (m *Matrix) OK() bool {
+	for _, r := range m.Reference {
+		if !r.OK() {
+			return false
+		}
+	}
+	for _, r := range m.Rows {
+		if !r.OK() {
+			return false
+		}
+	}
+	return !m.Complete() || len(m.Toothless()) == 0
+}
+
+// Toothless are the scenarios that pass against the reference and against
+// every fault: checks no fault has shown able to fail. It is only
+// meaningful when every fault ran (see Complete).
+func (m *Matrix) Toothless() []string {
+	if len(m.Reference) == 0 {
+		return nil
+	}
+	failed := map[string]bool{}
+	for _, r := range m.Rows {
+		for _, id := range r.Acceptance.FailedIDs {
+			failed[id] = true
+		}
+	}
+	var out []string
+	for _, id := range m.Reference[0].Acceptance.PassedIDs {
+		if !failed[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// Complete reports whether the matrix covers every fault of the profiles
+// it ran (not a FAULTS selection).
+func (m *Matrix) Complete() bool {
+	for _, f := range fault.All() {
+		if m.Profiles != nil && !slices.Contains(m.Profiles, profileOf(f.Profile)) {
+			continue
+		}
+		if !slices.ContainsFunc(m.Rows, func(r Row) bool { return r.Fault == f.Name }) {
+			return false
+		}
+	}
+	return true
+}
+
+// Survivors are the faults no detector caught.
+func (m *Matrix) Survivors() []fault.Name {
+	var out []fault.Name
+	for _, r := range m.Rows {
+		if !r.Caught() {
+			out = append(out, r.Fault)
+		}
+	}
+	return out
+}

@@ -1,0 +1,197 @@
+package selftest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rlspec/rlspec/acceptance"
+	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/embedded"
+	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/racehunt"
+	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps"
+)
+
+// profiles are the registry's profiles, the PRD first: the reference runs
+// the suite of each, and a profile whose scenarios no fault fails is
+// toothless (Matrix.Toothless).
+func profiles() []profile.Name { return profile.Names() }
+
+// profileConfig is the settings a profile's suite runs with: the
+// contract's defaults for the PRD, windows of seconds for the others, and
+// the reference's 429 body (spec/002's) claimed as LIMITED_BODY.
+func profileConfig(p profile.Name) service.Config {
+	tc := service.DefaultConfig()
+	if p != "" && p != profile.PRD {
+		tc.Profile, tc.Limit, tc.Window = profile.Name(p), 5, 3*time.Second
+		tc.LimitedBody = dialect.JSONBody("/error/code", "RATE_LIMITED")
+	}
+	if p == profile.TokenBucket {
+		tc = tc.WithTokenBucketDefaults()
+	}
+	return tc
+}
+
+// runReference runs the suite of each profile of ps against the reference
+// and adds up the results (scenario ids differ between profiles).
+func runReference(ctx context.Context, ps []profile.Name, c config) (AcceptanceResult, error) {
+	sum := AcceptanceResult{SkipReasons: map[string]string{}}
+	for _, p := range ps {
+		for _, a := range referenceAligns(p) {
+			r, err := runAcceptance(ctx, fault.None, p, a, c)
+			if err != nil {
+				return sum, fmt.Errorf("profile %s: %w", p, err)
+			}
+			sum.Passed, sum.Failed, sum.Skipped = sum.Passed+r.Passed, sum.Failed+r.Failed, sum.Skipped+r.Skipped
+			sum.PassedIDs = append(sum.PassedIDs, r.PassedIDs...)
+			sum.FailedIDs = append(sum.FailedIDs, r.FailedIDs...)
+			sum.SkippedIDs = append(sum.SkippedIDs, r.SkippedIDs...)
+			maps.Copy(sum.SkipReasons, r.SkipReasons)
+			sum.Elapsed += r.Elapsed
+		}
+	}
+	for _, ids := range []*[]string{&sum.PassedIDs, &sum.FailedIDs, &sum.SkippedIDs} {
+		slices.Sort(*ids)
+		*ids = slices.Compact(*ids)
+	}
+	return sum, nil
+}
+
+// runAcceptance runs profile p's suite against the embedded reference
+// serving p with fault f on store (several instances on it where a fault
+// of p declares Replicas: acceptanceReplicas), without writing reports. The reference
+// requires a bearer token that TARGET_HEADERS carries, so that requests
+// refused for their credentials are tested too (EXT-AUTH-01).
+func runAcceptance(ctx context.Context, f fault.Name, p profile.Name, align profile.Align, c config) (AcceptanceResult, error) {
+	tc := claimFeatures(profileConfig(p), f)
+	if p == profile.FixedWindow && align != "" {
+		tc.WindowAlign = align
+	}
+	token := "Bearer rlspec-selftest-" + service.NewUUID()
+	tc.Headers.Set("Authorization", token)
+	rep, err := runOnPair(ctx, tc, embedded.Options{Fault: f, Profile: p, Align: align, Store: c.store, RequireAuth: token,
+		Delay: c.overload.DelayMin, DelayMax: c.overload.DelayMax,
+		Burst: tc.Burst, Rate: tc.Rate, Replicas: acceptanceReplicas(f, p),
+		Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers()}, acceptance.DefaultSettings())
+	if err != nil {
+		return AcceptanceResult{}, err
+	}
+	return tally(rep), nil
+}
+
+// runOnPair starts the embedded reference as o says, points tc at it (with
+// what it claims when tc does not say) and runs the suite with set,
+// without writing reports.
+func runOnPair(ctx context.Context, tc service.Config, o embedded.Options, set acceptance.Settings) (*acceptance.Report, error) {
+	pair, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, o)
+	if err != nil {
+		return nil, err
+	}
+	defer pair.Close()
+	tc.URL, tc.URLs, tc.DisabledURL, tc.DB, tc.Schema = pair.URL, pair.URLs, pair.DisabledURL, pair.TargetDB, service.SchemaPRD
+	tc.PenaltiesURL, tc.PenaltiesDB = pair.PenaltiesURL, pair.PenaltiesDB
+	tc = embedded.Claim(tc)
+	return acceptance.Run(ctx, acceptance.Config{Target: tc, Settings: set, Name: pair.Description, Store: pair, Restarter: pair}, acceptance.WithoutReports())
+}
+
+// tally counts a report's verdicts.
+func tally(rep *acceptance.Report) AcceptanceResult {
+	r := AcceptanceResult{Elapsed: rep.Elapsed, SkipReasons: map[string]string{}}
+	for _, res := range rep.Results {
+		switch res.Status {
+		case steps.Passed:
+			r.Passed++
+			r.PassedIDs = append(r.PassedIDs, res.ID)
+		case steps.Failed:
+			r.Failed++
+			r.FailedIDs = append(r.FailedIDs, res.ID)
+		case steps.Skipped:
+			if res.NotClaimed || strings.HasPrefix(res.Reason, steps.NotClaimed) {
+				r.NotClaimedIDs = append(r.NotClaimedIDs, res.ID)
+				continue
+			}
+			r.Skipped++
+			r.SkippedIDs = append(r.SkippedIDs, res.ID)
+			r.SkipReasons[res.ID] = res.Reason
+		}
+	}
+	slices.Sort(r.PassedIDs)
+	slices.Sort(r.FailedIDs)
+	slices.Sort(r.SkippedIDs)
+	slices.Sort(r.NotClaimedIDs)
+	return r
+}
+
+// raceReference hunts races in the reference serving each profile of the
+// matrix: the first violation, or the first profile's clean result with
+// the time of all.
+func raceReference(ctx context.Context, c config) (RaceResult, error) {
+	var first RaceResult
+	var elapsed time.Duration
+	for i, p := range c.suiteProfiles() {
+		r, err := runRace(ctx, fault.None, p, DefaultReferenceReplicas, c)
+		if err != nil {
+			return r, fmt.Errorf("%s: %w", p, err)
+		}
+		if r.Found {
+			r.Violation = string(p) + ": " + r.Violation
+			return r, nil
+		}
+		elapsed += r.Elapsed
+		if i == 0 {
+			first = r
+		}
+	}
+	first.Elapsed = elapsed
+	return first, nil
+}
+
+// runRace hunts races in the embedded reference serving profile p with
+// fault f on replicas in-process servers sharing one database file.
+func runRace(ctx context.Context, f fault.Name, p profile.Name, replicas int, c config) (RaceResult, error) {
+	tc := profileConfig(p)
+	o := embedded.Options{Fault: f, Store: c.store}
+	if p != "" && p != profile.PRD {
+		o.Profile = p
+	}
+	q, err := embedded.StartQuotas(tc.Window, []int{1, 2, 3, 4}, replicas, o)
+	if err != nil {
+		return RaceResult{}, err
+	}
+	e, err := racehunt.NewQuotas(tc, q.Bases, q.Clock, q.Description, q.Close)
+	if err != nil {
+		return RaceResult{}, errors.Join(err, q.Close())
+	}
+	defer e.Close()
+	res, err := racehunt.Hunt(ctx, e, racehunt.HuntOptions{
+		Checks: c.raceChecks,
+		// The verdict needs the detection, not a polished reproduction:
+		// shrink briefly and replay once.
+		Repeat:     1,
+		ShrinkTime: time.Second,
+		// Detection must come from the generator, never from a fail file
+		// of an earlier run.
+		Name:       "selftest",
+		NoFailFile: true,
+		ReportDir:  c.reportDir,
+		Gen:        racehunt.GenOptions{Boundaries: true, Profile: tc.Profile},
+	})
+	if err != nil {
+		return RaceResult{}, err
+	}
+	r := RaceResult{Ran: true, Replicas: replicas, Found: res.Found, Class: res.Class, Checks: res.Checks, Detected: res.Detected, Elapsed: res.Duration}
+	if res.Found && len(res.Violations) > 0 {
+		r.Violation = res.Violations[0].String()
+	}
+	if !res.Found && len(res.Findings) > 0 { // header and body findings fail the run too, though they did not end the hunt
+		r.Found, r.Class, r.Violation = true, res.Findings[0].Class, res.Findings[0].String()
+	}
+	return r, nil
+}

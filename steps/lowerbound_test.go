@@ -1,0 +1,94 @@
+package steps
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/service"
+)
+
+// quotaClient answers every request of one key: the first n allowed, the
+// rest refused with refuse (429, or a 404/503 of a target that allows
+// nothing when n is 0).
+type quotaClient struct {
+	mu      sync.Mutex
+	n       int
+	refuse  int
+	answers int
+}
+
+func (c *quotaClient) Addr() netip.Addr { return netip.MustParseAddr("127.0.0.9") }
+func (c *quotaClient) Close()           {}
+func (c *quotaClient) Do(_ context.Context, r service.Request) *service.Exchange {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ex := &service.Exchange{Method: r.Method, Header: r.Header.Clone(), Sent: time.Now(), Status: c.refuse, RespHeader: http.Header{}}
+	if c.answers < c.n {
+		ex.Status = http.StatusOK
+	}
+	c.answers++
+	ex.Received = time.Now()
+	return ex
+}
+
+func keyedScenario(t *testing.T, p profile.Name, c *quotaClient) *scenario {
+	t.Helper()
+	cfg := service.DefaultConfig().ForProfile(p)
+	cfg.Limit, cfg.Burst, cfg.Rate = 3, 3, 0.001
+	env := &Env{Config: cfg, URL: "http://fake", Now: time.Now, MaxWait: service.DefaultMaxWait,
+		NewClient: func(string) Client { return c }}
+	return &scenario{env: env, base: env.URL, enabled: true, ctx: context.Background()}
+}
+
+// TestBoundsDoNotPassOnNothingAllowed: every "at most" step of the
+// profiles fails against a target that allows nothing (404, 503, or 429
+// from its first request), and passes against one that allows the key's
+// N and refuses the rest.
+func TestBoundsDoNotPassOnNothingAllowed(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		profile profile.Name
+		steps   func(s *scenario) error
+	}{
+		{"FW-1", profile.FixedWindow, func(s *scenario) error {
+			return errors.Join(s.nPlusSequential(1), s.nPlusSequential(1), s.fixedBound())
+		}},
+		{"SL-1", profile.SlidingLog, func(s *scenario) error {
+			return errors.Join(s.nPlusSequential(1), s.slidingBound())
+		}},
+		{"TB-1", profile.TokenBucket, func(s *scenario) error {
+			return errors.Join(s.burstPlusSequential(1), s.arrivalBound())
+		}},
+		{"TB drain", profile.TokenBucket, func(s *scenario) error { return s.drain() }},
+	} {
+		for _, target := range []struct {
+			name    string
+			allowed int
+			refuse  int
+			fails   bool
+		}{{"404", 0, http.StatusNotFound, true}, {"503", 0, http.StatusServiceUnavailable, true}, {"429", 0, http.StatusTooManyRequests, true},
+			{"N-1 then 429", 2, http.StatusTooManyRequests, true}, {"N then 429", 3, http.StatusTooManyRequests, false}} {
+			s := keyedScenario(t, tc.profile, &quotaClient{n: target.allowed, refuse: target.refuse})
+			if err := s.freshKey(); err != nil {
+				t.Fatal(err)
+			}
+			err := tc.steps(s)
+			var v *Violation
+			if target.fails && (!errors.As(err, &v) || !strings.Contains(v.Expected, "at least")) {
+				if !(tc.name == "TB drain" && target.refuse != http.StatusTooManyRequests && errors.As(err, &v)) {
+					t.Errorf("%s against %s: %v, want a violation naming what should have been allowed", tc.name, target.name, err)
+				}
+			}
+			if !target.fails && err != nil {
+				t.Errorf("%s against %s: %v, want a pass", tc.name, target.name, err)
+			}
+		}
+	}
+}

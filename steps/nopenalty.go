@@ -1,0 +1,27 @@
+package steps
+
+import (
+	"strings"
+
+	"github.com/rlspec/rlspec/profile"
+)
+
+// registerNoPenalty registers the step that starts a core scenario which
+// needs violations (SL-5, FW-3's retrying client, TB-6).
+func (s *scenario) registerNoPenalty(sc stepper) {
+	sc.Step(`^an instance whose refusals start no penalty$`, s.penaltyFree)
+}
+
+// penaltyFree skips a core scenario that needs violations when penalties
+// are claimed and no instance without them is given (profiles.md): there a
+// refusal legitimately starts a penalty, and PN-4 checks what refusals under
+// it do.
+func (s *scenario) penaltyFree() error {
+	cfg := s.env.Config
+	if !cfg.Claims(profile.Penalties) || (cfg.PenaltiesURL != "" && strings.TrimRight(cfg.PenaltiesURL, "/") != strings.TrimRight(cfg.URL, "/")) {
+		return nil
+	}
+	return skip("this check needs refusals that start no penalty, but penalties are claimed and TARGET_URL runs them " +
+		"(no TARGET_URL_PENALTIES apart from it): point TARGET_URL at an instance without penalties and " +
+		"TARGET_URL_PENALTIES at one with them; PN-4 checks refusals under a penalty")
+}
