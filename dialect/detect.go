@@ -48,18 +48,18 @@ func (s Settings) Detect(r Response) Detection {
 		case found:
 		case len(lines(h, FieldsLimit, FieldsRemaining, FieldsReset)) > 0:
 			d.Settings.Dialect, d.Line = Fields, lines(h, FieldsReset, FieldsLimit, FieldsRemaining)[0]
-		case len(h.Values(LimitField)) > 0:
+		case len(values(h, LimitField)) > 0:
 			d.Settings.Dialect, d.Line = IETF, line(h, LimitField)
-			if v := strings.Join(h.Values(LimitField), ", "); strings.Contains(v, "limit=") || strings.Contains(v, "remaining=") {
+			if v := strings.Join(values(h, LimitField), ", "); strings.Contains(v, "limit=") || strings.Contains(v, "remaining=") {
 				d.Settings.Dialect = Dict
 			}
-		case len(h.Values(PolicyField)) > 0:
+		case len(values(h, PolicyField)) > 0:
 			d.Settings.Dialect, d.Line = IETF, line(h, PolicyField)
 		}
 	}
 	if d.Settings.Dialect == XRateLimit && (s.ResetFormat == ResetAuto || s.ResetFormat == ResetUnset) {
 		name := d.Settings.prefix() + "Reset"
-		if vs := h.Values(name); len(vs) == 1 {
+		if vs := values(h, name); len(vs) == 1 {
 			if f, _, _ := classify(strings.TrimSpace(vs[0])); f != ResetUnset {
 				d.Settings.ResetFormat, d.Line, d.Detected = f, line(h, name), true
 			}
@@ -120,7 +120,7 @@ func (s Settings) Contradiction(r Response) error {
 	}
 	if s.ResetFormat.Concrete() && (s.Dialect == XRateLimit || !s.Dialect.Concrete() && seen == XRateLimit) {
 		name := s.prefix() + "Reset"
-		if vs := r.Header.Values(name); len(vs) == 1 {
+		if vs := values(r.Header, name); len(vs) == 1 {
 			if f, _, _ := classify(strings.TrimSpace(vs[0])); f != ResetUnset && f != s.ResetFormat {
 				return fmt.Errorf("RESET_FORMAT=%s but the first response of a fresh key carries `%s`, which reads as %s: set RESET_FORMAT=%s (or auto)", s.ResetFormat, line(r.Header, name), f.Describe(), f)
 			}

@@ -50,7 +50,7 @@ func readFields(r Response, o *Observation) error {
 
 // readPolicy reads the drafts' optional RateLimit-Policy `q;w=W`.
 func (o *Observation) readPolicy(h http.Header) error {
-	v := h.Values(PolicyField)
+	v := values(h, PolicyField)
 	if len(v) == 0 {
 		return nil
 	}
@@ -93,7 +93,7 @@ func quotaItem(name, v string) (n, w int64, err error) {
 func readDict(r Response, o *Observation) error {
 	h := r.Header
 	o.Lines = lines(h, LimitField, PolicyField)
-	vs := h.Values(LimitField)
+	vs := values(h, LimitField)
 	if len(vs) == 0 {
 		return fmt.Errorf("%s is missing", LimitField)
 	}

@@ -111,7 +111,7 @@ func ParseIETFLimits(h http.Header) ([]IETFLimit, error) {
 }
 
 func parseList(h http.Header, field string) (httpsfv.List, error) {
-	vs := h.Values(field)
+	vs := values(h, field)
 	if len(vs) == 0 {
 		return nil, fmt.Errorf("%s: %w", field, ErrAbsent)
 	}

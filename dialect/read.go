@@ -109,7 +109,7 @@ const HeaderRetryAfter = "Retry-After"
 // http.ParseTime reads), the date counted from received and never below
 // 0. ok is false when the field is absent; a malformed one is an error.
 func RetryAfter(h http.Header, received time.Time) (d time.Duration, ok bool, err error) {
-	vs := h.Values(HeaderRetryAfter)
+	vs := values(h, HeaderRetryAfter)
 	switch {
 	case len(vs) == 0:
 		return 0, false, nil
@@ -148,7 +148,7 @@ func nonNegative(s string) (int64, error) {
 
 // one is the single value of field name; missing or repeated is an error.
 func one(h http.Header, name string) (string, error) {
-	vs := h.Values(name)
+	vs := values(h, name)
 	switch {
 	case len(vs) == 0:
 		return "", fmt.Errorf("%s is missing", name)
@@ -175,7 +175,7 @@ func intField(h http.Header, name string, dst *int64) error {
 // line is the raw header line of name ("Name: v1, v2"), the name spelled
 // as the dialect spells it (Go's http.Header has lost the sender's case).
 func line(h http.Header, name string) string {
-	v := strings.Join(h.Values(name), ", ")
+	v := strings.Join(values(h, name), ", ")
 	if strings.IndexFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
 		v = strconv.Quote(v) // a control character never breaks a sentence's line
 	}
@@ -186,11 +186,35 @@ func line(h http.Header, name string) string {
 func lines(h http.Header, names ...string) []string {
 	var ls []string
 	for _, n := range names {
-		if len(h.Values(n)) > 0 {
+		if len(values(h, n)) > 0 {
 			ls = append(ls, line(h, n))
 		}
 	}
 	return ls
+}
+
+// canonical maps the field names the readers know to their keys in an
+// http.Header: Header.Values canonicalises its argument on every call, an
+// allocation per name and response, which was most of the race hunter's
+// time reading a long history (BenchmarkRead). Read-only after init.
+var canonical = func() map[string]string {
+	m := map[string]string{}
+	for _, n := range append(defaultX[:], FieldsLimit, FieldsRemaining, FieldsReset, LimitField, PolicyField, HeaderRetryAfter) {
+		m[n] = http.CanonicalHeaderKey(n)
+	}
+	return m
+}()
+
+// defaultX are the x-ratelimit field names under DefaultPrefix.
+var defaultX = [3]string{DefaultPrefix + "Limit", DefaultPrefix + "Remaining", DefaultPrefix + "Reset"}
+
+// values is h.Values(name), without canonicalising a name the readers
+// know.
+func values(h http.Header, name string) []string {
+	if k, ok := canonical[name]; ok {
+		return h[k]
+	}
+	return h.Values(name)
 }
 
 // after is received plus secs seconds, or an error when that overflows.

@@ -13,8 +13,10 @@ const imfUTC = "Mon, 02 Jan 2006 15:04:05 UTC"
 // readX reads the x-ratelimit dialect: HEADER_PREFIX + Limit, Remaining
 // and Reset (in RESET_FORMAT, auto deciding per value).
 func (s Settings) readX(r Response, o *Observation) error {
-	p := s.prefix()
-	names := []string{p + "Limit", p + "Remaining", p + "Reset"}
+	names := defaultX[:]
+	if p := s.prefix(); p != DefaultPrefix {
+		names = []string{p + "Limit", p + "Remaining", p + "Reset"}
+	}
 	o.Lines = lines(r.Header, names...)
 	var errs []error
 	for i, dst := range []*int64{&o.Limit, &o.Remaining} {
@@ -85,6 +87,16 @@ func ReadReset(name, v string, f ResetFormat, received time.Time) (at time.Time,
 // classify is the form auto reads v in (ResetUnset when none fits), and
 // for a date the instant and a deviation of its form.
 func classify(v string) (ResetFormat, time.Time, string) {
+	// A number is never a date: read it first, without trying the dates.
+	if n, err := nonNegative(v); err == nil {
+		switch {
+		case n < 1e9:
+			return ResetDelta, time.Time{}, ""
+		case n < 1e12:
+			return ResetUnix, time.Time{}, ""
+		}
+		return ResetUnixMS, time.Time{}, ""
+	}
 	if t, err := time.Parse(http.TimeFormat, v); err == nil {
 		return ResetHTTPDate, t, ""
 	}
@@ -94,14 +106,5 @@ func classify(v string) (ResetFormat, time.Time, string) {
 	if t, err := http.ParseTime(v); err == nil {
 		return ResetHTTPDate, t, fmt.Sprintf("%q is an obsolete HTTP date form, not IMF-fixdate (RFC 9110)", v)
 	}
-	n, err := nonNegative(v)
-	switch {
-	case err != nil:
-		return ResetUnset, time.Time{}, ""
-	case n < 1e9:
-		return ResetDelta, time.Time{}, ""
-	case n < 1e12:
-		return ResetUnix, time.Time{}, ""
-	}
-	return ResetUnixMS, time.Time{}, ""
+	return ResetUnset, time.Time{}, ""
 }
