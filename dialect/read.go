@@ -174,8 +174,11 @@ func intField(h http.Header, name string, dst *int64) error {
 
 // line is the raw header line of name ("Name: v1, v2"), the name spelled
 // as the dialect spells it (Go's http.Header has lost the sender's case).
-func line(h http.Header, name string) string {
-	v := strings.Join(values(h, name), ", ")
+func line(h http.Header, name string) string { return lineOf(name, values(h, name)) }
+
+// lineOf is the raw header line of name holding vs.
+func lineOf(name string, vs []string) string {
+	v := strings.Join(vs, ", ")
 	if strings.IndexFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
 		v = strconv.Quote(v) // a control character never breaks a sentence's line
 	}
@@ -184,10 +187,10 @@ func line(h http.Header, name string) string {
 
 // lines are the raw lines of the names present in h.
 func lines(h http.Header, names ...string) []string {
-	var ls []string
+	ls := make([]string, 0, len(names)+1) // room for Retry-After's
 	for _, n := range names {
-		if len(values(h, n)) > 0 {
-			ls = append(ls, line(h, n))
+		if vs := values(h, n); len(vs) > 0 {
+			ls = append(ls, lineOf(n, vs))
 		}
 	}
 	return ls

@@ -80,7 +80,8 @@ func badOp(o *Op) func(c Class, format string, args ...any) []Violation {
 	}
 }
 
-func checkResponse(h *History, o *Op) []Violation {
+// checkResponse is Check of one response for the PRD, read as rd.
+func checkResponse(h *History, o *Op, rd *reading) []Violation {
 	if o.Unknown() {
 		return nil
 	}
@@ -89,18 +90,18 @@ func checkResponse(h *History, o *Op) []Violation {
 	switch {
 	case st == http.StatusOK || st == http.StatusTooManyRequests:
 	case (st == http.StatusConflict || st == http.StatusUnprocessableEntity) && (o.Req.Kind == Conflict || o.Req.Kind == Keyed):
-		if o.Ex.Observe().Present&(dialect.FieldLimit|dialect.FieldRemaining|dialect.FieldReset) != 0 {
-			return checkHeaders(h, o, bad)
+		if rd.ob.Present&(dialect.FieldLimit|dialect.FieldRemaining|dialect.FieldReset) != 0 {
+			return checkHeaders(h, o, rd, bad)
 		}
 		return nil
 	default:
 		return bad(ClassStatus, "HTTP %d for a well-formed %s request", st, o.Req.Kind)
 	}
-	if vs := checkHeaders(h, o, bad); vs != nil {
+	if vs := checkHeaders(h, o, rd, bad); vs != nil {
 		return vs
 	}
 	if st == http.StatusTooManyRequests {
-		rl, _ := rateLimitOf(o)
+		rl := rd.rl
 		var body struct {
 			Error string `json:"error"`
 		}
@@ -114,8 +115,8 @@ func checkResponse(h *History, o *Op) []Violation {
 	return nil
 }
 
-func checkHeaders(h *History, o *Op, bad func(Class, string, ...any) []Violation) []Violation {
-	rl, err := rateLimitOf(o)
+func checkHeaders(h *History, o *Op, rd *reading, bad func(Class, string, ...any) []Violation) []Violation {
+	rl, err := rd.rl, rd.err
 	if err != nil {
 		return bad(ClassHeaders, "%v", err)
 	}

@@ -122,10 +122,11 @@ func (c *Checker) read(b *readBatch) {
 		if o.Ex != nil {
 			o.Ex.Answer = c.h.Answer
 		}
+		rd := readOf(o)
 		if profile.IsPRD(c.h.Profile) {
-			b.vs = append(b.vs, checkResponse(c.h, o)...)
+			b.vs = append(b.vs, checkResponse(c.h, o, &rd)...)
 		} else {
-			b.vs = append(b.vs, checkKeyedResponse(c.h, o)...)
+			b.vs = append(b.vs, checkKeyedResponse(c.h, o, &rd)...)
 		}
 		r := rec{index: int32(o.Index), kind: o.Req.Kind, idem: -1, body: -1, from: o.ServerFrom.UnixNano(), to: o.ServerTo.UnixNano()}
 		if o.Ex != nil {
@@ -133,8 +134,8 @@ func (c *Checker) read(b *readBatch) {
 		}
 		if !o.Unknown() {
 			r.status = int32(o.Ex.Status)
-			if rl, err := rateLimitOf(o); err == nil {
-				r.hasRL, r.rem, r.reset = true, rl.Remaining, rl.Reset
+			if rd.err == nil {
+				r.hasRL, r.rem, r.reset = true, rd.rl.Remaining, rd.rl.Reset
 			}
 			r.resp = maphash.Bytes(c.seed, o.Ex.RespBody)
 			r.blank = len(bytes.TrimSpace(o.Ex.RespBody)) == 0

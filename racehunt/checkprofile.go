@@ -16,7 +16,7 @@ import (
 // body per LIMITED_BODY and Remaining 0 — header and body findings each
 // their own violation. Each key's history is then checked against the
 // profile's bounds (checkBounds).
-func checkKeyedResponse(h *History, o *Op) []Violation {
+func checkKeyedResponse(h *History, o *Op, rd *reading) []Violation {
 	if o.Unknown() {
 		return nil
 	}
@@ -26,10 +26,10 @@ func checkKeyedResponse(h *History, o *Op) []Violation {
 	if st != http.StatusOK && !refused {
 		return bad(ClassStatus, "HTTP %d for a well-formed %s request", st, o.Req.Kind)
 	}
-	ob := o.Ex.Observe()
+	ob := rd.ob
 	var vs []Violation
 	if ob.Dialect != dialect.Status {
-		vs = append(vs, checkHeaders(h, o, bad)...)
+		vs = append(vs, checkHeaders(h, o, rd, bad)...)
 	}
 	if refused && ob.RetryAfterErr != nil {
 		vs = append(vs, bad(ClassHeaders, "%v", ob.RetryAfterErr)...)

@@ -220,7 +220,7 @@ func oldCheck(h *History) []Violation {
 	oldResolveAnswer(h)
 	if profile.IsPRD(h.Profile) {
 		for i := range h.Ops {
-			vs = append(vs, checkResponse(h, &h.Ops[i])...)
+			vs = append(vs, checkResponse(h, &h.Ops[i], oldRead(&h.Ops[i]))...)
 		}
 		for bucket, ops := range oldByBucket(h) {
 			vs = append(vs, oldCheckBucket(h, bucket, ops)...)
@@ -254,6 +254,16 @@ func oldResolveAnswer(h *History) {
 			o.Ex.Answer = h.Answer
 		}
 	}
+}
+
+// oldRead is an op's reading as main's checks made it, each part on its
+// own: Exchange.Observe, Exchange.RateLimit.
+func oldRead(o *Op) *reading {
+	if o.Unknown() {
+		return &reading{err: errors.New("no response")}
+	}
+	rl, err := o.Ex.RateLimit()
+	return &reading{ob: o.Ex.Observe(), rl: rl, err: err}
 }
 
 func oldByBucket(h *History) map[string][]*Op {
@@ -428,7 +438,7 @@ func oldSpendOps(ss []oldSpend) []int {
 func oldCheckProfile(h *History) []Violation {
 	var vs []Violation
 	for i := range h.Ops {
-		vs = append(vs, checkKeyedResponse(h, &h.Ops[i])...)
+		vs = append(vs, checkKeyedResponse(h, &h.Ops[i], oldRead(&h.Ops[i]))...)
 	}
 	return append(vs, oldCheckBounds(h)...)
 }

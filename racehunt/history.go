@@ -97,10 +97,27 @@ func statusOf(o *Op) int {
 
 // rateLimitOf reads the op's rate-limit fields in its exchange's dialect.
 func rateLimitOf(o *Op) (service.RateLimit, error) {
+	rd := readOf(o)
+	return rd.rl, rd.err
+}
+
+// reading is an op's response read once in its exchange's dialect: the
+// observation and its rate-limit fields as whole numbers (err: missing,
+// malformed or deviating, or no response).
+type reading struct {
+	ob  dialect.Observation
+	rl  service.RateLimit
+	err error
+}
+
+// readOf reads o's response (Exchange.Observe) once, for all the checks.
+func readOf(o *Op) reading {
 	if o.Unknown() {
-		return service.RateLimit{}, fmt.Errorf("no response")
+		return reading{err: fmt.Errorf("no response")}
 	}
-	return o.Ex.RateLimit()
+	ob := o.Ex.Observe()
+	rl, err := service.RateLimitOf(ob)
+	return reading{ob: ob, rl: rl, err: err}
 }
 
 // answerSettled reports whether h.Answer leaves nothing to auto.

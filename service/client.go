@@ -91,7 +91,7 @@ func (e *Exchange) RateLimit() (RateLimit, error) {
 	if e.Err != nil {
 		return RateLimit{RetryAfter: -1}, e.Err
 	}
-	return rateLimitOf(e.Observe())
+	return RateLimitOf(e.Observe())
 }
 
 // Refused reports whether the response is a refusal (LIMITED_STATUS).

@@ -26,9 +26,9 @@ type RateLimit struct {
 	RetryAfter              int64
 }
 
-// rateLimitOf is o as whole numbers; o's quota error, or its format
+// RateLimitOf is o as whole numbers; o's quota error, or its format
 // deviation, is the error.
-func rateLimitOf(o dialect.Observation) (RateLimit, error) {
+func RateLimitOf(o dialect.Observation) (RateLimit, error) {
 	rl := RateLimit{Limit: o.Limit, Remaining: o.Remaining, Reset: -1, RetryAfter: -1}
 	if o.Has(dialect.FieldReset) {
 		rl.Reset = o.Reset.Unix()
@@ -53,5 +53,5 @@ var prdAnswer = dialect.Settings{Dialect: dialect.XRateLimit, ResetFormat: diale
 // Reset in unix seconds) and Retry-After on its own (RFC 9110); only the
 // three are an error.
 func ParseRateLimit(h http.Header) (RateLimit, error) {
-	return rateLimitOf(prdAnswer.Read(dialect.Response{Header: h, Received: time.Now()}))
+	return RateLimitOf(prdAnswer.Read(dialect.Response{Header: h, Received: time.Now()}))
 }
