@@ -8,8 +8,11 @@
 // for oversell, undersell, inconsistent Remaining values, replays that spend,
 // 429s that change state and malformed headers; Linearizable checks each
 // bucket's history against a sequential model of the bucket with porcupine.
-// Both run on a Checker, which takes a history op by op, keeps a few
-// integers of each, and checks the buckets apart on all cores.
+// Both run on a Checker, which takes a history op by op, reads each
+// response once in the target's dialect (History.Answer, DIALECT=auto
+// settled by the first answered op), keeps a few integers of each, and
+// checks the buckets apart on all cores. A verdict keeps the header and
+// body findings apart from the algorithm's violations.
 // Hunt ties them together: it drives rapid outside `go test`, shrinks a
 // failing workload and replays the shrunk one to report how often it
 // reproduces.
