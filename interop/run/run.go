@@ -52,9 +52,9 @@ next:
 }
 
 // RunTarget installs, starts and checks one target.
-func RunTarget(ctx context.Context, rl Rlspec, t Target, aptUpdated *bool) Outcome {
+func RunTarget(ctx context.Context, rl Rlspec, t Target, aptUpdated *bool) (o Outcome) {
 	began := time.Now()
-	o := Outcome{Target: t, Results: map[string]Result{}}
+	o = Outcome{Target: t, Results: map[string]Result{}}
 	defer func() { o.Took = time.Since(began) }()
 	exp, err := ReadExpected(filepath.Join(t.Dir, "expected.md"))
 	if err != nil {
