@@ -3,7 +3,11 @@ module github.com/rlspec/rlspec/interop/echo
 go 1.26
 
 require (
-	github.com/labstack/echo/v4 v4.16.0 // indirect
+	github.com/labstack/echo/v4 v4.16.0
+	golang.org/x/time v0.15.0
+)
+
+require (
 	github.com/labstack/gommon v0.5.0 // indirect
 	github.com/mattn/go-colorable v0.1.15 // indirect
 	github.com/mattn/go-isatty v0.0.22 // indirect
