@@ -92,15 +92,28 @@ func RunTarget(ctx context.Context, rl Rlspec, t Target, aptUpdated *bool) (o Ou
 	}
 	defer run.Stop()
 	env := append(cleanEnv(), t.Settings()...)
-	env = append(env, "TARGET_URL="+run.URLs[0], "IMPLEMENTATION="+t.Label()+" "+o.Version)
+	env = append(env, "IMPLEMENTATION="+t.Label()+" "+o.Version)
 	if len(run.URLs) > 1 {
 		env = append(env, "TARGET_URLS="+strings.Join(run.URLs, ","))
+	} else {
+		env = append(env, "TARGET_URL="+run.URLs[0])
 	}
 	o.Results = acceptance(ctx, rl, env, filepath.Join(work, "acceptance"))
+	if r, ok := o.Results[couldNotRun]; ok {
+		// every scenario gets the sentence that stopped the run
+		delete(o.Results, couldNotRun)
+		for _, row := range exp.Rows {
+			o.Results[row.ID] = r
+		}
+	}
 	o.Results["race"] = race(ctx, rl, t, append(env, "REPORT_DIR="+filepath.Join(work, "race")))
 	o.Diffs = Compare(exp.Rows, o.Results)
 	return o
 }
+
+// couldNotRun is the result's key of an acceptance run that gave no
+// verdicts.
+const couldNotRun = "acceptance"
 
 // version runs the target's INTEROP_VERSION command.
 func version(ctx context.Context, t Target) string {
@@ -124,11 +137,11 @@ func acceptance(ctx context.Context, rl Rlspec, env []string, dir string) map[st
 	c.Env = append(env, "REPORT_DIR="+dir)
 	out, err := c.CombinedOutput()
 	if code := exitCode(err); code != 0 && code != 1 {
-		return map[string]Result{"acceptance": {Fail, fmt.Sprintf("could not run (exit %d): %s", code, tail(string(out)))}}
+		return map[string]Result{couldNotRun: {Fail, fmt.Sprintf("could not run (exit %d): %s", code, tail(string(out)))}}
 	}
 	res, rerr := ReadJUnit(filepath.Join(dir, "junit.xml"))
 	if rerr != nil {
-		return map[string]Result{"acceptance": {Fail, rerr.Error()}}
+		return map[string]Result{couldNotRun: {Fail, rerr.Error()}}
 	}
 	return res
 }
@@ -158,8 +171,8 @@ func race(ctx context.Context, rl Rlspec, t Target, env []string) Result {
 // violation is the line of race's output that names what it found.
 func violation(out string) string {
 	for _, l := range strings.Split(out, "\n") {
-		if strings.Contains(l, "violation") || strings.Contains(l, "FAIL") {
-			return oneLine(l)
+		if v, ok := strings.CutPrefix(l, "  - "); ok {
+			return oneLine(v)
 		}
 	}
 	return tail(out)
