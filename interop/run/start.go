@@ -57,7 +57,7 @@ func startProc(dir, cmd, logPath string, env []string) (*proc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", cmd, err)
 	}
-	c := exec.Command("sh", "-c", "exec "+cmd)
+	c := exec.Command("sh", "-c", cmd)
 	c.Dir, c.Env, c.Stdout, c.Stderr = dir, append(os.Environ(), env...), f, f
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := c.Start(); err != nil {
