@@ -154,5 +154,5 @@ func names(help, w string) bool {
 	if strings.HasSuffix(w, ":") {
 		return strings.Contains(help, w)
 	}
-	return regexp.MustCompile(`(^|[\s,(])` + regexp.QuoteMeta(w) + `($|[\s,)])`).MatchString(help)
+	return regexp.MustCompile(`(^|[^a-z0-9-])` + regexp.QuoteMeta(w) + `($|[^a-z0-9-])`).MatchString(help)
 }

@@ -100,7 +100,8 @@ func (d Diff) String() string {
 	return s
 }
 
-// Compare lists the rows whose verdict rlspec did not give, and the
+// Compare lists the rows whose verdict rlspec did not give (or that it did
+// not report at all), and the
 // scenarios rlspec ran (passed or failed, or skipped for a reason other
 // than "not claimed") that expected.md does not list.
 func Compare(rows []Row, got map[string]Result) []Diff {
@@ -112,7 +113,7 @@ func Compare(rows []Row, got map[string]Result) []Diff {
 		if !ok {
 			g = Result{Skipped, "rlspec did not report this scenario"}
 		}
-		if g.Verdict != r.Verdict {
+		if !ok || g.Verdict != r.Verdict {
 			diffs = append(diffs, Diff{r.ID, r.Verdict, g})
 		}
 	}
