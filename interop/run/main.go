@@ -20,6 +20,7 @@ func run(args []string) int {
 	bin := fs.String("rlspec", "bin/rlspec", "the rlspec binary to check the limiters with")
 	out := fs.String("out", "docs/interop.md", "the matrix written")
 	only := fs.String("only", "", "run only targets whose folder contains this")
+	reports := fs.String("reports", "reports/interop", "where each target's rlspec reports and output go")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -32,6 +33,11 @@ func run(args []string) int {
 	}
 	rl, err := describe(*bin)
 	if err != nil {
+		fmt.Fprintln(os.Stderr, "interop:", err)
+		return 2
+	}
+	rl.Reports = *reports
+	if err := os.RemoveAll(*reports); err != nil {
 		fmt.Fprintln(os.Stderr, "interop:", err)
 		return 2
 	}
@@ -76,7 +82,7 @@ func run(args []string) int {
 	for _, o := range outs {
 		diffs += len(o.Diffs)
 	}
-	fmt.Printf("interop: %d target(s), %d difference(s) from expected.md, %s; matrix in %s\n", len(outs), diffs, time.Since(began).Round(time.Second), *out)
+	fmt.Printf("interop: %d target(s), %d difference(s) from expected.md, %s; matrix in %s, reports in %s\n", len(outs), diffs, time.Since(began).Round(time.Second), *out, *reports)
 	if diffs > 0 {
 		return 1
 	}

@@ -26,6 +26,7 @@ type Outcome struct {
 // itself.
 type Rlspec struct {
 	Bin     string
+	Reports string // each target's reports go to Reports/<limiter>-<case>/
 	Help    string // `acceptance -h`: which settings it has
 	Version string
 }
@@ -98,7 +99,8 @@ func RunTarget(ctx context.Context, rl Rlspec, t Target, aptUpdated *bool) (o Ou
 	} else {
 		env = append(env, "TARGET_URL="+run.URLs[0])
 	}
-	o.Results = acceptance(ctx, rl, env, filepath.Join(work, "acceptance"))
+	reports := filepath.Join(rl.Reports, filepath.Base(t.Limiter)+"-"+t.Case)
+	o.Results = acceptance(ctx, rl, env, filepath.Join(reports, "acceptance"))
 	if r, ok := o.Results[couldNotRun]; ok {
 		// every scenario gets the sentence that stopped the run
 		delete(o.Results, couldNotRun)
@@ -106,7 +108,7 @@ func RunTarget(ctx context.Context, rl Rlspec, t Target, aptUpdated *bool) (o Ou
 			o.Results[row.ID] = r
 		}
 	}
-	o.Results["race"] = race(ctx, rl, t, append(env, "REPORT_DIR="+filepath.Join(work, "race")))
+	o.Results["race"] = race(ctx, rl, t, env, filepath.Join(reports, "race"))
 	o.Diffs = Compare(exp.Rows, o.Results)
 	return o
 }
@@ -136,6 +138,7 @@ func acceptance(ctx context.Context, rl Rlspec, env []string, dir string) map[st
 	c := exec.CommandContext(ctx, rl.Bin, "acceptance")
 	c.Env = append(env, "REPORT_DIR="+dir)
 	out, err := c.CombinedOutput()
+	keep(dir, "output.txt", out)
 	if code := exitCode(err); code != 0 && code != 1 {
 		return map[string]Result{couldNotRun: {Fail, fmt.Sprintf("could not run (exit %d): %s", code, tail(string(out)))}}
 	}
@@ -148,7 +151,7 @@ func acceptance(ctx context.Context, rl Rlspec, env []string, dir string) map[st
 
 // race runs a short `rlspec race` (INTEROP_RACE_CHECKS workloads): exit 0
 // PASS, 1 FAIL with its first line, 2 FAIL "could not run".
-func race(ctx context.Context, rl Rlspec, t Target, env []string) Result {
+func race(ctx context.Context, rl Rlspec, t Target, env []string, dir string) Result {
 	checks := cmp.Or(t.Env[keyRace], "3")
 	if checks == "0" {
 		return Result{Skipped, "INTEROP_RACE_CHECKS=0"}
@@ -156,8 +159,9 @@ func race(ctx context.Context, rl Rlspec, t Target, env []string) Result {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	c := exec.CommandContext(ctx, rl.Bin, "race")
-	c.Env = append(env, "CHECKS="+checks)
+	c.Env = append(env, "CHECKS="+checks, "REPORT_DIR="+dir)
 	out, err := c.CombinedOutput()
+	keep(dir, "output.txt", out)
 	switch exitCode(err) {
 	case 0:
 		return Result{Verdict: Pass}
@@ -165,6 +169,14 @@ func race(ctx context.Context, rl Rlspec, t Target, env []string) Result {
 		return Result{Fail, violation(string(out))}
 	default:
 		return Result{Fail, "could not run: " + tail(string(out))}
+	}
+}
+
+// keep writes a command's output beside its reports (best effort: the
+// verdicts do not depend on it).
+func keep(dir, name string, out []byte) {
+	if os.MkdirAll(dir, 0o755) == nil {
+		_ = os.WriteFile(filepath.Join(dir, name), out, 0o644)
 	}
 }
 
