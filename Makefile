@@ -16,7 +16,7 @@ export TESTCONTAINERS_RYUK_DISABLED ?= true
 # Newest mockery v2 the module proxy serves (go list -m -versions github.com/vektra/mockery/v2).
 MOCKERY_VERSION := v2.53.7
 
-.PHONY: all help test lint staticcheck vulncheck tidy-check deps-postgres acceptance race load selftest image mocks mocks-check fuzz bench bench-reference bench-stores compare soak vet clean dist dist-check go-install-check lint-ci readme-check screenshot
+.PHONY: all help test lint staticcheck vulncheck tidy-check deps-postgres acceptance race load interop selftest image mocks mocks-check fuzz bench bench-reference bench-stores compare soak vet clean dist dist-check go-install-check lint-ci readme-check screenshot
 
 all: test
 
@@ -136,6 +136,14 @@ $(BIN)/loadgen:
 ## acceptance: Gherkin suite against TARGET_URL / TARGET_IMAGE / TARGET_SQL (spec/004's function in TARGET_DB), or the embedded reference
 acceptance: $(BIN)/rlspec
 	$(BIN)/rlspec acceptance
+
+## interop: the interop matrix: rlspec on real rate limiters (interop/; apt-get as root, the module proxy), into docs/interop.md; exit 1 on a difference from their expected.md
+# Outside make test: it installs Debian packages and downloads modules. One
+# target at a time, loopback only, ports from the OS (interop/run).
+INTEROP_FLAGS ?=
+interop: $(BIN)/rlspec
+	@$(GO) build -o $(BIN)/interop ./interop/run
+	$(BIN)/interop -rlspec $(BIN)/rlspec $(INTEROP_FLAGS)
 
 ## race: property-based race hunting (SEED, CHECKS, REPEAT, REPLICAS, PROFILE; FAULT, SHRINK_TIME for the embedded reference; TARGET_SQL with TARGET_DB for spec/004's function)
 race: $(BIN)/rlspec
