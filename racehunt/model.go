@@ -14,6 +14,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 )
@@ -386,8 +387,11 @@ func outputOf(o *Op) opOutput {
 		// (the direct checks report the status itself).
 		return opOutput{Unknown: true}
 	}
-	if rl, err := rateLimitOf(o); err == nil {
-		out.HasHeaders, out.Rem, out.Reset = true, int(rl.Remaining), rl.Reset
+	// Only fields the answer carries are compared: under DIALECT=status
+	// (or a dialect without Remaining and Reset) a 200 says allowed and
+	// nothing more; an absent Remaining is not a Remaining of 0.
+	if obs := o.Ex.Observe(); obs.Err == nil && obs.Has(dialect.FieldRemaining) && obs.Has(dialect.FieldReset) {
+		out.HasHeaders, out.Rem, out.Reset = true, int(obs.Remaining), obs.Reset.Unix()
 	}
 	return out
 }
