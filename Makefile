@@ -31,16 +31,18 @@ help:
 # so it runs without it, beside the -race tests: it mostly waits (windows of
 # seconds), its race faults are deterministic and its time assumptions are
 # checked after the fact, so sharing the machine changes no verdict. Its
-# output follows theirs.
+# output follows theirs. It starts first, and the checks that need no
+# test (vet, lint, mocks, CI lint) run while it waits on its windows.
 RACE_PKGS = $$($(GO) list ./... | grep -v '/selftest$$')
 test: export VULNCHECK_SCAN = package
-test: vet lint mocks-check lint-ci deps-postgres
-	@log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
-	echo "$(GO) test -count=1 -timeout 9m ./selftest (beside the -race tests; its output follows theirs)"; \
+test: deps-postgres
+	@log=$$(mktemp); self=; trap 'rm -f "$$log"; [ -n "$$self" ] && kill $$self 2>/dev/null; true' EXIT; \
+	echo "$(GO) test -count=1 -timeout 9m ./selftest (beside the checks and the -race tests; its output follows theirs)"; \
 	$(GO) test -count=1 -timeout 9m ./selftest >"$$log" 2>&1 & self=$$!; \
+	$(MAKE) --no-print-directory vet lint mocks-check lint-ci || exit 1; \
 	echo "$(GO) test -race -count=1 -timeout 9m <every package but ./selftest>"; \
 	$(GO) test -race -count=1 -timeout 9m $(RACE_PKGS); race=$$?; \
-	wait $$self; selfrc=$$?; cat "$$log"; \
+	wait $$self; selfrc=$$?; self=; cat "$$log"; \
 	[ $$race = 0 ] && [ $$selfrc = 0 ]
 	$(MAKE) --no-print-directory fuzz FUZZTIME=$(TEST_FUZZTIME)
 
