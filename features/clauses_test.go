@@ -212,7 +212,7 @@ func TestProblemsHasTeeth(t *testing.T) {
 		"no id":              {" @id:AC1-01", ""},
 		"misquoted sentence": {`"AC1: the first request gets 200."`, `"AC1: GIVEN clean bucket WHEN POST THEN 429."`},
 		"title names more":   {"(AC1)", "(AC1, AC2)"},
-		"id off the scheme":  {"@id:AC1-01", "@id:AC1-01"},
+		"id off the scheme":  {"@id:AC1-01", "@id:RL-AC1-01"},
 		"id of another":      {"@id:AC1-01", "@id:AC2-01"},
 	} {
 		bad := strings.Replace(good, mutate[0], mutate[1], 1)
