@@ -13,6 +13,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -63,6 +64,7 @@ type rec struct {
 	kind       Kind
 	status     int32 // 0: unknown
 	hasRL      bool  // the rate-limit headers parse
+	fields     bool  // the answer carries Remaining and Reset (deviating or not)
 	blank      bool  // the response body is only white space
 	rem, reset int64
 	sent, recv int64  // nanoseconds from Checker.base (monotonic when recorded)
@@ -134,9 +136,8 @@ func (c *Checker) read(b *readBatch) {
 		}
 		if !o.Unknown() {
 			r.status = int32(o.Ex.Status)
-			if rd.err == nil {
-				r.hasRL, r.rem, r.reset = true, rd.rl.Remaining, rd.rl.Reset
-			}
+			r.hasRL, r.rem, r.reset = rd.err == nil, rd.rl.Remaining, rd.rl.Reset
+			r.fields = rd.ob.Err == nil && rd.ob.Has(dialect.FieldRemaining) && rd.ob.Has(dialect.FieldReset)
 			r.resp = maphash.Bytes(c.seed, o.Ex.RespBody)
 			r.blank = len(bytes.TrimSpace(o.Ex.RespBody)) == 0
 		}
@@ -328,5 +329,12 @@ func outputOf(r *rec) opOutput {
 		// effect (the direct checks report the status itself).
 		return opOutput{Unknown: true}
 	}
-	return opOutput{Status: int(r.status), Resp: strconv.FormatUint(r.resp, 16), HasHeaders: r.hasRL, Rem: int(r.rem), Reset: r.reset}
+	// Only fields the answer carries are compared: under DIALECT=status
+	// (or a dialect without Remaining and Reset) a 200 says allowed and
+	// nothing more; an absent Remaining is not a Remaining of 0.
+	out := opOutput{Status: int(r.status), Resp: strconv.FormatUint(r.resp, 16)}
+	if r.fields {
+		out.HasHeaders, out.Rem, out.Reset = true, int(r.rem), r.reset
+	}
+	return out
 }

@@ -173,3 +173,23 @@ func TestStepOracleAcceptsRandomCorrectHistories(t *testing.T) {
 		}
 	})
 }
+
+// TestStatusOnlyAnswersAreLinearizable: under DIALECT=status a target's
+// answers carry no rate-limit fields; a lone 200 of a fresh key is then
+// allowed and nothing more (it was reported not linearizable, as if its
+// absent Remaining were 0: a false verdict found by make interop against
+// Symfony's fixed window).
+func TestStatusOnlyAnswersAreLinearizable(t *testing.T) {
+	k := epochHistory()
+	k.h.Answer = dialect.Settings{Dialect: dialect.Status}
+	k.add(0.1, 0.2, http.StatusOK, 0, 0)
+	k.h.Ops[0].Ex.RespHeader = http.Header{}
+	if _, res := verdict(t, k.h); res != porcupine.Ok {
+		t.Fatalf("a lone 200 without headers under DIALECT=status: %v, want Ok", res)
+	}
+	k.add(0.3, 0.4, http.StatusOK, 0, 0) // a second 200 in the window: N = 1 exceeded
+	k.h.Ops[1].Ex.RespHeader = http.Header{}
+	if _, res := verdict(t, k.h); res != porcupine.Illegal {
+		t.Fatalf("two 200s in one window of N = 1, status only: %v, want Illegal", res)
+	}
+}

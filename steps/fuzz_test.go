@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -21,6 +22,9 @@ func FuzzResponseChecks(f *testing.F) {
 	f.Fuzz(func(t *testing.T, status int, limit, remaining, reset, retry string, body []byte) {
 		lim := newFakeLimiter(500)
 		s := newTestScenario(t, lim)
+		// As a run reads them: the PRD's dialect, x-ratelimit with Reset in
+		// unix seconds (FR-7), not the unset settings' lenient reading.
+		s.env.Config = s.env.Config.ForProfile(profile.PRD)
 		now := time.Now()
 		h := http.Header{}
 		for k, v := range map[string]string{service.HeaderLimit: limit, service.HeaderRemaining: remaining, service.HeaderReset: reset, service.HeaderRetryAfter: retry} {
@@ -31,6 +35,7 @@ func FuzzResponseChecks(f *testing.F) {
 		first := &service.Exchange{Method: "POST", Status: 200, RespBody: []byte(`{}`), Sent: now, Received: now,
 			RespHeader: http.Header{service.HeaderLimit: {"500"}, service.HeaderRemaining: {"499"}, service.HeaderReset: {"1767225600"}}}
 		ex := &service.Exchange{Method: "POST", Status: status, RespHeader: h, RespBody: body, Sent: now, Received: now}
+		first.Answer, ex.Answer = s.env.Config.Answer(), s.env.Config.Answer() // as the client stamps them
 		s.bucket.first = first
 		s.last = lastExchange{ex: ex, keyed: first}
 		s.batch = batch{exchanges: []*service.Exchange{ex, first}, sent: 2, left: 1, rounds: [][]*service.Exchange{{ex}}}

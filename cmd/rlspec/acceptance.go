@@ -26,14 +26,9 @@ import (
 // suite cannot run. TARGET_IMAGE is started here (the containers package)
 // before the suite is given the URLs.
 func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	env := service.RecordEnv(os.LookupEnv)
-	cmd, err := acceptanceConfig(args, env.Lookup, stdout)
-	warnUnknown(stderr, "rlspec acceptance", env)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if err != nil {
-		return couldNotRun(stderr, "acceptance", "", err.Error())
+	cmd, exit, ok := commandSettings("acceptance", args, stdout, stderr, acceptanceConfig)
+	if !ok {
+		return exit
 	}
 	cfg, store := cmd.Suite, cmd.Store
 	dir := cfg.Settings.ReportDir

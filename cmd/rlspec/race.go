@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -44,14 +43,9 @@ type raceConfig struct {
 
 // runRace hunts races with generated concurrent workloads (make race).
 func runRace(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	env := service.RecordEnv(os.LookupEnv)
-	cfg, err := raceSettings(args, env.Lookup, stdout)
-	warnUnknown(stderr, "rlspec race", env)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if err != nil {
-		return couldNotRun(stderr, "race", "", err.Error())
+	cfg, exit, ok := commandSettings("race", args, stdout, stderr, raceSettings)
+	if !ok {
+		return exit
 	}
 	dir := cfg.ReportDir
 	if cfg.Target.SQL != "" {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -23,4 +24,22 @@ func warnUnknown(w io.Writer, command string, env *service.EnvRecorder) {
 	for _, s := range service.UnknownSettings(os.Environ(), env.Names(), command) {
 		fmt.Fprintf(w, "%s: warning: %s\n", command, s)
 	}
+}
+
+// commandSettings fills a subcommand's settings with parse from flags over
+// the environment and warns about variables it did not read. ok is false
+// when the command ends here: exit 0 after -h, or 2 with one sentence for
+// a mistake; exit says which.
+func commandSettings[T any](name string, args []string, stdout, stderr io.Writer,
+	parse func([]string, service.Getenv, io.Writer) (T, error)) (cfg T, exit int, ok bool) {
+	env := service.RecordEnv(os.LookupEnv)
+	cfg, err := parse(args, env.Lookup, stdout)
+	warnUnknown(stderr, "rlspec "+name, env)
+	if errors.Is(err, flag.ErrHelp) {
+		return cfg, 0, false
+	}
+	if err != nil {
+		return cfg, couldNotRun(stderr, name, "", err.Error()), false
+	}
+	return cfg, 0, true
 }

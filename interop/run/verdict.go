@@ -1,0 +1,126 @@
+package main
+
+import (
+	"encoding/xml"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Result is what rlspec said about one scenario.
+type Result struct {
+	Verdict Verdict
+	Reason  string // the failure's or the skip's message, one line
+}
+
+type junitCase struct {
+	Name  string `xml:"name,attr"`
+	Props []struct {
+		Name  string `xml:"name,attr"`
+		Value string `xml:"value,attr"`
+	} `xml:"properties>property"`
+	Failure *struct {
+		Message string `xml:"message,attr"`
+	} `xml:"failure"`
+	Error *struct {
+		Message string `xml:"message,attr"`
+	} `xml:"error"`
+	Skipped *struct {
+		Message string `xml:"message,attr"`
+	} `xml:"skipped"`
+}
+
+// ReadJUnit reads rlspec acceptance's junit.xml: each scenario's id (its
+// "id" property) and verdict. An error case (the check could not run) is a
+// FAIL whose reason says so.
+func ReadJUnit(path string) (map[string]Result, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read junit: %w", err)
+	}
+	var doc struct {
+		Suites []struct {
+			Cases []junitCase `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("read junit %s: %w", path, err)
+	}
+	out := map[string]Result{}
+	for _, s := range doc.Suites {
+		for _, c := range s.Cases {
+			id := ""
+			for _, p := range c.Props {
+				if p.Name == "id" {
+					id = p.Value
+				}
+			}
+			if id == "" {
+				continue
+			}
+			r := Result{Verdict: Pass}
+			switch {
+			case c.Failure != nil:
+				r = Result{Fail, oneLine(c.Failure.Message)}
+			case c.Error != nil:
+				r = Result{Fail, "error: " + oneLine(c.Error.Message)}
+			case c.Skipped != nil:
+				r = Result{Skipped, oneLine(c.Skipped.Message)}
+			}
+			out[id] = r
+		}
+	}
+	return out, nil
+}
+
+// oneLine is s's first line, at most 160 characters.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if r := []rune(s); len(r) > 160 {
+		s = string(r[:157]) + "…"
+	}
+	return s
+}
+
+// Diff is one difference between rlspec's verdict and the expectation.
+type Diff struct {
+	ID       string
+	Expected Verdict
+	Got      Result
+}
+
+func (d Diff) String() string {
+	s := fmt.Sprintf("%s: expected %s, rlspec says %s", d.ID, d.Expected, d.Got.Verdict)
+	if d.Got.Reason != "" {
+		s += " (" + d.Got.Reason + ")"
+	}
+	return s
+}
+
+// Compare lists the rows whose verdict rlspec did not give (or that it did
+// not report at all), and the
+// scenarios rlspec ran (passed or failed, or skipped for a reason other
+// than "not claimed") that expected.md does not list.
+func Compare(rows []Row, got map[string]Result) []Diff {
+	var diffs []Diff
+	listed := map[string]bool{}
+	for _, r := range rows {
+		listed[r.ID] = true
+		g, ok := got[r.ID]
+		if !ok {
+			g = Result{Skipped, "rlspec did not report this scenario"}
+		}
+		if !ok || g.Verdict != r.Verdict {
+			diffs = append(diffs, Diff{r.ID, r.Verdict, g})
+		}
+	}
+	for id, g := range sortedResults(got) {
+		if !listed[id] && !(g.Verdict == Skipped && strings.HasPrefix(g.Reason, "not claimed")) {
+			diffs = append(diffs, Diff{id, "(not listed)", g})
+		}
+	}
+	return diffs
+}
