@@ -257,6 +257,8 @@ dist-check: dist
 # indexes a module version's files once and never looks again. The tree is
 # the work tree as it is (tracked and new files), written through an index of
 # its own so a concurrent git command's index lock cannot get in the way.
+# Folders with a go.mod of their own (interop's Go targets) are modules of
+# their own, left out of the zip as the module proxy leaves them out.
 # Runs sharing CHECK_DIR (two checkouts tested at once) take turns on a lock
 # file beside it: one run's emptying of the cache broke the other's install.
 CHECK_VERSION ?= v0.0.1-installcheck
@@ -271,7 +273,8 @@ go-install-check:
 	$(GO) mod download; dl=$$($(GO) env GOMODCACHE)/cache/download; \
 	if [ -d "$$d/modcache" ]; then GOMODCACHE=$$d/modcache $(GO) clean -modcache; fi; rm -rf "$$d"; \
 	p=$$d/proxy/$$m/@v; mkdir -p "$$p" "$$d/bin"; \
-	git archive --format=zip --prefix=$$m@$$v/ -o "$$p/$$v.zip" "$$tree"; \
+	nested=$$(git ls-tree -r --name-only "$$tree" | sed -n 's,^\(.*\)/go\.mod$$,:(exclude)\1,p'); \
+	git archive --format=zip --prefix=$$m@$$v/ -o "$$p/$$v.zip" "$$tree" -- . $$nested; \
 	cp go.mod "$$p/$$v.mod"; printf '{"Version":"%s"}\n' $$v > "$$p/$$v.info"; echo $$v > "$$p/list"; \
 	GOMODCACHE=$$d/modcache GOBIN=$$d/bin GOPROXY=file://$$d/proxy,file://$$dl GOFLAGS=-mod=mod GOSUMDB=off GONOSUMDB=$$m GOTOOLCHAIN=local \
 		$(GO) install $$m/cmd/rlspec@$$v; \
