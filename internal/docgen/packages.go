@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -46,7 +47,7 @@ func packages(root string) (string, error) {
 		if !d.IsDir() {
 			return nil
 		}
-		if path != root && skipDir(d.Name()) {
+		if path != root && (skipDir(d.Name()) || isModule(path)) {
 			return filepath.SkipDir
 		}
 		row, ok, err := packageRow(root, path)
@@ -59,6 +60,13 @@ func packages(root string) (string, error) {
 		return nil
 	})
 	return b.String(), err
+}
+
+// isModule reports whether dir has a go.mod of its own: a module apart
+// (interop's Go targets), none of whose packages are this module's.
+func isModule(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "go.mod"))
+	return err == nil
 }
 
 // packageRow is dir's row, ok false when dir holds no non-test Go file.
