@@ -21,6 +21,10 @@ func TestMain(m *testing.M) {
 	if _, ok := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !ok {
 		os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
 	}
+	// CI=true makes a run without a target exit 2 (frontdoor_test sets
+	// it where that is the point); the in-process tests choose their
+	// target themselves, as runIn's children do.
+	os.Unsetenv("CI")
 	code := m.Run()
 	if refImage.tag != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
