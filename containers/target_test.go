@@ -111,13 +111,9 @@ func TestStartTargetContractAndTwin(t *testing.T) {
 	if len(ids) != 2 {
 		t.Fatalf("%d containers tracked, want 2", len(ids))
 	}
-	if err := tg.Terminate(context.Background()); err != nil {
-		t.Fatalf("Terminate: %v", err)
-	}
+	terminate(t, tg)
 	assertGone(t, ids)
-	if err := tg.Terminate(context.Background()); err != nil {
-		t.Fatalf("second Terminate: %v", err)
-	}
+	terminate(t, tg) // a second Terminate is harmless
 }
 
 func TestStartTargetOtherPort(t *testing.T) {
@@ -147,18 +143,12 @@ func TestReplicasShareOneVolume(t *testing.T) {
 	}
 	// Written through one replica as the image's user, read through the others.
 	token := randomHex(8)
-	if code, body := get(t, http.MethodPut, tg.URLs[0]+"/file?name=shared", strings.NewReader(token)); code != http.StatusNoContent {
-		t.Fatalf("write /data/shared: %d %s", code, body)
-	}
+	writeData(t, tg.URLs[0], "shared", token)
 	for _, u := range tg.URLs[1:] {
-		if code, got := get(t, http.MethodGet, u+"/file?name=shared", nil); code != 200 || got != token {
-			t.Fatalf("%s read %q (%d), want %q", u, got, code, token)
-		}
+		readData(t, u, "shared", token)
 	}
 	vol := tg.Volume
-	if err := tg.Terminate(context.Background()); err != nil {
-		t.Fatalf("Terminate: %v", err)
-	}
+	terminate(t, tg)
 	assertNoVolume(t, vol)
 }
 
@@ -171,20 +161,35 @@ func TestNamedVolumeIsKept(t *testing.T) {
 	t.Cleanup(func() { removeVolume(t, name) })
 	tg := start(t, img, label, WithVolume(name))
 	token := randomHex(8)
-	if code, body := get(t, http.MethodPut, tg.URL+"/file?name=kept", strings.NewReader(token)); code != http.StatusNoContent {
-		t.Fatalf("write: %d %s", code, body)
+	writeData(t, tg.URL, "kept", token)
+	terminate(t, tg)
+	again := start(t, img, label, WithVolume(name))
+	readData(t, again.URL, "kept", token)
+	terminate(t, again)
+	removeVolume(t, name)
+}
+
+// writeData has the server at url write token to /data/name.
+func writeData(t *testing.T, url, name, token string) {
+	t.Helper()
+	if code, body := get(t, http.MethodPut, url+"/file?name="+name, strings.NewReader(token)); code != http.StatusNoContent {
+		t.Fatalf("write /data/%s: %d %s", name, code, body)
 	}
+}
+
+// readData fails unless the server at url reads want from /data/name.
+func readData(t *testing.T, url, name, want string) {
+	t.Helper()
+	if code, got := get(t, http.MethodGet, url+"/file?name="+name, nil); code != 200 || got != want {
+		t.Fatalf("%s read /data/%s: %q (%d), want %q", url, name, got, code, want)
+	}
+}
+
+func terminate(t *testing.T, tg *Target) {
+	t.Helper()
 	if err := tg.Terminate(context.Background()); err != nil {
 		t.Fatalf("Terminate: %v", err)
 	}
-	again := start(t, img, label, WithVolume(name))
-	if code, got := get(t, http.MethodGet, again.URL+"/file?name=kept", nil); code != 200 || got != token {
-		t.Fatalf("after restart read %q (%d), want %q", got, code, token)
-	}
-	if err := again.Terminate(context.Background()); err != nil {
-		t.Fatalf("Terminate: %v", err)
-	}
-	removeVolume(t, name)
 }
 
 func TestStartTargetExitedContainer(t *testing.T) {
