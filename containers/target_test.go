@@ -192,35 +192,34 @@ func terminate(t *testing.T, tg *Target) {
 	}
 }
 
-func TestStartTargetExitedContainer(t *testing.T) {
+// TestStartTargetNotReady: a container that exits at once, or runs but
+// never answers HTTP on its published port, is an error that says which,
+// never a ready target.
+func TestStartTargetNotReady(t *testing.T) {
 	t.Parallel()
 	img := envserverImage(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	tg, err := StartTarget(ctx, img, runLabel(t), WithEnv("CRASH", "1"), WithStartupTimeout(30*time.Second))
-	if err == nil {
-		tg.Terminate(ctx)
-		t.Fatal("a container that exits at once was reported ready")
-	}
-	if !strings.Contains(err.Error(), "exited") || !strings.Contains(err.Error(), "crashing on purpose") {
-		t.Fatalf("error does not say the container exited, with its log: %v", err)
-	}
-}
-
-func TestStartTargetNeverReady(t *testing.T) {
-	t.Parallel()
-	img := envserverImage(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	// Listening on the container's own loopback: running, but the published
-	// port never answers HTTP.
-	tg, err := StartTarget(ctx, img, runLabel(t), WithEnv(EnvListenAddr, "127.0.0.1:8080"), WithStartupTimeout(2*time.Second))
-	if err == nil {
-		tg.Terminate(ctx)
-		t.Fatal("a container that never answers was reported ready")
-	}
-	if !strings.Contains(err.Error(), "not answering HTTP") {
-		t.Fatalf("error: %v", err)
+	for name, tc := range map[string]struct {
+		opts []Option
+		want []string
+	}{
+		"exits":       {[]Option{WithEnv("CRASH", "1"), WithStartupTimeout(30 * time.Second)}, []string{"exited", "crashing on purpose"}},
+		"never-ready": {[]Option{WithEnv(EnvListenAddr, "127.0.0.1:8080"), WithStartupTimeout(2 * time.Second)}, []string{"not answering HTTP"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			tg, err := StartTarget(ctx, img, append([]Option{runLabel(t)}, tc.opts...)...)
+			if err == nil {
+				tg.Terminate(ctx)
+				t.Fatal("reported ready")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Fatalf("error does not say %q: %v", w, err)
+				}
+			}
+		})
 	}
 }
 
