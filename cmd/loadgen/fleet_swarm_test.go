@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -83,14 +84,7 @@ func TestSwarmThreeGenerators(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	var rep loadgen.Report
-	b, err := os.ReadFile(filepath.Join(dir, "load.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readReport(t, dir)
 
 	// What the generators' own logs add up to.
 	sum := loadgen.NewHistograms()
@@ -152,5 +146,97 @@ func TestSwarmThreeGenerators(t *testing.T) {
 	if err != nil || len(services.Items) != 0 {
 		t.Errorf("services left behind: %v, %v", services.Items, err)
 	}
-	_ = time.Second
+}
+
+// TestSwarmDeadGenerator: one of two generators is killed once it has
+// logged its first interval; the run exits 2 naming it, load.json lists it
+// with its exit status, and the requests it logged before dying are in the
+// totals (they equal what the two logs add up to).
+func TestSwarmDeadGenerator(t *testing.T) {
+	cli, image := swarmTest(t)
+	dir := t.TempDir()
+	env := map[string]string{
+		"GENERATORS": "2", "GENERATOR_IMAGE": image, "START_DELAY": "3s",
+		"RATE": "100", "DURATION": "6s", "WARMUP": "0s", "BUCKETS": "10", "THRESHOLDS": "", "REPORT_DIR": dir,
+	}
+	type result struct {
+		code     int
+		out, err string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var out, errb bytes.Buffer
+		code := runLoad(context.Background(), nil, &out, &errb, envOf(env))
+		done <- result{code, out.String(), errb.String()}
+	}()
+	victim := filepath.Join(fleet.GeneratorDir(dir, 1), "load.hlog")
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	killed := false
+	for !killed {
+		select {
+		case r := <-done:
+			t.Fatalf("ended before a generator was killed: exit %d\n%s\n%s", r.code, r.out, r.err)
+		case <-tick.C:
+		}
+		if !loggedInterval(victim) {
+			continue
+		}
+		list, err := cli.ContainerList(context.Background(), client.ContainerListOptions{Filters: make(client.Filters).Add("label", fleet.Label)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range list.Items {
+			if strings.HasSuffix(c.Labels["com.docker.swarm.task.name"], ".2."+c.Labels["com.docker.swarm.task.id"]) {
+				if _, err := cli.ContainerKill(context.Background(), c.ID, client.ContainerKillOptions{}); err != nil {
+					t.Fatal(err)
+				}
+				killed = true
+			}
+		}
+	}
+	r := <-done
+	t.Logf("stdout:\n%s\nstderr:\n%s", r.out, r.err)
+	if r.code != 2 || !strings.Contains(r.err, "1 of 2 generators failed, generator 1/2") {
+		t.Fatalf("exit %d; want 2 naming generator 1/2", r.code)
+	}
+	rep := readReport(t, dir)
+	if len(rep.Generators) != 2 || rep.Generators[0].Error != "" || !strings.Contains(rep.Generators[1].Error, "exit status 137") {
+		t.Fatalf("generators %+v", rep.Generators)
+	}
+	if rep.Generators[1].Requests == 0 || rep.Requests != rep.Generators[0].Requests+rep.Generators[1].Requests {
+		t.Errorf("requests %d; generators %d + %d: the dead one's must count", rep.Requests, rep.Generators[0].Requests, rep.Generators[1].Requests)
+	}
+	if rep.Pass {
+		t.Error("a run with a dead generator passes")
+	}
+}
+
+// loggedInterval reports whether the interval log at path has an interval
+// line yet (one that is neither a comment nor the legend).
+func loggedInterval(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "Tag=") || line != "" && line[0] >= '0' && line[0] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// readReport reads dir/load.json.
+func readReport(t *testing.T, dir string) loadgen.Report {
+	t.Helper()
+	var rep loadgen.Report
+	b, err := os.ReadFile(filepath.Join(dir, "load.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }
