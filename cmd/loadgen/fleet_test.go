@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,6 +11,8 @@ import (
 
 	"github.com/rlspec/rlspec/loadgen/fleet"
 	"github.com/rlspec/rlspec/service"
+	batchv1 "k8s.io/api/batch/v1"
+	"sigs.k8s.io/yaml"
 )
 
 // TestForwardRoundTrip: the flags a starter passes on give each generator
@@ -57,6 +61,38 @@ func TestFleetSettingsExit2(t *testing.T) {
 	} {
 		if _, err := parseConfig(false, nil, envOf(env), nil); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v: %v, want %q", env, err, want)
+		}
+	}
+}
+
+// TestEmitK8s: `loadgen run -emit k8s` prints a manifest that decodes
+// strictly into a batchv1.Job of GENERATORS indexed completions, every pod
+// with the starter's settings and no index of its own.
+func TestEmitK8s(t *testing.T) {
+	env := map[string]string{"EMIT": "k8s", "GENERATORS": "5", "TARGET_URL": "http://limiter.svc:8080", "RATE": "5000",
+		"START_AT": "2026-11-26T00:00:00Z", "REPORT_DIR": t.TempDir()}
+	var out, errb bytes.Buffer
+	if code := runLoad(context.Background(), nil, &out, &errb, envOf(env)); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var job batchv1.Job
+	if err := yaml.UnmarshalStrict(out.Bytes(), &job); err != nil {
+		t.Fatalf("strict decode: %v\n%s", err, out.String())
+	}
+	s := job.Spec
+	if *s.Completions != 5 || *s.Parallelism != 5 || *s.CompletionMode != batchv1.IndexedCompletion {
+		t.Errorf("completions %d parallelism %d mode %s", *s.Completions, *s.Parallelism, *s.CompletionMode)
+	}
+	c := s.Template.Spec.Containers[0]
+	args := strings.Join(c.Command, " ")
+	for _, want := range []string{"/loadgen run", "-rate=5000", "-target-url=http://limiter.svc:8080"} {
+		if !strings.Contains(args, want) {
+			t.Errorf("command %q lacks %q", args, want)
+		}
+	}
+	for _, e := range c.Env {
+		if e.Name == fleet.EnvStartAt && e.Value != "2026-11-26T00:00:00Z" || e.Name == fleet.EnvIndex {
+			t.Errorf("env %s=%s", e.Name, e.Value)
 		}
 	}
 }
