@@ -142,12 +142,16 @@ func (r *Report) Summary() string {
 		s += line("scheduler lag", r.SchedulerLagMs)
 	}
 	for _, g := range r.Generators {
-		s += fmt.Sprintf("generator %-5s %8d requests  began %.3f ms after the start instant  %s\n", g.Generator, g.Requests, g.StartLagMs, g.Name)
+		began := "no start instant"
+		if !g.StartAt.IsZero() {
+			began = fmt.Sprintf("began %.3f ms after the start instant", g.StartLagMs)
+		}
+		s += fmt.Sprintf("generator %-5s %8d requests  %s  %s\n", g.Generator, g.Requests, began, g.Name)
 		if g.Error != "" {
 			s += fmt.Sprintf("generator %s FAILED: %s (its requests up to then are in the totals)\n", g.Generator, g.Error)
 		}
 	}
-	if len(r.Generators) > 1 {
+	if len(r.Generators) > 1 && r.StartSkewMs > 0 {
 		s += fmt.Sprintf("start skew between generators: %.3f ms\n", r.StartSkewMs)
 	}
 	for _, e := range r.ErrorSample {
