@@ -96,6 +96,13 @@ func TestLoadReportsADeadGenerator(t *testing.T) {
 	if rep.Pass || len(rep.FailedGenerators()) != 3 {
 		t.Errorf("pass %v with %d failed generators, want false and 3", rep.Pass, len(rep.FailedGenerators()))
 	}
+	props := map[string]string{}
+	for _, pr := range rep.JUnit().Properties {
+		props[pr.Name] = pr.Value
+	}
+	if props["generators"] != "4" || props["generators_failed"] != "3" {
+		t.Errorf("junit properties %v, want 4 generators, 3 failed", props)
+	}
 	if !strings.Contains(rep.Summary(), "generator 1/4 FAILED: task failed, exit status 137") {
 		t.Errorf("summary does not name the dead generator:\n%s", rep.Summary())
 	}
