@@ -31,6 +31,7 @@ type config struct {
 	Buckets     int
 	Thresholds  []loadgen.Threshold
 	Files       []string // merge: the interval logs
+	Fleet       fleetConfig
 }
 
 // Summaries: the first paragraph of each subcommand's -h.
@@ -76,7 +77,9 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 	rate, duration, warmup := new(string), new(string), new(string)
 	conns, buckets := new(string), new(string)
 	replicas, store := new(string), new(string)
+	var ff fleetFlags
 	if !merge {
+		ff = registerFleet(fs, getenv)
 		rate = fs.String("rate", env("RATE", strconv.Itoa(loadgen.DefaultRate)), "requests per second, open loop; 0: closed loop on CONNECTIONS connections (RATE)")
 		duration = fs.String("duration", env("DURATION", loadgen.DefaultDuration.String()), "measured duration (DURATION)")
 		warmup = fs.String("warmup", env("WARMUP", loadgen.DefaultWarmup.String()), "warm-up before measuring, excluded from every figure (WARMUP)")
@@ -144,6 +147,9 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 	c.Target = c.Target.ForProfile(c.Target.Profile)
 	if c.Target.DB != "" && c.Target.SQL == "" {
 		errs = append(errs, errors.New("TARGET_DB applies to loadgen only with TARGET_SQL (spec/004's function)"))
+	}
+	if errors.Join(errs...) == nil {
+		errs = append(errs, ff.parse(fs, getenv, &c))
 	}
 	return c, errors.Join(errs...)
 }

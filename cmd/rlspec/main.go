@@ -5,6 +5,7 @@
 //	rlspec race [flags]         hunt races with property-based workloads (make race)
 //	rlspec selftest [flags]     run the suite against the reference and every fault
 //	rlspec image                build the reference image rlspec-reference:latest
+//	rlspec load [flags]         loadgen run: load, on Docker Swarm or as a k8s Job (make load)
 //	rlspec version              print the module version, VCS revision and Go version
 //	rlspec summary              the Markdown summary of a JUnit report, for CI step summaries
 //
@@ -32,6 +33,7 @@ func commands() map[string]command {
 		"race":       runRace,
 		"selftest":   runSelftest,
 		"image":      runImage,
+		"load":       runLoad,
 		"version":    runVersion,
 		"summary":    runSummary,
 	}
@@ -50,6 +52,7 @@ var summaries = map[string]string{
 	"race":       "hunt races with property-based workloads (make race)",
 	"selftest":   "run the suite against the reference and every fault (make selftest)",
 	"image":      "build the reference image rlspec-reference:latest (make image)",
+	"load":       "open-loop load and latency thresholds: loadgen run (GENERATORS, -emit k8s)",
 	"summary":    "the Markdown summary of a JUnit report, for CI job summaries",
 	"version":    "print the module version, VCS revision and Go version",
 }
