@@ -262,3 +262,34 @@ func TestFirstAnswerNotAllowed(t *testing.T) {
 		t.Fatalf("err %v after %d requests, want a SetupError after 1", err, n.Load())
 	}
 }
+
+// greedy sends on fresh keys until the session refuses.
+type greedy struct{ err *error }
+
+func (g greedy) Run(ctx context.Context, s *probe.Session) error {
+	for i := 0; ; i++ {
+		if _, err := s.Send(ctx, string(rune('a'+i%26)), i%2); err != nil {
+			*g.err = err
+			return nil
+		}
+	}
+}
+
+// TestSessionRefusesPastTheBudget: a strategy that never stops gets
+// ErrBudget after exactly the budget, and the server sees no more.
+func TestSessionRefusesPastTheBudget(t *testing.T) {
+	t.Parallel()
+	s := serve(t, base(profile.FixedWindow, 1000, time.Hour), t0)
+	tc := service.DefaultConfig()
+	tc.URL, tc.Profile = s.url, profile.FixedWindow
+	target, err := probe.NewHTTPTarget(tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer target.Close()
+	var last error
+	sess, err := probe.Run(context.Background(), target, probe.Options{Budget: 9, Clock: s.clock, Strategies: []probe.Strategy{greedy{&last}}})
+	if err != nil || !errors.Is(last, probe.ErrBudget) || s.count.Load() != 9 || sess.Sent() != 9 {
+		t.Fatalf("err %v, last %v, server counted %d, want ErrBudget after 9", err, last, s.count.Load())
+	}
+}

@@ -56,7 +56,7 @@ func (d Drain) Run(ctx context.Context, s *Session) error {
 				f.LimitHeader, f.LimitHeader+1, int(f.LimitHeader)+1+d.Reserve-s.budget, s.budget, int(f.LimitHeader)+1+d.Reserve+f.refillNeed())
 			return nil
 		}
-		if left <= 0 {
+		if s.Left() <= 0 {
 			f.unknown("the limit and the refusal: %d requests on one key were all allowed and the budget of %d is spent: a larger PROBE_BUDGET", f.Allowed, s.budget)
 			return nil
 		}

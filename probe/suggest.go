@@ -53,7 +53,7 @@ func Suggest(s *Session, given profile.Name) (g Suggestion) {
 	if n == 0 {
 		n, nWhy = int64(f.Allowed), fmt.Sprintf("%d allowed on a fresh key before the first refusal", f.Allowed)
 		if f.Refusal == nil {
-			g.unknown("the limit: no refusal was seen and no Limit field was sent")
+			nWhy = fmt.Sprintf("a placeholder: all %d requests on one key were allowed, so the limit is higher", f.Allowed)
 		}
 	}
 	switch g.Profile {
@@ -83,7 +83,7 @@ func Suggest(s *Session, given profile.Name) (g Suggestion) {
 	case KeyedShared:
 		g.unknown("per-client keys: %s — one quota for every client; rlspec's profiles verify per-client quotas", f.KeyingHow)
 	}
-	if design.profile == profile.FixedWindow && design.align == profile.AlignFirstRequest && f.Spread == nil {
+	if design.profile == profile.FixedWindow && design.align == profile.AlignFirstRequest && f.Spread == nil && f.Refusal != nil {
 		w, _ := s.window(design.align, nil)
 		g.unknown("whether this is a sliding log (PROFILE=sliding-log, a stronger claim) or a fixed window opened by the first request: both answer a burst alike; telling them needs about %s of waiting (MAX_WAIT of at least %s) and up to %d requests: one request, the rest of the limit half a window later, then what is allowed once the first has left",
 			(w + time.Second).Round(time.Second), (w/2 + time.Second).Round(time.Second), 2*n+2)
@@ -135,6 +135,14 @@ func (s *Session) design() design {
 	f := &s.F
 	d := design{profile: profile.FixedWindow, why: "a burst on a fresh key was refused after a fixed count", align: profile.AlignFirstRequest,
 		alignWhy: "the first answer's Reset lies one window ahead"}
+	if f.Refusal == nil {
+		d.why = "a placeholder: nothing was refused, so the design does not show"
+		d.alignWhy = "a placeholder: nothing was refused"
+		return d
+	}
+	if _, ok := resetIn(f.First); !ok {
+		d.alignWhy = "the answers carry no Reset: a guess"
+	}
 	if r := f.Refilled; r != nil && !r.Partial && r.Allowed > 0 && r.Allowed < f.Allowed {
 		d.profile = profile.TokenBucket
 		d.why = fmt.Sprintf("%s after the refusal %d of %d came back: a token at a time", r.Elapsed.Round(100*time.Millisecond), r.Allowed, f.Allowed)
