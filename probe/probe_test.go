@@ -116,7 +116,13 @@ func TestSuggestionsPerDesignAndDialect(t *testing.T) {
 		cfg   fakeserver.Config
 		given profile.Name
 		want  map[string]string
+		start time.Time // zero: t0
 	}{
+		"fixed-window epoch, the first key at a window's start": {
+			cfg:   with(base(profile.FixedWindow, 4, 10*time.Second), dialect.Settings{Dialect: dialect.XRateLimit, ResetFormat: dialect.ResetUnix}, profile.AlignEpoch),
+			start: time.Unix(1_800_000_000, 300_000_000),
+			want:  map[string]string{"PROFILE": "fixed-window", "RL_LIMIT": "4", "RL_WINDOW": "10s", "WINDOW_ALIGN": "epoch"},
+		},
 		"fixed-window epoch, ratelimit-fields": {
 			cfg: with(base(profile.FixedWindow, 5, 10*time.Second), dialect.Settings{Dialect: dialect.Fields}, profile.AlignEpoch),
 			want: map[string]string{"PROFILE": "fixed-window", "RL_LIMIT": "5", "RL_WINDOW": "10s", "WINDOW_ALIGN": "epoch",
@@ -153,7 +159,11 @@ func TestSuggestionsPerDesignAndDialect(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			s := serve(t, tc.cfg, t0)
+			start := tc.start
+			if start.IsZero() {
+				start = t0
+			}
+			s := serve(t, tc.cfg, start)
 			sess, err := probeOf(t, s, tc.given, 40, 30*time.Second)
 			if err != nil {
 				t.Fatal(err)

@@ -10,8 +10,10 @@ import (
 )
 
 // Spread tells a sliding log from a fixed window opened by the first
-// request, which answer a burst alike: one request on a fresh key, the
-// rest of the limit half a window later, then, once the first request's
+// request, which answer a burst alike, and both from windows on a grid
+// whose first key happened to start near a window's start: one request
+// on a fresh key, a second fresh key and the rest of the first's limit
+// half a window later, then, once the first request's
 // window has passed, what is allowed — a new window's whole limit, or the
 // one place the first request left in a sliding log. It runs only where
 // the answers so far fit both, and only within MAX_WAIT and the budget.
@@ -32,9 +34,9 @@ func (Spread) Run(ctx context.Context, s *Session) error {
 	}
 	w, _ := s.window(profile.AlignFirstRequest, nil)
 	n := f.Allowed
-	need := 2 + n
+	need := 3 + n
 	if !f.First.Obs.Has(dialect.FieldRemaining) {
-		need = 2*n + 2
+		need = 2*n + 3
 	}
 	half := (w / 2).Round(time.Second)
 	switch {
@@ -55,6 +57,14 @@ func (Spread) Run(ctx context.Context, s *Session) error {
 	sp := &Spreading{Window: w}
 	if err := s.Wait(ctx, half); err != nil {
 		return err
+	}
+	// A fresh key half a window later: on a grid its Reset lies less
+	// than a window ahead at one of the two instants at least.
+	if _, err := s.Send(ctx, "E", 0); err != nil {
+		return budgetNote(f, err, "a sliding log or a fixed window")
+	}
+	if _, epoch := s.epochWindow(); epoch {
+		return nil
 	}
 	for sp.Filled < n-1 {
 		sn, err := s.Send(ctx, "D", 0)

@@ -157,7 +157,7 @@ func (s *Session) design() design {
 	}
 	if w, ok := s.epochWindow(); ok {
 		d.align, d.epochW = profile.AlignEpoch, w
-		d.alignWhy = fmt.Sprintf("the fresh key's first Reset lay on a grid of %s in unix time, less than a window ahead", w)
+		d.alignWhy = fmt.Sprintf("a fresh key's first Reset lay on a grid of %s in unix time, less than a window ahead", w)
 		return d
 	}
 	if sp := f.Spread; sp != nil {
@@ -172,29 +172,35 @@ func (s *Session) design() design {
 	return d
 }
 
-// epochWindow is W when the windows lie on a grid of W in unix time: a
-// window W the answers name (RateLimit-Policy) or the distance between
-// the refused key's Reset before and after its refill, with the fresh
-// key's first Reset on that grid and less than a window ahead (a window
-// opened by the first request lies a whole window ahead).
+// epochWindow is W when the windows lie on a grid of W in unix time: W
+// the answers name (RateLimit-Policy) or the distance between the refused
+// key's Reset before and after its refill, with a fresh key's first Reset
+// on that grid and less than a window ahead (a window opened by the first
+// request lies a whole window ahead).
 func (s *Session) epochWindow() (time.Duration, bool) {
 	f := &s.F
-	r1, ok := unixReset(f.First)
-	in1, _ := resetIn(f.First)
-	if !ok {
-		return 0, false
-	}
 	w := int64(s.policyWindow() / time.Second)
-	if f.Refilled != nil && f.Refilled.First != nil {
-		if r2, ok := unixReset(f.Refilled.First); ok && w == 0 {
+	if r1, ok := unixReset(f.First); ok && w == 0 && f.Refilled != nil && f.Refilled.First != nil {
+		if r2, ok := unixReset(f.Refilled.First); ok {
 			w = r2 - r1
 		}
 	}
-	if w < 3 || in1 > w-2 {
+	if w < 3 {
 		return 0, false
 	}
-	m := r1 % w
-	return time.Duration(w) * time.Second, m <= 1 || m >= w-1
+	seen := map[string]bool{}
+	for _, sn := range s.Seen {
+		if seen[sn.Key] || sn.Key == "" {
+			continue
+		}
+		seen[sn.Key] = true
+		r, ok := unixReset(&sn)
+		in, _ := resetIn(&sn)
+		if m := r % w; ok && sn.Allowed() && in <= w-2 && (m <= 1 || m >= w-1) {
+			return time.Duration(w) * time.Second, true
+		}
+	}
+	return 0, false
 }
 
 // policyWindow is the window a RateLimit-Policy names, 0 when none does.
