@@ -77,6 +77,6 @@ func limitString(doc any, at string) (pointer, value string, ok bool) {
 }
 
 func namesLimit(v string) bool {
-	l := strings.ToLower(v)
+	l := strings.NewReplacer("_", " ", "-", " ").Replace(strings.ToLower(v))
 	return strings.Contains(l, "limit") || strings.Contains(l, "too many") || strings.Contains(l, "throttl")
 }

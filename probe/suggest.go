@@ -124,11 +124,11 @@ func (s *Session) answerSettings(g *Suggestion) {
 // design is the profile the findings fit best, with the reason, and for
 // a fixed window its alignment.
 type design struct {
-	profile        profile.Name
-	why            string
-	align          profile.Align
-	alignWhy       string
-	epochW, firstW time.Duration
+	profile  profile.Name
+	why      string
+	align    profile.Align
+	alignWhy string
+	epochW   time.Duration
 }
 
 func (s *Session) design() design {

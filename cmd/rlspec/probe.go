@@ -80,6 +80,13 @@ func probeConfig(args []string, getenv service.Getenv, help io.Writer) (probeCmd
 	tc := service.DefaultConfig()
 	fs := flag.NewFlagSet("rlspec probe", flag.ContinueOnError)
 	tc.RegisterSome(fs, getenv, probeFlags...)
+	for name, usage := range map[string]string{
+		service.FlagURL:     "your running service's endpoint, e.g. http://127.0.0.1:8080/api/items (TARGET_URL)",
+		service.FlagProfile: "the design, when you know it: prd, sliding-log, fixed-window or token-bucket; unset, the probe suggests one (PROFILE)",
+		service.FlagPath:    "path of the endpoint, joined to TARGET_URL; unset: TARGET_URL's own path, else / (or /v1/ride_summary for PROFILE=prd) (TARGET_PATH)",
+	} {
+		fs.Lookup(name).Usage, fs.Lookup(name).DefValue = usage, ""
+	}
 	cmd := probeCmd{Budget: probe.DefaultBudget, MaxWait: service.DefaultMaxWait}
 	budget, _ := getenv("PROBE_BUDGET")
 	fs.StringVar(&budget, "budget", budget, fmt.Sprintf("the most requests the probe sends, never more (PROBE_BUDGET; default %d)", probe.DefaultBudget))
