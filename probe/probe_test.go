@@ -303,3 +303,24 @@ func TestSessionRefusesPastTheBudget(t *testing.T) {
 		t.Fatalf("err %v, last %v, server counted %d, want ErrBudget after 9", err, last, s.count.Load())
 	}
 }
+
+// TestPRDOnAnotherAPISaysSo: PROFILE=prd against an API that refuses the
+// PRD's ride says to leave PROFILE unset.
+func TestPRDOnAnotherAPISaysSo(t *testing.T) {
+	t.Parallel()
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "use GET", http.StatusMethodNotAllowed)
+	}))
+	defer hs.Close()
+	tc := service.DefaultConfig()
+	tc.URL, tc.Path = hs.URL, "/api/items"
+	target, err := probe.NewHTTPTarget(tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer target.Close()
+	_, err = probe.Run(context.Background(), target, probe.Options{Budget: 5, Profile: profile.PRD, Local: true})
+	if err == nil || !strings.Contains(err.Error(), "HTTP 405") || !strings.Contains(err.Error(), "leave PROFILE unset") {
+		t.Fatalf("%v, want the 405 and PROFILE named", err)
+	}
+}

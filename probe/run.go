@@ -68,6 +68,10 @@ func Run(ctx context.Context, t Target, o Options) (*Session, error) {
 	}
 	for _, st := range o.Strategies {
 		if err := st.Run(ctx, s); err != nil {
+			var se *SetupError
+			if errors.As(err, &se) {
+				se.PRD = o.Profile == profile.PRD
+			}
 			if errors.Is(err, ErrBudget) {
 				s.F.unknown("the rest: the budget of %d requests is spent", o.Budget)
 				return s, nil

@@ -23,12 +23,19 @@ func Strategies() []Strategy { return []Strategy{Drain{Reserve: 2}, Keys{}, Refi
 
 // SetupError is a first answer that is not 2xx: nothing can be probed
 // until the request itself is right (path, method, credentials, body).
-type SetupError struct{ Seen Seen }
+// PRD says PROFILE=prd was given, whose requests are the PRD's rides.
+type SetupError struct {
+	Seen Seen
+	PRD  bool
+}
 
 func (e *SetupError) Error() string {
 	ex := e.Seen.Ex
-	return fmt.Sprintf("the first request (%s %s) was answered HTTP %d%s, not 2xx: check TARGET_URL's path (or TARGET_PATH), TARGET_METHOD, TARGET_HEADERS and KEY",
-		ex.Method, ex.URL, ex.Status, excerpt(ex.RespBody))
+	hint := "check TARGET_URL's path (or TARGET_PATH), TARGET_METHOD, TARGET_HEADERS and KEY"
+	if e.PRD && ex.Status/100 == 4 {
+		hint += "; PROFILE=prd sends the PRD's POST of a ride: for another API leave PROFILE unset"
+	}
+	return fmt.Sprintf("the first request (%s %s) was answered HTTP %d%s, not 2xx: %s", ex.Method, ex.URL, ex.Status, excerpt(ex.RespBody), hint)
 }
 
 // Drain sends requests on one fresh key until the first refusal, keeping
