@@ -53,11 +53,20 @@ func checkSettings(ctx context.Context, tc service.Config, explicit dialect.Sett
 	}
 	r := dialect.Response{Status: ex.Status, Header: ex.RespHeader, Body: ex.RespBody, Received: ex.Received}
 	if err := explicit.Contradiction(r); err != nil {
-		return det, err
+		return det, probeHint(err)
 	}
 	det = tc.Answer().Detect(r)
 	ex.Answer = det.Settings
-	return det, settingsMismatch(tc.WithAnswer(det.Settings), ex)
+	return det, probeHint(settingsMismatch(tc.WithAnswer(det.Settings), ex))
+}
+
+// probeHint adds to a sentence on settings the first answer contradicts
+// that the probe reads them all from the target.
+func probeHint(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%w; `rlspec probe` reads every setting the target's answers show", err)
 }
 
 // settingsMismatch returns one sentence naming the setting the first
