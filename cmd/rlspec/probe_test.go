@@ -128,11 +128,14 @@ func TestProbeThenAcceptancePasses(t *testing.T) {
 	}
 	tb := cfg(profile.TokenBucket, 500, dialect.Settings{Dialect: dialect.IETF}, "")
 	tb.Burst, tb.Rate = 5, 2
+	bare := cfg(profile.TokenBucket, 500, dialect.Settings{Dialect: dialect.Status}, "")
+	bare.Burst, bare.Rate, bare.RefusalBody = 4, 0.5, fakeserver.RefusalText
 	for name, c := range map[string]fakeserver.Config{
 		"fixed-window epoch ratelimit-fields": cfg(profile.FixedWindow, 5, dialect.Settings{Dialect: dialect.Fields}, profile.AlignEpoch),
 		"fixed-window first-request delta":    cfg(profile.FixedWindow, 4, dialect.Settings{Dialect: dialect.XRateLimit, ResetFormat: dialect.ResetDelta}, profile.AlignFirstRequest),
 		"sliding-log http-date":               cfg(profile.SlidingLog, 4, dialect.Settings{Dialect: dialect.XRateLimit, ResetFormat: dialect.ResetHTTPDate}, ""),
 		"token-bucket ietf":                   tb,
+		"token-bucket status text body":       bare,
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
