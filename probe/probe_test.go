@@ -324,3 +324,39 @@ func TestPRDOnAnotherAPISaysSo(t *testing.T) {
 		t.Fatalf("%v, want the 405 and PROFILE named", err)
 	}
 }
+
+// TestDelayedAnswersAreNamed: allowed answers held for seconds (a shaping
+// limiter) are said to be undetermined, not taken for a design.
+func TestDelayedAnswersAreNamed(t *testing.T) {
+	t.Parallel()
+	s := serve(t, base(profile.FixedWindow, 3, 10*time.Second), t0)
+	slow := &slowTarget{clock: s.clock, delay: 2 * time.Second}
+	tc := service.DefaultConfig()
+	tc.URL, tc.Profile = s.url, profile.FixedWindow
+	var err error
+	if slow.t, err = probe.NewHTTPTarget(tc, service.WithClock(s.clock.Now)); err != nil {
+		t.Fatal(err)
+	}
+	defer slow.t.Close()
+	sess, err := probe.Run(context.Background(), slow, probe.Options{Budget: 10, Clock: s.clock, Local: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all := strings.Join(probe.Suggest(sess, "").Unknown, "\n"); !strings.Contains(all, "an allowed answer took 2s") {
+		t.Errorf("the undetermined do not name the delay:\n%s", all)
+	}
+}
+
+// slowTarget moves the fake clock on while each request is answered.
+type slowTarget struct {
+	t     *probe.HTTPTarget
+	clock *fakeClock
+	delay time.Duration
+}
+
+func (s *slowTarget) Send(ctx context.Context, key string, client int) *service.Exchange {
+	ex := s.t.Send(ctx, key, client)
+	_ = s.clock.Wait(ctx, s.delay)
+	ex.Received = s.clock.Now()
+	return ex
+}

@@ -72,6 +72,9 @@ func Suggest(s *Session, given profile.Name) (g Suggestion) {
 			g.set("WINDOW_ALIGN", string(design.align), "%s", design.alignWhy)
 		}
 	}
+	if d := slowest(s.Seen); d > time.Second {
+		g.unknown("whether excess is delayed rather than refused: an allowed answer took %s (a shaping leaky bucket queues requests; rlspec has no profile for one yet)", d.Round(100*time.Millisecond))
+	}
 	if g.Profile == profile.PRD {
 		g.unknown("the flag-off clause (AC8): it needs a second instance started with BMTC_RATE_LIMIT_ENABLED=false, given as TARGET_URL_DISABLED")
 		return g
@@ -347,4 +350,15 @@ func joinAnd(ss []string) string {
 		out += ", " + s
 	}
 	return out + " and " + ss[len(ss)-1]
+}
+
+// slowest is the longest an allowed answer took.
+func slowest(seen []Seen) time.Duration {
+	var d time.Duration
+	for _, sn := range seen {
+		if sn.Allowed() {
+			d = max(d, sn.Ex.Received.Sub(sn.Ex.Sent))
+		}
+	}
+	return d
 }
