@@ -53,11 +53,20 @@ func checkSettings(ctx context.Context, tc service.Config, explicit dialect.Sett
 	}
 	r := dialect.Response{Status: ex.Status, Header: ex.RespHeader, Body: ex.RespBody, Received: ex.Received}
 	if err := explicit.Contradiction(r); err != nil {
-		return det, err
+		return det, probeHint(err)
 	}
 	det = tc.Answer().Detect(r)
 	ex.Answer = det.Settings
-	return det, settingsMismatch(tc.WithAnswer(det.Settings), ex)
+	return det, probeHint(settingsMismatch(tc.WithAnswer(det.Settings), ex))
+}
+
+// probeHint adds to a sentence on settings the first answer contradicts
+// that the probe reads them all from the target.
+func probeHint(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%w; `rlspec probe` reads every setting the target's answers show", err)
 }
 
 // settingsMismatch returns one sentence naming the setting the first
@@ -136,7 +145,7 @@ func firstAllowed(tc service.Config, ex *service.Exchange) error {
 	}
 	if tc.Profile == profile.PRD && ex.Status/100 == 4 && ex.Status != http.StatusTooManyRequests {
 		// A generic API under the default profile.
-		hint += "; PROFILE=prd (the default) sends the PRD's POST of a ride: for another API set PROFILE to its design (sliding-log, fixed-window, token-bucket; docs/profiles.md)"
+		hint += "; PROFILE=prd (the default) sends the PRD's POST of a ride: for another API set PROFILE to its design (sliding-log, fixed-window, token-bucket; docs/profiles.md) — `rlspec probe` looks at your API with a few requests and prints the settings to use"
 	}
 	return fmt.Errorf("the first request of a fresh key (%s %s) was answered HTTP %d%s, not 2xx: rlspec can test only what the service allows; %s",
 		ex.Method, service.RedactURL(ex.URL), ex.Status, bodyExcerpt(ex.RespBody), hint)

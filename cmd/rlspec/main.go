@@ -1,6 +1,7 @@
 // Command rlspec verifies an HTTP rate limiter against its design: one of the
 // profiles of the registry (package profile; docs/profiles.md), the PRD among them.
 //
+//	rlspec probe [flags]        look at TARGET_URL with a few requests, suggest the settings
 //	rlspec acceptance [flags]   run the Gherkin acceptance suite (make acceptance)
 //	rlspec race [flags]         hunt races with property-based workloads (make race)
 //	rlspec selftest [flags]     run the suite against the reference and every fault
@@ -36,6 +37,7 @@ func commands() map[string]command {
 		"load":       runLoad,
 		"version":    runVersion,
 		"summary":    runSummary,
+		"probe":      runProbe,
 	}
 }
 
@@ -53,6 +55,7 @@ var summaries = map[string]string{
 	"selftest":   "run the suite against the reference and every fault (make selftest)",
 	"image":      "build the reference image rlspec-reference:latest (make image)",
 	"load":       "open-loop load and latency thresholds: loadgen run (GENERATORS, -emit k8s)",
+	"probe":      "look at your endpoint with a few requests and suggest the settings",
 	"summary":    "the Markdown summary of a JUnit report, for CI job summaries",
 	"version":    "print the module version, VCS revision and Go version",
 }
