@@ -259,17 +259,19 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	env.Recorder = col
 
 	format, output := "progress", io.Writer(io.Discard)
-	var cuke bytes.Buffer // RunAll's, completed before it gets it
-	if r.cucumber != nil {
-		format, output = "cucumber", &cuke
-	}
+	// godog writes its cucumber JSON into a buffer, completed before RunAll
+	// or the report file gets it: a path in its format string would be cut
+	// at a comma (REPORT_DIR=a,b).
+	var cuke bytes.Buffer
 	var cucumberPath string
 	if r.reports {
 		if err := os.MkdirAll(set.ReportDir, 0o755); err != nil {
 			return nil, couldNotRun("REPORT_DIR: %v", err)
 		}
 		cucumberPath = filepath.Join(set.ReportDir, "cucumber.json")
-		format = "cucumber:" + cucumberPath
+	}
+	if r.cucumber != nil || r.reports {
+		format, output = "cucumber", &cuke
 	}
 	where := service.RedactURL(tc.Endpoint(tc.URL))
 	switch {

@@ -53,33 +53,24 @@ func withNotClaimed(doc []byte, unclaimed []steps.ScenarioResult) ([]byte, error
 	return out.Bytes(), err
 }
 
-// addNotClaimedTo rewrites the cucumber.json at path with withNotClaimed.
-func addNotClaimedTo(path string, unclaimed []steps.ScenarioResult) error {
-	if len(unclaimed) == 0 {
+// completeCucumber adds the scenarios not claimed to the run's cucumber
+// JSON doc and gives it to w (RunAll's) and writes it to path (the report
+// file), each where set.
+func completeCucumber(w io.Writer, doc []byte, path string, unclaimed []steps.ScenarioResult) error {
+	if w == nil && path == "" {
 		return nil
 	}
-	doc, err := os.ReadFile(path)
+	full, err := withNotClaimed(doc, unclaimed)
 	if err != nil {
-		return err
+		return fmt.Errorf("cucumber.json: %w", err)
 	}
-	if doc, err = withNotClaimed(doc, unclaimed); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return os.WriteFile(path, doc, 0o644)
-}
-
-// completeCucumber adds the scenarios not claimed to the run's cucumber
-// JSON: the document for RunAll (w) or the report file at path.
-func completeCucumber(w io.Writer, doc []byte, path string, unclaimed []steps.ScenarioResult) error {
 	if w != nil {
-		full, err := withNotClaimed(doc, unclaimed)
-		if err == nil {
-			_, err = w.Write(full)
+		if _, err := w.Write(full); err != nil {
+			return err
 		}
-		return err
 	}
 	if path != "" {
-		return addNotClaimedTo(path, unclaimed)
+		return os.WriteFile(path, full, 0o644)
 	}
 	return nil
 }
