@@ -16,6 +16,7 @@ import (
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/features"
 	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/redact"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/sqltarget"
 	"github.com/rlspec/rlspec/steps"
@@ -193,7 +194,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		}
 		defer sql.Close()
 	}
-	name := service.RedactURL(tc.URL)
+	name := redact.URL(tc.URL)
 	if sql != nil {
 		name = sqltarget.Describe(tc)
 	}
@@ -271,7 +272,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		cucumberPath = filepath.Join(set.ReportDir, "cucumber.json")
 		format = "cucumber:" + cucumberPath
 	}
-	where := service.RedactURL(tc.Endpoint(tc.URL))
+	where := redact.URL(tc.Endpoint(tc.URL))
 	switch {
 	case sql != nil:
 		where = name
@@ -321,7 +322,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		return nil, errors.New("godog reported a failure that no scenario recorded")
 	}
 	writeTable(r.out, rep, set.Verbose)
-	for _, note := range []string{service.CredentialNote(tc.Headers), service.URLCredentialNote(tc.URL)} {
+	for _, note := range []string{redact.CredentialNote(tc.Headers), redact.URLCredentialNote(tc.URL)} {
 		if note != "" && rep.Count(steps.Failed) > 0 {
 			fmt.Fprintf(r.out, "note: %s\n", note)
 		}

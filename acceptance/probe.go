@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/rlspec/rlspec/redact"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -28,7 +29,7 @@ func Probe(ctx context.Context, tc service.Config, timeout time.Duration) error 
 			continue
 		}
 		if err := probe(ctx, tc.Endpoint(u.url), timeout); err != nil {
-			return fmt.Errorf("the target at %s=%s cannot be reached: %w", u.name, service.RedactURL(u.url), service.RedactURLError(err))
+			return fmt.Errorf("the target at %s=%s cannot be reached: %w", u.name, redact.URL(u.url), redact.URLError(err))
 		}
 	}
 	return nil

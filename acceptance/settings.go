@@ -11,6 +11,7 @@ import (
 
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/redact"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -139,7 +140,7 @@ func firstAllowed(tc service.Config, ex *service.Exchange) error {
 		hint += "; PROFILE=prd (the default) sends the PRD's POST of a ride: for another API set PROFILE to its design (sliding-log, fixed-window, token-bucket; docs/profiles.md)"
 	}
 	return fmt.Errorf("the first request of a fresh key (%s %s) was answered HTTP %d%s, not 2xx: rlspec can test only what the service allows; %s",
-		ex.Method, service.RedactURL(ex.URL), ex.Status, bodyExcerpt(ex.RespBody), hint)
+		ex.Method, redact.URL(ex.URL), ex.Status, bodyExcerpt(ex.RespBody), hint)
 }
 
 // bodyExcerpt is the start of a response body on one line, for a sentence.

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/redact"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -51,7 +52,7 @@ func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...Ru
 	}
 	shown := make([]string, len(bases))
 	for i, b := range bases {
-		shown[i] = service.RedactURL(b)
+		shown[i] = redact.URL(b)
 	}
 	desc := fmt.Sprintf("%v (RL_LIMIT=%d, RL_WINDOW=%s)", shown, cfg.Limit, cfg.Window)
 	switch {
@@ -72,10 +73,10 @@ func probe(ctx context.Context, cfg service.Config, base string, body *service.B
 	}
 	ex := c.Do(ctx, req)
 	if ex.Err != nil {
-		return fmt.Errorf("target %s does not answer: %w", service.RedactURL(cfg.Endpoint(base)), ex.Err)
+		return fmt.Errorf("target %s does not answer: %w", redact.URL(cfg.Endpoint(base)), ex.Err)
 	}
 	if ex.Status >= 500 || ex.Status == http.StatusNotFound {
-		return fmt.Errorf("target %s answered a valid request with HTTP %d", service.RedactURL(cfg.Endpoint(base)), ex.Status)
+		return fmt.Errorf("target %s answered a valid request with HTTP %d", redact.URL(cfg.Endpoint(base)), ex.Status)
 	}
 	return nil
 }

@@ -7,13 +7,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/redact"
 )
 
 // DefaultRequestTimeout bounds every request rlspec sends.
@@ -60,7 +63,7 @@ type Request struct {
 // when no complete response arrived (refused, reset, deadline).
 type Exchange struct {
 	Method     string
-	URL        string      // the endpoint, credentials masked (RedactURL)
+	URL        string      // the endpoint, credentials masked (redact.URL)
 	Header     http.Header // request headers as sent
 	Body       []byte
 	ClientAddr netip.Addr
@@ -101,8 +104,8 @@ func (e *Exchange) Refused() bool { return e.Err == nil && e.Answer.Refused(e.St
 func (e *Exchange) Latency() time.Duration { return e.Received.Sub(e.Intended) }
 
 // Curl renders the request as a shell command an implementer can paste.
-// Credential headers (IsCredential) refer to an environment variable
-// (CredentialVar) instead of showing their value.
+// Credential headers (redact.IsCredential) refer to an environment variable
+// (redact.CredentialVar) instead of showing their value.
 func (e *Exchange) Curl() string {
 	if e.Replay != "" {
 		return e.Replay
@@ -113,12 +116,12 @@ func (e *Exchange) Curl() string {
 	if e.ClientAddr.Is4() && e.ClientAddr.IsLoopback() {
 		b.WriteString(" --interface " + e.ClientAddr.String())
 	}
-	for _, k := range sortedKeys(e.Header) {
+	for _, k := range slices.Sorted(maps.Keys(e.Header)) {
 		for _, v := range e.Header[k] {
-			if IsCredential(k) {
-				b.WriteString(" -H " + RedactedHeader(k, v))
+			if redact.IsCredential(k) {
+				b.WriteString(" -H " + redact.Header(k, v))
 			} else {
-				b.WriteString(" -H " + shellQuote(k+": "+v))
+				b.WriteString(" -H " + redact.ShellQuote(k+": "+v))
 			}
 		}
 	}
@@ -126,10 +129,10 @@ func (e *Exchange) Curl() string {
 		if len(e.Body) > 4096 {
 			fmt.Fprintf(&b, " --data-binary @<(head -c %d /dev/zero)", len(e.Body))
 		} else {
-			b.WriteString(" --data-binary " + shellQuote(string(e.Body)))
+			b.WriteString(" --data-binary " + redact.ShellQuote(string(e.Body)))
 		}
 	}
-	b.WriteString(" " + CurlURL(e.URL))
+	b.WriteString(" " + redact.CurlURL(e.URL))
 	return b.String()
 }
 
@@ -145,10 +148,6 @@ func (e *Exchange) Summary() string {
 		body = body[:200] + "…"
 	}
 	return fmt.Sprintf("HTTP %d [%s] %s", e.Status, strings.Join(hs, "; "), body)
-}
-
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // Client sends requests to one target endpoint from one client address. It is
@@ -255,7 +254,7 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	if method == "" {
 		method = http.MethodPost
 	}
-	ex := &Exchange{Method: method, URL: RedactURL(c.endpoint), Body: r.Body, ClientAddr: c.addr, Header: http.Header{}, Answer: c.answer}
+	ex := &Exchange{Method: method, URL: redact.URL(c.endpoint), Body: r.Body, ClientAddr: c.addr, Header: http.Header{}, Answer: c.answer}
 	for k, vs := range c.headers {
 		ex.Header[k] = append([]string(nil), vs...)
 	}
@@ -303,7 +302,7 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	resp, err := hc.Do(req)
 	if err != nil {
 		ex.Received = c.now()
-		ex.Err = uploadError(describeTransportError(RedactURLError(err), c.timeout), cutShort())
+		ex.Err = uploadError(describeTransportError(redact.URLError(err), c.timeout), cutShort())
 		return ex
 	}
 	defer resp.Body.Close()

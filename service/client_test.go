@@ -146,3 +146,18 @@ func TestWithReplayReplacesCurl(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestCurlRefersToCredentialVariables(t *testing.T) {
+	ex := &Exchange{Method: "POST", URL: "http://x/v1", Header: http.Header{
+		"Authorization": {"Bearer s3cr3t"}, "X-Api-Key": {"k3y"}, "X-Trace": {`it's $HOME`},
+	}}
+	got := ex.Curl()
+	if strings.Contains(got, "s3cr3t") || strings.Contains(got, "k3y") {
+		t.Fatalf("curl shows a credential: %s", got)
+	}
+	for _, want := range []string{`-H "Authorization: $RLSPEC_HEADER_AUTHORIZATION"`, `-H "X-Api-Key: $RLSPEC_HEADER_X_API_KEY"`, `-H 'X-Trace: it'\''s $HOME'`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("curl lacks %s: %s", want, got)
+		}
+	}
+}

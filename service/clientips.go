@@ -8,6 +8,8 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+
+	"github.com/rlspec/rlspec/redact"
 )
 
 // Resolver looks a host name up (net.DefaultResolver; a stub in tests).
@@ -44,11 +46,11 @@ func (c Config) CheckClientIPs(ctx context.Context, r Resolver) error {
 		}
 		addrs, err := lookup(ctx, r, p.Hostname())
 		if err != nil {
-			return fmt.Errorf("%s=%s: the host %s does not resolve: %w", u.name, RedactURL(u.url), p.Hostname(), err)
+			return fmt.Errorf("%s=%s: the host %s does not resolve: %w", u.name, redact.URL(u.url), p.Hostname(), err)
 		}
 		if bad, ok := notLoopback(addrs); !ok {
 			return fmt.Errorf("%s=%s resolves to %s, not an IPv4 loopback address, and CLIENT_IPS=bind (the default) sends from 127.x.y.z, which the kernel refuses towards another host: set CLIENT_IPS=xff (the service must then take the client address from X-Forwarded-For) or run rlspec where the service answers on 127.0.0.1",
-				u.name, RedactURL(u.url), bad)
+				u.name, redact.URL(u.url), bad)
 		}
 	}
 	return nil

@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+
+	"github.com/rlspec/rlspec/redact"
 )
 
 // stubResolver answers from a table and records every host asked; it
@@ -65,14 +67,14 @@ func TestRedactURL(t *testing.T) {
 		{"http://h/x?X-Amz-Signature=SECRET", "http://h/x?X-Amz-Signature=xxxxx", `"http://h/x?X-Amz-Signature=${RLSPEC_QUERY_X_AMZ_SIGNATURE}"`},
 		{"http://u:SE%zz@h", "(unparsable URL withheld)", `"(unparsable URL withheld)"`},
 	} {
-		if got := RedactURL(tc.in); got != tc.out {
-			t.Errorf("RedactURL(%q) = %q, want %q", tc.in, got, tc.out)
+		if got := redact.URL(tc.in); got != tc.out {
+			t.Errorf("redact.URL(%q) = %q, want %q", tc.in, got, tc.out)
 		}
-		if got := CurlURL(tc.in); got != tc.curl {
-			t.Errorf("CurlURL(%q) = %s, want %s", tc.in, got, tc.curl)
+		if got := redact.CurlURL(tc.in); got != tc.curl {
+			t.Errorf("redact.CurlURL(%q) = %s, want %s", tc.in, got, tc.curl)
 		}
 	}
-	if n := URLCredentialNote("http://u:p@h/?sig=1&token=2"); !strings.Contains(n, "export RLSPEC_URL_PASSWORD, RLSPEC_QUERY_TOKEN with") {
+	if n := redact.URLCredentialNote("http://u:p@h/?sig=1&token=2"); !strings.Contains(n, "export RLSPEC_URL_PASSWORD, RLSPEC_QUERY_TOKEN with") {
 		t.Errorf("note %q", n)
 	}
 }

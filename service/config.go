@@ -14,6 +14,7 @@ import (
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/redact"
 )
 
 // ClientIPMode says how the harness gives each scenario its own client address.
@@ -164,7 +165,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 func CheckBaseURL(u string) error {
 	p, err := url.Parse(u)
 	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-		return fmt.Errorf("%q is not an http(s) base URL", RedactURL(u))
+		return fmt.Errorf("%q is not an http(s) base URL", redact.URL(u))
 	}
 	return nil
 }
@@ -177,7 +178,7 @@ func (c Config) Validate() error {
 			continue
 		}
 		if err := CheckBaseURL(u); err != nil {
-			errs = append(errs, fmt.Errorf("%s=%q is not an http(s) base URL", name, RedactURL(u)))
+			errs = append(errs, fmt.Errorf("%s=%q is not an http(s) base URL", name, redact.URL(u)))
 		}
 	}
 	if !strings.HasPrefix(c.Path, "/") {
@@ -195,7 +196,7 @@ func (c Config) Validate() error {
 		}
 	} else if c.DB != "" && c.DBIsPostgres() {
 		if u, err := url.Parse(c.DB); err != nil || (u.Host == "" && u.Query().Get("host") == "") {
-			errs = append(errs, fmt.Errorf("TARGET_DB=%q is not a postgres://host/db URL", RedactDSN(c.DB)))
+			errs = append(errs, fmt.Errorf("TARGET_DB=%q is not a postgres://host/db URL", redact.DSN(c.DB)))
 		}
 	} else if c.DB != "" {
 		if _, err := c.DBPath(); err != nil {
@@ -220,7 +221,7 @@ func (c Config) Validate() error {
 func (c Config) DBPath() (string, error) {
 	p, ok := strings.CutPrefix(c.DB, "sqlite:")
 	if !ok || !strings.HasPrefix(p, "/") {
-		return "", fmt.Errorf("TARGET_DB=%q must be sqlite:/absolute/path.db or postgres://host/db", RedactDSN(c.DB))
+		return "", fmt.Errorf("TARGET_DB=%q must be sqlite:/absolute/path.db or postgres://host/db", redact.DSN(c.DB))
 	}
 	return p, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/redact"
 )
 
 func envMap(m map[string]string) Getenv {
@@ -101,7 +102,7 @@ func TestConfigAcceptsPostgresTargetDB(t *testing.T) {
 	for _, dsn := range []string{"postgres://u:secretpw@db:5432/app?sslmode=disable", "postgresql:///app?host=/tmp"} {
 		c, err := parse(t, map[string]string{"TARGET_DB": dsn})
 		if err != nil || !c.DBIsPostgres() {
-			t.Fatalf("%s: err = %v, DBIsPostgres = %v", RedactDSN(dsn), err, c.DBIsPostgres())
+			t.Fatalf("%s: err = %v, DBIsPostgres = %v", redact.DSN(dsn), err, c.DBIsPostgres())
 		}
 	}
 	_, err := parse(t, map[string]string{"TARGET_DB": "postgres://u:secretpw@[bad/db"})
@@ -118,8 +119,8 @@ func TestRedactDSN(t *testing.T) {
 		"sqlite:/tmp/x.db":                    "sqlite:/tmp/x.db",
 		"postgres://u:secretpw@[bad/db":       "(unparsable database URL withheld)",
 	} {
-		if got := RedactDSN(in); got != want {
-			t.Errorf("RedactDSN(%q) = %q, want %q", in, got, want)
+		if got := redact.DSN(in); got != want {
+			t.Errorf("redact.DSN(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

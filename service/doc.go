@@ -8,7 +8,7 @@
 // sends (Body), the client addresses it sends them from (Client), the
 // exchanges it records, whose answers it reads through package dialect
 // (Exchange.Observe, RateLimit, Refused), and how credentials stay out of
-// what it prints (RedactedHeaders, RedactURL).
+// what it prints (redact.Headers, redact.URL).
 //
 // Every other part of rlspec — the acceptance steps, the race hunter and the
 // load generator — drives targets through this package, so a target is

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/redact"
 )
 
 // Endpoint is the full URL of the endpoint on base: base's path (a prefix,
@@ -48,7 +49,7 @@ func (c *Config) ResolvePath(pathGiven bool) error {
 		switch p := urlPath(*u); {
 		case *u == "" || p == "":
 		case p != path:
-			return fmt.Errorf("%s=%s has the path %s, and TARGET_URL %s: give every URL the endpoint's path (or none), or set TARGET_PATH and give base URLs", name, RedactURL(*u), p, path)
+			return fmt.Errorf("%s=%s has the path %s, and TARGET_URL %s: give every URL the endpoint's path (or none), or set TARGET_PATH and give base URLs", name, redact.URL(*u), p, path)
 		default:
 			pu, _ := url.Parse(*u)
 			pu.Path, pu.RawPath = "", ""

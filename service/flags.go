@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/redact"
 )
 
 // envValue seeds v from the environment variable env and returns it as a flag
@@ -98,12 +99,12 @@ func (f *boolFlag) Set(s string) error {
 type headerFlag http.Header
 
 // String shows credentials as references to their variables
-// (RedactedHeaders, unquoted): it is what help and replay commands print.
+// (redact.Headers, unquoted): it is what help and replay commands print.
 func (f *headerFlag) String() string {
 	if f == nil || len(*f) == 0 {
 		return ""
 	}
-	s := RedactedHeaders(http.Header(*f))
+	s := redact.Headers(http.Header(*f))
 	return s[1 : len(s)-1]
 }
 func (f *headerFlag) Set(s string) error {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/redact"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -22,7 +23,7 @@ func (s *scenario) registerAuth(sc stepper) {
 func (s *scenario) credentials() []string {
 	var names []string
 	for k := range s.env.Config.Headers {
-		if service.IsCredential(k) {
+		if redact.IsCredential(k) {
 			names = append(names, k)
 		}
 	}

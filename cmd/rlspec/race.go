@@ -18,6 +18,7 @@ import (
 	"github.com/rlspec/rlspec/internal/junit"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/racehunt"
+	"github.com/rlspec/rlspec/redact"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/sqltarget/spec004"
 )
@@ -122,7 +123,7 @@ func printRaceFailure(w io.Writer, cfg raceConfig, tgt racehunt.Target, res race
 	if cfg.Target.URL == "" && cfg.Image == "" && len(cfg.URLs) == 0 {
 		fmt.Fprintln(w, "  (the embedded reference stops with rlspec: point the curl commands at your own target)")
 	}
-	if note := service.CredentialNote(cfg.Target.Headers); note != "" {
+	if note := redact.CredentialNote(cfg.Target.Headers); note != "" {
 		fmt.Fprintf(w, "  (%s)\n", note)
 	}
 	for _, n := range res.History.Notes {
