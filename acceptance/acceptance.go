@@ -13,6 +13,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/features"
 	"github.com/rlspec/rlspec/profile"
@@ -204,7 +205,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	if cfg.Name != "" {
 		name = cfg.Name
 	}
-	body, err := service.LoadBody(tc.BodyTemplate)
+	body, err := bodytmpl.Load(tc.BodyTemplate)
 	if err != nil {
 		return nil, couldNotRun("%v", err)
 	}

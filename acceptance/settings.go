@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/redact"
@@ -29,15 +30,15 @@ const dateSlack = 2 * time.Second
 // response is otherwise a consistent first response (HTTP 200, Limit =
 // Remaining + 1): a service that lies in its headers is left to the
 // scenarios (FR-7), which report it as a failure.
-func checkSettings(ctx context.Context, tc service.Config, explicit dialect.Settings, body *service.Body, timeout time.Duration) (dialect.Detection, error) {
+func checkSettings(ctx context.Context, tc service.Config, explicit dialect.Settings, body *bodytmpl.Body, timeout time.Duration) (dialect.Detection, error) {
 	det := dialect.Detection{Settings: tc.Answer()}
-	b, err := body.Render(service.Bucket(service.NewDeviceBucket()))
+	b, err := body.Render(bodytmpl.Bucket(bodytmpl.NewDeviceBucket()))
 	if err != nil {
 		return det, err
 	}
 	req := service.Request{Body: b}
 	if tc.Profile != profile.PRD {
-		key, err := tc.RenderKey(service.NewUUID())
+		key, err := tc.RenderKey(bodytmpl.NewUUID())
 		if err != nil {
 			return det, err
 		}
@@ -98,8 +99,8 @@ func untilReset(rl service.RateLimit, ex *service.Exchange) time.Duration {
 
 // bodyNote says, when BODY_TEMPLATE renders the same body twice, that
 // AC6-03 (one Idempotency-Key, a different body) cannot run.
-func bodyNote(body *service.Body) (string, error) {
-	bucket := service.Bucket(service.NewDeviceBucket())
+func bodyNote(body *bodytmpl.Body) (string, error) {
+	bucket := bodytmpl.Bucket(bodytmpl.NewDeviceBucket())
 	a, err := body.Render(bucket)
 	if err != nil {
 		return "", err

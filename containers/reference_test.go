@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -38,11 +39,11 @@ func buildReference(t *testing.T) string {
 // post sends one ride summary for bucket and returns status and headers.
 func post(t *testing.T, base, bucket string) (int, service.RateLimit) {
 	t.Helper()
-	body, err := service.LoadBody("")
+	body, err := bodytmpl.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := body.Render(service.Bucket(bucket))
+	raw, err := body.Render(bodytmpl.Bucket(bucket))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestReferenceImageSmoke(t *testing.T) {
 			t.Fatalf("%s/healthz: %d %s", u, code, body)
 		}
 	}
-	bucket := service.NewDeviceBucket()
+	bucket := bodytmpl.NewDeviceBucket()
 	for i, want := range []struct {
 		status    int
 		remaining int64

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sort"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/redact"
 	"github.com/rlspec/rlspec/service"
@@ -64,7 +65,7 @@ func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...Ru
 	return &Live{runner: r, desc: desc}, nil
 }
 
-func probe(ctx context.Context, cfg service.Config, base string, body *service.Body) error {
+func probe(ctx context.Context, cfg service.Config, base string, body *bodytmpl.Body) error {
 	c := service.NewClient(cfg, base)
 	defer c.Close()
 	req, err := probeRequest(cfg, body)
@@ -82,13 +83,13 @@ func probe(ctx context.Context, cfg service.Config, base string, body *service.B
 }
 
 // probeRequest is a request on a fresh bucket or key of cfg's profile.
-func probeRequest(cfg service.Config, body *service.Body) (service.Request, error) {
+func probeRequest(cfg service.Config, body *bodytmpl.Body) (service.Request, error) {
 	if !profile.IsPRD(cfg.Profile) {
-		key, err := cfg.RenderKey(service.NewUUID())
+		key, err := cfg.RenderKey(bodytmpl.NewUUID())
 		return cfg.KeyedRequest(key), err
 	}
-	b, err := body.Render(service.Bucket(service.NewDeviceBucket()))
-	return service.Request{Body: b, IdempotencyKey: service.NewUUID()}, err
+	b, err := body.Render(bodytmpl.Bucket(bodytmpl.NewDeviceBucket()))
+	return service.Request{Body: b, IdempotencyKey: bodytmpl.NewUUID()}, err
 }
 
 // Limits is the target's one quota.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/acceptance"
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fault"
@@ -74,7 +75,7 @@ func runAcceptance(ctx context.Context, f fault.Name, p profile.Name, align prof
 	if p == profile.FixedWindow && align != "" {
 		tc.WindowAlign = align
 	}
-	token := "Bearer rlspec-selftest-" + service.NewUUID()
+	token := "Bearer rlspec-selftest-" + bodytmpl.NewUUID()
 	tc.Headers.Set("Authorization", token)
 	rep, err := runOnPair(ctx, tc, embedded.Options{Fault: f, Profile: p, Align: align, Store: c.store, RequireAuth: token,
 		Delay: c.overload.DelayMin, DelayMax: c.overload.DelayMax,

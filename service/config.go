@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
@@ -204,7 +205,7 @@ func (c Config) Validate() error {
 		}
 	}
 	if c.BodyTemplate != "" {
-		if _, err := LoadBody(c.BodyTemplate); err != nil {
+		if _, err := bodytmpl.Load(c.BodyTemplate); err != nil {
 			errs = append(errs, err)
 		}
 	}

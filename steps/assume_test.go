@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -153,7 +154,7 @@ func anyAddress(do func(context.Context, service.Request) *service.Exchange) ans
 // client the scenario makes has an address of its own (127.0.0.9, .10, …).
 func runScenarioOn(t *testing.T, cfg service.Config, clock *fakeTime, do answer, texts ...string) ScenarioResult {
 	t.Helper()
-	body, err := service.LoadBody("")
+	body, err := bodytmpl.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}

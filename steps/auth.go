@@ -5,9 +5,9 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/redact"
-	"github.com/rlspec/rlspec/service"
 )
 
 // registerAuth registers the steps of requests refused for their
@@ -50,7 +50,7 @@ func (s *scenario) withoutCredentials() http.Header {
 
 func (s *scenario) wrongCredentials() http.Header {
 	h := http.Header{}
-	wrong := "rlspec-wrong-" + service.NewUUID()
+	wrong := "rlspec-wrong-" + bodytmpl.NewUUID()
 	for _, k := range s.credentials() {
 		for _, v := range s.env.Config.Headers[k] {
 			if scheme, _, ok := strings.Cut(v, " "); ok {
@@ -68,7 +68,7 @@ func (s *scenario) wrongCredentials() http.Header {
 func (s *scenario) sendUnauthorised() error {
 	s.batch = batch{}
 	for _, h := range []http.Header{s.withoutCredentials(), s.wrongCredentials()} {
-		_, ex, err := s.sendFresh(s.theClient(), service.Bucket(s.bucket.id), h)
+		_, ex, err := s.sendFresh(s.theClient(), bodytmpl.Bucket(s.bucket.id), h)
 		if ex != nil {
 			s.batch.exchanges = append(s.batch.exchanges, ex)
 		}

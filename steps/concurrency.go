@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
 )
@@ -34,7 +35,7 @@ func (s *scenario) unitsLeft() int {
 // concurrentDifferent sends n fresh rides at once; the batch records how
 // many were sent and how many units the bucket had before.
 func (s *scenario) concurrentDifferent(n int) error {
-	reqs, err := s.requests(n, service.Bucket(s.bucket.id))
+	reqs, err := s.requests(n, bodytmpl.Bucket(s.bucket.id))
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -18,7 +19,7 @@ type Env struct {
 	// their requests over them, the others use URL.
 	URLs        []string
 	DisabledURL string // base URL of the flag-off twin; "" skips AC8
-	Body        *service.Body
+	Body        *bodytmpl.Body
 	Seeder      StateSeeder // nil without TARGET_DB
 	// PenaltySeeder is the penalties instance's TARGET_DB when it has a
 	// store of its own (the embedded reference); nil: Seeder.
@@ -50,7 +51,7 @@ type Env struct {
 // NewEnv returns an Env for cfg against url (and disabled, may be empty)
 // with service.Client clients and the default body or BODY_TEMPLATE.
 func NewEnv(cfg service.Config, url, disabled string) (*Env, error) {
-	body, err := service.LoadBody(cfg.BodyTemplate)
+	body, err := bodytmpl.Load(cfg.BodyTemplate)
 	if err != nil {
 		return nil, err
 	}

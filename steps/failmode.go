@@ -10,6 +10,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
@@ -112,7 +113,7 @@ func (s *scenario) restoreStore() {
 
 // sendWhileDown sends n fresh rides at once; the batch keeps them.
 func (s *scenario) sendWhileDown(n int) error {
-	reqs, err := s.requests(n, service.Bucket(s.bucket.id))
+	reqs, err := s.requests(n, bodytmpl.Bucket(s.bucket.id))
 	if err != nil {
 		return err
 	}
@@ -173,7 +174,7 @@ func (s *scenario) allAllowed() error {
 func (s *scenario) answeredAgain(secs int, refs clause.Refs, after string) (*service.Exchange, error) {
 	deadline := s.env.now().Add(time.Duration(secs) * time.Second)
 	for {
-		ex, err := s.one(s.theClient(), service.Bucket(s.bucket.id))
+		ex, err := s.one(s.theClient(), bodytmpl.Bucket(s.bucket.id))
 		if err != nil {
 			return ex, err
 		}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
 )
@@ -36,7 +37,7 @@ func (s *scenario) sameKeyOtherBody() error {
 	if s.last.ex == nil {
 		return errors.New("no earlier request")
 	}
-	r, err := s.request(service.Bucket(s.bucket.id))
+	r, err := s.request(bodytmpl.Bucket(s.bucket.id))
 	if err != nil {
 		return err
 	}
@@ -68,7 +69,7 @@ func (s *scenario) concurrentIdentical(rounds, n int) error {
 	}
 	s.assumeOneWindow(s.recorded(), -1)
 	for range rounds {
-		r, err := s.request(service.Bucket(s.bucket.id))
+		r, err := s.request(bodytmpl.Bucket(s.bucket.id))
 		if err != nil {
 			return err
 		}
@@ -102,7 +103,7 @@ func (s *scenario) replayMatches() error {
 // nextFresh sends a fresh ride (new key) on the bucket and returns its
 // Remaining.
 func (s *scenario) nextFresh() (*service.Exchange, int64, error) {
-	_, ex, err := s.sendFresh(s.theClient(), service.Bucket(s.bucket.id), nil)
+	_, ex, err := s.sendFresh(s.theClient(), bodytmpl.Bucket(s.bucket.id), nil)
 	if err != nil {
 		return ex, 0, err
 	}

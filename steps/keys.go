@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
@@ -41,7 +42,7 @@ func (s *scenario) registerKeys(sc stepper) {
 
 // newKey returns a fresh key value rendered with KEY_FORMAT.
 func (s *scenario) newKey() (string, error) {
-	v, err := s.env.Config.RenderKey(service.NewUUID())
+	v, err := s.env.Config.RenderKey(bodytmpl.NewUUID())
 	if err != nil {
 		return "", precondition(err)
 	}

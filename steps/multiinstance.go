@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
@@ -85,7 +86,7 @@ func (s *scenario) ridesOverInstances(k int) error {
 		return err
 	}
 	n := s.unitsLeft() + k
-	reqs, err := s.requests(n, service.Bucket(s.bucket.id))
+	reqs, err := s.requests(n, bodytmpl.Bucket(s.bucket.id))
 	if err != nil {
 		return err
 	}
@@ -126,7 +127,7 @@ func (s *scenario) bucketThroughEach() error {
 		return skip("the scenario spends one unit through each of %d instances, more than RL_LIMIT=%d: run it with a larger RL_LIMIT", len(cs), s.limit())
 	}
 	for i, c := range cs {
-		ex, err := s.oneWith(c, service.Bucket(s.bucket.id), nil)
+		ex, err := s.oneWith(c, bodytmpl.Bucket(s.bucket.id), nil)
 		if err != nil {
 			return precondition(err)
 		}
@@ -164,7 +165,7 @@ func (s *scenario) bucketRefusedElsewhere() error {
 		return precondition(errors.New("no other instance: the scenario must start with a ride through each instance"))
 	}
 	for i, c := range s.others {
-		ex, err := s.oneWith(c, service.Bucket(s.bucket.id), nil)
+		ex, err := s.oneWith(c, bodytmpl.Bucket(s.bucket.id), nil)
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
 )
@@ -25,23 +26,23 @@ func (s *scenario) registerQuota(sc stepper) {
 }
 
 func (s *scenario) freshBucket() error {
-	s.bucket.id = service.NewDeviceBucket()
+	s.bucket.id = bodytmpl.NewDeviceBucket()
 	s.bucket.first = nil
 	return nil
 }
 
 func (s *scenario) sendRide() error {
 	if s.bucket.id == "" {
-		s.bucket.id = service.NewDeviceBucket()
+		s.bucket.id = bodytmpl.NewDeviceBucket()
 	}
-	_, err := s.one(s.theClient(), service.Bucket(s.bucket.id))
+	_, err := s.one(s.theClient(), bodytmpl.Bucket(s.bucket.id))
 	return err
 }
 
 func (s *scenario) freshBucketFirstSent() error {
-	s.bucket.id = service.NewDeviceBucket()
+	s.bucket.id = bodytmpl.NewDeviceBucket()
 	s.bucket.first = nil
-	ex, err := s.one(s.theClient(), service.Bucket(s.bucket.id))
+	ex, err := s.one(s.theClient(), bodytmpl.Bucket(s.bucket.id))
 	if err != nil {
 		return precondition(err)
 	}
@@ -126,11 +127,11 @@ func (s *scenario) spendTo(n int, address bool) error {
 
 // field is the device_bucket field of the bucket under test: the device
 // bucket, or none for the address's bucket.
-func (s *scenario) field(address bool) service.BucketField {
+func (s *scenario) field(address bool) bodytmpl.BucketField {
 	if address {
-		return service.Omit()
+		return bodytmpl.Omit()
 	}
-	return service.Bucket(s.bucket.id)
+	return bodytmpl.Bucket(s.bucket.id)
 }
 
 func (s *scenario) statusIs(code int) error {

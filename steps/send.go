@@ -6,21 +6,22 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
 )
 
 // request renders a body with field f under a fresh Idempotency-Key.
-func (s *scenario) request(f service.BucketField) (service.Request, error) {
+func (s *scenario) request(f bodytmpl.BucketField) (service.Request, error) {
 	b, err := s.env.Body.Render(f)
 	if err != nil {
 		return service.Request{}, fmt.Errorf("render body: %w", err)
 	}
-	return service.Request{Body: b, IdempotencyKey: service.NewUUID()}, nil
+	return service.Request{Body: b, IdempotencyKey: bodytmpl.NewUUID()}, nil
 }
 
 // requests renders n requests with field f, each under its own key.
-func (s *scenario) requests(n int, f service.BucketField) ([]service.Request, error) {
+func (s *scenario) requests(n int, f bodytmpl.BucketField) ([]service.Request, error) {
 	reqs := make([]service.Request, n)
 	for i := range reqs {
 		r, err := s.request(f)
@@ -51,7 +52,7 @@ func (s *scenario) send(c Sender, r service.Request) (*service.Exchange, error) 
 
 // sendFresh is the one render-and-send: a fresh request with field f (and
 // header h, may be nil), sent with c.
-func (s *scenario) sendFresh(c Sender, f service.BucketField, h http.Header) (service.Request, *service.Exchange, error) {
+func (s *scenario) sendFresh(c Sender, f bodytmpl.BucketField, h http.Header) (service.Request, *service.Exchange, error) {
 	r, err := s.request(f)
 	if err != nil {
 		return r, nil, err
@@ -63,11 +64,11 @@ func (s *scenario) sendFresh(c Sender, f service.BucketField, h http.Header) (se
 
 // one sends a fresh request as the scenario's last exchange; the first one
 // on a bucket also becomes its first exchange.
-func (s *scenario) one(c Sender, f service.BucketField) (*service.Exchange, error) {
+func (s *scenario) one(c Sender, f bodytmpl.BucketField) (*service.Exchange, error) {
 	return s.oneWith(c, f, nil)
 }
 
-func (s *scenario) oneWith(c Sender, f service.BucketField, h http.Header) (*service.Exchange, error) {
+func (s *scenario) oneWith(c Sender, f bodytmpl.BucketField, h http.Header) (*service.Exchange, error) {
 	if s.bucket.first == nil {
 		if err := s.alignWindowStart(); err != nil {
 			return nil, err

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
 	"github.com/stretchr/testify/mock"
@@ -32,14 +33,14 @@ func scripted(r service.Request, status, limit, remaining int, reset time.Time) 
 func TestFirstRequestOffByOneIsAViolation(t *testing.T) {
 	s := newTestScenario(t, newFakeLimiter(10))
 	sender := newMockSender(t)
-	s.bucket.id = service.NewDeviceBucket()
+	s.bucket.id = bodytmpl.NewDeviceBucket()
 	sender.EXPECT().Do(mock.Anything, mock.MatchedBy(func(r service.Request) bool {
 		// The step sends the scenario's bucket with a fresh Idempotency-Key.
 		return r.IdempotencyKey != "" && strings.Contains(string(r.Body), s.bucket.id)
 	})).RunAndReturn(func(_ context.Context, r service.Request) *service.Exchange {
 		return scripted(r, http.StatusOK, 10, 10, time.Now().Add(time.Hour))
 	}).Once()
-	if _, err := s.one(sender, service.Bucket(s.bucket.id)); err != nil {
+	if _, err := s.one(sender, bodytmpl.Bucket(s.bucket.id)); err != nil {
 		t.Fatalf("send: %v", err)
 	}
 	if err := s.statusIs(http.StatusOK); err != nil {
@@ -62,7 +63,7 @@ func TestTransportErrorIsAViolation(t *testing.T) {
 	sender := newMockSender(t)
 	reset := errors.New("connection reset by peer")
 	sender.EXPECT().Do(mock.Anything, mock.Anything).Return(&service.Exchange{Err: reset}).Once()
-	_, err := s.one(sender, service.Bucket(service.NewDeviceBucket()))
+	_, err := s.one(sender, bodytmpl.Bucket(bodytmpl.NewDeviceBucket()))
 	var v *Violation
 	if !errors.As(err, &v) || !slices.Equal(v.Clause, clause.Of(clause.FR7)) || !strings.Contains(v.Actual, "connection reset") {
 		t.Fatalf("err = %v, want an FR-7 violation with the transport error", err)

@@ -16,6 +16,7 @@ import (
 	"github.com/cucumber/godog"
 	messages "github.com/cucumber/messages/go/v21"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
 )
@@ -137,7 +138,7 @@ func newTestScenario(t *testing.T, lim *fakeLimiter) *scenario {
 	t.Helper()
 	cfg := service.DefaultConfig()
 	cfg.Limit = lim.limit
-	body, err := service.LoadBody("")
+	body, err := bodytmpl.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
 )
@@ -206,7 +207,7 @@ func (s *scenario) raceBoundary() error {
 			}
 			release = s.boundaryAim(until.Add(-time.Second))
 		}
-		reqs, err := s.requests(n, service.Bucket(s.bucket.id))
+		reqs, err := s.requests(n, bodytmpl.Bucket(s.bucket.id))
 		if err != nil {
 			return err
 		}

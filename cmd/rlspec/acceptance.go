@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/rlspec/rlspec/acceptance"
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/containers"
 	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fakeserver"
@@ -94,7 +95,7 @@ func startEmbedded(cfg *acceptance.Config, cmd acceptanceCmd) (*embedded.Pair, e
 		tc.Headers = http.Header{}
 	}
 	if tc.Headers.Get("Authorization") == "" {
-		tc.Headers.Set("Authorization", "Bearer rlspec-embedded-"+service.NewUUID())
+		tc.Headers.Set("Authorization", "Bearer rlspec-embedded-"+bodytmpl.NewUUID())
 	}
 	*tc = tc.SizedForEmbedded(cmd.Sized[0], cmd.Sized[1]).WithEmbeddedDefaults()
 	answer, refusal := embedded.AnswerFor(*tc)
