@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/internal/junit"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps"
@@ -297,7 +298,7 @@ func responseText(ex *service.Exchange) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "sent %s, received %s\n", stamp(ex.Sent), stamp(ex.Received))
 	fmt.Fprintf(&b, "HTTP %d (%s after sending)\n", ex.Status, ex.Received.Sub(ex.Sent).Round(time.Microsecond))
-	for _, k := range []string{service.HeaderLimit, service.HeaderRemaining, service.HeaderReset, service.HeaderRetryAfter, "Content-Type"} {
+	for _, k := range []string{dialect.HeaderLimit, dialect.HeaderRemaining, dialect.HeaderReset, dialect.HeaderRetryAfter, "Content-Type"} {
 		for _, v := range ex.RespHeader.Values(k) {
 			fmt.Fprintf(&b, "%s: %s\n", k, v)
 		}

@@ -89,7 +89,7 @@ func settingsMismatch(tc service.Config, ex *service.Exchange) error {
 
 // untilReset is how far the response's Reset lies after it was answered
 // (its Date header, else when it came back).
-func untilReset(rl service.RateLimit, ex *service.Exchange) time.Duration {
+func untilReset(rl dialect.RateLimit, ex *service.Exchange) time.Duration {
 	now := ex.Received
 	if d, err := http.ParseTime(ex.RespHeader.Get("Date")); err == nil {
 		now = d

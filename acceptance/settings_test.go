@@ -80,7 +80,7 @@ func TestSettingsThatDoNotMatchTheServiceCannotRun(t *testing.T) {
 func TestSettingsCheckLeavesFaultsToTheScenarios(t *testing.T) {
 	lieLimit := func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set(service.HeaderLimit, "7")
+			w.Header().Set(dialect.HeaderLimit, "7")
 			h.ServeHTTP(&fixedLimit{ResponseWriter: w}, r)
 		})
 	}
@@ -145,7 +145,7 @@ func TestDialectSettingsCheckedAgainstTheFirstAnswer(t *testing.T) {
 type fixedLimit struct{ http.ResponseWriter }
 
 func (w *fixedLimit) WriteHeader(status int) {
-	w.Header().Set(service.HeaderLimit, "7")
+	w.Header().Set(dialect.HeaderLimit, "7")
 	w.ResponseWriter.WriteHeader(status)
 }
 

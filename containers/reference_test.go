@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -37,7 +38,7 @@ func buildReference(t *testing.T) string {
 }
 
 // post sends one ride summary for bucket and returns status and headers.
-func post(t *testing.T, base, bucket string) (int, service.RateLimit) {
+func post(t *testing.T, base, bucket string) (int, dialect.RateLimit) {
 	t.Helper()
 	body, err := bodytmpl.Load("")
 	if err != nil {
@@ -59,7 +60,7 @@ func post(t *testing.T, base, bucket string) (int, service.RateLimit) {
 		t.Fatalf("POST %s: %v", base, err)
 	}
 	resp.Body.Close()
-	rl, err := service.ParseRateLimit(resp.Header)
+	rl, err := dialect.ParseRateLimit(resp.Header)
 	if err != nil {
 		t.Fatalf("POST %s: status %d: %v", base, resp.StatusCode, err)
 	}

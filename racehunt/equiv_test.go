@@ -192,12 +192,12 @@ func randomProfileHistory(rt *rapid.T) *History {
 		case 3:
 			body = []byte(`{"error":"slow down"}`)
 		case 4:
-			hdr.Set(service.HeaderRetryAfter, "soon")
+			hdr.Set(dialect.HeaderRetryAfter, "soon")
 		case 5:
 			status = http.StatusTooManyRequests
 		}
 		if !d.Allowed && corrupt != 4 {
-			hdr.Set(service.HeaderRetryAfter, "1")
+			hdr.Set(dialect.HeaderRetryAfter, "1")
 		}
 		if corrupt != 6 {
 			q := dialect.Quota{Limit: int64(limit), Remaining: int64(rem), Reset: time.Unix(reset, 0), Window: w, Now: time.Unix(0, r.at)}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -44,9 +45,9 @@ func newSim(limit int, window time.Duration) *sim {
 
 func rlHeader(limit, rem int, reset int64) http.Header {
 	h := http.Header{}
-	h.Set(service.HeaderLimit, strconv.Itoa(limit))
-	h.Set(service.HeaderRemaining, strconv.Itoa(rem))
-	h.Set(service.HeaderReset, strconv.FormatInt(reset, 10))
+	h.Set(dialect.HeaderLimit, strconv.Itoa(limit))
+	h.Set(dialect.HeaderRemaining, strconv.Itoa(rem))
+	h.Set(dialect.HeaderReset, strconv.FormatInt(reset, 10))
 	return h
 }
 

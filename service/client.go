@@ -22,6 +22,9 @@ import (
 // DefaultRequestTimeout bounds every request rlspec sends.
 const DefaultRequestTimeout = 5 * time.Second
 
+// HeaderIdemKey is the request header that makes a request idempotent.
+const HeaderIdemKey = "Idempotency-Key"
+
 // maxResponseBody caps how much of a response body is kept.
 const maxResponseBody = 1 << 20
 
@@ -90,11 +93,11 @@ func (e *Exchange) Observe() dialect.Observation {
 // RateLimit is the response's rate-limit fields in its dialect; missing or
 // malformed ones (or a Reset in another form than RESET_FORMAT) are an
 // error, one sentence.
-func (e *Exchange) RateLimit() (RateLimit, error) {
+func (e *Exchange) RateLimit() (dialect.RateLimit, error) {
 	if e.Err != nil {
-		return RateLimit{RetryAfter: -1}, e.Err
+		return dialect.RateLimit{RetryAfter: -1}, e.Err
 	}
-	return RateLimitOf(e.Observe())
+	return dialect.RateLimitOf(e.Observe())
 }
 
 // Refused reports whether the response is a refusal (LIMITED_STATUS).

@@ -10,13 +10,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rlspec/rlspec/dialect"
 )
 
 func TestClientBindsSourceAddress(t *testing.T) {
 	seen := make(chan string, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		seen <- r.RemoteAddr + "|" + r.Header.Get("X-Forwarded-For") + "|" + r.Header.Get("Content-Type") + "|" + r.Header.Get("Authorization") + "|" + r.Header.Get(HeaderIdemKey)
-		w.Header().Set(HeaderLimit, "5")
+		w.Header().Set(dialect.HeaderLimit, "5")
 		w.WriteHeader(http.StatusTeapot)
 		_, _ = w.Write([]byte(`{"ok":true}`))
 	}))
@@ -37,7 +39,7 @@ func TestClientBindsSourceAddress(t *testing.T) {
 	if want := "||application/json|Bearer abc|k1"; !strings.HasSuffix(got, want) {
 		t.Fatalf("server saw %q, want suffix %q", got, want)
 	}
-	if ex.Status != http.StatusTeapot || string(ex.RespBody) != `{"ok":true}` || ex.RespHeader.Get(HeaderLimit) != "5" {
+	if ex.Status != http.StatusTeapot || string(ex.RespBody) != `{"ok":true}` || ex.RespHeader.Get(dialect.HeaderLimit) != "5" {
 		t.Fatalf("exchange %+v", ex)
 	}
 	if ex.Sent.Before(ex.Intended) || ex.Received.Before(ex.Sent) {

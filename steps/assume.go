@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -157,7 +158,7 @@ func (s *scenario) refill(from, to int) string {
 	type sample struct {
 		ex   *service.Exchange
 		left int64
-		rl   service.RateLimit
+		rl   dialect.RateLimit
 	}
 	byBucket := map[string][]sample{}
 	keys := map[string]bool{}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/mock"
 
 	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -117,11 +118,11 @@ func (s *slowServer) Do(_ context.Context, r service.Request) *service.Exchange 
 		b.left--
 	}
 	ex.RespHeader = http.Header{"Date": {now.UTC().Format(http.TimeFormat)}}
-	ex.RespHeader.Set(service.HeaderLimit, strconv.Itoa(s.limit))
-	ex.RespHeader.Set(service.HeaderRemaining, strconv.Itoa(b.left))
-	ex.RespHeader.Set(service.HeaderReset, strconv.FormatInt(reset.Unix(), 10))
+	ex.RespHeader.Set(dialect.HeaderLimit, strconv.Itoa(s.limit))
+	ex.RespHeader.Set(dialect.HeaderRemaining, strconv.Itoa(b.left))
+	ex.RespHeader.Set(dialect.HeaderReset, strconv.FormatInt(reset.Unix(), 10))
 	if ex.Status == http.StatusTooManyRequests {
-		ex.RespHeader.Set(service.HeaderRetryAfter, strconv.Itoa(int(reset.Sub(now).Seconds())+1))
+		ex.RespHeader.Set(dialect.HeaderRetryAfter, strconv.Itoa(int(reset.Sub(now).Seconds())+1))
 	}
 	s.cache[r.IdempotencyKey] = ex
 	return ex

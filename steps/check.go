@@ -32,10 +32,10 @@ func (s *scenario) need() (*service.Exchange, error) {
 // headersOf reads ex's rate-limit fields in the target's dialect (package
 // dialect); missing or malformed fields are a violation of refs, and under
 // DIALECT=status the header clause is skipped with the dialect as reason.
-func (s *scenario) headersOf(ex *service.Exchange, refs clause.Refs) (service.RateLimit, error) {
+func (s *scenario) headersOf(ex *service.Exchange, refs clause.Refs) (dialect.RateLimit, error) {
 	if ex.Err == nil {
 		if d := ex.Observe().Dialect; d == dialect.Status {
-			return service.RateLimit{}, skip("DIALECT=%s: the target answers with the status code only, so its rate-limit headers are not checked", d)
+			return dialect.RateLimit{}, skip("DIALECT=%s: the target answers with the status code only, so its rate-limit headers are not checked", d)
 		}
 	}
 	rl, err := ex.RateLimit()
@@ -69,10 +69,10 @@ func fieldsOf(a dialect.Settings) string {
 
 // lastWithHeaders is the last response and its parsed rate-limit headers
 // (FR-7).
-func (s *scenario) lastWithHeaders() (*service.Exchange, service.RateLimit, error) {
+func (s *scenario) lastWithHeaders() (*service.Exchange, dialect.RateLimit, error) {
 	ex, err := s.need()
 	if err != nil {
-		return nil, service.RateLimit{}, err
+		return nil, dialect.RateLimit{}, err
 	}
 	rl, err := s.headersOf(ex, clause.Of(clause.FR7))
 	return ex, rl, err

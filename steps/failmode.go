@@ -12,6 +12,7 @@ import (
 
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -134,7 +135,7 @@ func (s *scenario) noneAllowed() error {
 		case ex.Status != http.StatusServiceUnavailable && ex.Status != http.StatusTooManyRequests:
 			return violation(refs, where, "503 (or 429) with Retry-After", describe(ex), ex)
 		}
-		if v := strings.TrimSpace(ex.RespHeader.Get(service.HeaderRetryAfter)); !validRetryAfter(v) {
+		if v := strings.TrimSpace(ex.RespHeader.Get(dialect.HeaderRetryAfter)); !validRetryAfter(v) {
 			return violation(refs, where, "a Retry-After header (seconds or an HTTP date)", fmt.Sprintf("%s; Retry-After %q", describe(ex), v), ex)
 		}
 	}

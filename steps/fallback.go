@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -115,7 +116,7 @@ func (s *scenario) spentUnderInvalid() string {
 		return ""
 	}
 	_, ex, err := s.sendFresh(s.theClient(), bodytmpl.Omit(), nil)
-	var rl service.RateLimit
+	var rl dialect.RateLimit
 	if err == nil {
 		rl, err = ex.RateLimit()
 	}

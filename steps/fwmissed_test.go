@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
@@ -62,9 +63,9 @@ func (f *fwFake) Do(_ context.Context, r service.Request) *service.Exchange {
 		ex.Status = http.StatusTooManyRequests
 	}
 	ex.RespHeader = http.Header{}
-	ex.RespHeader.Set(service.HeaderLimit, strconv.Itoa(d.Limit))
-	ex.RespHeader.Set(service.HeaderRemaining, strconv.Itoa(d.Remaining))
-	ex.RespHeader.Set(service.HeaderReset, strconv.FormatInt(d.Reset, 10))
+	ex.RespHeader.Set(dialect.HeaderLimit, strconv.Itoa(d.Limit))
+	ex.RespHeader.Set(dialect.HeaderRemaining, strconv.Itoa(d.Remaining))
+	ex.RespHeader.Set(dialect.HeaderReset, strconv.FormatInt(d.Reset, 10))
 	return ex
 }
 

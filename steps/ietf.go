@@ -61,7 +61,7 @@ func (s *scenario) ietfFields() error {
 
 // beside reads the x-ratelimit headers an ietf-headers target sends beside
 // the IETF fields (with HEADER_PREFIX and RESET_FORMAT as configured).
-func (s *scenario) beside(ex *service.Exchange) (service.RateLimit, error) {
+func (s *scenario) beside(ex *service.Exchange) (dialect.RateLimit, error) {
 	a := s.env.Config.Answer()
 	x := *ex
 	x.Answer = dialect.Settings{Dialect: dialect.XRateLimit, Prefix: a.Prefix}

@@ -344,7 +344,7 @@ func (s *scenario) boundViolation(vs []bound.Violation) error {
 }
 
 // limitHeaders parses ex's rate-limit headers and checks Limit = N.
-func (s *scenario) limitHeaders(ex *service.Exchange) (service.RateLimit, error) {
+func (s *scenario) limitHeaders(ex *service.Exchange) (dialect.RateLimit, error) {
 	rl, err := s.headersOf(ex, s.refs)
 	if err != nil {
 		return rl, err

@@ -18,6 +18,7 @@ import (
 
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -91,19 +92,19 @@ func (l *fakeLimiter) answer(addr netip.Addr, r service.Request, ex *service.Exc
 		left = l.limit
 	}
 	ex.RespHeader = http.Header{}
-	ex.RespHeader.Set(service.HeaderLimit, strconv.Itoa(l.limit))
-	ex.RespHeader.Set(service.HeaderReset, strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
+	ex.RespHeader.Set(dialect.HeaderLimit, strconv.Itoa(l.limit))
+	ex.RespHeader.Set(dialect.HeaderReset, strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
 	if left <= 0 {
 		ex.Status, ex.RespBody = 429, []byte(`{"error":"rate_limited"}`)
-		ex.RespHeader.Set(service.HeaderRemaining, "0")
-		ex.RespHeader.Set(service.HeaderRetryAfter, "3600")
+		ex.RespHeader.Set(dialect.HeaderRemaining, "0")
+		ex.RespHeader.Set(dialect.HeaderRetryAfter, "3600")
 		return
 	}
 	if !l.oversell {
 		l.left[key] = left - 1
 	}
 	ex.Status, ex.RespBody = 200, []byte(`{"status":"accepted"}`)
-	ex.RespHeader.Set(service.HeaderRemaining, strconv.Itoa(left-1))
+	ex.RespHeader.Set(dialect.HeaderRemaining, strconv.Itoa(left-1))
 	if r.IdempotencyKey != "" {
 		l.cache[r.IdempotencyKey] = ex
 	}
@@ -254,11 +255,11 @@ func TestValidHeadersNamesTheBadHeader(t *testing.T) {
 	s := newTestScenario(t, newFakeLimiter(10))
 	now := time.Now()
 	for name, h := range map[string]http.Header{
-		"missing":  {service.HeaderLimit: {"10"}, service.HeaderReset: {"1"}},
-		"negative": {service.HeaderLimit: {"10"}, service.HeaderRemaining: {"-1"}, service.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
-		"word":     {service.HeaderLimit: {"ten"}, service.HeaderRemaining: {"1"}, service.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
-		"past":     {service.HeaderLimit: {"10"}, service.HeaderRemaining: {"1"}, service.HeaderReset: {"1"}},
-		"over":     {service.HeaderLimit: {"10"}, service.HeaderRemaining: {"11"}, service.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
+		"missing":  {dialect.HeaderLimit: {"10"}, dialect.HeaderReset: {"1"}},
+		"negative": {dialect.HeaderLimit: {"10"}, dialect.HeaderRemaining: {"-1"}, dialect.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
+		"word":     {dialect.HeaderLimit: {"ten"}, dialect.HeaderRemaining: {"1"}, dialect.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
+		"past":     {dialect.HeaderLimit: {"10"}, dialect.HeaderRemaining: {"1"}, dialect.HeaderReset: {"1"}},
+		"over":     {dialect.HeaderLimit: {"10"}, dialect.HeaderRemaining: {"11"}, dialect.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
 	} {
 		ex := &service.Exchange{Method: "POST", Status: 200, RespHeader: h, Sent: now, Received: now}
 		err := s.validHeaders(ex)
