@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"time"
-
 )
 
 // Header names of the PRD (FR-7): x-ratelimit with the default prefix.
