@@ -16,6 +16,7 @@ import (
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/features"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/redact"
 	"github.com/rlspec/rlspec/service"
@@ -77,7 +78,7 @@ func WithProbeTimeout(d time.Duration) Option { return func(r *runner) { r.probe
 func WithScenarioTimeout(d time.Duration) Option { return func(r *runner) { r.scenarioTimeout = d } }
 
 // WithRequestTimeout bounds every request of the suite (default
-// service.DefaultRequestTimeout).
+// httpclient.DefaultTimeout).
 func WithRequestTimeout(d time.Duration) Option { return func(r *runner) { r.requestTimeout = d } }
 
 // WithResolver sets how the targets' host names are resolved for the
@@ -238,17 +239,17 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		env.Store = cfg.Store
 	}
 	env.Restarter = cfg.Restarter
-	var clientOpts []service.ClientOption
+	var clientOpts []httpclient.Option
 	if r.requestTimeout > 0 {
-		clientOpts = append(clientOpts, service.WithTimeout(r.requestTimeout))
+		clientOpts = append(clientOpts, httpclient.WithTimeout(r.requestTimeout))
 	}
 	if sql != nil {
-		clientOpts = append(clientOpts, service.WithTransport(sql), service.WithReplay(sql.Command))
+		clientOpts = append(clientOpts, httpclient.WithTransport(sql), httpclient.WithReplay(sql.Command))
 		env.Ager = sql
 	}
 	if len(clientOpts) > 0 {
 		env.NewClient = func(base string) steps.Client {
-			return service.NewClient(tc, base, clientOpts...)
+			return httpclient.New(tc, base, clientOpts...)
 		}
 	}
 	env.ScenarioTimeout = r.scenarioTimeout

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -29,7 +30,7 @@ func startEmbeddedPair(t testing.TB, tc service.Config, f fault.Name) (service.C
 // instances on one store (tc.URLs).
 func startEmbeddedReplicas(t testing.TB, tc service.Config, f fault.Name, replicas int) (service.Config, *embedded.Pair) {
 	t.Helper()
-	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, TrustLoopbackProxies: tc.ClientIPs == service.ClientIPsXFF, RequireAuth: tc.Headers.Get("Authorization"),
+	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, TrustLoopbackProxies: tc.ClientIPs == httpclient.XFF, RequireAuth: tc.Headers.Get("Authorization"),
 		Profile: profile.Name(tc.Profile), Align: profile.Align(tc.WindowAlign),
 		Burst: tc.Burst, Rate: tc.Rate, Replicas: replicas,
 		Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers()})

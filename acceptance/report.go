@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/internal/junit"
-	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps"
 )
 
@@ -197,7 +197,7 @@ const maxEvidence = 8
 
 // evidence returns the last maxEvidence exchanges of v and how many earlier
 // ones were left out.
-func evidence(v *steps.Violation) ([]*service.Exchange, int) {
+func evidence(v *steps.Violation) ([]*httpclient.Exchange, int) {
 	if n := len(v.Evidence); n > maxEvidence {
 		return v.Evidence[n-maxEvidence:], n - maxEvidence
 	}
@@ -291,7 +291,7 @@ func failuresFirst(rs []steps.ScenarioResult) []steps.ScenarioResult {
 	return out
 }
 
-func responseText(ex *service.Exchange) string {
+func responseText(ex *httpclient.Exchange) string {
 	if ex.Err != nil {
 		return fmt.Sprintf("sent %s, no response by %s: %s", stamp(ex.Sent), stamp(ex.Received), ex.Err.Error())
 	}

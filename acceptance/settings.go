@@ -11,6 +11,7 @@ import (
 
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/redact"
 	"github.com/rlspec/rlspec/service"
@@ -36,7 +37,7 @@ func checkSettings(ctx context.Context, tc service.Config, explicit dialect.Sett
 	if err != nil {
 		return det, err
 	}
-	req := service.Request{Body: b}
+	req := httpclient.Request{Body: b}
 	if tc.Profile != profile.PRD {
 		key, err := tc.RenderKey(bodytmpl.NewUUID())
 		if err != nil {
@@ -44,7 +45,7 @@ func checkSettings(ctx context.Context, tc service.Config, explicit dialect.Sett
 		}
 		req = tc.KeyedRequest(key) // a fresh key of the profile, with its method
 	}
-	c := service.NewClient(tc, tc.URL, service.WithTimeout(timeout))
+	c := httpclient.New(tc, tc.URL, httpclient.WithTimeout(timeout))
 	defer c.Close()
 	ex := c.Do(ctx, req)
 	if err := firstAllowed(tc, ex); err != nil {
@@ -64,7 +65,7 @@ func checkSettings(ctx context.Context, tc service.Config, explicit dialect.Sett
 
 // settingsMismatch returns one sentence naming the setting the first
 // response of a fresh bucket contradicts, or nil.
-func settingsMismatch(tc service.Config, ex *service.Exchange) error {
+func settingsMismatch(tc service.Config, ex *httpclient.Exchange) error {
 	if ex.Err != nil || ex.Status != http.StatusOK {
 		return nil
 	}
@@ -89,7 +90,7 @@ func settingsMismatch(tc service.Config, ex *service.Exchange) error {
 
 // untilReset is how far the response's Reset lies after it was answered
 // (its Date header, else when it came back).
-func untilReset(rl dialect.RateLimit, ex *service.Exchange) time.Duration {
+func untilReset(rl dialect.RateLimit, ex *httpclient.Exchange) time.Duration {
 	now := ex.Received
 	if d, err := http.ParseTime(ex.RespHeader.Get("Date")); err == nil {
 		now = d
@@ -119,7 +120,7 @@ func bodyNote(body *bodytmpl.Body) (string, error) {
 // allowed (2xx): every scenario would fail on it, and a bound ("at most N")
 // would hold on a run that allowed nothing. The sentence shows the answer
 // and names the settings that usually cause it.
-func firstAllowed(tc service.Config, ex *service.Exchange) error {
+func firstAllowed(tc service.Config, ex *httpclient.Exchange) error {
 	if ex.Err != nil || ex.Status/100 == 2 {
 		return nil
 	}

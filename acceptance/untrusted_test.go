@@ -7,6 +7,7 @@ import (
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps"
 )
@@ -29,7 +30,7 @@ func TestUntrustedInstanceRunsXFF01(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			tc := service.DefaultConfig()
 			set := DefaultSettings()
-			tc.ClientIPs = service.ClientIPsXFF
+			tc.ClientIPs = httpclient.XFF
 			tc = startEmbedded(t, tc, fault.None)
 			tc.DB = ""
 			if c.untrusted {

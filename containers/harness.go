@@ -13,6 +13,7 @@ import (
 
 	"github.com/moby/moby/api/types/network"
 	"github.com/moby/moby/client"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
 	tc "github.com/testcontainers/testcontainers-go"
 )
@@ -135,7 +136,7 @@ func startForHarness(ctx context.Context, image string, cfg *service.Config, o H
 	if ct.Gateway.IsValid() && ct.Gateway != gw {
 		return nil, nil, nil, errors.Join(fmt.Errorf("the container sees requests from %s, not the default network's gateway %s it was told to trust", ct.Gateway, gw), stop())
 	}
-	if xff := !o.ClientIPsGiven || cfg.ClientIPs == service.ClientIPsXFF; o.Untrusted && xff {
+	if xff := !o.ClientIPsGiven || cfg.ClientIPs == httpclient.XFF; o.Untrusted && xff {
 		fmt.Fprintf(note, "starting one more %s without %s, for EXT-XFF-01…\n", image, EnvTrustedProxies)
 		u, err := StartTarget(ctx, image, untrustedOpts...)
 		if err != nil {
@@ -151,9 +152,9 @@ func startForHarness(ctx context.Context, image string, cfg *service.Config, o H
 	}
 	switch {
 	case !o.ClientIPsGiven:
-		cfg.ClientIPs = service.ClientIPsXFF
+		cfg.ClientIPs = httpclient.XFF
 		fmt.Fprintf(note, "CLIENT_IPS=xff: the containers see every request come from the Docker gateway %s, which they trust as a proxy; client addresses travel in X-Forwarded-For\n", gw)
-	case cfg.ClientIPs != service.ClientIPsXFF:
+	case cfg.ClientIPs != httpclient.XFF:
 		fmt.Fprintf(note, "warning: CLIENT_IPS=%s with TARGET_IMAGE: every request reaches the container from the Docker gateway %s, so per-client-address scenarios share one address\n", cfg.ClientIPs, gw)
 	}
 	fmt.Fprintf(note, "started %s at %s\n", image, strings.TrimSpace(ct.URL+" "+ct.DisabledURL))

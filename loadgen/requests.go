@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -31,7 +32,7 @@ type Requests struct {
 	// Keyed, when set, makes the request of a key for a profile other than
 	// the PRD (service.Config.KeyedRequest: TARGET_METHOD, the key in a
 	// header or a JSON body as KEY says); Buckets then holds the keys.
-	Keyed func(key string) service.Request
+	Keyed func(key string) httpclient.Request
 }
 
 // NewRequests returns a request set for cfg against base with n fresh random
@@ -57,8 +58,8 @@ func NewRequests(cfg service.Config, base string, n int) (*Requests, error) {
 		}
 		r.Keyed = cfg.KeyedRequest
 	}
-	if cfg.ClientIPs == service.ClientIPsXFF {
-		r.XFF = service.NewClientAddr(service.ClientIPsXFF).String()
+	if cfg.ClientIPs == httpclient.XFF {
+		r.XFF = httpclient.NewAddr(httpclient.XFF).String()
 	}
 	return r, nil
 }
@@ -119,7 +120,7 @@ func (r *Requests) Render() ([][]byte, error) {
 
 // request is the request of bucket (or key) b: the PRD's POST with the
 // body template rendered for b, or Keyed's.
-func (r *Requests) request(b string) (service.Request, error) {
+func (r *Requests) request(b string) (httpclient.Request, error) {
 	if r.Keyed != nil {
 		req := r.Keyed(b)
 		if req.Method == "" {
@@ -128,7 +129,7 @@ func (r *Requests) request(b string) (service.Request, error) {
 		return req, nil
 	}
 	body, err := r.Body.Render(bodytmpl.Bucket(b))
-	return service.Request{Method: http.MethodPost, Body: body, ContentType: "application/json"}, err
+	return httpclient.Request{Method: http.MethodPost, Body: body, ContentType: "application/json"}, err
 }
 
 func sortedNames(h http.Header) []string {

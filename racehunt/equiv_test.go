@@ -18,9 +18,9 @@ import (
 
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 )
 
 // TestCheckerGivesTheVerdictsOfTheWholeHistoryCheck: the Checker (keys
@@ -205,7 +205,7 @@ func randomProfileHistory(rt *rapid.T) *History {
 				rt.Fatal(err)
 			}
 		}
-		ex := &service.Exchange{Method: http.MethodGet, Status: status, RespHeader: hdr,
+		ex := &httpclient.Exchange{Method: http.MethodGet, Status: status, RespHeader: hdr,
 			RespBody: body, Sent: time.Unix(0, r.send), Received: time.Unix(0, r.recv)}
 		if rapid.IntRange(0, 9).Draw(rt, "lost") == 0 {
 			ex.Err = errors.New("no response")

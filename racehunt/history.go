@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 )
 
 // Op is one recorded request of a workload run.
@@ -22,7 +22,7 @@ type Op struct {
 	Bucket   string
 	IdemKey  string
 	BodyHash string // SHA-256 of the request body, hex
-	Ex       *service.Exchange
+	Ex       *httpclient.Exchange
 	// ServerFrom and ServerTo bound the target's clock while the request was
 	// in flight: the fake clock's reading against the embedded reference,
 	// the wall clock at send and receive otherwise.

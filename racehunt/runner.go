@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
@@ -46,7 +47,7 @@ type RunnerOption func(*Runner)
 // instead of waiting on the wall clock.
 func WithFakeClock(c Mover) RunnerOption { return func(r *Runner) { r.clock = c } }
 
-// WithRequestTimeout bounds each request (default service.DefaultRequestTimeout).
+// WithRequestTimeout bounds each request (default httpclient.DefaultTimeout).
 func WithRequestTimeout(d time.Duration) RunnerOption { return func(r *Runner) { r.timeout = d } }
 
 // WithMaxWait bounds a wait on the wall clock for a window boundary
@@ -72,7 +73,7 @@ func NewRunner(cfg service.Config, bases []string, limit int, opts ...RunnerOpti
 	if err != nil {
 		return nil, fmt.Errorf("runner: %w", err)
 	}
-	r := &Runner{cfg: cfg, bases: bases, limit: limit, body: body, timeout: service.DefaultRequestTimeout, tolerance: -1, maxWait: service.DefaultMaxWait, model: m}
+	r := &Runner{cfg: cfg, bases: bases, limit: limit, body: body, timeout: httpclient.DefaultTimeout, tolerance: -1, maxWait: service.DefaultMaxWait, model: m}
 	for _, o := range opts {
 		o(r)
 	}
@@ -93,8 +94,8 @@ var badBuckets = []string{"not-a-sha256", "0123456789abcdef0123456789abcdef01234
 
 // prepared is one request ready to send.
 type prepared struct {
-	client *service.Client
-	req    service.Request
+	client *httpclient.Client
+	req    httpclient.Request
 	op     Op
 }
 
@@ -107,10 +108,10 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 	}
 	h := &History{Limit: r.limit, Window: r.cfg.Window, Tolerance: r.tolerance, Profile: r.cfg.Profile, Model: r.model,
 		WindowAlign: r.cfg.WindowAlign, Answer: r.cfg.Answer()}
-	clients := make([]*service.Client, w.Clients)
+	clients := make([]*httpclient.Client, w.Clients)
 	for i := range clients {
-		opts := []service.ClientOption{service.WithTimeout(r.timeout)}
-		clients[i] = service.NewClient(r.cfg, r.bases[i%len(r.bases)], opts...)
+		opts := []httpclient.Option{httpclient.WithTimeout(r.timeout)}
+		clients[i] = httpclient.New(r.cfg, r.bases[i%len(r.bases)], opts...)
 		defer clients[i].Close()
 	}
 	buckets := make([]string, w.Buckets)

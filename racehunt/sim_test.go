@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/dialect"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // sim is an in-memory bucket server used to synthesise histories: correct,
@@ -132,7 +132,7 @@ func (s *synth) run(reqs ...synthReq) []*Op {
 		}
 		o := Op{Index: s.base + len(s.h.Ops), Burst: s.burst, Req: Req{Kind: r.kind}, Bucket: r.bucket, IdemKey: r.key, BodyHash: body,
 			ServerFrom: s.now, ServerTo: s.now,
-			Ex: &service.Exchange{Method: http.MethodPost, Sent: s.t, Received: s.t.Add(time.Millisecond)}}
+			Ex: &httpclient.Exchange{Method: http.MethodPost, Sent: s.t, Received: s.t.Add(time.Millisecond)}}
 		s.h.Ops = append(s.h.Ops, o)
 	}
 	s.burst++

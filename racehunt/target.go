@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/redact"
 	"github.com/rlspec/rlspec/service"
@@ -66,7 +67,7 @@ func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...Ru
 }
 
 func probe(ctx context.Context, cfg service.Config, base string, body *bodytmpl.Body) error {
-	c := service.NewClient(cfg, base)
+	c := httpclient.New(cfg, base)
 	defer c.Close()
 	req, err := probeRequest(cfg, body)
 	if err != nil {
@@ -83,13 +84,13 @@ func probe(ctx context.Context, cfg service.Config, base string, body *bodytmpl.
 }
 
 // probeRequest is a request on a fresh bucket or key of cfg's profile.
-func probeRequest(cfg service.Config, body *bodytmpl.Body) (service.Request, error) {
+func probeRequest(cfg service.Config, body *bodytmpl.Body) (httpclient.Request, error) {
 	if !profile.IsPRD(cfg.Profile) {
 		key, err := cfg.RenderKey(bodytmpl.NewUUID())
 		return cfg.KeyedRequest(key), err
 	}
 	b, err := body.Render(bodytmpl.Bucket(bodytmpl.NewDeviceBucket()))
-	return service.Request{Body: b, IdempotencyKey: bodytmpl.NewUUID()}, err
+	return httpclient.Request{Body: b, IdempotencyKey: bodytmpl.NewUUID()}, err
 }
 
 // Limits is the target's one quota.

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/redact"
 )
 
@@ -26,7 +27,7 @@ var _ Resolver = (*net.Resolver)(nil)
 // IPv4 loopback addresses only. r nil is net.DefaultResolver. The error is
 // one sentence that says what to set.
 func (c Config) CheckClientIPs(ctx context.Context, r Resolver) error {
-	if c.SQL != "" || (c.ClientIPs != ClientIPsBind && c.ClientIPs != "") {
+	if c.SQL != "" || (c.ClientIPs != httpclient.Bind && c.ClientIPs != "") {
 		return nil
 	}
 	if r == nil {

@@ -13,20 +13,10 @@ import (
 
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/redact"
-)
-
-// ClientIPMode says how the harness gives each scenario its own client address.
-type ClientIPMode string
-
-const (
-	// ClientIPsBind binds each client's source address in 127.0.0.0/8.
-	ClientIPsBind ClientIPMode = "bind"
-	// ClientIPsXFF sends a distinct documentation-range address in
-	// X-Forwarded-For; the implementation must trust the harness as a proxy.
-	ClientIPsXFF ClientIPMode = "xff"
 )
 
 // DBSchema names the layout of the rate_limit_buckets table behind TARGET_DB.
@@ -65,18 +55,18 @@ type Config struct {
 	// store, URL first — TARGET_URLS, or the replicas a command started
 	// (REPLICAS); nil: URL alone (InstanceURLs).
 	URLs         []string
-	Path         string        // TARGET_PATH
-	Headers      http.Header   // TARGET_HEADERS
-	BodyTemplate string        // BODY_TEMPLATE: path of a text/template JSON file
-	Limit        int           // RL_LIMIT
-	Window       time.Duration // RL_WINDOW
-	Sentinel     int           // RL_SENTINEL
-	Burst        int           // RL_BURST: token-bucket's B; 0 not given
-	Rate         float64       // RL_RATE: token-bucket's R, tokens per second; 0 not given
-	DB           string        // TARGET_DB: sqlite:/abs/path.db, postgres://… or (with SQL) embedded
-	SQL          string        // TARGET_SQL: spec/004's function in TARGET_DB, called directly (sqltarget)
-	Schema       DBSchema      // DB_SCHEMA
-	ClientIPs    ClientIPMode  // CLIENT_IPS
+	Path         string              // TARGET_PATH
+	Headers      http.Header         // TARGET_HEADERS
+	BodyTemplate string              // BODY_TEMPLATE: path of a text/template JSON file
+	Limit        int                 // RL_LIMIT
+	Window       time.Duration       // RL_WINDOW
+	Sentinel     int                 // RL_SENTINEL
+	Burst        int                 // RL_BURST: token-bucket's B; 0 not given
+	Rate         float64             // RL_RATE: token-bucket's R, tokens per second; 0 not given
+	DB           string              // TARGET_DB: sqlite:/abs/path.db, postgres://… or (with SQL) embedded
+	SQL          string              // TARGET_SQL: spec/004's function in TARGET_DB, called directly (sqltarget)
+	Schema       DBSchema            // DB_SCHEMA
+	ClientIPs    httpclient.AddrMode // CLIENT_IPS
 
 	// Profiles (profiles.md). Empty profile settings mean the profile's
 	// default; ForProfile fills them.
@@ -115,7 +105,7 @@ func DefaultConfig() Config {
 		Window:    DefaultWindow,
 		Sentinel:  DefaultSentinel,
 		Schema:    SchemaPRD,
-		ClientIPs: ClientIPsBind,
+		ClientIPs: httpclient.Bind,
 		Profile:   profile.PRD,
 	}
 }

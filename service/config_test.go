@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/redact"
 )
@@ -34,7 +35,7 @@ func TestConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Path != "/v1/ride_summary" || c.Limit != 500 || c.Window != time.Hour || c.Sentinel != 999 ||
-		c.Schema != SchemaPRD || c.ClientIPs != ClientIPsBind || c.Profile != profile.PRD {
+		c.Schema != SchemaPRD || c.ClientIPs != httpclient.Bind || c.Profile != profile.PRD {
 		t.Fatalf("defaults differ from the contract: %+v", c)
 	}
 }
@@ -54,7 +55,7 @@ func TestConfigEnvironmentAndFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.URL != "http://127.0.0.1:8080" || c.Limit != 20 || c.Window != 5*time.Second ||
-		c.Schema != SchemaTokens || c.ClientIPs != ClientIPsXFF {
+		c.Schema != SchemaTokens || c.ClientIPs != httpclient.XFF {
 		t.Fatalf("got %+v", c)
 	}
 	if got := c.Headers.Get("Authorization"); got != "Bearer abc" {

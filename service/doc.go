@@ -7,7 +7,7 @@
 // CLIENT_IPS=bind cannot reach, CheckClientIPs), the request bodies it
 // sends (Body), the client addresses it sends them from (Client), the
 // exchanges it records, whose answers it reads through package dialect
-// (Exchange.Observe, RateLimit, Refused), and how credentials stay out of
+// (httpclient.Exchange.Observe, RateLimit, Refused), and how credentials stay out of
 // what it prints (redact.Headers, redact.URL).
 //
 // Every other part of rlspec — the acceptance steps, the race hunter and the

@@ -2,9 +2,11 @@ package service
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/redact"
 )
@@ -19,6 +21,12 @@ func (c Config) Endpoint(base string) string {
 	u.Path, u.RawPath = strings.TrimRight(u.Path, "/")+c.Path, ""
 	return u.String()
 }
+
+// Sending is how a client sends to the service: from which addresses
+// (CLIENT_IPS) and with which extra headers (TARGET_HEADERS).
+func (c Config) Sending() (httpclient.AddrMode, http.Header) { return c.ClientIPs, c.Headers }
+
+var _ httpclient.Target = Config{}
 
 // ResolvePath settles the endpoint of a service given by URL (TARGET_URL,
 // TARGET_URLS) once the settings are read; pathGiven says TARGET_PATH was

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/redact"
 )
@@ -128,12 +129,12 @@ func (f *schemaFlag) Set(s string) error {
 	return fmt.Errorf("%q is neither prd nor tokens", s)
 }
 
-type clientIPsFlag ClientIPMode
+type clientIPsFlag httpclient.AddrMode
 
 func (f *clientIPsFlag) String() string { return string(*f) }
 func (f *clientIPsFlag) Set(s string) error {
-	switch ClientIPMode(s) {
-	case ClientIPsBind, ClientIPsXFF:
+	switch httpclient.AddrMode(s) {
+	case httpclient.Bind, httpclient.XFF:
 		*f = clientIPsFlag(s)
 		return nil
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // registerBadInput registers the steps of bad input (extended).
@@ -48,7 +48,7 @@ func (s *scenario) sendBadBody(kind string) error {
 	if err != nil {
 		return err
 	}
-	r := service.Request{Body: body, IdempotencyKey: bodytmpl.NewUUID()}
+	r := httpclient.Request{Body: body, IdempotencyKey: bodytmpl.NewUUID()}
 	ex := s.do(s.theClient(), r)
 	s.last = lastExchange{req: r, ex: ex, keyed: ex}
 	if ex.Err != nil {

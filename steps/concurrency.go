@@ -8,7 +8,7 @@ import (
 
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // registerConcurrency registers the steps of concurrent requests on one
@@ -49,7 +49,7 @@ func (s *scenario) exactlyMinNQ() error {
 	k := min(n, q)
 	var got []int64
 	others := 0
-	var bad *service.Exchange
+	var bad *httpclient.Exchange
 	for _, ex := range s.batch.exchanges {
 		switch ex.Status {
 		case http.StatusOK:

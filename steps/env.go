@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -49,7 +50,7 @@ type Env struct {
 }
 
 // NewEnv returns an Env for cfg against url (and disabled, may be empty)
-// with service.Client clients and the default body or BODY_TEMPLATE.
+// with httpclient.Client clients and the default body or BODY_TEMPLATE.
 func NewEnv(cfg service.Config, url, disabled string) (*Env, error) {
 	body, err := bodytmpl.Load(cfg.BodyTemplate)
 	if err != nil {
@@ -62,7 +63,7 @@ func NewEnv(cfg service.Config, url, disabled string) (*Env, error) {
 		DisabledURL: disabled,
 		Body:        body,
 		NewClient: func(base string) Client {
-			return service.NewClient(cfg, base)
+			return httpclient.New(cfg, base)
 		},
 		Now:     time.Now,
 		MaxWait: service.DefaultMaxWait,

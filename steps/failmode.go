@@ -13,8 +13,8 @@ import (
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 )
 
 // registerFailMode registers the steps of store outages (FAIL-1
@@ -153,7 +153,7 @@ func validRetryAfter(v string) bool {
 func (s *scenario) allAllowed() error {
 	exs := s.batch.exchanges
 	allowed := 0
-	var bad *service.Exchange
+	var bad *httpclient.Exchange
 	for _, ex := range exs {
 		if ex.Status == http.StatusOK {
 			allowed++
@@ -172,7 +172,7 @@ func (s *scenario) allAllowed() error {
 // answeredAgain sends rides until one is not a 503 (the store may take a
 // moment to come back), up to secs seconds, and checks that it is a 200:
 // refs is the clause, after the event it follows.
-func (s *scenario) answeredAgain(secs int, refs clause.Refs, after string) (*service.Exchange, error) {
+func (s *scenario) answeredAgain(secs int, refs clause.Refs, after string) (*httpclient.Exchange, error) {
 	deadline := s.env.now().Add(time.Duration(secs) * time.Second)
 	for {
 		ex, err := s.one(s.theClient(), bodytmpl.Bucket(s.bucket.id))

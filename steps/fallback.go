@@ -9,7 +9,7 @@ import (
 
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // registerFallback registers the steps of keying by client address when
@@ -54,7 +54,7 @@ func (s *scenario) sendSpoofedXFF() error {
 	if s.spoofer == nil {
 		return skip("CLIENT_IPS=xff makes the harness a trusted proxy, so an untrusted X-Forwarded-For cannot be sent (with TARGET_IMAGE, rlspec starts an instance that trusts no proxy for it)")
 	}
-	spoof := service.NewClientAddr(service.ClientIPsXFF)
+	spoof := httpclient.NewAddr(httpclient.XFF)
 	_, err := s.oneWith(s.spoofer, bodytmpl.Omit(), http.Header{"X-Forwarded-For": {spoof.String()}})
 	return err
 }
@@ -103,7 +103,7 @@ func (s *scenario) sendInvalidBucket(kind string) error {
 // invalid device_bucket, which AC9 keys by the address too.
 type addressLedger struct {
 	paid    int
-	invalid []*service.Exchange
+	invalid []*httpclient.Exchange
 }
 
 // spentUnderInvalid says, after a failure of a scenario that sent invalid

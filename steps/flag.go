@@ -7,7 +7,7 @@ import (
 
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // registerFlag registers the steps of the feature flag (AC8, FR-8).
@@ -34,7 +34,7 @@ func (s *scenario) sendPastLimit() error {
 		s.bucket.id = bodytmpl.NewDeviceBucket()
 	}
 	n := s.limit() + 1
-	s.batch = batch{exchanges: make([]*service.Exchange, 0, n)}
+	s.batch = batch{exchanges: make([]*httpclient.Exchange, 0, n)}
 	for range n {
 		ex, err := s.one(s.theClient(), bodytmpl.Bucket(s.bucket.id))
 		if ex != nil {

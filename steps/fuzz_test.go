@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 )
 
 // FuzzResponseChecks feeds arbitrary responses (status, rate-limit headers,
@@ -33,13 +33,13 @@ func FuzzResponseChecks(f *testing.F) {
 				h.Set(k, v)
 			}
 		}
-		first := &service.Exchange{Method: "POST", Status: 200, RespBody: []byte(`{}`), Sent: now, Received: now,
+		first := &httpclient.Exchange{Method: "POST", Status: 200, RespBody: []byte(`{}`), Sent: now, Received: now,
 			RespHeader: http.Header{dialect.HeaderLimit: {"500"}, dialect.HeaderRemaining: {"499"}, dialect.HeaderReset: {"1767225600"}}}
-		ex := &service.Exchange{Method: "POST", Status: status, RespHeader: h, RespBody: body, Sent: now, Received: now}
+		ex := &httpclient.Exchange{Method: "POST", Status: status, RespHeader: h, RespBody: body, Sent: now, Received: now}
 		first.Answer, ex.Answer = s.env.Config.Answer(), s.env.Config.Answer() // as the client stamps them
 		s.bucket.first = first
 		s.last = lastExchange{ex: ex, keyed: first}
-		s.batch = batch{exchanges: []*service.Exchange{ex, first}, sent: 2, left: 1, rounds: [][]*service.Exchange{{ex}}}
+		s.batch = batch{exchanges: []*httpclient.Exchange{ex, first}, sent: 2, left: 1, rounds: [][]*httpclient.Exchange{{ex}}}
 		checks := map[string]func() error{
 			"validHeaders":  func() error { return s.validHeaders(ex) },
 			"remainingIs":   func() error { return s.remainingIs(0, "") },

@@ -9,7 +9,7 @@ import (
 
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // registerIdempotency registers the steps of idempotent replays (AC6, FR-6).
@@ -73,7 +73,7 @@ func (s *scenario) concurrentIdentical(rounds, n int) error {
 		if err != nil {
 			return err
 		}
-		reqs := make([]service.Request, n)
+		reqs := make([]httpclient.Request, n)
 		for i := range reqs {
 			reqs[i] = r
 		}
@@ -102,7 +102,7 @@ func (s *scenario) replayMatches() error {
 
 // nextFresh sends a fresh ride (new key) on the bucket and returns its
 // Remaining.
-func (s *scenario) nextFresh() (*service.Exchange, int64, error) {
+func (s *scenario) nextFresh() (*httpclient.Exchange, int64, error) {
 	_, ex, err := s.sendFresh(s.theClient(), bodytmpl.Bucket(s.bucket.id), nil)
 	if err != nil {
 		return ex, 0, err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -72,7 +73,7 @@ type roundRobin struct {
 
 var _ Sender = (*roundRobin)(nil)
 
-func (r *roundRobin) Do(ctx context.Context, req service.Request) *service.Exchange {
+func (r *roundRobin) Do(ctx context.Context, req httpclient.Request) *httpclient.Exchange {
 	i := r.next.Add(1) - 1
 	return r.to[i%uint64(len(r.to))].Do(ctx, req)
 }
@@ -190,7 +191,7 @@ func (s *scenario) keyThroughEach() error {
 	if len(cs) > s.quota() {
 		return skip("the scenario spends one request through each of %d instances, more than the limit %d: run it with a larger limit", len(cs), s.quota())
 	}
-	var run []*service.Exchange
+	var run []*httpclient.Exchange
 	defer func() { s.key.runs = append(s.key.runs, run) }()
 	for i, c := range cs {
 		ex, err := s.sendKeyedWith(c)
@@ -260,7 +261,7 @@ func (s *scenario) keyRefusedElsewhere() error {
 // violation only when they lay in one window, which exactlyN checks
 // afterwards (assumeBatchInOneWindow).
 func (s *scenario) keyExactly(of string) error {
-	var all []*service.Exchange
+	var all []*httpclient.Exchange
 	for _, run := range s.key.runs {
 		all = append(all, run...)
 	}
@@ -278,7 +279,7 @@ func (s *scenario) keyExactly(of string) error {
 // its limit, breaks the profile only when nothing could have come back
 // meanwhile — one window (assumeRunInOneWindow), or for token-bucket less
 // than 1/R and one whole second from the run's first send to ex's receive.
-func (s *scenario) assumeQuotaStillSpent(ex *service.Exchange) {
+func (s *scenario) assumeQuotaStillSpent(ex *httpclient.Exchange) {
 	if s.env.Config.Profile != profile.TokenBucket {
 		s.assumeRunInOneWindow(ex)
 		return

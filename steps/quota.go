@@ -7,7 +7,7 @@ import (
 
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // registerQuota registers the steps of spending and exhausting a bucket's
@@ -58,7 +58,7 @@ func (s *scenario) freshBucketWithLeft(n int) error {
 
 // expectFirst checks the first response of a fresh bucket (AC1), which
 // every quota set-up relies on.
-func (s *scenario) expectFirst(ex *service.Exchange, want int) error {
+func (s *scenario) expectFirst(ex *httpclient.Exchange, want int) error {
 	rl, err := ex.RateLimit()
 	if ex.Status != http.StatusOK || err != nil || int(rl.Remaining) != want {
 		return violation(clause.Of(clause.AC1), "first request on a fresh bucket",

@@ -19,6 +19,7 @@ import (
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -29,7 +30,7 @@ type fakeClient struct {
 	addr netip.Addr
 	lim  *fakeLimiter
 	mu   sync.Mutex
-	reqs []service.Request
+	reqs []httpclient.Request
 }
 
 var _ Client = (*fakeClient)(nil)
@@ -37,11 +38,11 @@ var _ Client = (*fakeClient)(nil)
 func (c *fakeClient) Addr() netip.Addr { return c.addr }
 func (c *fakeClient) Close()           {}
 
-func (c *fakeClient) Do(_ context.Context, r service.Request) *service.Exchange {
+func (c *fakeClient) Do(_ context.Context, r httpclient.Request) *httpclient.Exchange {
 	c.mu.Lock()
 	c.reqs = append(c.reqs, r)
 	c.mu.Unlock()
-	ex := &service.Exchange{Method: r.Method, Body: r.Body, ClientAddr: c.addr, Sent: time.Now()}
+	ex := &httpclient.Exchange{Method: r.Method, Body: r.Body, ClientAddr: c.addr, Sent: time.Now()}
 	if ex.Method == "" {
 		ex.Method = http.MethodPost
 	}
@@ -59,7 +60,7 @@ type fakeLimiter struct {
 	mu        sync.Mutex
 	limit     int
 	left      map[string]int
-	cache     map[string]*service.Exchange
+	cache     map[string]*httpclient.Exchange
 	oversell  bool // the bug: every request sees the quota before any spend
 	ignoreKey bool // the bug: the same key with any body gets the cache
 	noReplay  bool // the bug: a replay is processed (and spends) again
@@ -67,10 +68,10 @@ type fakeLimiter struct {
 }
 
 func newFakeLimiter(limit int) *fakeLimiter {
-	return &fakeLimiter{limit: limit, left: map[string]int{}, cache: map[string]*service.Exchange{}}
+	return &fakeLimiter{limit: limit, left: map[string]int{}, cache: map[string]*httpclient.Exchange{}}
 }
 
-func (l *fakeLimiter) answer(addr netip.Addr, r service.Request, ex *service.Exchange) {
+func (l *fakeLimiter) answer(addr netip.Addr, r httpclient.Request, ex *httpclient.Exchange) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var body map[string]any
@@ -145,7 +146,7 @@ func newTestScenario(t *testing.T, lim *fakeLimiter) *scenario {
 	}
 	env := &Env{Config: cfg, URL: "http://fake", Body: body, Now: time.Now, MaxWait: service.DefaultMaxWait,
 		NewClient: func(string) Client {
-			return &fakeClient{addr: service.NewClientAddr(service.ClientIPsBind), lim: lim}
+			return &fakeClient{addr: httpclient.NewAddr(httpclient.Bind), lim: lim}
 		}}
 	return &scenario{env: env, base: env.URL, enabled: true, ctx: context.Background()}
 }
@@ -261,7 +262,7 @@ func TestValidHeadersNamesTheBadHeader(t *testing.T) {
 		"past":     {dialect.HeaderLimit: {"10"}, dialect.HeaderRemaining: {"1"}, dialect.HeaderReset: {"1"}},
 		"over":     {dialect.HeaderLimit: {"10"}, dialect.HeaderRemaining: {"11"}, dialect.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
 	} {
-		ex := &service.Exchange{Method: "POST", Status: 200, RespHeader: h, Sent: now, Received: now}
+		ex := &httpclient.Exchange{Method: "POST", Status: 200, RespHeader: h, Sent: now, Received: now}
 		err := s.validHeaders(ex)
 		var v *Violation
 		if !errors.As(err, &v) || !slices.Equal(v.Clause, clause.Of(clause.FR7)) {

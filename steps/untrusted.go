@@ -1,8 +1,6 @@
 package steps
 
-import (
-	"github.com/rlspec/rlspec/service"
-)
+import "github.com/rlspec/rlspec/httpclient"
 
 // spoofClient is the client that sends an untrusted X-Forwarded-For
 // (EXT-XFF-01). In bind mode it is the scenario's own. With
@@ -12,14 +10,14 @@ import (
 // X-Forwarded-For of its own; nil when there is none.
 func (s *scenario) spoofClient() Client {
 	cfg := s.env.Config
-	if cfg.ClientIPs != service.ClientIPsXFF {
+	if cfg.ClientIPs != httpclient.XFF {
 		return s.theClient()
 	}
 	if cfg.UntrustedURL == "" {
 		return nil
 	}
-	cfg.ClientIPs = service.ClientIPsBind
-	c := service.NewClient(cfg, cfg.UntrustedURL)
+	cfg.ClientIPs = httpclient.Bind
+	c := httpclient.New(cfg, cfg.UntrustedURL)
 	s.clients = append(s.clients, c)
 	return c
 }
