@@ -43,3 +43,17 @@ func TestRedactedHeadersInShell(t *testing.T) {
 		t.Errorf("note %q", got)
 	}
 }
+
+func TestRedactDSN(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgres://u:secretpw@db/app":        "postgres://u:xxxxx@db/app",
+		"postgres://db/app?password=secretpw": "postgres://db/app?password=xxxxx",
+		"postgres://u@db/app":                 "postgres://u@db/app",
+		"sqlite:/tmp/x.db":                    "sqlite:/tmp/x.db",
+		"postgres://u:secretpw@[bad/db":       "(unparsable database URL withheld)",
+	} {
+		if got := DSN(in); got != want {
+			t.Errorf("DSN(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

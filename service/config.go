@@ -7,12 +7,12 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
@@ -110,20 +110,17 @@ func DefaultConfig() Config {
 	}
 }
 
-// Getenv looks a variable up; os.LookupEnv in production, a map in tests.
-type Getenv func(key string) (string, bool)
-
 // RegisterFlags binds the contract's settings to fs. Each flag's default is
 // the environment variable of the same meaning when set (via getenv),
 // otherwise the contract default; call Validate after fs.Parse.
 //
 // Flag names are the variable names in lower case with '-' for '_', e.g.
 // -target-url, -rl-limit.
-func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
+func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv envflag.Getenv) {
 	if getenv == nil {
 		getenv = os.LookupEnv
 	}
-	str := func(p *string, name, env, usage string) { StringVar(fs, getenv, p, name, env, usage) }
+	str := func(p *string, name, env, usage string) { envflag.StringVar(fs, getenv, p, name, env, usage) }
 	str(&c.URL, "target-url", "TARGET_URL", "base URL of a running implementation; empty starts an embedded reference")
 	str(&c.DisabledURL, "target-url-disabled", "TARGET_URL_DISABLED", "base URL of a second instance with BMTC_RATE_LIMIT_ENABLED=false")
 	str(&c.Path, "target-path", "TARGET_PATH", "path of the endpoint, joined to every base URL; unset: TARGET_URL's own path, else /v1/ride_summary (prd) or / (other profiles)")
@@ -132,20 +129,20 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 	str(&c.SQL, "target-sql", "TARGET_SQL", "spec/004's function to call directly in TARGET_DB (check_rate_limit); TARGET_DB=embedded starts one")
 	str(&c.StoreDownCmd, "store-down-cmd", "STORE_DOWN_CMD", "shell command that makes the target's store unavailable (fail-open / fail-closed scenarios)")
 	str(&c.StoreUpCmd, "store-up-cmd", "STORE_UP_CMD", "shell command that makes the target's store available again")
-	fs.Var(envValue(getenv, "TARGET_HEADERS", (*headerFlag)(&c.Headers)), "target-headers", "extra request headers, ';'-separated (TARGET_HEADERS)")
-	fs.Var(envValue(getenv, "RL_LIMIT", (*intFlag)(&c.Limit)), "rl-limit", "quota per window (RL_LIMIT)")
-	fs.Var(envValue(getenv, "RL_WINDOW", (*durationFlag)(&c.Window)), "rl-window", "window length, Go duration or seconds (RL_WINDOW)")
-	fs.Var(envValue(getenv, "RL_SENTINEL", (*intFlag)(&c.Sentinel)), "rl-sentinel", "X-RateLimit-Remaining when the flag is off (RL_SENTINEL)")
+	fs.Var(envflag.Value(getenv, "TARGET_HEADERS", (*headerFlag)(&c.Headers)), "target-headers", "extra request headers, ';'-separated (TARGET_HEADERS)")
+	fs.Var(envflag.Value(getenv, "RL_LIMIT", (*envflag.IntValue)(&c.Limit)), "rl-limit", "quota per window (RL_LIMIT)")
+	fs.Var(envflag.Value(getenv, "RL_WINDOW", (*envflag.DurationValue)(&c.Window)), "rl-window", "window length, Go duration or seconds (RL_WINDOW)")
+	fs.Var(envflag.Value(getenv, "RL_SENTINEL", (*envflag.IntValue)(&c.Sentinel)), "rl-sentinel", "X-RateLimit-Remaining when the flag is off (RL_SENTINEL)")
 	c.registerTokenBucketFlags(fs, getenv)
-	fs.Var(envValue(getenv, "DB_SCHEMA", (*schemaFlag)(&c.Schema)), "db-schema", "prd or tokens (DB_SCHEMA)")
-	fs.Var(envValue(getenv, "CLIENT_IPS", (*clientIPsFlag)(&c.ClientIPs)), "client-ips", "bind or xff (CLIENT_IPS)")
-	fs.Var(envValue(getenv, "PROFILE", (*profileFlag)(&c.Profile)), "profile", profile.Choices(true)+" (PROFILE)")
-	fs.Var(envValue(getenv, "FEATURES", (*featuresFlag)(&c.Features)), "features", "comma list of extended features claimed; default the profile's (FEATURES)")
-	fs.Var(envValue(getenv, "KEY", (*keyFlag)(&c.Key)), "key", "client identity: body:<field>, header:<Name> or ip; default per profile (KEY)")
+	fs.Var(envflag.Value(getenv, "DB_SCHEMA", (*schemaFlag)(&c.Schema)), "db-schema", "prd or tokens (DB_SCHEMA)")
+	fs.Var(envflag.Value(getenv, "CLIENT_IPS", (*clientIPsFlag)(&c.ClientIPs)), "client-ips", "bind or xff (CLIENT_IPS)")
+	fs.Var(envflag.Value(getenv, "PROFILE", (*profileFlag)(&c.Profile)), "profile", profile.Choices(true)+" (PROFILE)")
+	fs.Var(envflag.Value(getenv, "FEATURES", (*featuresFlag)(&c.Features)), "features", "comma list of extended features claimed; default the profile's (FEATURES)")
+	fs.Var(envflag.Value(getenv, "KEY", (*keyFlag)(&c.Key)), "key", "client identity: body:<field>, header:<Name> or ip; default per profile (KEY)")
 	str(&c.Implementation, "implementation", "IMPLEMENTATION", "the implementation's name in conformance.json (default: the target URL)")
 	str(&c.KeyFormat, "key-format", "KEY_FORMAT", "Go template of the key's value, {{.Key}} a fresh id per scenario")
-	fs.Var(envValue(getenv, "TARGET_METHOD", (*methodFlag)(&c.Method)), "target-method", "request method; POST for prd, GET otherwise (TARGET_METHOD)")
-	fs.Var(envValue(getenv, "WINDOW_ALIGN", (*alignFlag)(&c.WindowAlign)), "window-align", profile.TakenBy(profile.SettingWindowAlign)+": epoch or first-request (WINDOW_ALIGN)")
+	fs.Var(envflag.Value(getenv, "TARGET_METHOD", (*methodFlag)(&c.Method)), "target-method", "request method; POST for prd, GET otherwise (TARGET_METHOD)")
+	fs.Var(envflag.Value(getenv, "WINDOW_ALIGN", (*alignFlag)(&c.WindowAlign)), "window-align", profile.TakenBy(profile.SettingWindowAlign)+": epoch or first-request (WINDOW_ALIGN)")
 	c.registerDialectFlags(fs, getenv)
 	c.registerPenaltyFlags(fs, getenv)
 	c.registerBypassFlags(fs, getenv)
@@ -240,20 +237,4 @@ func ParseHeaders(s string) (http.Header, error) {
 		h.Add(name, strings.TrimSpace(value))
 	}
 	return h, nil
-}
-
-// ParseWindow reads a Go duration ("3s", "1h") or a number of seconds ("3600").
-func ParseWindow(s string) (time.Duration, error) {
-	s = strings.TrimSpace(s)
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		if n < 0 || n > int64(1<<62/time.Second) {
-			return 0, fmt.Errorf("duration %q out of range", s)
-		}
-		return time.Duration(n) * time.Second, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("%q is neither a Go duration nor seconds", s)
-	}
-	return d, nil
 }

@@ -6,12 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/redact"
 )
 
-func envMap(m map[string]string) Getenv {
+func envMap(m map[string]string) envflag.Getenv {
 	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
 }
 
@@ -23,7 +24,7 @@ func parse(t *testing.T, env map[string]string, args ...string) (Config, error) 
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
-	if err := EnvErrors(fs); err != nil {
+	if err := envflag.Errors(fs); err != nil {
 		return c, err
 	}
 	return c, c.Validate()
@@ -112,37 +113,9 @@ func TestConfigAcceptsPostgresTargetDB(t *testing.T) {
 	}
 }
 
-func TestRedactDSN(t *testing.T) {
-	for in, want := range map[string]string{
-		"postgres://u:secretpw@db/app":        "postgres://u:xxxxx@db/app",
-		"postgres://db/app?password=secretpw": "postgres://db/app?password=xxxxx",
-		"postgres://u@db/app":                 "postgres://u@db/app",
-		"sqlite:/tmp/x.db":                    "sqlite:/tmp/x.db",
-		"postgres://u:secretpw@[bad/db":       "(unparsable database URL withheld)",
-	} {
-		if got := redact.DSN(in); got != want {
-			t.Errorf("redact.DSN(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestFlagOverridesBadEnvironment(t *testing.T) {
 	c, err := parse(t, map[string]string{"RL_LIMIT": "many"}, "-rl-limit", "7")
 	if err != nil || c.Limit != 7 {
 		t.Fatalf("c.Limit=%d err=%v", c.Limit, err)
-	}
-}
-
-func TestParseWindow(t *testing.T) {
-	for in, want := range map[string]time.Duration{"3600": time.Hour, "3s": 3 * time.Second, " 90 ": 90 * time.Second, "1h30m": 90 * time.Minute} {
-		got, err := ParseWindow(in)
-		if err != nil || got != want {
-			t.Errorf("ParseWindow(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "-", "1x", "99999999999999999999"} {
-		if _, err := ParseWindow(in); err == nil {
-			t.Errorf("ParseWindow(%q) accepted", in)
-		}
 	}
 }

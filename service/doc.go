@@ -2,7 +2,7 @@
 // talks to it: the settings of the target contract (Config, with how the
 // target answers as a dialect.Settings: Config.Answer) and the checks that
 // turn a mistaken setting into one sentence before any verdict (a variable
-// that is no setting, UnknownSettings; no service to test, ChooseEmbedded;
+// that is no setting, envflag.Unknown; no service to test, ChooseEmbedded;
 // the endpoint from TARGET_URL's path, ResolvePath; a target
 // CLIENT_IPS=bind cannot reach, CheckClientIPs), the request bodies it
 // sends (Body), the client addresses it sends them from (Client), the

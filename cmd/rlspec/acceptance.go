@@ -14,6 +14,7 @@ import (
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/containers"
 	"github.com/rlspec/rlspec/embedded"
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/httpclient"
@@ -156,7 +157,7 @@ type acceptanceCmd struct {
 // acceptanceConfig fills the one config struct from flags and environment;
 // -h writes the usage to help. -fault NAME selects a fault of the embedded
 // reference (self-tests).
-func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acceptanceCmd, error) {
+func acceptanceConfig(args []string, getenv envflag.Getenv, help io.Writer) (acceptanceCmd, error) {
 	tc, set := service.DefaultConfig(), acceptance.DefaultSettings()
 	var image string
 	fs := flag.NewFlagSet("rlspec acceptance", flag.ContinueOnError)
@@ -168,16 +169,16 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	envStore, _ := getenv("STORE")
 	storeName := fs.String("store", envStore, "the embedded reference's store: sqlite (default) or postgres, a throwaway cluster (STORE)")
 	fail := func(err error) (acceptanceCmd, error) { return acceptanceCmd{}, err }
-	if err := service.ParseFlags(fs, args, acceptanceSummary, help); err != nil {
+	if err := envflag.Parse(fs, args, acceptanceSummary, help); err != nil {
 		return fail(err)
 	}
 	if fs.NArg() > 0 {
 		return fail(fmt.Errorf("unexpected arguments %q", fs.Args()))
 	}
-	if err := service.EnvErrors(fs); err != nil {
+	if err := envflag.Errors(fs); err != nil {
 		return fail(err)
 	}
-	tc.SQLDefaults(service.SettingGiven(fs, getenv, service.FlagProfile, "PROFILE"))
+	tc.SQLDefaults(envflag.Given(fs, getenv, service.FlagProfile, "PROFILE"))
 	in, err := instances()
 	if err == nil {
 		err = chooseEmbedded(&tc, fs, getenv, len(in.URLs) > 0 || image != "")
@@ -193,7 +194,7 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 		// scenario but the multi-instance ones goes.
 		tc.URL, tc.URLs = in.URLs[0], in.URLs
 	}
-	if err := tc.ResolvePath(service.SettingGiven(fs, getenv, service.FlagPath, "TARGET_PATH")); err != nil {
+	if err := tc.ResolvePath(envflag.Given(fs, getenv, service.FlagPath, "TARGET_PATH")); err != nil {
 		return fail(err)
 	}
 	if tc.SQL != "" {
@@ -215,7 +216,7 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	if store != fakeserver.StoreSQLite && tc.URL != "" {
 		return fail(errors.New("STORE applies to the embedded reference and TARGET_IMAGE (STORE=postgres: the image on a throwaway PostgreSQL); unset TARGET_URL and TARGET_URLS"))
 	}
-	sized := [2]bool{service.SettingGiven(fs, getenv, "rl-limit", "RL_LIMIT"), service.SettingGiven(fs, getenv, "rl-window", "RL_WINDOW")}
+	sized := [2]bool{envflag.Given(fs, getenv, "rl-limit", "RL_LIMIT"), envflag.Given(fs, getenv, "rl-window", "RL_WINDOW")}
 	return acceptanceCmd{Suite: acceptance.Config{Target: tc, Settings: set}, Image: image, Fault: f, Store: store, Replicas: in.Replicas, Sized: sized}, nil
 }
 

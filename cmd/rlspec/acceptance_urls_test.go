@@ -9,13 +9,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/envflag"
 )
 
 // TARGET_URLS replaces TARGET_URL (the first is URL, all are URLs);
 // REPLICAS is read for what the command starts.
 func TestAcceptanceConfigInstances(t *testing.T) {
-	env := func(m map[string]string) service.Getenv {
+	env := func(m map[string]string) envflag.Getenv {
 		return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
 	}
 	cmd, err := acceptanceConfig(nil, env(map[string]string{"TARGET_URLS": " http://a:1, http://b:2 ,"}), io.Discard)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rlspec/rlspec/containers"
 	"github.com/rlspec/rlspec/embedded"
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/internal/junit"
@@ -170,7 +171,7 @@ var raceFlags = []string{service.FlagURL, service.FlagPath, service.FlagHeaders,
 // CHECKS, REPEAT, REPLICAS, FAULT (the embedded reference's fault, for
 // self-tests) and SHRINK_TIME; flags win over the environment. -h writes
 // the usage to help.
-func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceConfig, error) {
+func raceSettings(args []string, getenv envflag.Getenv, help io.Writer) (raceConfig, error) {
 	cfg := raceConfig{Target: service.DefaultConfig(), ReportDir: service.DefaultReportDir, MaxWait: service.DefaultMaxWait, Repeat: 20, Replicas: 1, ShrinkTime: 20 * time.Second, set: map[string]string{}}
 	fs := flag.NewFlagSet("rlspec race", flag.ContinueOnError)
 	cfg.Target.RegisterSome(fs, getenv, raceFlags...)
@@ -192,13 +193,13 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 	env(&store, "store", "STORE", "the embedded reference's store: sqlite (default) or postgres, a throwaway cluster")
 	env(&shrink, "shrink-time", "SHRINK_TIME", "longest time spent shrinking a failing workload (default 20s)")
 	fs.BoolVar(&cfg.Verbose, "v", false, "verbose")
-	if err := service.ParseFlags(fs, args, raceSummary, help); err != nil {
+	if err := envflag.Parse(fs, args, raceSummary, help); err != nil {
 		return cfg, err
 	}
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if err := service.EnvErrors(fs); err != nil {
+	if err := envflag.Errors(fs); err != nil {
 		return cfg, err
 	}
 	cfg.Target.SQLDefaults(false)
@@ -241,7 +242,7 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 	}
 	cfg.Replicas, cfg.URLs = in.Replicas, in.URLs
 	cfg.Target.URLs = cfg.URLs
-	errs = append(errs, cfg.Target.ResolvePath(service.SettingGiven(fs, getenv, service.FlagPath, "TARGET_PATH")))
+	errs = append(errs, cfg.Target.ResolvePath(envflag.Given(fs, getenv, service.FlagPath, "TARGET_PATH")))
 	cfg.URLs, cfg.Target.URLs = cfg.Target.URLs, nil
 	if cfg.Target.SQL != "" {
 		v, err := sqlFault(cfg.Target, faultName, store)
@@ -262,7 +263,7 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 		cfg.Store = k
 	}
 	if shrink != "" {
-		d, err := service.ParseWindow(shrink)
+		d, err := envflag.ParseDuration(shrink)
 		if err != nil || d <= 0 {
 			errs = append(errs, fmt.Errorf("SHRINK_TIME=%q is not a positive duration", shrink))
 		}
