@@ -29,7 +29,10 @@ import (
 // edge starts TARGET_IMAGE containers or the embedded reference and fills
 // them in). Name is how reports name the target (default: the URL).
 type Config struct {
-	Target   service.Config
+	Target service.Config
+	// Reached is what became known of the service once it was up, which
+	// no setting says: its instances, an untrusting twin, a second store.
+	Reached
 	Settings Settings // how the suite runs; the zero Settings is DefaultSettings()
 	Name     string
 	// Store takes the target's store away and brings it back (the
@@ -212,12 +215,12 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	}
 	answer := dialect.Detection{Settings: tc.Answer()}.Sentence("")
 	if sql == nil {
-		if err := tc.CheckClientIPs(ctx, r.resolver); err != nil {
+		if err := tc.CheckClientIPs(ctx, r.resolver, cfg.URLs); err != nil {
 			return nil, couldNotRun("%v", err)
 		}
 		// A SQL target was probed by opening it: the function exists and
 		// takes the window.
-		if err := Probe(ctx, tc, r.probeTimeout); err != nil {
+		if err := Probe(ctx, tc, cfg.URLs, r.probeTimeout); err != nil {
 			return nil, couldNotRun("%v", err)
 		}
 		det, err := checkSettings(ctx, tc, explicit, body, r.probeTimeout)
@@ -230,7 +233,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	if err != nil {
 		return nil, couldNotRun("BODY_TEMPLATE: %v", err)
 	}
-	env, closeEnv, err := NewEnv(tc)
+	env, closeEnv, err := NewEnv(tc, cfg.Reached)
 	if err != nil {
 		return nil, couldNotRun("%v", err)
 	}
@@ -336,41 +339,6 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		fmt.Fprintf(r.out, "reports: %s, %s, %s, %s\n", filepath.Join(set.ReportDir, "junit.xml"), cucumberPath, filepath.Join(set.ReportDir, "report.html"), filepath.Join(set.ReportDir, ConformanceFile))
 	}
 	return rep, nil
-}
-
-// NewEnv returns the steps' environment for tc (URL set) and a function
-// closing what it opened (the TARGET_DB seeder); STORE_DOWN_CMD and
-// STORE_UP_CMD become its store control.
-func NewEnv(tc service.Config) (*steps.Env, func(), error) {
-	env, err := steps.NewEnv(tc, tc.URL, tc.DisabledURL)
-	if err != nil {
-		return nil, nil, err
-	}
-	if tc.StoreDownCmd != "" {
-		env.Store = steps.CommandStore{Down: tc.StoreDownCmd, Up: tc.StoreUpCmd}
-	}
-	closer := func() {}
-	if tc.DB != "" && tc.SQL == "" { // a SQL target's rows are aged through its transport
-		seeder, err := steps.OpenSeeder(tc, nil)
-		if err != nil {
-			return nil, nil, err
-		}
-		env.Seeder = seeder
-		closer = func() { _ = seeder.Close() }
-	}
-	if tc.PenaltiesDB != "" && tc.PenaltiesDB != tc.DB {
-		pc := tc
-		pc.DB = tc.PenaltiesDB
-		seeder, err := steps.OpenSeeder(pc, nil)
-		if err != nil {
-			closer()
-			return nil, nil, err
-		}
-		env.PenaltySeeder = seeder
-		prev := closer
-		closer = func() { prev(); _ = seeder.Close() }
-	}
-	return env, closer, nil
 }
 
 // sortResults orders results by ID, then name.

@@ -13,12 +13,12 @@ import (
 	"github.com/rlspec/rlspec/service"
 )
 
-// Probe checks that the target (its other instances and its flag-off twin,
-// when given) answers HTTP at all within timeout. Any HTTP status counts as
-// an answer.
-func Probe(ctx context.Context, tc service.Config, timeout time.Duration) error {
+// Probe checks that the target (its other instances urls and its flag-off
+// twin, when given) answers HTTP at all within timeout. Any HTTP status
+// counts as an answer.
+func Probe(ctx context.Context, tc service.Config, urls []string, timeout time.Duration) error {
 	targets := []struct{ name, url string }{{"TARGET_URL", tc.URL}}
-	for _, u := range tc.URLs {
+	for _, u := range urls {
 		if u != tc.URL {
 			targets = append(targets, struct{ name, url string }{"TARGET_URLS", u})
 		}

@@ -79,8 +79,8 @@ func runProfile(t *testing.T, tc service.Config) {
 	}
 	tc.Headers.Set("Authorization", "Bearer "+bodytmpl.NewUUID())
 	tc.Features = append(tc.Features, profile.Persistence, profile.MultiInstance) // the pair restarts; MI-1 on its replicas
-	tc, pair := startEmbeddedReplicas(t, tc, fault.None, 3)
-	env, closeEnv, err := NewEnv(tc)
+	cfg, pair := startEmbeddedReplicas(t, tc, fault.None, 3)
+	env, closeEnv, err := NewEnv(cfg.Target, cfg.Reached)
 	if err != nil {
 		t.Fatal(err)
 	}

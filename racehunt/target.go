@@ -38,9 +38,7 @@ var _ Target = (*Live)(nil)
 // answers a request (on a fresh bucket, so the probe spends nothing a
 // workload will see).
 func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...RunnerOption) (*Live, error) {
-	at := cfg
-	at.URLs = bases
-	if err := at.CheckClientIPs(ctx, nil); err != nil {
+	if err := cfg.CheckClientIPs(ctx, nil, bases); err != nil {
 		return nil, err
 	}
 	r, err := NewRunner(cfg, bases, liveQuota(cfg), opts...)

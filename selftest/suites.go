@@ -96,10 +96,9 @@ func runOnPair(ctx context.Context, tc service.Config, o embedded.Options, set a
 		return nil, err
 	}
 	defer pair.Close()
-	tc.URL, tc.URLs, tc.DisabledURL, tc.DB, tc.Schema = pair.URL, pair.URLs, pair.DisabledURL, pair.TargetDB, service.SchemaPRD
-	tc.PenaltiesURL, tc.PenaltiesDB = pair.PenaltiesURL, pair.PenaltiesDB
-	tc = embedded.Claim(tc)
-	return acceptance.Run(ctx, acceptance.Config{Target: tc, Settings: set, Name: pair.Description, Store: pair, Restarter: pair}, acceptance.WithoutReports())
+	tc = embedded.Claim(pair.Point(tc), pair.URLs)
+	reached := acceptance.Reached{URLs: pair.URLs, PenaltiesDB: pair.PenaltiesDB}
+	return acceptance.Run(ctx, acceptance.Config{Target: tc, Reached: reached, Settings: set, Name: pair.Description, Store: pair, Restarter: pair}, acceptance.WithoutReports())
 }
 
 // tally counts a report's verdicts.

@@ -24,20 +24,21 @@ var _ Resolver = (*net.Resolver)(nil)
 // cannot reach: bind sends each scenario from its own address in
 // 127.0.0.0/8, which the kernel refuses towards another host ("connect:
 // invalid argument" in every scenario), so every instance must resolve to
-// IPv4 loopback addresses only. r nil is net.DefaultResolver. The error is
+// IPv4 loopback addresses only, the instances urls (TARGET_URLS, replicas)
+// too. r nil is net.DefaultResolver. The error is
 // one sentence that says what to set.
-func (c Config) CheckClientIPs(ctx context.Context, r Resolver) error {
+func (c Config) CheckClientIPs(ctx context.Context, r Resolver, urls []string) error {
 	if c.SQL != "" || (c.ClientIPs != httpclient.Bind && c.ClientIPs != "") {
 		return nil
 	}
 	if r == nil {
 		r = net.DefaultResolver
 	}
-	urls := []struct{ name, url string }{{"TARGET_URL", c.URL}, {"TARGET_URL_DISABLED", c.DisabledURL}, {"TARGET_URL_PENALTIES", c.PenaltiesURL}}
-	for _, u := range c.URLs {
-		urls = append(urls, struct{ name, url string }{"TARGET_URLS", u})
-	}
+	named := []struct{ name, url string }{{"TARGET_URL", c.URL}, {"TARGET_URL_DISABLED", c.DisabledURL}, {"TARGET_URL_PENALTIES", c.PenaltiesURL}}
 	for _, u := range urls {
+		named = append(named, struct{ name, url string }{"TARGET_URLS", u})
+	}
+	for _, u := range named {
 		if u.url == "" {
 			continue
 		}

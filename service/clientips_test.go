@@ -48,7 +48,7 @@ func TestCheckClientIPsRefusesBindTowardsAnotherHost(t *testing.T) {
 	} {
 		c := DefaultConfig()
 		c.URL, c.DisabledURL, c.ClientIPs = tc.url, tc.disabled, tc.mode
-		err := c.CheckClientIPs(context.Background(), r)
+		err := c.CheckClientIPs(context.Background(), r, nil)
 		if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}

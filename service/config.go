@@ -45,16 +45,8 @@ const (
 // filled once at the CLI edge (flags over environment over defaults) and
 // passed down by value.
 type Config struct {
-	URL         string // TARGET_URL; empty: an embedded reference is started
-	DisabledURL string // TARGET_URL_DISABLED: flag-off twin for AC8
-	// UntrustedURL is not a setting: a TARGET_IMAGE start with
-	// CLIENT_IPS=xff fills it with an instance that trusts no proxy, which
-	// EXT-XFF-01 reaches with its own source address.
-	UntrustedURL string
-	// URLs is not a setting: every flag-on instance of the service on one
-	// store, URL first — TARGET_URLS, or the replicas a command started
-	// (REPLICAS); nil: URL alone (InstanceURLs).
-	URLs         []string
+	URL          string              // TARGET_URL; empty: an embedded reference is started
+	DisabledURL  string              // TARGET_URL_DISABLED: flag-off twin for AC8
 	Path         string              // TARGET_PATH
 	Headers      http.Header         // TARGET_HEADERS
 	BodyTemplate string              // BODY_TEMPLATE: path of a text/template JSON file
@@ -87,9 +79,6 @@ type Config struct {
 	// penalties (service/penalties.go)
 	Penalties    []model.PenaltyTier // RL_PENALTIES; nil: not given
 	PenaltiesURL string              // TARGET_URL_PENALTIES; "": TARGET_URL
-	// PenaltiesDB is not a setting: an embedded start's TARGET_DB of the
-	// penalties instance when it has a store of its own.
-	PenaltiesDB string
 	// bypass (service/bypass.go)
 	BypassHeaders http.Header // BYPASS_HEADERS; nil: not given
 	// tiers (service/tiers.go)

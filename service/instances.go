@@ -91,15 +91,3 @@ func (in Instances) Check(c Config, image string) error {
 	}
 	return errors.Join(errs...)
 }
-
-// InstanceURLs are the base URLs of every flag-on instance: URLs, or URL
-// alone (none without URL).
-func (c Config) InstanceURLs() []string {
-	if len(c.URLs) > 0 {
-		return c.URLs
-	}
-	if c.URL == "" {
-		return nil
-	}
-	return []string{c.URL}
-}

@@ -71,15 +71,6 @@ func (c Config) needsPenalties() error {
 	return nil
 }
 
-// PenaltyDB is the TARGET_DB of the instance the penalties scenarios
-// send to: PenaltiesDB when an embedded start gave it one, else TARGET_DB.
-func (c Config) PenaltyDB() string {
-	if c.PenaltiesDB != "" {
-		return c.PenaltiesDB
-	}
-	return c.DB
-}
-
 // WithPenaltyDefaults fills RL_PENALTIES left unset with the embedded
 // reference's DefaultPenalties when penalties are claimed.
 func (c Config) WithPenaltyDefaults() Config {

@@ -132,7 +132,8 @@ func parseConfig(merge bool, args []string, getenv envflag.Getenv, help io.Write
 	}
 	errs = append(errs, c.checkImageStore())
 	c.Target.SQLDefaults(false)
-	errs = append(errs, c.Target.ResolvePath(envflag.Given(fs, getenv, service.FlagPath, "TARGET_PATH")))
+	_, err = c.Target.ResolvePath(envflag.Given(fs, getenv, service.FlagPath, "TARGET_PATH"), nil)
+	errs = append(errs, err)
 	if err := c.Target.Validate(); err != nil {
 		errs = append(errs, err)
 	}

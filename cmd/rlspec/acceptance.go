@@ -73,7 +73,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 			}
 		}()
 		cfg.Restarter = h
-		cfg.Target.URLs = h.URLs
+		cfg.URLs, cfg.UntrustedURL = h.URLs, h.UntrustedURL
 	}
 	if cfg.Target.URL == "" && cfg.Target.SQL == "" {
 		p, err := startEmbedded(&cfg, cmd)
@@ -109,9 +109,8 @@ func startEmbedded(cfg *acceptance.Config, cmd acceptanceCmd) (*embedded.Pair, e
 	if err != nil {
 		return nil, err
 	}
-	tc.URL, tc.URLs, tc.DisabledURL, tc.DB, tc.Schema = p.URL, p.URLs, p.DisabledURL, p.TargetDB, service.SchemaPRD
-	tc.PenaltiesURL, tc.PenaltiesDB = p.PenaltiesURL, p.PenaltiesDB
-	*tc = embedded.Claim(*tc)
+	*tc = embedded.Claim(p.Point(*tc), p.URLs)
+	cfg.URLs, cfg.PenaltiesDB = p.URLs, p.PenaltiesDB
 	cfg.Name, cfg.Store, cfg.Restarter = p.Description, p, p
 	return p, nil
 }
@@ -192,15 +191,17 @@ func acceptanceConfig(args []string, getenv envflag.Getenv, help io.Writer) (acc
 	if len(in.URLs) > 0 {
 		// TARGET_URLS replaces TARGET_URL: the first is where every
 		// scenario but the multi-instance ones goes.
-		tc.URL, tc.URLs = in.URLs[0], in.URLs
+		tc.URL = in.URLs[0]
 	}
-	if err := tc.ResolvePath(envflag.Given(fs, getenv, service.FlagPath, "TARGET_PATH")); err != nil {
+	urls, err := tc.ResolvePath(envflag.Given(fs, getenv, service.FlagPath, "TARGET_PATH"), in.URLs)
+	if err != nil {
 		return fail(err)
 	}
+	suite := acceptance.Config{Target: tc, Reached: acceptance.Reached{URLs: urls}, Settings: set}
 	if tc.SQL != "" {
 		// -fault names a variant of spec/004's function (TARGET_DB=embedded).
 		v, err := sqlFault(tc, *faultName, *storeName)
-		return acceptanceCmd{Suite: acceptance.Config{Target: tc, Settings: set}, Variant: v, Store: fakeserver.StoreSQLite}, err
+		return acceptanceCmd{Suite: suite, Variant: v, Store: fakeserver.StoreSQLite}, err
 	}
 	f, err := fault.Parse(*faultName)
 	if err != nil {
@@ -217,7 +218,7 @@ func acceptanceConfig(args []string, getenv envflag.Getenv, help io.Writer) (acc
 		return fail(errors.New("STORE applies to the embedded reference and TARGET_IMAGE (STORE=postgres: the image on a throwaway PostgreSQL); unset TARGET_URL and TARGET_URLS"))
 	}
 	sized := [2]bool{envflag.Given(fs, getenv, "rl-limit", "RL_LIMIT"), envflag.Given(fs, getenv, "rl-window", "RL_WINDOW")}
-	return acceptanceCmd{Suite: acceptance.Config{Target: tc, Settings: set}, Image: image, Fault: f, Store: store, Replicas: in.Replicas, Sized: sized}, nil
+	return acceptanceCmd{Suite: suite, Image: image, Fault: f, Store: store, Replicas: in.Replicas, Sized: sized}, nil
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

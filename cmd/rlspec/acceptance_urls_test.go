@@ -20,8 +20,8 @@ func TestAcceptanceConfigInstances(t *testing.T) {
 	}
 	cmd, err := acceptanceConfig(nil, env(map[string]string{"TARGET_URLS": " http://a:1, http://b:2 ,"}), io.Discard)
 	tc := cmd.Suite.Target
-	if err != nil || tc.URL != "http://a:1" || strings.Join(tc.URLs, " ") != "http://a:1 http://b:2" || cmd.Replicas != 1 {
-		t.Fatalf("URL %q, URLs %q, replicas %d, err %v", tc.URL, tc.URLs, cmd.Replicas, err)
+	if urls := cmd.Suite.URLs; err != nil || tc.URL != "http://a:1" || strings.Join(urls, " ") != "http://a:1 http://b:2" || cmd.Replicas != 1 {
+		t.Fatalf("URL %q, URLs %q, replicas %d, err %v", tc.URL, urls, cmd.Replicas, err)
 	}
 	cmd, err = acceptanceConfig([]string{"-replicas", "3"}, env(nil), io.Discard)
 	if err != nil || cmd.Replicas != 3 || cmd.Suite.Target.URL != "" {

@@ -240,10 +240,9 @@ func raceSettings(args []string, getenv envflag.Getenv, help io.Writer) (raceCon
 	if err == nil {
 		errs = append(errs, in.Check(cfg.Target, cfg.Image))
 	}
-	cfg.Replicas, cfg.URLs = in.Replicas, in.URLs
-	cfg.Target.URLs = cfg.URLs
-	errs = append(errs, cfg.Target.ResolvePath(envflag.Given(fs, getenv, service.FlagPath, "TARGET_PATH")))
-	cfg.URLs, cfg.Target.URLs = cfg.Target.URLs, nil
+	cfg.Replicas = in.Replicas
+	cfg.URLs, err = cfg.Target.ResolvePath(envflag.Given(fs, getenv, service.FlagPath, "TARGET_PATH"), in.URLs)
+	errs = append(errs, err)
 	if cfg.Target.SQL != "" {
 		v, err := sqlFault(cfg.Target, faultName, store)
 		errs = append(errs, err)
