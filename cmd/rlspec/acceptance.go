@@ -164,7 +164,8 @@ func acceptanceConfig(args []string, getenv envflag.Getenv, help io.Writer) (acc
 	set.RegisterFlags(fs, getenv)
 	service.ImageVar(fs, getenv, &image)
 	instances := service.InstancesVar(fs, getenv, "instances on one store: containers with TARGET_IMAGE, in-process servers otherwise (default 1; more than 1 claims multi-instance for the embedded reference)")
-	faultName := fs.String("fault", "", "start the embedded reference with this fault (self-tests); see bin/fakeserver -list-faults")
+	var faults faultFlag
+	fs.Var(&faults, "fault", "start the embedded reference with this fault (self-tests); see bin/fakeserver -list-faults")
 	envStore, _ := getenv("STORE")
 	storeName := fs.String("store", envStore, "the embedded reference's store: sqlite (default) or postgres, a throwaway cluster (STORE)")
 	fail := func(err error) (acceptanceCmd, error) { return acceptanceCmd{}, err }
@@ -200,10 +201,10 @@ func acceptanceConfig(args []string, getenv envflag.Getenv, help io.Writer) (acc
 	suite := acceptance.Config{Target: tc, Reached: acceptance.Reached{URLs: urls}, Settings: set}
 	if tc.SQL != "" {
 		// -fault names a variant of spec/004's function (TARGET_DB=embedded).
-		v, err := sqlFault(tc, *faultName, *storeName)
+		v, err := faults.Variant(tc, *storeName)
 		return acceptanceCmd{Suite: suite, Variant: v, Store: fakeserver.StoreSQLite}, err
 	}
-	f, err := fault.Parse(*faultName)
+	f, err := faults.Fault()
 	if err != nil {
 		return fail(err)
 	}

@@ -178,7 +178,8 @@ func raceSettings(args []string, getenv envflag.Getenv, help io.Writer) (raceCon
 	service.ImageVar(fs, getenv, &cfg.Image)
 	service.ReportDirVar(fs, getenv, &cfg.ReportDir)
 	service.MaxWaitVar(fs, getenv, &cfg.MaxWait)
-	var seed, checks, repeat, faultName, store, shrink string
+	var seed, checks, repeat, store, shrink string
+	var faults faultFlag
 	env := func(p *string, name, envName, usage string) {
 		if v, ok := getenv(envName); ok {
 			*p = v
@@ -189,7 +190,7 @@ func raceSettings(args []string, getenv envflag.Getenv, help io.Writer) (raceCon
 	env(&checks, "checks", "CHECKS", "generated workloads (default 100; 1 with SEED)")
 	env(&repeat, "repeat", "REPEAT", "replays of a found or seeded workload (default 20)")
 	instances := service.InstancesVar(fs, getenv, "targets sharing one database: containers with TARGET_IMAGE, in-process servers otherwise (default 1)")
-	env(&faultName, "fault", "FAULT", "fault of the embedded reference (self-tests; see fakeserver)")
+	fs.Var(envflag.Value(getenv, "FAULT", &faults), "fault", "fault of the embedded reference (self-tests; see fakeserver) (FAULT)")
 	env(&store, "store", "STORE", "the embedded reference's store: sqlite (default) or postgres, a throwaway cluster")
 	env(&shrink, "shrink-time", "SHRINK_TIME", "longest time spent shrinking a failing workload (default 20s)")
 	fs.BoolVar(&cfg.Verbose, "v", false, "verbose")
@@ -244,10 +245,10 @@ func raceSettings(args []string, getenv envflag.Getenv, help io.Writer) (raceCon
 	cfg.URLs, err = cfg.Target.ResolvePath(envflag.Given(fs, getenv, service.FlagPath, "TARGET_PATH"), in.URLs)
 	errs = append(errs, err)
 	if cfg.Target.SQL != "" {
-		v, err := sqlFault(cfg.Target, faultName, store)
+		v, err := faults.Variant(cfg.Target, store)
 		errs = append(errs, err)
 		cfg.Variant = v
-	} else if f, err := fault.Parse(faultName); err != nil {
+	} else if f, err := faults.Fault(); err != nil {
 		errs = append(errs, fmt.Errorf("FAULT: %w", err))
 	} else {
 		cfg.Fault = f
