@@ -35,7 +35,8 @@ const HeaderIdemKey = "Idempotency-Key"
 // maxResponseBody caps how much of a response body is kept.
 const maxResponseBody = 1 << 20
 
-// AddrMode says how the harness gives each scenario its own client address.
+// AddrMode says how the harness gives each scenario its own client address
+// (CLIENT_IPS).
 type AddrMode string
 
 const (

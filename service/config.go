@@ -43,7 +43,9 @@ const (
 // strictness, reports, an image to start, a rate) is that command's own
 // settings (acceptance.Settings, the race and load commands' configs). It is
 // filled once at the CLI edge (flags over environment over defaults) and
-// passed down by value.
+// passed down by value. It holds settings only: what a run learns once the
+// service is up (the instances it started, an untrusting twin, a second
+// store) is the run's (acceptance.Reached, steps.Env).
 type Config struct {
 	URL          string              // TARGET_URL; empty: an embedded reference is started
 	DisabledURL  string              // TARGET_URL_DISABLED: flag-off twin for AC8
