@@ -1,13 +1,10 @@
 package service
 
 import (
-	"flag"
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 
-	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/redact"
@@ -55,21 +52,6 @@ func (f *clientIPsFlag) Set(s string) error {
 		return nil
 	}
 	return fmt.Errorf("%q is neither bind nor xff", s)
-}
-
-// FromEnvironment fills a Config from the process environment and the given
-// command-line arguments (flags win), validates it and returns it.
-func FromEnvironment(name string, args []string) (Config, error) {
-	c := DefaultConfig()
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	c.RegisterFlags(fs, os.LookupEnv)
-	if err := fs.Parse(args); err != nil {
-		return c, err
-	}
-	if err := envflag.Errors(fs); err != nil {
-		return c, err
-	}
-	return c, c.Validate()
 }
 
 type profileFlag profile.Name
