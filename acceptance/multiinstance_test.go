@@ -18,10 +18,10 @@ func runMI(t *testing.T, tc service.Config, f fault.Name, replicas int) map[stri
 	t.Helper()
 	tc = tc.WithEmbeddedDefaults()
 	tc.Features = append(tc.Features, profile.MultiInstance)
-	tc, _ = startEmbeddedReplicas(t, tc, f, replicas)
-	set := DefaultSettings()
-	set.Tags = "@MI-1"
-	rep, err := runWithin(t, 2*time.Minute, Config{Target: tc, Settings: set}, WithoutReports())
+	cfg, _ := startEmbeddedReplicas(t, tc, f, replicas)
+	cfg.Settings = DefaultSettings()
+	cfg.Settings.Tags = "@MI-1"
+	rep, err := runWithin(t, 2*time.Minute, cfg, WithoutReports())
 	if err != nil {
 		t.Fatal(err)
 	}

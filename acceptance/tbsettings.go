@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -13,7 +14,7 @@ import (
 // response of a fresh key says Limit = RL_BURST (TB-7), and its Reset (when
 // the bucket is full again) lies at most ⌈B/R⌉ + 1 s ahead; a Reset further
 // away says the bucket refills slower than RL_RATE.
-func bucketMismatch(tc service.Config, rl service.RateLimit, ex *service.Exchange) error {
+func bucketMismatch(tc service.Config, rl dialect.RateLimit, ex *httpclient.Exchange) error {
 	if rl.Limit != int64(tc.Burst) {
 		return fmt.Errorf("RL_BURST=%d but the service answers %s: %d on the first request of a fresh key; set RL_BURST=%d",
 			tc.Burst, ex.Answer.FieldName(dialect.FieldLimit), rl.Limit, rl.Limit)

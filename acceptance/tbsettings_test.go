@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
@@ -15,7 +16,7 @@ import (
 // A token-bucket service whose B or R contradicts RL_BURST / RL_RATE cannot
 // run: one sentence naming the setting; matching settings pass.
 func TestBucketSettingsCheck(t *testing.T) {
-	body, err := service.LoadBody("")
+	body, err := bodytmpl.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}

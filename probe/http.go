@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -14,54 +16,54 @@ import (
 // from two client addresses.
 type HTTPTarget struct {
 	cfg     service.Config
-	body    *service.Body
-	clients [2]*service.Client
+	body    *bodytmpl.Body
+	clients [2]*httpclient.Client
 }
 
 var _ Target = (*HTTPTarget)(nil)
 
 // NewHTTPTarget is the target cfg describes, its profile's defaults filled
 // in; opts go to both clients.
-func NewHTTPTarget(cfg service.Config, opts ...service.ClientOption) (*HTTPTarget, error) {
+func NewHTTPTarget(cfg service.Config, opts ...httpclient.Option) (*HTTPTarget, error) {
 	cfg = cfg.ForProfile(cfg.Profile)
 	t := &HTTPTarget{cfg: cfg}
 	if cfg.Profile == profile.PRD {
 		var err error
 		if cfg.BodyTemplate != "" {
-			t.body, err = service.LoadBody(cfg.BodyTemplate)
+			t.body, err = bodytmpl.Load(cfg.BodyTemplate)
 		} else {
-			t.body, err = service.NewBody(service.DefaultBodyTemplate, nil)
+			t.body, err = bodytmpl.New(bodytmpl.Default, nil)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("request body: %w", err)
 		}
 	}
 	for i := range t.clients {
-		t.clients[i] = service.NewClient(cfg, cfg.URL, opts...)
+		t.clients[i] = httpclient.New(cfg, cfg.URL, opts...)
 	}
 	return t, nil
 }
 
 // Send sends one request keyed by key from client 0 or 1.
-func (t *HTTPTarget) Send(ctx context.Context, key string, client int) *service.Exchange {
+func (t *HTTPTarget) Send(ctx context.Context, key string, client int) *httpclient.Exchange {
 	c := t.clients[client%len(t.clients)]
-	var req service.Request
+	var req httpclient.Request
 	switch {
 	case t.body != nil:
-		f := service.Omit()
+		f := bodytmpl.Omit()
 		if key != "" {
-			f = service.Bucket(key)
+			f = bodytmpl.Bucket(key)
 		}
 		b, err := t.body.Render(f)
 		if err != nil {
-			return &service.Exchange{Err: err}
+			return &httpclient.Exchange{Err: err}
 		}
-		req = service.Request{Method: t.cfg.Method, Body: b}
+		req = httpclient.Request{Method: t.cfg.Method, Body: b}
 	default:
 		if key != "" {
 			k, err := t.cfg.RenderKey(key)
 			if err != nil {
-				return &service.Exchange{Err: err}
+				return &httpclient.Exchange{Err: err}
 			}
 			key = k
 		}

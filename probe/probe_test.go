@@ -14,6 +14,7 @@ import (
 
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/probe"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
@@ -74,7 +75,7 @@ func probeOf(t *testing.T, s *served, given profile.Name, budget int, maxWait ti
 	if given != "" {
 		tc.Profile = given
 	}
-	target, err := probe.NewHTTPTarget(tc, service.WithClock(s.clock.Now))
+	target, err := probe.NewHTTPTarget(tc, httpclient.WithClock(s.clock.Now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +335,7 @@ func TestDelayedAnswersAreNamed(t *testing.T) {
 	tc := service.DefaultConfig()
 	tc.URL, tc.Profile = s.url, profile.FixedWindow
 	var err error
-	if slow.t, err = probe.NewHTTPTarget(tc, service.WithClock(s.clock.Now)); err != nil {
+	if slow.t, err = probe.NewHTTPTarget(tc, httpclient.WithClock(s.clock.Now)); err != nil {
 		t.Fatal(err)
 	}
 	defer slow.t.Close()
@@ -354,7 +355,7 @@ type slowTarget struct {
 	delay time.Duration
 }
 
-func (s *slowTarget) Send(ctx context.Context, key string, client int) *service.Exchange {
+func (s *slowTarget) Send(ctx context.Context, key string, client int) *httpclient.Exchange {
 	ex := s.t.Send(ctx, key, client)
 	_ = s.clock.Wait(ctx, s.delay)
 	ex.Received = s.clock.Now()

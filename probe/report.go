@@ -19,7 +19,7 @@ type Report struct {
 	Suggest  Suggestion
 	// Target are the settings that say where the target is, each Value
 	// already one shell word with credentials as variable references
-	// (service.CurlURL, service.RedactedHeaders); Notes say which
+	// (redact.CurlURL, redact.Headers); Notes say which
 	// variables to export.
 	Target []Setting
 	Notes  []string

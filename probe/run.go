@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 )
 
 // DefaultBudget is PROBE_BUDGET's default: enough for a limit of about
@@ -62,9 +62,9 @@ func Run(ctx context.Context, t Target, o Options) (*Session, error) {
 		o.Strategies = Strategies()
 	}
 	s := &Session{target: t, clock: o.Clock, budget: o.Budget, maxWait: o.MaxWait, Answer: o.Answer, keys: map[string]string{}, local: o.Local,
-		newKey: func() string { return "rlspec-probe-" + service.NewUUID() }}
+		newKey: func() string { return "rlspec-probe-" + bodytmpl.NewUUID() }}
 	if o.Profile == profile.PRD {
-		s.newKey = service.NewDeviceBucket
+		s.newKey = bodytmpl.NewDeviceBucket
 	}
 	for _, st := range o.Strategies {
 		if err := st.Run(ctx, s); err != nil {

@@ -7,14 +7,14 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/dialect"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // Target sends one request to the endpoint under probe: keyed by key (""
 // carries no key) from client address number client (0 or 1: two distinct
 // addresses, where the target is local).
 type Target interface {
-	Send(ctx context.Context, key string, client int) *service.Exchange
+	Send(ctx context.Context, key string, client int) *httpclient.Exchange
 }
 
 // Clock is the probe's time: Now, and Wait for the target's windows to
@@ -51,7 +51,7 @@ var ErrBudget = errors.New("the request budget is spent")
 type Seen struct {
 	Key    string // "A", "B", … : which of the probe's keys ("" none)
 	Client int
-	Ex     *service.Exchange
+	Ex     *httpclient.Exchange
 	Obs    dialect.Observation
 }
 
@@ -123,6 +123,6 @@ func (s *Session) Wait(ctx context.Context, d time.Duration) error {
 // Now is the session's clock.
 func (s *Session) Now() time.Time { return s.clock.Now() }
 
-func response(ex *service.Exchange) dialect.Response {
+func response(ex *httpclient.Exchange) dialect.Response {
 	return dialect.Response{Status: ex.Status, Header: ex.RespHeader, Body: ex.RespBody, Received: ex.Received}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/acceptance"
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fault"
@@ -74,7 +75,7 @@ func runAcceptance(ctx context.Context, f fault.Name, p profile.Name, align prof
 	if p == profile.FixedWindow && align != "" {
 		tc.WindowAlign = align
 	}
-	token := "Bearer rlspec-selftest-" + service.NewUUID()
+	token := "Bearer rlspec-selftest-" + bodytmpl.NewUUID()
 	tc.Headers.Set("Authorization", token)
 	rep, err := runOnPair(ctx, tc, embedded.Options{Fault: f, Profile: p, Align: align, Store: c.store, RequireAuth: token,
 		Delay: c.overload.DelayMin, DelayMax: c.overload.DelayMax,
@@ -95,10 +96,9 @@ func runOnPair(ctx context.Context, tc service.Config, o embedded.Options, set a
 		return nil, err
 	}
 	defer pair.Close()
-	tc.URL, tc.URLs, tc.DisabledURL, tc.DB, tc.Schema = pair.URL, pair.URLs, pair.DisabledURL, pair.TargetDB, service.SchemaPRD
-	tc.PenaltiesURL, tc.PenaltiesDB = pair.PenaltiesURL, pair.PenaltiesDB
-	tc = embedded.Claim(tc)
-	return acceptance.Run(ctx, acceptance.Config{Target: tc, Settings: set, Name: pair.Description, Store: pair, Restarter: pair}, acceptance.WithoutReports())
+	tc = embedded.Claim(pair.Point(tc), pair.URLs)
+	reached := acceptance.Reached{URLs: pair.URLs, PenaltiesDB: pair.PenaltiesDB}
+	return acceptance.Run(ctx, acceptance.Config{Target: tc, Reached: reached, Settings: set, Name: pair.Description, Store: pair, Restarter: pair}, acceptance.WithoutReports())
 }
 
 // tally counts a report's verdicts.

@@ -7,7 +7,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // assumption is a time assumption a check rests on (one window, two
@@ -82,12 +83,12 @@ func (s *scenario) settle(ctx context.Context) *scenario {
 
 // posts are the POST exchanges recorded at indexes [from, to) (to < 0:
 // to the end) that the target answered.
-func (s *scenario) posts(from, to int) []*service.Exchange {
+func (s *scenario) posts(from, to int) []*httpclient.Exchange {
 	all := s.exchanges()
 	if to < 0 || to > len(all) {
 		to = len(all)
 	}
-	var out []*service.Exchange
+	var out []*httpclient.Exchange
 	for _, ex := range all[min(from, to):to] {
 		if ex.Method == http.MethodPost && ex.Err == nil {
 			out = append(out, ex)
@@ -125,7 +126,7 @@ func (s *scenario) oneWindow(from, to int) string {
 // second was sent at least d after the first response came back (so the
 // server's two decisions are at least d apart, however long the first
 // request queued) and came back before end, the first window's end.
-func (s *scenario) samplesApart(first *service.Exchange, d time.Duration, end time.Time) string {
+func (s *scenario) samplesApart(first *httpclient.Exchange, d time.Duration, end time.Time) string {
 	second := s.last.ex
 	if second == nil || second == first {
 		return ""
@@ -155,9 +156,9 @@ func (s *scenario) refill(from, to int) string {
 		to = len(all)
 	}
 	type sample struct {
-		ex   *service.Exchange
+		ex   *httpclient.Exchange
 		left int64
-		rl   service.RateLimit
+		rl   dialect.RateLimit
 	}
 	byBucket := map[string][]sample{}
 	keys := map[string]bool{}
@@ -165,7 +166,7 @@ func (s *scenario) refill(from, to int) string {
 		if ex.Method != http.MethodPost || (ex.Status != http.StatusOK && !ex.Refused()) {
 			continue
 		}
-		if k := ex.Header.Get(service.HeaderIdemKey); k != "" {
+		if k := ex.Header.Get(httpclient.HeaderIdemKey); k != "" {
 			if keys[k] {
 				continue // a replay
 			}
@@ -209,7 +210,7 @@ func (s *scenario) refill(from, to int) string {
 
 // bucketOf is the bucket a request is counted on: its device_bucket when
 // that is 64 hex characters, else its client address.
-func bucketOf(ex *service.Exchange) string {
+func bucketOf(ex *httpclient.Exchange) string {
 	var body struct {
 		Bucket any `json:"device_bucket"`
 	}

@@ -5,8 +5,9 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/redact"
 )
 
 // registerAuth registers the steps of requests refused for their
@@ -22,7 +23,7 @@ func (s *scenario) registerAuth(sc stepper) {
 func (s *scenario) credentials() []string {
 	var names []string
 	for k := range s.env.Config.Headers {
-		if service.IsCredential(k) {
+		if redact.IsCredential(k) {
 			names = append(names, k)
 		}
 	}
@@ -49,7 +50,7 @@ func (s *scenario) withoutCredentials() http.Header {
 
 func (s *scenario) wrongCredentials() http.Header {
 	h := http.Header{}
-	wrong := "rlspec-wrong-" + service.NewUUID()
+	wrong := "rlspec-wrong-" + bodytmpl.NewUUID()
 	for _, k := range s.credentials() {
 		for _, v := range s.env.Config.Headers[k] {
 			if scheme, _, ok := strings.Cut(v, " "); ok {
@@ -67,7 +68,7 @@ func (s *scenario) wrongCredentials() http.Header {
 func (s *scenario) sendUnauthorised() error {
 	s.batch = batch{}
 	for _, h := range []http.Header{s.withoutCredentials(), s.wrongCredentials()} {
-		_, ex, err := s.sendFresh(s.theClient(), service.Bucket(s.bucket.id), h)
+		_, ex, err := s.sendFresh(s.theClient(), bodytmpl.Bucket(s.bucket.id), h)
 		if ex != nil {
 			s.batch.exchanges = append(s.batch.exchanges, ex)
 		}

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // registerBadInput registers the steps of bad input (extended).
@@ -31,7 +32,7 @@ func (s *scenario) badBody(kind string) ([]byte, error) {
 	case "JSON null":
 		return []byte(`null`), nil
 	case "oversized body":
-		r, err := s.request(service.Omit())
+		r, err := s.request(bodytmpl.Omit())
 		if err != nil {
 			return nil, err
 		}
@@ -47,7 +48,7 @@ func (s *scenario) sendBadBody(kind string) error {
 	if err != nil {
 		return err
 	}
-	r := service.Request{Body: body, IdempotencyKey: service.NewUUID()}
+	r := httpclient.Request{Body: body, IdempotencyKey: bodytmpl.NewUUID()}
 	ex := s.do(s.theClient(), r)
 	s.last = lastExchange{req: r, ex: ex, keyed: ex}
 	if ex.Err != nil {
@@ -71,7 +72,7 @@ func (s *scenario) is4xxJSON() error {
 }
 
 func (s *scenario) nextNoBucketAtMost(n int) error {
-	ex, err := s.one(s.theClient(), service.Omit())
+	ex, err := s.one(s.theClient(), bodytmpl.Omit())
 	if err != nil {
 		return err
 	}

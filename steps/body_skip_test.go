@@ -6,8 +6,7 @@ import (
 	"testing"
 
 	"github.com/cucumber/godog"
-
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/bodytmpl"
 )
 
 // A template that renders the same body every time skips AC6-03 with a
@@ -15,7 +14,7 @@ import (
 // second render the same {{now}}.
 func TestConstantBodySkipsWithUUIDAdvice(t *testing.T) {
 	s := newTestScenario(t, newFakeLimiter(10))
-	body, err := service.NewBody(`{"route_id":"335E","submitted_at":"{{now}}"}`, nil)
+	body, err := bodytmpl.New(`{"route_id":"335E","submitted_at":"{{now}}"}`, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

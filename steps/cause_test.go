@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/mock"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // newServerErrorScenario is a scenario whose clients (mockery mocks) get
@@ -22,8 +22,8 @@ func newServerErrorScenario(t *testing.T) *scenario {
 	s := newTestScenario(t, newFakeLimiter(10))
 	s.env.NewClient = func(string) Client {
 		c := newMockClient(t)
-		c.EXPECT().Do(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, r service.Request) *service.Exchange {
-			return &service.Exchange{Method: http.MethodPost, Body: r.Body, Status: http.StatusInternalServerError,
+		c.EXPECT().Do(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, r httpclient.Request) *httpclient.Exchange {
+			return &httpclient.Exchange{Method: http.MethodPost, Body: r.Body, Status: http.StatusInternalServerError,
 				RespHeader: http.Header{}, RespBody: []byte(`{"error":"internal"}`)}
 		}).Maybe()
 		c.EXPECT().Addr().Return(netip.MustParseAddr("127.0.0.9")).Maybe()

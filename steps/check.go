@@ -7,14 +7,14 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // clockTolerance is the contract's clock tolerance.
 const clockTolerance = 2 * time.Second
 
 // describe is an exchange as a violation's Actual shows it.
-func describe(ex *service.Exchange) string {
+func describe(ex *httpclient.Exchange) string {
 	if ex == nil {
 		return "no request was sent"
 	}
@@ -22,7 +22,7 @@ func describe(ex *service.Exchange) string {
 }
 
 // need is the last exchange, which a Then step checks.
-func (s *scenario) need() (*service.Exchange, error) {
+func (s *scenario) need() (*httpclient.Exchange, error) {
 	if s.last.ex == nil {
 		return nil, errors.New("no response to check")
 	}
@@ -32,10 +32,10 @@ func (s *scenario) need() (*service.Exchange, error) {
 // headersOf reads ex's rate-limit fields in the target's dialect (package
 // dialect); missing or malformed fields are a violation of refs, and under
 // DIALECT=status the header clause is skipped with the dialect as reason.
-func (s *scenario) headersOf(ex *service.Exchange, refs clause.Refs) (service.RateLimit, error) {
+func (s *scenario) headersOf(ex *httpclient.Exchange, refs clause.Refs) (dialect.RateLimit, error) {
 	if ex.Err == nil {
 		if d := ex.Observe().Dialect; d == dialect.Status {
-			return service.RateLimit{}, skip("DIALECT=%s: the target answers with the status code only, so its rate-limit headers are not checked", d)
+			return dialect.RateLimit{}, skip("DIALECT=%s: the target answers with the status code only, so its rate-limit headers are not checked", d)
 		}
 	}
 	rl, err := ex.RateLimit()
@@ -69,10 +69,10 @@ func fieldsOf(a dialect.Settings) string {
 
 // lastWithHeaders is the last response and its parsed rate-limit headers
 // (FR-7).
-func (s *scenario) lastWithHeaders() (*service.Exchange, service.RateLimit, error) {
+func (s *scenario) lastWithHeaders() (*httpclient.Exchange, dialect.RateLimit, error) {
 	ex, err := s.need()
 	if err != nil {
-		return nil, service.RateLimit{}, err
+		return nil, dialect.RateLimit{}, err
 	}
 	rl, err := s.headersOf(ex, clause.Of(clause.FR7))
 	return ex, rl, err

@@ -6,8 +6,9 @@ import (
 	"sort"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // registerConcurrency registers the steps of concurrent requests on one
@@ -34,7 +35,7 @@ func (s *scenario) unitsLeft() int {
 // concurrentDifferent sends n fresh rides at once; the batch records how
 // many were sent and how many units the bucket had before.
 func (s *scenario) concurrentDifferent(n int) error {
-	reqs, err := s.requests(n, service.Bucket(s.bucket.id))
+	reqs, err := s.requests(n, bodytmpl.Bucket(s.bucket.id))
 	if err != nil {
 		return err
 	}
@@ -48,7 +49,7 @@ func (s *scenario) exactlyMinNQ() error {
 	k := min(n, q)
 	var got []int64
 	others := 0
-	var bad *service.Exchange
+	var bad *httpclient.Exchange
 	for _, ex := range s.batch.exchanges {
 		switch ex.Status {
 		case http.StatusOK:

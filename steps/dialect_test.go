@@ -13,6 +13,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -45,9 +46,9 @@ func configFrom(t *testing.T, env map[string]string) service.Config {
 }
 
 // exchange sends one request to url as the steps do.
-func exchange(t *testing.T, cfg service.Config, url string) *service.Exchange {
+func exchange(t *testing.T, cfg service.Config, url string) *httpclient.Exchange {
 	t.Helper()
-	c := service.NewClient(cfg, url)
+	c := httpclient.New(cfg, url)
 	defer c.Close()
 	ex := c.Do(context.Background(), cfg.KeyedRequest("k"))
 	if ex.Err != nil {
@@ -64,7 +65,7 @@ func TestStatusDialectSkipsHeaderClauses(t *testing.T) {
 		cfg := configFrom(t, map[string]string{"PROFILE": profile, "DIALECT": "status", "RL_LIMIT": "5", "RL_WINDOW": "3", "RL_BURST": "5", "RL_RATE": "2"})
 		ok := exchange(t, cfg, answerer(t, 200, nil, "ok"))
 		s := &scenario{env: &Env{Config: cfg, Now: time.Now}, enabled: true, ctx: context.Background()}
-		s.key.runs = [][]*service.Exchange{{ok}}
+		s.key.runs = [][]*httpclient.Exchange{{ok}}
 		s.last.ex = exchange(t, cfg, answerer(t, 429, map[string]string{"Retry-After": "1"}, "slow down"))
 		step := s.bucketHeaders
 		if profile == "sliding-log" {

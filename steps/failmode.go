@@ -10,9 +10,11 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 )
 
 // registerFailMode registers the steps of store outages (FAIL-1
@@ -112,7 +114,7 @@ func (s *scenario) restoreStore() {
 
 // sendWhileDown sends n fresh rides at once; the batch keeps them.
 func (s *scenario) sendWhileDown(n int) error {
-	reqs, err := s.requests(n, service.Bucket(s.bucket.id))
+	reqs, err := s.requests(n, bodytmpl.Bucket(s.bucket.id))
 	if err != nil {
 		return err
 	}
@@ -133,7 +135,7 @@ func (s *scenario) noneAllowed() error {
 		case ex.Status != http.StatusServiceUnavailable && ex.Status != http.StatusTooManyRequests:
 			return violation(refs, where, "503 (or 429) with Retry-After", describe(ex), ex)
 		}
-		if v := strings.TrimSpace(ex.RespHeader.Get(service.HeaderRetryAfter)); !validRetryAfter(v) {
+		if v := strings.TrimSpace(ex.RespHeader.Get(dialect.HeaderRetryAfter)); !validRetryAfter(v) {
 			return violation(refs, where, "a Retry-After header (seconds or an HTTP date)", fmt.Sprintf("%s; Retry-After %q", describe(ex), v), ex)
 		}
 	}
@@ -151,7 +153,7 @@ func validRetryAfter(v string) bool {
 func (s *scenario) allAllowed() error {
 	exs := s.batch.exchanges
 	allowed := 0
-	var bad *service.Exchange
+	var bad *httpclient.Exchange
 	for _, ex := range exs {
 		if ex.Status == http.StatusOK {
 			allowed++
@@ -170,10 +172,10 @@ func (s *scenario) allAllowed() error {
 // answeredAgain sends rides until one is not a 503 (the store may take a
 // moment to come back), up to secs seconds, and checks that it is a 200:
 // refs is the clause, after the event it follows.
-func (s *scenario) answeredAgain(secs int, refs clause.Refs, after string) (*service.Exchange, error) {
+func (s *scenario) answeredAgain(secs int, refs clause.Refs, after string) (*httpclient.Exchange, error) {
 	deadline := s.env.now().Add(time.Duration(secs) * time.Second)
 	for {
-		ex, err := s.one(s.theClient(), service.Bucket(s.bucket.id))
+		ex, err := s.one(s.theClient(), bodytmpl.Bucket(s.bucket.id))
 		if err != nil {
 			return ex, err
 		}

@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // registerFallback registers the steps of keying by client address when
@@ -22,7 +24,7 @@ func (s *scenario) registerFallback(sc stepper) {
 
 func (s *scenario) addressBucketWithLeft(n int) error {
 	s.bucket.first = nil
-	ex, err := s.one(s.theClient(), service.Omit())
+	ex, err := s.one(s.theClient(), bodytmpl.Omit())
 	if err != nil {
 		return precondition(err)
 	}
@@ -33,7 +35,7 @@ func (s *scenario) addressBucketWithLeft(n int) error {
 }
 
 func (s *scenario) sendNoBucket() error {
-	ex, err := s.one(s.theClient(), service.Omit())
+	ex, err := s.one(s.theClient(), bodytmpl.Omit())
 	if err == nil && ex.Status == http.StatusOK {
 		s.address.paid++
 	}
@@ -41,7 +43,7 @@ func (s *scenario) sendNoBucket() error {
 }
 
 func (s *scenario) sendNoBucketOtherAddr() error {
-	_, err := s.one(s.newClient(), service.Omit())
+	_, err := s.one(s.newClient(), bodytmpl.Omit())
 	return err
 }
 
@@ -52,8 +54,8 @@ func (s *scenario) sendSpoofedXFF() error {
 	if s.spoofer == nil {
 		return skip("CLIENT_IPS=xff makes the harness a trusted proxy, so an untrusted X-Forwarded-For cannot be sent (with TARGET_IMAGE, rlspec starts an instance that trusts no proxy for it)")
 	}
-	spoof := service.NewClientAddr(service.ClientIPsXFF)
-	_, err := s.oneWith(s.spoofer, service.Omit(), http.Header{"X-Forwarded-For": {spoof.String()}})
+	spoof := httpclient.NewAddr(httpclient.XFF)
+	_, err := s.oneWith(s.spoofer, bodytmpl.Omit(), http.Header{"X-Forwarded-For": {spoof.String()}})
 	return err
 }
 
@@ -61,27 +63,27 @@ func (s *scenario) sendSpoofedXFF() error {
 // the value sent. Values are fresh where the kind allows, so that a target
 // that keys by the invalid value itself cannot have two scenarios share a
 // bucket (and one of them pass by that chance).
-func invalidBucket(kind string) (service.BucketField, error) {
-	hex := service.NewDeviceBucket()
+func invalidBucket(kind string) (bodytmpl.BucketField, error) {
+	hex := bodytmpl.NewDeviceBucket()
 	switch kind {
 	case "not-a-hash":
-		return service.Bucket("not-a-hash-" + hex[:8]), nil
+		return bodytmpl.Bucket("not-a-hash-" + hex[:8]), nil
 	case "63 hex":
-		return service.Bucket(hex[:63]), nil
+		return bodytmpl.Bucket(hex[:63]), nil
 	case "65 hex":
-		return service.Bucket(hex + "a"), nil
+		return bodytmpl.Bucket(hex + "a"), nil
 	case "64 non-hex":
-		return service.Bucket(strings.Repeat("z", 8) + hex[8:]), nil
+		return bodytmpl.Bucket(strings.Repeat("z", 8) + hex[8:]), nil
 	case "empty":
-		return service.Bucket(""), nil
+		return bodytmpl.Bucket(""), nil
 	case "number":
 		n, err := strconv.ParseInt(hex[:7], 16, 64)
 		if err != nil {
-			return service.BucketField{}, fmt.Errorf("number device_bucket: %w", err)
+			return bodytmpl.BucketField{}, fmt.Errorf("number device_bucket: %w", err)
 		}
-		return service.BucketValue(n), nil
+		return bodytmpl.BucketValue(n), nil
 	}
-	return service.BucketField{}, fmt.Errorf("unknown invalid device_bucket kind %q", kind)
+	return bodytmpl.BucketField{}, fmt.Errorf("unknown invalid device_bucket kind %q", kind)
 }
 
 func (s *scenario) sendInvalidBucket(kind string) error {
@@ -101,7 +103,7 @@ func (s *scenario) sendInvalidBucket(kind string) error {
 // invalid device_bucket, which AC9 keys by the address too.
 type addressLedger struct {
 	paid    int
-	invalid []*service.Exchange
+	invalid []*httpclient.Exchange
 }
 
 // spentUnderInvalid says, after a failure of a scenario that sent invalid
@@ -113,8 +115,8 @@ func (s *scenario) spentUnderInvalid() string {
 	if n == 0 || s.ctx == nil || s.ctx.Err() != nil {
 		return ""
 	}
-	_, ex, err := s.sendFresh(s.theClient(), service.Omit(), nil)
-	var rl service.RateLimit
+	_, ex, err := s.sendFresh(s.theClient(), bodytmpl.Omit(), nil)
+	var rl dialect.RateLimit
 	if err == nil {
 		rl, err = ex.RateLimit()
 	}

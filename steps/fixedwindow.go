@@ -11,8 +11,8 @@ import (
 	"github.com/cucumber/godog"
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 )
 
 // registerFixedWindow registers the checks of profile fixed-window (FW-1 …
@@ -78,11 +78,11 @@ func (s *scenario) openWindow() error {
 	if ex.Status/100 != 2 {
 		return s.setupFailed("the first request of a fresh key", ex)
 	}
-	s.key.runs = append(s.key.runs, []*service.Exchange{ex})
+	s.key.runs = append(s.key.runs, []*httpclient.Exchange{ex})
 	return nil
 }
 
-func (s *scenario) setupFailed(what string, ex *service.Exchange) error {
+func (s *scenario) setupFailed(what string, ex *httpclient.Exchange) error {
 	v := violation(s.refs, what, "2xx", fmt.Sprintf("HTTP %d", ex.Status), ex)
 	v.Precondition = true
 	return v

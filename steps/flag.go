@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // registerFlag registers the steps of the feature flag (AC8, FR-8).
@@ -30,12 +31,12 @@ func (s *scenario) flagOff() error {
 // first that is not a 200 (the Then step reports it).
 func (s *scenario) sendPastLimit() error {
 	if s.bucket.id == "" {
-		s.bucket.id = service.NewDeviceBucket()
+		s.bucket.id = bodytmpl.NewDeviceBucket()
 	}
 	n := s.limit() + 1
-	s.batch = batch{exchanges: make([]*service.Exchange, 0, n)}
+	s.batch = batch{exchanges: make([]*httpclient.Exchange, 0, n)}
 	for range n {
-		ex, err := s.one(s.theClient(), service.Bucket(s.bucket.id))
+		ex, err := s.one(s.theClient(), bodytmpl.Bucket(s.bucket.id))
 		if ex != nil {
 			s.batch.exchanges = append(s.batch.exchanges, ex)
 		}

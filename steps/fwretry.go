@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/bound"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 )
 
 // registerFixedWindowRetry registers FW-3's retrying client: a key that
@@ -39,7 +39,7 @@ func (s *scenario) retryWhileRefused(ms, secs int) error {
 	}
 	every, stop := time.Duration(ms)*time.Millisecond, end.Add(-retryStop)
 	next := maxTime(s.now(), end.Add(-time.Duration(secs)*time.Second))
-	var retries []*service.Exchange
+	var retries []*httpclient.Exchange
 	for ; next.Before(stop); next = next.Add(every) {
 		if err := s.waitUntil(next); err != nil {
 			return err

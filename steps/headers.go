@@ -6,7 +6,7 @@ import (
 	"net/http"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // registerHeaders registers the checks of the rate-limit headers (FR-7).
@@ -28,7 +28,7 @@ func (s *scenario) limitIsConfigured() error {
 }
 
 // validHeaders checks clause 1 of the reading on one response.
-func (s *scenario) validHeaders(ex *service.Exchange) error {
+func (s *scenario) validHeaders(ex *httpclient.Exchange) error {
 	if ex == nil {
 		return errors.New("no response to check")
 	}

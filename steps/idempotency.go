@@ -7,8 +7,9 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // registerIdempotency registers the steps of idempotent replays (AC6, FR-6).
@@ -36,7 +37,7 @@ func (s *scenario) sameKeyOtherBody() error {
 	if s.last.ex == nil {
 		return errors.New("no earlier request")
 	}
-	r, err := s.request(service.Bucket(s.bucket.id))
+	r, err := s.request(bodytmpl.Bucket(s.bucket.id))
 	if err != nil {
 		return err
 	}
@@ -68,11 +69,11 @@ func (s *scenario) concurrentIdentical(rounds, n int) error {
 	}
 	s.assumeOneWindow(s.recorded(), -1)
 	for range rounds {
-		r, err := s.request(service.Bucket(s.bucket.id))
+		r, err := s.request(bodytmpl.Bucket(s.bucket.id))
 		if err != nil {
 			return err
 		}
-		reqs := make([]service.Request, n)
+		reqs := make([]httpclient.Request, n)
 		for i := range reqs {
 			reqs[i] = r
 		}
@@ -101,8 +102,8 @@ func (s *scenario) replayMatches() error {
 
 // nextFresh sends a fresh ride (new key) on the bucket and returns its
 // Remaining.
-func (s *scenario) nextFresh() (*service.Exchange, int64, error) {
-	_, ex, err := s.sendFresh(s.theClient(), service.Bucket(s.bucket.id), nil)
+func (s *scenario) nextFresh() (*httpclient.Exchange, int64, error) {
+	_, ex, err := s.sendFresh(s.theClient(), bodytmpl.Bucket(s.bucket.id), nil)
 	if err != nil {
 		return ex, 0, err
 	}

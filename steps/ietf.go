@@ -6,8 +6,8 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 )
 
 // registerIETF registers the check of feature ietf-headers (IETF-1).
@@ -23,7 +23,7 @@ func (s *scenario) ietfFields() error {
 	if !s.env.Config.Claims(profile.IETFHeaders) {
 		return skip("%s FEATURES does not include ietf-headers", NotClaimed)
 	}
-	var exs []*service.Exchange
+	var exs []*httpclient.Exchange
 	for _, run := range s.key.runs {
 		exs = append(exs, run...)
 	}
@@ -61,7 +61,7 @@ func (s *scenario) ietfFields() error {
 
 // beside reads the x-ratelimit headers an ietf-headers target sends beside
 // the IETF fields (with HEADER_PREFIX and RESET_FORMAT as configured).
-func (s *scenario) beside(ex *service.Exchange) (service.RateLimit, error) {
+func (s *scenario) beside(ex *httpclient.Exchange) (dialect.RateLimit, error) {
 	a := s.env.Config.Answer()
 	x := *ex
 	x.Answer = dialect.Settings{Dialect: dialect.XRateLimit, Prefix: a.Prefix}

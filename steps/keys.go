@@ -6,8 +6,10 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -18,10 +20,10 @@ import (
 type keyState struct {
 	value  string
 	client Client
-	runs   [][]*service.Exchange // the batches sent with the key, in order
+	runs   [][]*httpclient.Exchange // the batches sent with the key, in order
 	// fixed windows: the exchange that opened the current window
 	// (first-request), the allowed requests in it, and its end (epoch)
-	opened *service.Exchange
+	opened *httpclient.Exchange
 	spent  int
 	end    time.Time
 }
@@ -41,7 +43,7 @@ func (s *scenario) registerKeys(sc stepper) {
 
 // newKey returns a fresh key value rendered with KEY_FORMAT.
 func (s *scenario) newKey() (string, error) {
-	v, err := s.env.Config.RenderKey(service.NewUUID())
+	v, err := s.env.Config.RenderKey(bodytmpl.NewUUID())
 	if err != nil {
 		return "", precondition(err)
 	}
@@ -68,13 +70,13 @@ func (s *scenario) freshAnonymous() error {
 
 // keyed is a request carrying key (none when "") as KEY says: a header, a
 // JSON body field, or nothing (ip: the client address is the key).
-func (s *scenario) keyed(key string) service.Request {
+func (s *scenario) keyed(key string) httpclient.Request {
 	return s.env.Config.KeyedRequest(key)
 }
 
 // keyOf names an exchange's key for the bound checks: the key it carried,
 // or its client address.
-func (s *scenario) keyOf(ex *service.Exchange) string {
+func (s *scenario) keyOf(ex *httpclient.Exchange) string {
 	cfg := s.env.Config
 	if cfg.Key.Kind == service.KeyHeader {
 		if v := ex.Header.Get(cfg.Key.Name); v != "" {
@@ -93,7 +95,7 @@ func (s *scenario) keyOf(ex *service.Exchange) string {
 }
 
 // sendKeyed sends one request of the scenario's key and records it.
-func (s *scenario) sendKeyed() (*service.Exchange, error) {
+func (s *scenario) sendKeyed() (*httpclient.Exchange, error) {
 	if s.key.client == nil {
 		return nil, precondition(fmt.Errorf("no key: the scenario must start with a fresh key or client address"))
 	}
@@ -102,7 +104,7 @@ func (s *scenario) sendKeyed() (*service.Exchange, error) {
 
 // sendKeyedWith sends one request of the scenario's key with c (the key's
 // client, or another instance's: MI-1) and records it.
-func (s *scenario) sendKeyedWith(c Sender) (*service.Exchange, error) {
+func (s *scenario) sendKeyedWith(c Sender) (*httpclient.Exchange, error) {
 	ex, err := s.send(c, s.keyed(s.key.value))
 	if ex != nil {
 		s.last = lastExchange{req: s.keyed(s.key.value), ex: ex}
@@ -117,8 +119,8 @@ func (s *scenario) sendKeyedWith(c Sender) (*service.Exchange, error) {
 }
 
 // sendRun sends n requests of the key one after another as one run.
-func (s *scenario) sendRun(n int) ([]*service.Exchange, error) {
-	run := make([]*service.Exchange, 0, n)
+func (s *scenario) sendRun(n int) ([]*httpclient.Exchange, error) {
+	run := make([]*httpclient.Exchange, 0, n)
 	for range n {
 		ex, err := s.sendKeyed()
 		if ex != nil {
@@ -178,7 +180,7 @@ func (s *scenario) concurrentN(n int) error { return s.concurrentNWith(s.key.cli
 // concurrentNWith is concurrentN sent with c (the key's client, or one
 // that spreads the requests over the instances: MI-1).
 func (s *scenario) concurrentNWith(c Sender, n int) error {
-	reqs := make([]service.Request, n)
+	reqs := make([]httpclient.Request, n)
 	for i := range reqs {
 		reqs[i] = s.keyed(s.key.value)
 	}
@@ -189,8 +191,8 @@ func (s *scenario) concurrentNWith(c Sender, n int) error {
 }
 
 // fireKeyed sends reqs concurrently with c, released together.
-func (s *scenario) fireKeyed(c Sender, reqs []service.Request) ([]*service.Exchange, error) {
-	out := make([]*service.Exchange, len(reqs))
+func (s *scenario) fireKeyed(c Sender, reqs []httpclient.Request) ([]*httpclient.Exchange, error) {
+	out := make([]*httpclient.Exchange, len(reqs))
 	start := make(chan struct{})
 	done := make(chan int, len(reqs))
 	for i, r := range reqs {
@@ -234,7 +236,7 @@ func (s *scenario) nextRefused() error {
 // than W − 1 s from the run's first send to ex's receive, and, fixed-window,
 // before the window's end); otherwise the time assumption broke. A 429
 // rests on no timing.
-func (s *scenario) assumeRunInOneWindow(ex *service.Exchange) {
+func (s *scenario) assumeRunInOneWindow(ex *httpclient.Exchange) {
 	if len(s.key.runs) == 0 || len(s.key.runs[len(s.key.runs)-1]) == 0 {
 		return
 	}
@@ -260,7 +262,7 @@ func (s *scenario) secondsPass(n int) error {
 
 // exactlyN checks the last batch: exactly N allowed, the rest 429.
 func (s *scenario) exactlyN() error {
-	allowed, other := 0, []*service.Exchange(nil)
+	allowed, other := 0, []*httpclient.Exchange(nil)
 	for _, ex := range s.batch.exchanges {
 		switch {
 		case ex.Status/100 == 2:
@@ -291,7 +293,7 @@ func (s *scenario) exactlyN() error {
 // key's first allowed request opened). A slow machine that stretches a
 // sequential batch across a window's end breaks the assumption; the
 // verdict is then no verdict.
-func (s *scenario) assumeBatchInOneWindow(exs []*service.Exchange) {
+func (s *scenario) assumeBatchInOneWindow(exs []*httpclient.Exchange) {
 	if len(exs) == 0 {
 		return
 	}
@@ -335,7 +337,7 @@ func (s *scenario) boundViolation(vs []bound.Violation) error {
 		return nil
 	}
 	all := s.exchanges()
-	var ev []*service.Exchange
+	var ev []*httpclient.Exchange
 	for _, e := range vs[0].Events {
 		ev = append(ev, all[e.ID])
 	}
@@ -343,7 +345,7 @@ func (s *scenario) boundViolation(vs []bound.Violation) error {
 }
 
 // limitHeaders parses ex's rate-limit headers and checks Limit = N.
-func (s *scenario) limitHeaders(ex *service.Exchange) (service.RateLimit, error) {
+func (s *scenario) limitHeaders(ex *httpclient.Exchange) (dialect.RateLimit, error) {
 	rl, err := s.headersOf(ex, s.refs)
 	if err != nil {
 		return rl, err

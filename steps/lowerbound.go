@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // The other half of an "at most" clause: a bound holds on a run where
@@ -16,7 +16,7 @@ import (
 // timing: it never rests on where a window began.
 
 // allowedAtLeast fails unless at least want of run were allowed (2xx).
-func (s *scenario) allowedAtLeast(run []*service.Exchange, want int, what string) error {
+func (s *scenario) allowedAtLeast(run []*httpclient.Exchange, want int, what string) error {
 	got := 0
 	for _, ex := range run {
 		if ex.Err == nil && ex.Status/100 == 2 {
@@ -40,7 +40,7 @@ func (s *scenario) freshKeyAllowed(n int) error {
 		return nil // the scenario's own checks count its requests (MI-1)
 	}
 	key := s.keyOf(s.key.runs[0][0])
-	var run []*service.Exchange
+	var run []*httpclient.Exchange
 	lost := 0
 	for _, ex := range s.exchanges() {
 		if s.keyOf(ex) != key {
@@ -82,7 +82,7 @@ func (s *scenario) refilledAllowed() error {
 }
 
 // statusCounts is "3× 200, 2× 429" for run.
-func statusCounts(run []*service.Exchange) string {
+func statusCounts(run []*httpclient.Exchange) string {
 	n := map[int]int{}
 	var order []int
 	for _, ex := range run {

@@ -5,7 +5,7 @@ package steps
 import (
 	context "context"
 
-	service "github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 	mock "github.com/stretchr/testify/mock"
 )
 
@@ -23,19 +23,19 @@ func (_m *mockSender) EXPECT() *mockSender_Expecter {
 }
 
 // Do provides a mock function with given fields: ctx, r
-func (_m *mockSender) Do(ctx context.Context, r service.Request) *service.Exchange {
+func (_m *mockSender) Do(ctx context.Context, r httpclient.Request) *httpclient.Exchange {
 	ret := _m.Called(ctx, r)
 
 	if len(ret) == 0 {
 		panic("no return value specified for Do")
 	}
 
-	var r0 *service.Exchange
-	if rf, ok := ret.Get(0).(func(context.Context, service.Request) *service.Exchange); ok {
+	var r0 *httpclient.Exchange
+	if rf, ok := ret.Get(0).(func(context.Context, httpclient.Request) *httpclient.Exchange); ok {
 		r0 = rf(ctx, r)
 	} else {
 		if ret.Get(0) != nil {
-			r0 = ret.Get(0).(*service.Exchange)
+			r0 = ret.Get(0).(*httpclient.Exchange)
 		}
 	}
 
@@ -49,24 +49,24 @@ type mockSender_Do_Call struct {
 
 // Do is a helper method to define mock.On call
 //   - ctx context.Context
-//   - r service.Request
+//   - r httpclient.Request
 func (_e *mockSender_Expecter) Do(ctx interface{}, r interface{}) *mockSender_Do_Call {
 	return &mockSender_Do_Call{Call: _e.mock.On("Do", ctx, r)}
 }
 
-func (_c *mockSender_Do_Call) Run(run func(ctx context.Context, r service.Request)) *mockSender_Do_Call {
+func (_c *mockSender_Do_Call) Run(run func(ctx context.Context, r httpclient.Request)) *mockSender_Do_Call {
 	_c.Call.Run(func(args mock.Arguments) {
-		run(args[0].(context.Context), args[1].(service.Request))
+		run(args[0].(context.Context), args[1].(httpclient.Request))
 	})
 	return _c
 }
 
-func (_c *mockSender_Do_Call) Return(_a0 *service.Exchange) *mockSender_Do_Call {
+func (_c *mockSender_Do_Call) Return(_a0 *httpclient.Exchange) *mockSender_Do_Call {
 	_c.Call.Return(_a0)
 	return _c
 }
 
-func (_c *mockSender_Do_Call) RunAndReturn(run func(context.Context, service.Request) *service.Exchange) *mockSender_Do_Call {
+func (_c *mockSender_Do_Call) RunAndReturn(run func(context.Context, httpclient.Request) *httpclient.Exchange) *mockSender_Do_Call {
 	_c.Call.Return(run)
 	return _c
 }

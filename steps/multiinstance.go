@@ -9,7 +9,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -71,7 +73,7 @@ type roundRobin struct {
 
 var _ Sender = (*roundRobin)(nil)
 
-func (r *roundRobin) Do(ctx context.Context, req service.Request) *service.Exchange {
+func (r *roundRobin) Do(ctx context.Context, req httpclient.Request) *httpclient.Exchange {
 	i := r.next.Add(1) - 1
 	return r.to[i%uint64(len(r.to))].Do(ctx, req)
 }
@@ -85,7 +87,7 @@ func (s *scenario) ridesOverInstances(k int) error {
 		return err
 	}
 	n := s.unitsLeft() + k
-	reqs, err := s.requests(n, service.Bucket(s.bucket.id))
+	reqs, err := s.requests(n, bodytmpl.Bucket(s.bucket.id))
 	if err != nil {
 		return err
 	}
@@ -126,7 +128,7 @@ func (s *scenario) bucketThroughEach() error {
 		return skip("the scenario spends one unit through each of %d instances, more than RL_LIMIT=%d: run it with a larger RL_LIMIT", len(cs), s.limit())
 	}
 	for i, c := range cs {
-		ex, err := s.oneWith(c, service.Bucket(s.bucket.id), nil)
+		ex, err := s.oneWith(c, bodytmpl.Bucket(s.bucket.id), nil)
 		if err != nil {
 			return precondition(err)
 		}
@@ -164,7 +166,7 @@ func (s *scenario) bucketRefusedElsewhere() error {
 		return precondition(errors.New("no other instance: the scenario must start with a ride through each instance"))
 	}
 	for i, c := range s.others {
-		ex, err := s.oneWith(c, service.Bucket(s.bucket.id), nil)
+		ex, err := s.oneWith(c, bodytmpl.Bucket(s.bucket.id), nil)
 		if err != nil {
 			return err
 		}
@@ -189,7 +191,7 @@ func (s *scenario) keyThroughEach() error {
 	if len(cs) > s.quota() {
 		return skip("the scenario spends one request through each of %d instances, more than the limit %d: run it with a larger limit", len(cs), s.quota())
 	}
-	var run []*service.Exchange
+	var run []*httpclient.Exchange
 	defer func() { s.key.runs = append(s.key.runs, run) }()
 	for i, c := range cs {
 		ex, err := s.sendKeyedWith(c)
@@ -259,7 +261,7 @@ func (s *scenario) keyRefusedElsewhere() error {
 // violation only when they lay in one window, which exactlyN checks
 // afterwards (assumeBatchInOneWindow).
 func (s *scenario) keyExactly(of string) error {
-	var all []*service.Exchange
+	var all []*httpclient.Exchange
 	for _, run := range s.key.runs {
 		all = append(all, run...)
 	}
@@ -277,7 +279,7 @@ func (s *scenario) keyExactly(of string) error {
 // its limit, breaks the profile only when nothing could have come back
 // meanwhile — one window (assumeRunInOneWindow), or for token-bucket less
 // than 1/R and one whole second from the run's first send to ex's receive.
-func (s *scenario) assumeQuotaStillSpent(ex *service.Exchange) {
+func (s *scenario) assumeQuotaStillSpent(ex *httpclient.Exchange) {
 	if s.env.Config.Profile != profile.TokenBucket {
 		s.assumeRunInOneWindow(ex)
 		return

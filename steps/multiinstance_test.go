@@ -7,6 +7,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -22,7 +23,7 @@ func newInstancesScenario(t *testing.T, limit int, lims map[string]*fakeLimiter,
 	clients := map[string]int{}
 	s.env.NewClient = func(base string) Client {
 		clients[base]++
-		return &fakeClient{addr: service.NewClientAddr(service.ClientIPsBind), lim: lims[base]}
+		return &fakeClient{addr: httpclient.NewAddr(httpclient.Bind), lim: lims[base]}
 	}
 	return s, clients
 }

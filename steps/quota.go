@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // registerQuota registers the steps of spending and exhausting a bucket's
@@ -25,23 +26,23 @@ func (s *scenario) registerQuota(sc stepper) {
 }
 
 func (s *scenario) freshBucket() error {
-	s.bucket.id = service.NewDeviceBucket()
+	s.bucket.id = bodytmpl.NewDeviceBucket()
 	s.bucket.first = nil
 	return nil
 }
 
 func (s *scenario) sendRide() error {
 	if s.bucket.id == "" {
-		s.bucket.id = service.NewDeviceBucket()
+		s.bucket.id = bodytmpl.NewDeviceBucket()
 	}
-	_, err := s.one(s.theClient(), service.Bucket(s.bucket.id))
+	_, err := s.one(s.theClient(), bodytmpl.Bucket(s.bucket.id))
 	return err
 }
 
 func (s *scenario) freshBucketFirstSent() error {
-	s.bucket.id = service.NewDeviceBucket()
+	s.bucket.id = bodytmpl.NewDeviceBucket()
 	s.bucket.first = nil
-	ex, err := s.one(s.theClient(), service.Bucket(s.bucket.id))
+	ex, err := s.one(s.theClient(), bodytmpl.Bucket(s.bucket.id))
 	if err != nil {
 		return precondition(err)
 	}
@@ -57,7 +58,7 @@ func (s *scenario) freshBucketWithLeft(n int) error {
 
 // expectFirst checks the first response of a fresh bucket (AC1), which
 // every quota set-up relies on.
-func (s *scenario) expectFirst(ex *service.Exchange, want int) error {
+func (s *scenario) expectFirst(ex *httpclient.Exchange, want int) error {
 	rl, err := ex.RateLimit()
 	if ex.Status != http.StatusOK || err != nil || int(rl.Remaining) != want {
 		return violation(clause.Of(clause.AC1), "first request on a fresh bucket",
@@ -126,11 +127,11 @@ func (s *scenario) spendTo(n int, address bool) error {
 
 // field is the device_bucket field of the bucket under test: the device
 // bucket, or none for the address's bucket.
-func (s *scenario) field(address bool) service.BucketField {
+func (s *scenario) field(address bool) bodytmpl.BucketField {
 	if address {
-		return service.Omit()
+		return bodytmpl.Omit()
 	}
-	return service.Bucket(s.bucket.id)
+	return bodytmpl.Bucket(s.bucket.id)
 }
 
 func (s *scenario) statusIs(code int) error {

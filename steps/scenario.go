@@ -12,7 +12,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // scenario is the fresh state of one scenario. What one step leaves for the
@@ -42,7 +42,7 @@ type scenario struct {
 	grid     gridState    // FW-2-02: the key's first request and the multiple of W after it
 
 	mu  sync.Mutex
-	all []*service.Exchange
+	all []*httpclient.Exchange
 
 	texts         []string     // the scenario's step texts, for a re-run
 	stepIDs       []string     // godog's ids of those steps
@@ -63,28 +63,28 @@ type scenario struct {
 
 // bucketState is what the scenario knows of the bucket it is testing.
 type bucketState struct {
-	id     string            // the device bucket ("" until one is made)
-	first  *service.Exchange // first exchange on the bucket (or address)
-	from   int               // index of the current window's first exchange
-	until  int               // index where one window stops mattering (-1: never)
-	spent  *service.Exchange // last exchange whose headers say what is left
-	seeded bool              // left was set through TARGET_DB
+	id     string               // the device bucket ("" until one is made)
+	first  *httpclient.Exchange // first exchange on the bucket (or address)
+	from   int                  // index of the current window's first exchange
+	until  int                  // index where one window stops mattering (-1: never)
+	spent  *httpclient.Exchange // last exchange whose headers say what is left
+	seeded bool                 // left was set through TARGET_DB
 	left   int
 }
 
 // lastExchange is the record of the last step that sent one request.
 type lastExchange struct {
-	req   service.Request   // what was sent
-	ex    *service.Exchange // what came back
-	keyed *service.Exchange // the exchange a replay or a reused key repeats
+	req   httpclient.Request   // what was sent
+	ex    *httpclient.Exchange // what came back
+	keyed *httpclient.Exchange // the exchange a replay or a reused key repeats
 }
 
 // batch is the record of the last concurrent or bulk step.
 type batch struct {
-	exchanges []*service.Exchange
-	sent      int                   // requests sent at once
-	left      int                   // units the bucket had before them
-	rounds    [][]*service.Exchange // its rounds (identical requests, boundary race)
+	exchanges []*httpclient.Exchange
+	sent      int                      // requests sent at once
+	left      int                      // units the bucket had before them
+	rounds    [][]*httpclient.Exchange // its rounds (identical requests, boundary race)
 }
 
 // Initializer returns the godog ScenarioInitializer: it registers the steps
@@ -178,7 +178,7 @@ func (s *scenario) result(sc *godog.Scenario) ScenarioResult {
 		r.ID = id // outline rows carry their own id, <id>.<row>, in the name
 	}
 	s.mu.Lock()
-	r.Exchanges = append([]*service.Exchange(nil), s.all...)
+	r.Exchanges = append([]*httpclient.Exchange(nil), s.all...)
 	r.Rerun = s.rerun
 	r.Steps = append([]string(nil), s.texts...)
 	if s.err != nil {
@@ -210,17 +210,17 @@ func skip(format string, args ...any) error {
 }
 
 // record keeps an exchange as evidence of the scenario.
-func (s *scenario) record(exs ...*service.Exchange) {
+func (s *scenario) record(exs ...*httpclient.Exchange) {
 	s.shift(exs)
 	s.mu.Lock()
 	s.all = append(s.all, exs...)
 	s.mu.Unlock()
 }
 
-func (s *scenario) exchanges() []*service.Exchange {
+func (s *scenario) exchanges() []*httpclient.Exchange {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]*service.Exchange(nil), s.all...)
+	return append([]*httpclient.Exchange(nil), s.all...)
 }
 
 // theClient returns the scenario's client, created on first use.

@@ -6,22 +6,23 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // request renders a body with field f under a fresh Idempotency-Key.
-func (s *scenario) request(f service.BucketField) (service.Request, error) {
+func (s *scenario) request(f bodytmpl.BucketField) (httpclient.Request, error) {
 	b, err := s.env.Body.Render(f)
 	if err != nil {
-		return service.Request{}, fmt.Errorf("render body: %w", err)
+		return httpclient.Request{}, fmt.Errorf("render body: %w", err)
 	}
-	return service.Request{Body: b, IdempotencyKey: service.NewUUID()}, nil
+	return httpclient.Request{Body: b, IdempotencyKey: bodytmpl.NewUUID()}, nil
 }
 
 // requests renders n requests with field f, each under its own key.
-func (s *scenario) requests(n int, f service.BucketField) ([]service.Request, error) {
-	reqs := make([]service.Request, n)
+func (s *scenario) requests(n int, f bodytmpl.BucketField) ([]httpclient.Request, error) {
+	reqs := make([]httpclient.Request, n)
 	for i := range reqs {
 		r, err := s.request(f)
 		if err != nil {
@@ -33,14 +34,14 @@ func (s *scenario) requests(n int, f service.BucketField) ([]service.Request, er
 }
 
 // do sends r with c and records the exchange as evidence.
-func (s *scenario) do(c Sender, r service.Request) *service.Exchange {
+func (s *scenario) do(c Sender, r httpclient.Request) *httpclient.Exchange {
 	ex := c.Do(s.ctx, r)
 	s.record(ex)
 	return ex
 }
 
 // send sends r with c, records it, and fails when no response came back.
-func (s *scenario) send(c Sender, r service.Request) (*service.Exchange, error) {
+func (s *scenario) send(c Sender, r httpclient.Request) (*httpclient.Exchange, error) {
 	ex := s.do(c, r)
 	if ex.Err != nil {
 		return ex, violation(clause.Of(clause.FR7), "the target answers every request",
@@ -51,7 +52,7 @@ func (s *scenario) send(c Sender, r service.Request) (*service.Exchange, error) 
 
 // sendFresh is the one render-and-send: a fresh request with field f (and
 // header h, may be nil), sent with c.
-func (s *scenario) sendFresh(c Sender, f service.BucketField, h http.Header) (service.Request, *service.Exchange, error) {
+func (s *scenario) sendFresh(c Sender, f bodytmpl.BucketField, h http.Header) (httpclient.Request, *httpclient.Exchange, error) {
 	r, err := s.request(f)
 	if err != nil {
 		return r, nil, err
@@ -63,11 +64,11 @@ func (s *scenario) sendFresh(c Sender, f service.BucketField, h http.Header) (se
 
 // one sends a fresh request as the scenario's last exchange; the first one
 // on a bucket also becomes its first exchange.
-func (s *scenario) one(c Sender, f service.BucketField) (*service.Exchange, error) {
+func (s *scenario) one(c Sender, f bodytmpl.BucketField) (*httpclient.Exchange, error) {
 	return s.oneWith(c, f, nil)
 }
 
-func (s *scenario) oneWith(c Sender, f service.BucketField, h http.Header) (*service.Exchange, error) {
+func (s *scenario) oneWith(c Sender, f bodytmpl.BucketField, h http.Header) (*httpclient.Exchange, error) {
 	if s.bucket.first == nil {
 		if err := s.alignWindowStart(); err != nil {
 			return nil, err
@@ -97,9 +98,9 @@ func (s *scenario) oneWith(c Sender, f service.BucketField, h http.Header) (*ser
 // fire sends reqs concurrently: connections are pre-dialled, every goroutine
 // is ready, then one channel close releases them all at release (zero: at
 // once). Any transport failure is a violation.
-func (s *scenario) fire(c Sender, reqs []service.Request, release time.Time) ([]*service.Exchange, error) {
+func (s *scenario) fire(c Sender, reqs []httpclient.Request, release time.Time) ([]*httpclient.Exchange, error) {
 	s.predial(c, len(reqs))
-	out := make([]*service.Exchange, len(reqs))
+	out := make([]*httpclient.Exchange, len(reqs))
 	start := make(chan struct{})
 	var ready, done sync.WaitGroup
 	for i, r := range reqs {
@@ -139,7 +140,7 @@ func (s *scenario) predial(c Sender, n int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c.Do(s.ctx, service.Request{Method: http.MethodHead, ContentType: "-"})
+			c.Do(s.ctx, httpclient.Request{Method: http.MethodHead, ContentType: "-"})
 		}()
 	}
 	wg.Wait()

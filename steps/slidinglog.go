@@ -10,7 +10,7 @@ import (
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // registerSlidingLog registers the checks of profile sliding-log (SL-1 …
@@ -49,7 +49,7 @@ func (s *scenario) noOverBlocking() error {
 // other fields say. ok is false when it is absent under DIALECT=status (not
 // a failure there); absent in another dialect, or malformed, is a
 // violation.
-func (s *scenario) retryAfterOf(ex *service.Exchange) (ra int64, ok bool, err error) {
+func (s *scenario) retryAfterOf(ex *httpclient.Exchange) (ra int64, ok bool, err error) {
 	o := ex.Observe()
 	switch {
 	case o.RetryAfterErr != nil:
@@ -65,7 +65,7 @@ func (s *scenario) retryAfterOf(ex *service.Exchange) (ra int64, ok bool, err er
 // retryToWait is a refusal's Retry-After for a step that waits for it: an
 // absent or unreadable one skips the step (the 429's own clause reports
 // it), so that a header deviation never fails an algorithm clause.
-func (s *scenario) retryToWait(ex *service.Exchange) (int64, error) {
+func (s *scenario) retryToWait(ex *httpclient.Exchange) (int64, error) {
 	ra, ok, err := s.retryAfterOf(ex)
 	switch {
 	case err != nil:
@@ -118,7 +118,7 @@ func (s *scenario) refusedNotRecorded() error {
 	if err := s.mayWaitUntil(due); err != nil {
 		return err
 	}
-	var refused []*service.Exchange
+	var refused []*httpclient.Exchange
 	for {
 		ex, err := s.sendKeyed()
 		if err != nil {
@@ -134,7 +134,7 @@ func (s *scenario) refusedNotRecorded() error {
 		if !ex.Sent.Before(due) {
 			return violation(clause.Of(clause.SL5), "refused requests do not move when the key is allowed again",
 				fmt.Sprintf("allowed once the first allowed request left the window (sent %s after it)", ex.Sent.Sub(first.Received).Round(time.Millisecond)),
-				fmt.Sprintf("429 after %d refused requests", len(refused)), append([]*service.Exchange{first}, refused...)...)
+				fmt.Sprintf("429 after %d refused requests", len(refused)), append([]*httpclient.Exchange{first}, refused...)...)
 		}
 		if err := s.waitUntil(ex.Received.Add(250 * time.Millisecond)); err != nil {
 			return err
@@ -158,7 +158,7 @@ func (s *scenario) the429() error {
 
 // limitedBody checks LIMITED_BODY (a JSON pointer's value, a text
 // regexp, or none) and a retry value in a JSON body.
-func (s *scenario) limitedBody(ex *service.Exchange, ra int64) error {
+func (s *scenario) limitedBody(ex *httpclient.Exchange, ra int64) error {
 	lb := s.env.Config.LimitedBody
 	if err := lb.Check(ex.RespBody); err != nil {
 		return violation(s.refs, "the 429 body", "LIMITED_BODY="+lb.String(), truncate(ex.RespBody), ex)

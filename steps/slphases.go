@@ -9,7 +9,7 @@ import (
 
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // phaseKeys is how many keys SL-1-02 bursts with, their bursts W/phaseKeys
@@ -27,9 +27,9 @@ func (s *scenario) registerSLPhases(sc stepper) {
 // phaseRun is what one key of SL-1-02 sent: its first request, its burst
 // of N and the probes after it.
 type phaseRun struct {
-	first  *service.Exchange
-	burst  []*service.Exchange
-	probes []*service.Exchange
+	first  *httpclient.Exchange
+	burst  []*httpclient.Exchange
+	probes []*httpclient.Exchange
 	err    error
 }
 

@@ -16,7 +16,10 @@ import (
 	"github.com/cucumber/godog"
 	messages "github.com/cucumber/messages/go/v21"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -27,7 +30,7 @@ type fakeClient struct {
 	addr netip.Addr
 	lim  *fakeLimiter
 	mu   sync.Mutex
-	reqs []service.Request
+	reqs []httpclient.Request
 }
 
 var _ Client = (*fakeClient)(nil)
@@ -35,11 +38,11 @@ var _ Client = (*fakeClient)(nil)
 func (c *fakeClient) Addr() netip.Addr { return c.addr }
 func (c *fakeClient) Close()           {}
 
-func (c *fakeClient) Do(_ context.Context, r service.Request) *service.Exchange {
+func (c *fakeClient) Do(_ context.Context, r httpclient.Request) *httpclient.Exchange {
 	c.mu.Lock()
 	c.reqs = append(c.reqs, r)
 	c.mu.Unlock()
-	ex := &service.Exchange{Method: r.Method, Body: r.Body, ClientAddr: c.addr, Sent: time.Now()}
+	ex := &httpclient.Exchange{Method: r.Method, Body: r.Body, ClientAddr: c.addr, Sent: time.Now()}
 	if ex.Method == "" {
 		ex.Method = http.MethodPost
 	}
@@ -57,7 +60,7 @@ type fakeLimiter struct {
 	mu        sync.Mutex
 	limit     int
 	left      map[string]int
-	cache     map[string]*service.Exchange
+	cache     map[string]*httpclient.Exchange
 	oversell  bool // the bug: every request sees the quota before any spend
 	ignoreKey bool // the bug: the same key with any body gets the cache
 	noReplay  bool // the bug: a replay is processed (and spends) again
@@ -65,10 +68,10 @@ type fakeLimiter struct {
 }
 
 func newFakeLimiter(limit int) *fakeLimiter {
-	return &fakeLimiter{limit: limit, left: map[string]int{}, cache: map[string]*service.Exchange{}}
+	return &fakeLimiter{limit: limit, left: map[string]int{}, cache: map[string]*httpclient.Exchange{}}
 }
 
-func (l *fakeLimiter) answer(addr netip.Addr, r service.Request, ex *service.Exchange) {
+func (l *fakeLimiter) answer(addr netip.Addr, r httpclient.Request, ex *httpclient.Exchange) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var body map[string]any
@@ -90,19 +93,19 @@ func (l *fakeLimiter) answer(addr netip.Addr, r service.Request, ex *service.Exc
 		left = l.limit
 	}
 	ex.RespHeader = http.Header{}
-	ex.RespHeader.Set(service.HeaderLimit, strconv.Itoa(l.limit))
-	ex.RespHeader.Set(service.HeaderReset, strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
+	ex.RespHeader.Set(dialect.HeaderLimit, strconv.Itoa(l.limit))
+	ex.RespHeader.Set(dialect.HeaderReset, strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
 	if left <= 0 {
 		ex.Status, ex.RespBody = 429, []byte(`{"error":"rate_limited"}`)
-		ex.RespHeader.Set(service.HeaderRemaining, "0")
-		ex.RespHeader.Set(service.HeaderRetryAfter, "3600")
+		ex.RespHeader.Set(dialect.HeaderRemaining, "0")
+		ex.RespHeader.Set(dialect.HeaderRetryAfter, "3600")
 		return
 	}
 	if !l.oversell {
 		l.left[key] = left - 1
 	}
 	ex.Status, ex.RespBody = 200, []byte(`{"status":"accepted"}`)
-	ex.RespHeader.Set(service.HeaderRemaining, strconv.Itoa(left-1))
+	ex.RespHeader.Set(dialect.HeaderRemaining, strconv.Itoa(left-1))
 	if r.IdempotencyKey != "" {
 		l.cache[r.IdempotencyKey] = ex
 	}
@@ -137,13 +140,13 @@ func newTestScenario(t *testing.T, lim *fakeLimiter) *scenario {
 	t.Helper()
 	cfg := service.DefaultConfig()
 	cfg.Limit = lim.limit
-	body, err := service.LoadBody("")
+	body, err := bodytmpl.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	env := &Env{Config: cfg, URL: "http://fake", Body: body, Now: time.Now, MaxWait: service.DefaultMaxWait,
 		NewClient: func(string) Client {
-			return &fakeClient{addr: service.NewClientAddr(service.ClientIPsBind), lim: lim}
+			return &fakeClient{addr: httpclient.NewAddr(httpclient.Bind), lim: lim}
 		}}
 	return &scenario{env: env, base: env.URL, enabled: true, ctx: context.Background()}
 }
@@ -253,13 +256,13 @@ func TestValidHeadersNamesTheBadHeader(t *testing.T) {
 	s := newTestScenario(t, newFakeLimiter(10))
 	now := time.Now()
 	for name, h := range map[string]http.Header{
-		"missing":  {service.HeaderLimit: {"10"}, service.HeaderReset: {"1"}},
-		"negative": {service.HeaderLimit: {"10"}, service.HeaderRemaining: {"-1"}, service.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
-		"word":     {service.HeaderLimit: {"ten"}, service.HeaderRemaining: {"1"}, service.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
-		"past":     {service.HeaderLimit: {"10"}, service.HeaderRemaining: {"1"}, service.HeaderReset: {"1"}},
-		"over":     {service.HeaderLimit: {"10"}, service.HeaderRemaining: {"11"}, service.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
+		"missing":  {dialect.HeaderLimit: {"10"}, dialect.HeaderReset: {"1"}},
+		"negative": {dialect.HeaderLimit: {"10"}, dialect.HeaderRemaining: {"-1"}, dialect.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
+		"word":     {dialect.HeaderLimit: {"ten"}, dialect.HeaderRemaining: {"1"}, dialect.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
+		"past":     {dialect.HeaderLimit: {"10"}, dialect.HeaderRemaining: {"1"}, dialect.HeaderReset: {"1"}},
+		"over":     {dialect.HeaderLimit: {"10"}, dialect.HeaderRemaining: {"11"}, dialect.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
 	} {
-		ex := &service.Exchange{Method: "POST", Status: 200, RespHeader: h, Sent: now, Received: now}
+		ex := &httpclient.Exchange{Method: "POST", Status: 200, RespHeader: h, Sent: now, Received: now}
 		err := s.validHeaders(ex)
 		var v *Violation
 		if !errors.As(err, &v) || !slices.Equal(v.Clause, clause.Of(clause.FR7)) {

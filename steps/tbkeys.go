@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -49,7 +50,7 @@ func (s *scenario) fullBucketAfterDrain(who string, k keyState) error {
 	for i, ex := range run {
 		if ex.Status/100 != 2 {
 			return violation(s.refs, fmt.Sprintf("request %d of %d of %s", i+1, len(run), who), "2xx (a bucket of its own, full)",
-				fmt.Sprintf("HTTP %d", ex.Status), append([]*service.Exchange{drained}, run[:i+1]...)...)
+				fmt.Sprintf("HTTP %d", ex.Status), append([]*httpclient.Exchange{drained}, run[:i+1]...)...)
 		}
 	}
 	s.assume("the requests decided before a shared bucket could have refilled", func() string {

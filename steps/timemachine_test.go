@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cucumber/godog"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -44,7 +45,7 @@ func TestWaitAgesTheKey(t *testing.T) {
 	if err := s.waitUntil(wall.Add(time.Second)); err != nil || len(ager.ages) != 1 {
 		t.Errorf("a wait for a time already passed aged: %v %v", ager.ages, err)
 	}
-	ex := &service.Exchange{Sent: wall, Received: wall.Add(time.Millisecond)}
+	ex := &httpclient.Exchange{Sent: wall, Received: wall.Add(time.Millisecond)}
 	s.record(ex)
 	if ex.Sent.Sub(wall) != 59*time.Second || ex.Received.Sub(ex.Sent) != time.Millisecond {
 		t.Errorf("recorded exchange at %s … %s, want moved by 59 s", ex.Sent.Sub(wall), ex.Received.Sub(wall))

@@ -8,7 +8,7 @@ import (
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // registerTokenBucket registers the checks of profile token-bucket (TB-1 …
@@ -61,7 +61,7 @@ func seconds(d time.Duration) int64 { return int64(math.Ceil(d.Seconds())) }
 // with 429 (the last exchange). Allowed requests beyond what the bucket can
 // hold over the run (B + R·Δt + 1, with the 1 s tolerance) break TB-1.
 func (s *scenario) drain() error {
-	var run []*service.Exchange
+	var run []*httpclient.Exchange
 	fresh := len(s.key.runs) == 0
 	defer func() { s.key.runs = append(s.key.runs, run) }()
 	allowed := 0
@@ -199,7 +199,7 @@ func (s *scenario) allowedInARow(which string) error {
 	for i, ex := range run {
 		if ex.Status/100 != 2 {
 			return violation(s.refs, fmt.Sprintf("request %d of %d after a drained key idled %s", i+1, n, run[0].Sent.Sub(drained.Received).Round(time.Millisecond)),
-				"2xx", fmt.Sprintf("HTTP %d", ex.Status), append([]*service.Exchange{drained}, run[:i+1]...)...)
+				"2xx", fmt.Sprintf("HTTP %d", ex.Status), append([]*httpclient.Exchange{drained}, run[:i+1]...)...)
 		}
 	}
 	return nil
@@ -216,7 +216,7 @@ func (s *scenario) steadyClient() error {
 	if err := s.fitsMaxWait(10*s.perToken(), "a steady client for 10/R"); err != nil {
 		return err
 	}
-	run := []*service.Exchange{drained}
+	run := []*httpclient.Exchange{drained}
 	for i := 1; i <= n; i++ {
 		if err := s.waitUntil(drained.Received.Add(time.Duration(i) * every)); err != nil {
 			return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -19,7 +20,7 @@ func TestBucketWaitBeyondMaxWaitIsSkippedWithReason(t *testing.T) {
 	cfg := service.DefaultConfig().ForProfile(profile.TokenBucket)
 	cfg.Burst, cfg.Rate = 5, 0.1 // a token every 10 s
 	s := &scenario{env: &Env{Config: cfg, Now: time.Now, MaxWait: service.DefaultMaxWait}, ctx: context.Background()}
-	s.last.ex = &service.Exchange{Received: time.Now()}
+	s.last.ex = &httpclient.Exchange{Received: time.Now()}
 	for name, step := range map[string]func() error{
 		"idle 2·B/R":      func() error { return s.idleBurstTimes(2) },
 		"idle B/R + 1":    s.idleFull,

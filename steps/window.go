@@ -7,8 +7,9 @@ import (
 	"sort"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // registerWindow registers the steps of a window that passes and of Reset
@@ -206,7 +207,7 @@ func (s *scenario) raceBoundary() error {
 			}
 			release = s.boundaryAim(until.Add(-time.Second))
 		}
-		reqs, err := s.requests(n, service.Bucket(s.bucket.id))
+		reqs, err := s.requests(n, bodytmpl.Bucket(s.bucket.id))
 		if err != nil {
 			return err
 		}
@@ -232,7 +233,7 @@ func (s *scenario) boundaryOnce() error {
 	return nil
 }
 
-func (s *scenario) resetOnce(round []*service.Exchange, i, rounds int) error {
+func (s *scenario) resetOnce(round []*httpclient.Exchange, i, rounds int) error {
 	var got []int64
 	seen := map[int64]bool{}
 	dup := false

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/loadgen/fleet"
-	"github.com/rlspec/rlspec/service"
 	batchv1 "k8s.io/api/batch/v1"
 	"sigs.k8s.io/yaml"
 )
@@ -47,7 +47,7 @@ func TestForwardRoundTrip(t *testing.T) {
 // run with are refused with one sentence.
 func TestFleetSettingsExit2(t *testing.T) {
 	body := filepath.Join(t.TempDir(), "body.json")
-	if err := os.WriteFile(body, []byte(service.DefaultBodyTemplate), 0o644); err != nil {
+	if err := os.WriteFile(body, []byte(bodytmpl.Default), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for want, env := range map[string]map[string]string{

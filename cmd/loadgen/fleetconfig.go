@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/containers"
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/loadgen"
 	"github.com/rlspec/rlspec/loadgen/fleet"
-	"github.com/rlspec/rlspec/service"
 )
 
 // fleetConfig is how `loadgen run` takes part in a load of several
@@ -36,7 +36,7 @@ type fleetFlags struct{ generators, index, startAt, startDelay, image, emit *str
 var fleetOwn = map[string]bool{"generators": true, "generator-index": true, "start-at": true, "start-delay": true,
 	"generator-image": true, "emit": true, "report-dir": true, "target-image": true, "replicas": true, "store": true, "thresholds": true}
 
-func registerFleet(fs *flag.FlagSet, getenv service.Getenv) fleetFlags {
+func registerFleet(fs *flag.FlagSet, getenv envflag.Getenv) fleetFlags {
 	env := func(keys ...string) string {
 		for _, k := range keys {
 			if v, ok := getenv(k); ok {
@@ -69,7 +69,7 @@ func registerFleet(fs *flag.FlagSet, getenv service.Getenv) fleetFlags {
 // parse fills c.Fleet and, for a generator, replaces the totals by its
 // share: rate, buckets, its own report directory, no thresholds (the
 // merge checks them).
-func (f fleetFlags) parse(fs *flag.FlagSet, getenv service.Getenv, c *config) error {
+func (f fleetFlags) parse(fs *flag.FlagSet, getenv envflag.Getenv, c *config) error {
 	var errs []error
 	fc := &c.Fleet
 	var err error
@@ -81,7 +81,7 @@ func (f fleetFlags) parse(fs *flag.FlagSet, getenv service.Getenv, c *config) er
 			errs = append(errs, fmt.Errorf("START_AT=%q is not an RFC 3339 instant such as 2026-11-25T23:00:00Z", s))
 		}
 	}
-	if fc.StartDelay, err = service.ParseWindow(*f.startDelay); err != nil || fc.StartDelay < 0 {
+	if fc.StartDelay, err = envflag.ParseDuration(*f.startDelay); err != nil || fc.StartDelay < 0 {
 		errs = append(errs, fmt.Errorf("START_DELAY=%q is not a duration", *f.startDelay))
 	}
 	fc.Image, fc.Emit = *f.image, *f.emit
@@ -134,7 +134,7 @@ var envName = regexp.MustCompile(`\(([A-Z][A-Z0-9_]*)\)$`)
 // generators: a flag set on the command line as parsed (a secret header
 // value shows as its $VARIABLE, which the generator's environment then
 // needs), one from the environment as the variable says.
-func forward(fs *flag.FlagSet, getenv service.Getenv) []string {
+func forward(fs *flag.FlagSet, getenv envflag.Getenv) []string {
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	var out []string

@@ -12,15 +12,15 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/containers"
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/internal/junit"
 	"github.com/rlspec/rlspec/loadgen"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 )
 
 // runLoad is `loadgen run`.
-func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer, getenv service.Getenv) int {
+func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer, getenv envflag.Getenv) int {
 	cfg, err := parseConfig(false, args, getenv, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -231,7 +231,7 @@ func describe(cfg config) string {
 
 // runMerge is `loadgen merge a.hlog b.hlog …`: one report of the combined
 // histograms, thresholds evaluated on it.
-func runMerge(args []string, stdout, stderr io.Writer, getenv service.Getenv) int {
+func runMerge(args []string, stdout, stderr io.Writer, getenv envflag.Getenv) int {
 	cfg, err := parseConfig(true, args, getenv, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/containers"
 	"github.com/rlspec/rlspec/containers/containerstest"
-	"github.com/rlspec/rlspec/service"
 )
 
 // referenceImage builds the reference image once per test binary (under a
@@ -28,7 +28,7 @@ func referenceImage(t *testing.T) string {
 	refImage.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
-		refImage.tag = "rlspec-reference:test-" + strings.ToLower(service.NewUUID()[:8])
+		refImage.tag = "rlspec-reference:test-" + strings.ToLower(bodytmpl.NewUUID()[:8])
 		refImage.err = containers.BuildImage(ctx, refImage.tag, containers.WithBuildDir("../.."))
 	})
 	if refImage.err != nil {

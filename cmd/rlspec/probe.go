@@ -10,8 +10,11 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rlspec/rlspec/envflag"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/probe"
 	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/redact"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -40,7 +43,7 @@ var probeFlags = []string{service.FlagURL, service.FlagPath, service.FlagHeaders
 // runProbe probes TARGET_URL and prints what it saw and the settings to
 // try; one sentence and exit 2 when it cannot.
 func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	env := service.RecordEnv(os.LookupEnv)
+	env := envflag.Record(os.LookupEnv)
 	cmd, err := probeConfig(args, env.Lookup, stdout)
 	warnUnknown(stderr, "rlspec probe", env)
 	if errors.Is(err, flag.ErrHelp) {
@@ -54,10 +57,10 @@ func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return fail(err)
 	}
 	tc := cmd.Target
-	local := tc.CheckClientIPs(ctx, nil) == nil
-	if !local && tc.ClientIPs == service.ClientIPsBind {
+	local := tc.CheckClientIPs(ctx, nil, nil) == nil
+	if !local && tc.ClientIPs == httpclient.Bind {
 		// Bind cannot reach another host; the suggestion says so.
-		tc.ClientIPs = service.ClientIPsXFF
+		tc.ClientIPs = httpclient.XFF
 		cmd.Shown = append(cmd.Shown, probe.Setting{Name: "CLIENT_IPS", Value: "xff"})
 		cmd.Notes = append(cmd.Notes, "CLIENT_IPS=xff: the target is not on loopback, so rlspec cannot send from addresses of its own; the service must take the client address from X-Forwarded-For")
 	}
@@ -70,13 +73,13 @@ func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return fail(fmt.Errorf("could not probe: %w", err))
 	}
-	probe.Report{Endpoint: tc.Method + " " + service.RedactURL(tc.Endpoint(tc.URL)), Local: local, Session: s,
+	probe.Report{Endpoint: tc.Method + " " + redact.URL(tc.Endpoint(tc.URL)), Local: local, Session: s,
 		Suggest: probe.Suggest(s, cmd.Given), Target: cmd.Shown, Notes: cmd.Notes}.Write(stdout)
 	return 0
 }
 
 // probeConfig reads the probe's settings from flags over the environment.
-func probeConfig(args []string, getenv service.Getenv, help io.Writer) (probeCmd, error) {
+func probeConfig(args []string, getenv envflag.Getenv, help io.Writer) (probeCmd, error) {
 	tc := service.DefaultConfig()
 	fs := flag.NewFlagSet("rlspec probe", flag.ContinueOnError)
 	tc.RegisterSome(fs, getenv, probeFlags...)
@@ -91,13 +94,13 @@ func probeConfig(args []string, getenv service.Getenv, help io.Writer) (probeCmd
 	budget, _ := getenv("PROBE_BUDGET")
 	fs.StringVar(&budget, "budget", budget, fmt.Sprintf("the most requests the probe sends, never more (PROBE_BUDGET; default %d)", probe.DefaultBudget))
 	service.MaxWaitVar(fs, getenv, &cmd.MaxWait)
-	if err := service.ParseFlags(fs, args, probeSummary, help); err != nil {
+	if err := envflag.Parse(fs, args, probeSummary, help); err != nil {
 		return cmd, err
 	}
 	if fs.NArg() > 0 {
 		return cmd, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if err := service.EnvErrors(fs); err != nil {
+	if err := envflag.Errors(fs); err != nil {
 		return cmd, err
 	}
 	if budget != "" {
@@ -116,7 +119,7 @@ func probeConfig(args []string, getenv service.Getenv, help io.Writer) (probeCmd
 	if tc.URL == "" || tc.URL == service.TargetEmbedded {
 		return cmd, errors.New("TARGET_URL is not set: rlspec probe looks at your running service, e.g. TARGET_URL=http://127.0.0.1:8080/api/items")
 	}
-	if service.SettingGiven(fs, getenv, service.FlagProfile, "PROFILE") {
+	if envflag.Given(fs, getenv, service.FlagProfile, "PROFILE") {
 		cmd.Given = tc.Profile
 		if tc.Profile == profile.Every {
 			return cmd, errors.New("PROFILE=all: the probe looks for one profile; name it, or leave PROFILE unset")
@@ -128,25 +131,25 @@ func probeConfig(args []string, getenv service.Getenv, help io.Writer) (probeCmd
 		return cmd, err
 	}
 	cmd.Shown = shownTarget(tc, fs, getenv)
-	if err := tc.ResolvePath(service.SettingGiven(fs, getenv, service.FlagPath, "TARGET_PATH")); err != nil {
+	if _, err := tc.ResolvePath(envflag.Given(fs, getenv, service.FlagPath, "TARGET_PATH"), nil); err != nil {
 		return cmd, err
 	}
 	cmd.Target = tc.ForProfile(tc.Profile)
-	cmd.Notes = []string{service.URLCredentialNote(tc.URL), service.CredentialNote(tc.Headers)}
+	cmd.Notes = []string{redact.URLCredentialNote(tc.URL), redact.CredentialNote(tc.Headers)}
 	return cmd, nil
 }
 
 // shownTarget are the settings given that say where the target is and how
 // to ask it, as the acceptance command repeats them: credentials as
 // variable references.
-func shownTarget(tc service.Config, fs *flag.FlagSet, getenv service.Getenv) []probe.Setting {
-	shown := []probe.Setting{{Name: "TARGET_URL", Value: service.CurlURL(tc.URL)}}
-	given := func(flagName, env string) bool { return service.SettingGiven(fs, getenv, flagName, env) }
+func shownTarget(tc service.Config, fs *flag.FlagSet, getenv envflag.Getenv) []probe.Setting {
+	shown := []probe.Setting{{Name: "TARGET_URL", Value: redact.CurlURL(tc.URL)}}
+	given := func(flagName, env string) bool { return envflag.Given(fs, getenv, flagName, env) }
 	if given(service.FlagPath, "TARGET_PATH") {
 		shown = append(shown, probe.Setting{Name: "TARGET_PATH", Value: probe.Word(tc.Path)})
 	}
 	if len(tc.Headers) > 0 {
-		shown = append(shown, probe.Setting{Name: "TARGET_HEADERS", Value: service.RedactedHeaders(tc.Headers)})
+		shown = append(shown, probe.Setting{Name: "TARGET_HEADERS", Value: redact.Headers(tc.Headers)})
 	}
 	for _, s := range []struct{ flag, env, value string }{
 		{service.FlagMethod, "TARGET_METHOD", tc.Method}, {service.FlagBodyTemplate, "BODY_TEMPLATE", tc.BodyTemplate},

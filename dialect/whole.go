@@ -1,20 +1,16 @@
-package service
+package dialect
 
 import (
 	"errors"
 	"net/http"
 	"time"
-
-	"github.com/rlspec/rlspec/dialect"
 )
 
-// Header names of the PRD (FR-7) and of RFC 9110 Retry-After.
+// Header names of the PRD (FR-7): x-ratelimit with the default prefix.
 const (
-	HeaderLimit      = "X-RateLimit-Limit"
-	HeaderRemaining  = "X-RateLimit-Remaining"
-	HeaderReset      = "X-RateLimit-Reset"
-	HeaderRetryAfter = dialect.HeaderRetryAfter
-	HeaderIdemKey    = "Idempotency-Key"
+	HeaderLimit     = DefaultPrefix + "Limit"
+	HeaderRemaining = DefaultPrefix + "Remaining"
+	HeaderReset     = DefaultPrefix + "Reset"
 )
 
 // RateLimit is one response's rate-limit fields as whole numbers: Reset
@@ -28,13 +24,13 @@ type RateLimit struct {
 
 // RateLimitOf is o as whole numbers; o's quota error, or its format
 // deviation, is the error.
-func RateLimitOf(o dialect.Observation) (RateLimit, error) {
+func RateLimitOf(o Observation) (RateLimit, error) {
 	rl := RateLimit{Limit: o.Limit, Remaining: o.Remaining, Reset: -1, RetryAfter: -1}
-	if o.Has(dialect.FieldReset) {
+	if o.Has(FieldReset) {
 		rl.Reset = o.Reset.Unix()
 	}
-	if o.Has(dialect.FieldRetryAfter) && o.RetryAfterErr == nil {
-		rl.RetryAfter = dialect.Seconds(o.RetryAfter)
+	if o.Has(FieldRetryAfter) && o.RetryAfterErr == nil {
+		rl.RetryAfter = Seconds(o.RetryAfter)
 	}
 	switch {
 	case o.Err != nil:
@@ -47,11 +43,11 @@ func RateLimitOf(o dialect.Observation) (RateLimit, error) {
 
 // prdAnswer is how the PRD answers (FR-7): X-RateLimit-* with Reset in
 // unix seconds.
-var prdAnswer = dialect.Settings{Dialect: dialect.XRateLimit, ResetFormat: dialect.ResetUnix}
+var prdAnswer = Settings{Dialect: XRateLimit, ResetFormat: ResetUnix}
 
 // ParseRateLimit reads the PRD's three X-RateLimit headers (all required,
 // Reset in unix seconds) and Retry-After on its own (RFC 9110); only the
 // three are an error.
 func ParseRateLimit(h http.Header) (RateLimit, error) {
-	return RateLimitOf(prdAnswer.Read(dialect.Response{Header: h, Received: time.Now()}))
+	return RateLimitOf(prdAnswer.Read(Response{Header: h, Received: time.Now()}))
 }

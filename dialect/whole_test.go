@@ -1,4 +1,4 @@
-package service
+package dialect
 
 import (
 	"net/http"
@@ -6,14 +6,6 @@ import (
 	"testing"
 	"time"
 )
-
-func hdr(kv ...string) http.Header {
-	h := http.Header{}
-	for i := 0; i < len(kv); i += 2 {
-		h.Add(kv[i], kv[i+1])
-	}
-	return h
-}
 
 func TestParseRateLimit(t *testing.T) {
 	rl, err := ParseRateLimit(hdr(HeaderLimit, "500", HeaderRemaining, "499", HeaderReset, "1767225600"))

@@ -1,4 +1,4 @@
-package service
+package httpclient
 
 import (
 	"context"
@@ -13,10 +13,10 @@ func TestRequestHeaderRemovesAndReplaces(t *testing.T) {
 	got := make(chan http.Header, 3)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got <- r.Header.Clone() }))
 	defer srv.Close()
-	cfg := DefaultConfig()
+	cfg := target{}
 	cfg.Headers = http.Header{"Authorization": {"Bearer right"}, "X-Team": {"rides"}}
-	cfg.ClientIPs = ClientIPsXFF
-	c := NewClient(cfg, srv.URL)
+	cfg.ClientIPs = XFF
+	c := New(cfg, srv.URL)
 	defer c.Close()
 	for _, tc := range []struct {
 		h    http.Header

@@ -1,4 +1,11 @@
-package service
+// Package httpclient sends rlspec's requests to a service under test and
+// records each as an Exchange: the request as sent (from a client address of
+// its own, bound in 127.0.0.0/8 or claimed in X-Forwarded-For), the answer,
+// timestamps, how to send it again (Curl, credentials as variables) and its
+// rate-limit fields read through package dialect (Observe, RateLimit,
+// Refused). Large bodies go on connections of their own so that an answer
+// sent before the upload ends is still read (upload.go).
+package httpclient
 
 import (
 	"bytes"
@@ -7,28 +14,46 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/redact"
 )
 
-// DefaultRequestTimeout bounds every request rlspec sends.
-const DefaultRequestTimeout = 5 * time.Second
+// DefaultTimeout bounds every request rlspec sends.
+const DefaultTimeout = 5 * time.Second
+
+// HeaderIdemKey is the request header that makes a request idempotent.
+const HeaderIdemKey = "Idempotency-Key"
 
 // maxResponseBody caps how much of a response body is kept.
 const maxResponseBody = 1 << 20
 
-// NewClientAddr returns a fresh client address for mode: a random address in
+// AddrMode says how the harness gives each scenario its own client address
+// (CLIENT_IPS).
+type AddrMode string
+
+const (
+	// Bind binds each client's source address in 127.0.0.0/8.
+	Bind AddrMode = "bind"
+	// XFF sends a distinct documentation-range address in
+	// X-Forwarded-For; the implementation must trust the harness as a proxy.
+	XFF AddrMode = "xff"
+)
+
+// NewAddr returns a fresh client address for mode: a random address in
 // 127.0.0.0/8 other than 127.0.0.1 for bind, a random 2001:db8::/32
 // documentation address for xff.
-func NewClientAddr(mode ClientIPMode) netip.Addr {
+func NewAddr(mode AddrMode) netip.Addr {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
-	if mode == ClientIPsXFF {
+	if mode == XFF {
 		b[0], b[1], b[2], b[3] = 0x20, 0x01, 0x0d, 0xb8
 		return netip.AddrFrom16(b)
 	}
@@ -60,7 +85,7 @@ type Request struct {
 // when no complete response arrived (refused, reset, deadline).
 type Exchange struct {
 	Method     string
-	URL        string      // the endpoint, credentials masked (RedactURL)
+	URL        string      // the endpoint, credentials masked (redact.URL)
 	Header     http.Header // request headers as sent
 	Body       []byte
 	ClientAddr netip.Addr
@@ -87,11 +112,11 @@ func (e *Exchange) Observe() dialect.Observation {
 // RateLimit is the response's rate-limit fields in its dialect; missing or
 // malformed ones (or a Reset in another form than RESET_FORMAT) are an
 // error, one sentence.
-func (e *Exchange) RateLimit() (RateLimit, error) {
+func (e *Exchange) RateLimit() (dialect.RateLimit, error) {
 	if e.Err != nil {
-		return RateLimit{RetryAfter: -1}, e.Err
+		return dialect.RateLimit{RetryAfter: -1}, e.Err
 	}
-	return RateLimitOf(e.Observe())
+	return dialect.RateLimitOf(e.Observe())
 }
 
 // Refused reports whether the response is a refusal (LIMITED_STATUS).
@@ -101,8 +126,8 @@ func (e *Exchange) Refused() bool { return e.Err == nil && e.Answer.Refused(e.St
 func (e *Exchange) Latency() time.Duration { return e.Received.Sub(e.Intended) }
 
 // Curl renders the request as a shell command an implementer can paste.
-// Credential headers (IsCredential) refer to an environment variable
-// (CredentialVar) instead of showing their value.
+// Credential headers (redact.IsCredential) refer to an environment variable
+// (redact.CredentialVar) instead of showing their value.
 func (e *Exchange) Curl() string {
 	if e.Replay != "" {
 		return e.Replay
@@ -113,12 +138,12 @@ func (e *Exchange) Curl() string {
 	if e.ClientAddr.Is4() && e.ClientAddr.IsLoopback() {
 		b.WriteString(" --interface " + e.ClientAddr.String())
 	}
-	for _, k := range sortedKeys(e.Header) {
+	for _, k := range slices.Sorted(maps.Keys(e.Header)) {
 		for _, v := range e.Header[k] {
-			if IsCredential(k) {
-				b.WriteString(" -H " + RedactedHeader(k, v))
+			if redact.IsCredential(k) {
+				b.WriteString(" -H " + redact.Header(k, v))
 			} else {
-				b.WriteString(" -H " + shellQuote(k+": "+v))
+				b.WriteString(" -H " + redact.ShellQuote(k+": "+v))
 			}
 		}
 	}
@@ -126,10 +151,10 @@ func (e *Exchange) Curl() string {
 		if len(e.Body) > 4096 {
 			fmt.Fprintf(&b, " --data-binary @<(head -c %d /dev/zero)", len(e.Body))
 		} else {
-			b.WriteString(" --data-binary " + shellQuote(string(e.Body)))
+			b.WriteString(" --data-binary " + redact.ShellQuote(string(e.Body)))
 		}
 	}
-	b.WriteString(" " + CurlURL(e.URL))
+	b.WriteString(" " + redact.CurlURL(e.URL))
 	return b.String()
 }
 
@@ -147,16 +172,12 @@ func (e *Exchange) Summary() string {
 	return fmt.Sprintf("HTTP %d [%s] %s", e.Status, strings.Join(hs, "; "), body)
 }
 
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // Client sends requests to one target endpoint from one client address. It is
 // safe for concurrent use; Close releases its connections.
 type Client struct {
 	endpoint string
 	addr     netip.Addr
-	mode     ClientIPMode
+	mode     AddrMode
 	headers  http.Header
 	timeout  time.Duration
 	http     *http.Client
@@ -168,54 +189,66 @@ type Client struct {
 	answer   dialect.Settings
 }
 
-// ClientOption configures a Client.
-type ClientOption func(*Client)
+// Option configures a Client.
+type Option func(*Client)
 
-// WithTimeout sets the per-request deadline (default DefaultRequestTimeout).
-func WithTimeout(d time.Duration) ClientOption { return func(c *Client) { c.timeout = d } }
+// WithTimeout sets the per-request deadline (default DefaultTimeout).
+func WithTimeout(d time.Duration) Option { return func(c *Client) { c.timeout = d } }
 
 // WithClock sets the clock used for timestamps (default time.Now).
-func WithClock(now func() time.Time) ClientOption { return func(c *Client) { c.now = now } }
+func WithClock(now func() time.Time) Option { return func(c *Client) { c.now = now } }
 
 // WithAddr sets the client address instead of a fresh random one.
-func WithAddr(a netip.Addr) ClientOption { return func(c *Client) { c.addr = a } }
+func WithAddr(a netip.Addr) Option { return func(c *Client) { c.addr = a } }
 
 // WithTransport sends every request through rt instead of HTTP: a target
 // reached another way (sqltarget's PostgreSQL function). The client address
 // is still recorded; nothing is dialled.
-func WithTransport(rt http.RoundTripper) ClientOption { return func(c *Client) { c.rt = rt } }
+func WithTransport(rt http.RoundTripper) Option { return func(c *Client) { c.rt = rt } }
 
 // WithReplay sets how an exchange's request is sent again (Exchange.Replay)
 // from its headers: the command of a WithTransport target, instead of curl.
-func WithReplay(f func(http.Header) string) ClientOption { return func(c *Client) { c.replay = f } }
+func WithReplay(f func(http.Header) string) Option { return func(c *Client) { c.replay = f } }
 
 // withDial replaces the dialer (tests: connections that misbehave on cue).
-func withDial(d func(ctx context.Context, network, addr string) (net.Conn, error)) ClientOption {
+func withDial(d func(ctx context.Context, network, addr string) (net.Conn, error)) Option {
 	return func(c *Client) { c.dial = d }
 }
 
-// NewClient returns a client of cfg's endpoint on base (a base URL), from a
-// fresh client address per cfg.ClientIPs.
-func NewClient(cfg Config, base string, opts ...ClientOption) *Client {
+// Target is what a client needs of the settings of the service it sends
+// to; package service's Config is one.
+type Target interface {
+	// Endpoint is the endpoint's full URL on a base URL.
+	Endpoint(base string) string
+	// Answer is how the service answers, as package dialect reads it.
+	Answer() dialect.Settings
+	// Sending is how requests go out: CLIENT_IPS and TARGET_HEADERS.
+	Sending() (AddrMode, http.Header)
+}
+
+// New returns a client of t's endpoint on base (a base URL), from a fresh
+// client address per t's CLIENT_IPS.
+func New(t Target, base string, opts ...Option) *Client {
+	mode, headers := t.Sending()
 	c := &Client{
-		endpoint: cfg.Endpoint(base),
-		mode:     cfg.ClientIPs,
-		headers:  cfg.Headers,
-		timeout:  DefaultRequestTimeout,
+		endpoint: t.Endpoint(base),
+		mode:     mode,
+		headers:  headers,
+		timeout:  DefaultTimeout,
 		now:      time.Now,
-		answer:   cfg.Answer(),
+		answer:   t.Answer(),
 	}
 	if c.mode == "" {
-		c.mode = ClientIPsBind
+		c.mode = Bind
 	}
 	for _, o := range opts {
 		o(c)
 	}
 	if !c.addr.IsValid() {
-		c.addr = NewClientAddr(c.mode)
+		c.addr = NewAddr(c.mode)
 	}
 	dialer := &net.Dialer{Timeout: c.timeout, KeepAlive: 30 * time.Second}
-	if c.mode == ClientIPsBind {
+	if c.mode == Bind {
 		dialer.LocalAddr = &net.TCPAddr{IP: c.addr.AsSlice()}
 	}
 	if c.dial == nil {
@@ -255,7 +288,7 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	if method == "" {
 		method = http.MethodPost
 	}
-	ex := &Exchange{Method: method, URL: RedactURL(c.endpoint), Body: r.Body, ClientAddr: c.addr, Header: http.Header{}, Answer: c.answer}
+	ex := &Exchange{Method: method, URL: redact.URL(c.endpoint), Body: r.Body, ClientAddr: c.addr, Header: http.Header{}, Answer: c.answer}
 	for k, vs := range c.headers {
 		ex.Header[k] = append([]string(nil), vs...)
 	}
@@ -276,7 +309,7 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	if r.IdempotencyKey != "" {
 		ex.Header.Set(HeaderIdemKey, r.IdempotencyKey)
 	}
-	if c.mode == ClientIPsXFF {
+	if c.mode == XFF {
 		ex.Header.Set("X-Forwarded-For", c.addr.String())
 	}
 	if c.replay != nil {
@@ -303,7 +336,7 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	resp, err := hc.Do(req)
 	if err != nil {
 		ex.Received = c.now()
-		ex.Err = uploadError(describeTransportError(RedactURLError(err), c.timeout), cutShort())
+		ex.Err = uploadError(describeTransportError(redact.URLError(err), c.timeout), cutShort())
 		return ex
 	}
 	defer resp.Body.Close()

@@ -1,4 +1,4 @@
-package service
+package bodytmpl
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 
 func TestBodyRendersTemplateAndBucket(t *testing.T) {
 	fixed := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	b, err := NewBody(`{"at":"{{now}}","before":"{{ago "10m"}}","id":"{{uuid}}","device_bucket":"template"}`, func() time.Time { return fixed })
+	b, err := New(`{"at":"{{now}}","before":"{{ago "10m"}}","id":"{{uuid}}","device_bucket":"template"}`, func() time.Time { return fixed })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestBodyRendersTemplateAndBucket(t *testing.T) {
 }
 
 func TestDefaultBodyIsValid(t *testing.T) {
-	b, err := LoadBody("")
+	b, err := Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestBodyRejectsBadTemplates(t *testing.T) {
 		"badago":    `{"a":"{{ago "ten"}}"}`,
 		"unknown":   `{"a":"{{nope}}"}`,
 	} {
-		if _, err := NewBody(text, nil); err == nil {
+		if _, err := New(text, nil); err == nil {
 			t.Errorf("%s: accepted %q", name, text)
 		}
 	}
@@ -81,8 +81,8 @@ func TestBodyRejectsBadTemplates(t *testing.T) {
 	if err := os.WriteFile(p, []byte(`{"x":1}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadBody(p); err != nil {
-		t.Fatalf("LoadBody(valid file): %v", err)
+	if _, err := Load(p); err != nil {
+		t.Fatalf("Load(valid file): %v", err)
 	}
 }
 

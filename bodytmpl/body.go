@@ -1,4 +1,9 @@
-package service
+// Package bodytmpl renders the request bodies rlspec sends: a JSON
+// text/template (BODY_TEMPLATE, or the PRD's minimal ride, Default) with the
+// functions now, ago and uuid, whose top-level device_bucket field a
+// scenario then sets, removes or corrupts (BucketField). It also makes the
+// fresh random values scenarios send: device buckets and UUIDs.
+package bodytmpl
 
 import (
 	"bytes"
@@ -11,8 +16,8 @@ import (
 	"time"
 )
 
-// DefaultBodyTemplate is a minimal valid ride body.
-const DefaultBodyTemplate = `{"route_id":"335E","direction_id":0,"segments":[{"from_stop_id":"20558","to_stop_id":"29374","duration_sec":180,"dwell_sec":20,"mapmatch_conf":0.9,"observed_at_utc":"{{ago "10m"}}"}],"submitted_at":"{{now}}","nonce":"{{uuid}}"}`
+// Default is a minimal valid ride body.
+const Default = `{"route_id":"335E","direction_id":0,"segments":[{"from_stop_id":"20558","to_stop_id":"29374","duration_sec":180,"dwell_sec":20,"mapmatch_conf":0.9,"observed_at_utc":"{{ago "10m"}}"}],"submitted_at":"{{now}}","nonce":"{{uuid}}"}`
 
 // Body renders request bodies from a text/template (BODY_TEMPLATE) and then
 // sets, removes or corrupts the top-level device_bucket field. A Body is safe
@@ -22,8 +27,8 @@ type Body struct {
 	now  func() time.Time
 }
 
-// NewBody parses a body template. now may be nil (time.Now).
-func NewBody(text string, now func() time.Time) (*Body, error) {
+// New parses a body template. now may be nil (time.Now).
+func New(text string, now func() time.Time) (*Body, error) {
 	if now == nil {
 		now = time.Now
 	}
@@ -50,16 +55,16 @@ func NewBody(text string, now func() time.Time) (*Body, error) {
 	return b, nil
 }
 
-// LoadBody reads a body template file; an empty path gives the default body.
-func LoadBody(path string) (*Body, error) {
+// Load reads a body template file; an empty path gives the default body.
+func Load(path string) (*Body, error) {
 	if path == "" {
-		return NewBody(DefaultBodyTemplate, nil)
+		return New(Default, nil)
 	}
 	text, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("BODY_TEMPLATE: %w", err)
 	}
-	b, err := NewBody(string(text), nil)
+	b, err := New(string(text), nil)
 	if err != nil {
 		return nil, fmt.Errorf("BODY_TEMPLATE %s: %w", path, err)
 	}

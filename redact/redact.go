@@ -1,4 +1,9 @@
-package service
+// Package redact keeps credentials out of what rlspec prints: it tells a
+// credential header by its name (IsCredential), writes headers and URLs for
+// shell commands with each credential a reference to an environment
+// variable (Header, Headers, CurlURL), and masks them in URLs, database
+// URLs and errors (URL, DSN, URLError).
+package redact
 
 import (
 	"errors"
@@ -43,23 +48,23 @@ func CredentialVar(name string) string {
 	return string(b)
 }
 
-// RedactedHeader is one header line for a shell command, double-quoted: a
+// Header is one header line for a shell command, double-quoted: a
 // credential's value is a reference to its CredentialVar, any other value
 // is escaped so the shell keeps it as written.
-func RedactedHeader(name, value string) string {
+func Header(name, value string) string {
 	if IsCredential(name) {
 		return `"` + dquote(name) + `: $` + CredentialVar(name) + `"`
 	}
 	return `"` + dquote(name+": "+value) + `"`
 }
 
-// RedactedHeaders renders h as TARGET_HEADERS would be written, in one
+// Headers renders h as TARGET_HEADERS would be written, in one
 // double-quoted shell word, credentials as references to their variables.
-func RedactedHeaders(h http.Header) string {
+func Headers(h http.Header) string {
 	var parts []string
 	for _, k := range sortedKeys(h) {
 		for _, v := range h[k] {
-			r := RedactedHeader(k, v)
+			r := Header(k, v)
 			parts = append(parts, r[1:len(r)-1])
 		}
 	}
@@ -87,6 +92,11 @@ func CredentialNote(h http.Header) string {
 	return "credentials are not shown: export " + strings.Join(vars, ", ") + " with their values from TARGET_HEADERS before running the commands"
 }
 
+// ShellQuote is s as one single-quoted shell word.
+func ShellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 func sortedKeys(h http.Header) []string {
 	keys := make([]string, 0, len(h))
 	for k := range h {
@@ -101,10 +111,10 @@ func dquote(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`").Replace(s)
 }
 
-// RedactDSN returns a database URL with its password (user info or a
+// DSN returns a database URL with its password (user info or a
 // password query parameter) replaced by xxxxx, for output; an unparsable
 // URL that may hold one is withheld.
-func RedactDSN(dsn string) string {
+func DSN(dsn string) string {
 	u, err := url.Parse(dsn)
 	if err != nil {
 		if strings.Contains(dsn, "@") || strings.Contains(strings.ToLower(dsn), "password") {
@@ -125,12 +135,12 @@ func RedactDSN(dsn string) string {
 // Masked stands for a credential in a URL rlspec writes out.
 const Masked = "xxxxx"
 
-// RedactURL returns u for output with its credentials masked: the
+// URL returns u for output with its credentials masked: the
 // password of its user info (the user name too when it is alone:
 // https://TOKEN@host), and the value of every query parameter whose name
 // is a credential's (IsCredential: token, api_key, signature, …). An
 // unparsable URL holding '@' or '?' is withheld.
-func RedactURL(u string) string {
+func URL(u string) string {
 	return redactURL(u, func(string) string { return Masked })
 }
 
@@ -145,7 +155,7 @@ func URLVar(part string) string { return "RLSPEC_" + CredentialVar(part)[len("RL
 func CurlURL(u string) string {
 	s := redactURL(u, func(part string) string { return "\x00" + part + "\x00" })
 	if s == u {
-		return shellQuote(u)
+		return ShellQuote(u)
 	}
 	parts := strings.Split(dquote(s), "\x00")
 	for i := 1; i < len(parts); i += 2 {
@@ -209,12 +219,12 @@ func redactURL(u string, mask func(part string) string) string {
 	return out
 }
 
-// RedactURLError masks the credentials of the URL an *url.Error (what
+// URLError masks the credentials of the URL an *url.Error (what
 // net/http's client returns) names, in place, and returns err.
-func RedactURLError(err error) error {
+func URLError(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		ue.URL = RedactURL(ue.URL)
+		ue.URL = URL(ue.URL)
 	}
 	return err
 }

@@ -1,4 +1,4 @@
-package service
+package httpclient
 
 import (
 	"context"
@@ -10,20 +10,22 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rlspec/rlspec/dialect"
 )
 
 func TestClientBindsSourceAddress(t *testing.T) {
 	seen := make(chan string, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		seen <- r.RemoteAddr + "|" + r.Header.Get("X-Forwarded-For") + "|" + r.Header.Get("Content-Type") + "|" + r.Header.Get("Authorization") + "|" + r.Header.Get(HeaderIdemKey)
-		w.Header().Set(HeaderLimit, "5")
+		w.Header().Set(dialect.HeaderLimit, "5")
 		w.WriteHeader(http.StatusTeapot)
 		_, _ = w.Write([]byte(`{"ok":true}`))
 	}))
 	defer srv.Close()
-	cfg := DefaultConfig()
+	cfg := target{}
 	cfg.Headers = http.Header{"Authorization": {"Bearer abc"}}
-	c := NewClient(cfg, srv.URL)
+	c := New(cfg, srv.URL)
 	defer c.Close()
 	ex := c.Do(context.Background(), Request{Body: []byte(`{}`), IdempotencyKey: "k1"})
 	if ex.Err != nil {
@@ -37,7 +39,7 @@ func TestClientBindsSourceAddress(t *testing.T) {
 	if want := "||application/json|Bearer abc|k1"; !strings.HasSuffix(got, want) {
 		t.Fatalf("server saw %q, want suffix %q", got, want)
 	}
-	if ex.Status != http.StatusTeapot || string(ex.RespBody) != `{"ok":true}` || ex.RespHeader.Get(HeaderLimit) != "5" {
+	if ex.Status != http.StatusTeapot || string(ex.RespBody) != `{"ok":true}` || ex.RespHeader.Get(dialect.HeaderLimit) != "5" {
 		t.Fatalf("exchange %+v", ex)
 	}
 	if ex.Sent.Before(ex.Intended) || ex.Received.Before(ex.Sent) {
@@ -60,9 +62,9 @@ func TestClientXFFMode(t *testing.T) {
 		seen <- r.Header.Get("X-Forwarded-For")
 	}))
 	defer srv.Close()
-	cfg := DefaultConfig()
-	cfg.ClientIPs = ClientIPsXFF
-	c := NewClient(cfg, srv.URL)
+	cfg := target{}
+	cfg.ClientIPs = XFF
+	c := New(cfg, srv.URL)
 	defer c.Close()
 	if ex := c.Do(context.Background(), Request{Body: []byte(`{}`)}); ex.Err != nil {
 		t.Fatal(ex.Err)
@@ -86,7 +88,7 @@ func TestClientDeadlineOnSilentServer(t *testing.T) {
 			held <- c // accept and never answer
 		}
 	}()
-	c := NewClient(DefaultConfig(), "http://"+ln.Addr().String(), WithTimeout(200*time.Millisecond))
+	c := New(target{}, "http://"+ln.Addr().String(), WithTimeout(200*time.Millisecond))
 	defer c.Close()
 	// The deadline's own error proves the client gave up rather than
 	// waiting for the silent server (no wall-clock assertion: issue 27).
@@ -107,7 +109,7 @@ func TestClientRefused(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	c := NewClient(DefaultConfig(), "http://"+addr)
+	c := New(target{}, "http://"+addr)
 	defer c.Close()
 	ex := c.Do(context.Background(), Request{})
 	var op *net.OpError
@@ -118,10 +120,10 @@ func TestClientRefused(t *testing.T) {
 
 func TestNewClientAddr(t *testing.T) {
 	for i := 0; i < 200; i++ {
-		if a := NewClientAddr(ClientIPsBind); !a.Is4() || !a.IsLoopback() || a == netip.MustParseAddr("127.0.0.1") {
+		if a := NewAddr(Bind); !a.Is4() || !a.IsLoopback() || a == netip.MustParseAddr("127.0.0.1") {
 			t.Fatalf("bind addr %s", a)
 		}
-		if a := NewClientAddr(ClientIPsXFF); !netip.MustParsePrefix("2001:db8::/32").Contains(a) {
+		if a := NewAddr(XFF); !netip.MustParsePrefix("2001:db8::/32").Contains(a) {
 			t.Fatalf("xff addr %s", a)
 		}
 	}
@@ -131,7 +133,7 @@ func TestWithReplayReplacesCurl(t *testing.T) {
 	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		return &http.Response{StatusCode: 429, Header: http.Header{}, Body: http.NoBody, Request: r}, nil
 	})
-	c := NewClient(DefaultConfig(), "http://sql.invalid", WithTransport(rt),
+	c := New(target{}, "http://sql.invalid", WithTransport(rt),
 		WithReplay(func(h http.Header) string { return "psql -c " + h.Get("X-User-ID") }))
 	defer c.Close()
 	ex := c.Do(context.Background(), Request{Method: http.MethodGet, Header: http.Header{"X-User-Id": {"k1"}}})
@@ -146,3 +148,31 @@ func TestWithReplayReplacesCurl(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestCurlRefersToCredentialVariables(t *testing.T) {
+	ex := &Exchange{Method: "POST", URL: "http://x/v1", Header: http.Header{
+		"Authorization": {"Bearer s3cr3t"}, "X-Api-Key": {"k3y"}, "X-Trace": {`it's $HOME`},
+	}}
+	got := ex.Curl()
+	if strings.Contains(got, "s3cr3t") || strings.Contains(got, "k3y") {
+		t.Fatalf("curl shows a credential: %s", got)
+	}
+	for _, want := range []string{`-H "Authorization: $RLSPEC_HEADER_AUTHORIZATION"`, `-H "X-Api-Key: $RLSPEC_HEADER_X_API_KEY"`, `-H 'X-Trace: it'\''s $HOME'`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("curl lacks %s: %s", want, got)
+		}
+	}
+}
+
+// target is a test's service: the PRD's endpoint on base, answers read in
+// the zero dialect.Settings (as service.DefaultConfig's).
+type target struct {
+	ClientIPs AddrMode
+	Headers   http.Header
+}
+
+func (t target) Endpoint(base string) string {
+	return strings.TrimRight(base, "/") + "/v1/ride_summary"
+}
+func (target) Answer() dialect.Settings           { return dialect.Settings{} }
+func (t target) Sending() (AddrMode, http.Header) { return t.ClientIPs, t.Headers }

@@ -1,4 +1,4 @@
-package service
+package httpclient
 
 import (
 	"bufio"
@@ -49,7 +49,7 @@ func TestClientReadsReplyToCutShortUpload(t *testing.T) {
 		_, _ = c.Write([]byte("HTTP/1.1 413 Request Entity Too Large\r\nContent-Type: text/html\r\nContent-Length: 9\r\nConnection: close\r\n\r\ntoo large"))
 	})
 	body := []byte(`{"pad":"` + strings.Repeat("x", 2<<20) + `"}`)
-	c := NewClient(DefaultConfig(), base, WithAddr(netip.MustParseAddr("127.0.0.1")))
+	c := New(target{}, base, WithAddr(netip.MustParseAddr("127.0.0.1")))
 	defer c.Close()
 	for i := 0; i < 20; i++ {
 		ex := c.Do(context.Background(), Request{Body: body})
@@ -63,7 +63,7 @@ func TestClientReadsReplyToCutShortUpload(t *testing.T) {
 // answering is still an error, not an empty response.
 func TestClientCutShortUploadWithoutReply(t *testing.T) {
 	base := rawServer(t, func(net.Conn, *http.Request) {})
-	c := NewClient(DefaultConfig(), base, WithAddr(netip.MustParseAddr("127.0.0.1")))
+	c := New(target{}, base, WithAddr(netip.MustParseAddr("127.0.0.1")))
 	defer c.Close()
 	if ex := c.Do(context.Background(), Request{Body: make([]byte, 2<<20)}); ex.Err == nil {
 		t.Fatalf("got %s, want an error", ex.Summary())
@@ -131,7 +131,7 @@ func (c *cutConn) SetWriteDeadline(time.Time) error { return nil }
 func TestClientReadsReplyBeforeWriteError(t *testing.T) {
 	const reply = "HTTP/1.1 413 Request Entity Too Large\r\nContent-Length: 9\r\nConnection: close\r\n\r\ntoo large"
 	dial := func(context.Context, string, string) (net.Conn, error) { return newCutConn(reply), nil }
-	c := NewClient(DefaultConfig(), "http://rlspec.test", withDial(dial))
+	c := New(target{}, "http://rlspec.test", withDial(dial))
 	defer c.Close()
 	for i := 0; i < 20; i++ {
 		ex := c.Do(context.Background(), Request{Body: make([]byte, 2<<20)})
