@@ -44,6 +44,11 @@ type Refilled struct {
 	First   *Seen
 	Allowed int // allowed after the wait (counted, or Remaining + 1)
 	Partial bool
+	// Polled: the refusal did not say when, so the key was tried after
+	// growing waits; the quota came back within the last of them.
+	Polled bool
+	// StillRefused is when the last try before First was sent (refused).
+	StillRefused time.Time
 }
 
 func (f *Findings) unknown(format string, a ...any) {

@@ -48,8 +48,9 @@ type served struct {
 }
 
 // serve starts the reference with cfg's design on a fake clock that starts
-// at start.
-func serve(t *testing.T, cfg fakeserver.Config, start time.Time) *served {
+// at start; its answers leave out the headers named in hide (a limiter
+// that does not say when to come back).
+func serve(t *testing.T, cfg fakeserver.Config, start time.Time, hide ...string) *served {
 	t.Helper()
 	s := &served{clock: &fakeClock{now: start}}
 	cfg.Clock = s.clock
@@ -60,11 +61,31 @@ func serve(t *testing.T, cfg fakeserver.Config, start time.Time) *served {
 	t.Cleanup(func() { srv.Close() })
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.count.Add(1)
-		srv.ServeHTTP(w, r)
+		srv.ServeHTTP(hiding{w, hide}, r)
 	}))
 	t.Cleanup(hs.Close)
 	s.url = hs.URL
 	return s
+}
+
+// hiding drops the headers it names before the answer is written.
+type hiding struct {
+	http.ResponseWriter
+	hide []string
+}
+
+func (h hiding) WriteHeader(code int) {
+	for _, n := range h.hide {
+		h.Header().Del(n)
+	}
+	h.ResponseWriter.WriteHeader(code)
+}
+
+func (h hiding) Write(b []byte) (int, error) {
+	for _, n := range h.hide {
+		h.Header().Del(n)
+	}
+	return h.ResponseWriter.Write(b)
 }
 
 // probeOf runs a probe of s with budget and MAX_WAIT on s's clock.
@@ -118,6 +139,7 @@ func TestSuggestionsPerDesignAndDialect(t *testing.T) {
 		given profile.Name
 		want  map[string]string
 		start time.Time // zero: t0
+		hide  []string  // headers the answers leave out
 	}{
 		"fixed-window epoch, the first key at a window's start": {
 			cfg:   with(base(profile.FixedWindow, 4, 10*time.Second), dialect.Settings{Dialect: dialect.XRateLimit, ResetFormat: dialect.ResetUnix}, profile.AlignEpoch),
@@ -153,6 +175,16 @@ func TestSuggestionsPerDesignAndDialect(t *testing.T) {
 			cfg:  tb(4, 0.5, dialect.Settings{Dialect: dialect.Status}, fakeserver.RefusalText),
 			want: map[string]string{"PROFILE": "token-bucket", "RL_BURST": "4", "RL_RATE": "0.5", "DIALECT": "status", "LIMITED_BODY": "text:Too Many Requests"},
 		},
+		"token-bucket, status, no Retry-After (tried once a second)": {
+			cfg:  tb(5, 2, dialect.Settings{Dialect: dialect.Status}, ""),
+			hide: []string{"Retry-After"},
+			want: map[string]string{"PROFILE": "token-bucket", "RL_BURST": "5", "RL_RATE": "2", "DIALECT": "status"},
+		},
+		"fixed-window first-request, status, no Retry-After (tried once a second)": {
+			cfg:  with(base(profile.FixedWindow, 4, 6*time.Second), dialect.Settings{Dialect: dialect.Status}, profile.AlignFirstRequest),
+			hide: []string{"Retry-After"},
+			want: map[string]string{"PROFILE": "fixed-window", "RL_LIMIT": "4", "RL_WINDOW": "6s", "DIALECT": "status"},
+		},
 		"prd given": {
 			cfg: base(profile.PRD, 5, 10*time.Second), given: profile.PRD,
 			want: map[string]string{"PROFILE": "prd", "RL_LIMIT": "5", "RL_WINDOW": "10s"},
@@ -164,7 +196,7 @@ func TestSuggestionsPerDesignAndDialect(t *testing.T) {
 			if start.IsZero() {
 				start = t0
 			}
-			s := serve(t, tc.cfg, start)
+			s := serve(t, tc.cfg, start, tc.hide...)
 			sess, err := probeOf(t, s, tc.given, 40, 30*time.Second)
 			if err != nil {
 				t.Fatal(err)

@@ -148,8 +148,7 @@ func (Refill) Run(ctx context.Context, s *Session) error {
 	}
 	back := f.comesBack()
 	if back <= 0 {
-		f.unknown("when the quota comes back: the refusal carries neither Retry-After nor a Reset; watching it needs up to one window of waiting")
-		return nil
+		return poll(ctx, s)
 	}
 	at := f.Refusal.Ex.Received.Add(back + time.Second)
 	wait := max(at.Sub(s.Now()), 0)
@@ -162,6 +161,48 @@ func (Refill) Run(ctx context.Context, s *Session) error {
 	}
 	r := &Refilled{Waited: wait}
 	f.Refilled = r
+	return countBack(ctx, s, r)
+}
+
+// poll watches the refused key come back when the refusal does not say
+// when: one request a second (each try within the budget, keeping enough
+// to count what came back), then, at the first allowed, counts what came
+// back as Refill does. The quota came back between the last refused try
+// and the first allowed one.
+func poll(ctx context.Context, s *Session) error {
+	f := &s.F
+	waited, refused := time.Duration(0), f.Refusal.Ex.Sent
+	for {
+		if s.Left() <= f.Allowed+1 {
+			f.unknown("when the quota comes back: the refusal carries neither Retry-After nor a Reset, and the refused key was still refused after %s of trying once a second (a larger PROBE_BUDGET tries longer)", waited.Round(time.Second))
+			return nil
+		}
+		if err := s.Wait(ctx, time.Second); err != nil {
+			return err
+		}
+		waited += time.Second
+		sn, err := s.Send(ctx, "A", 0)
+		if err != nil {
+			return budgetNote(f, err, "when the quota comes back")
+		}
+		if !sn.Allowed() {
+			refused = sn.Ex.Sent
+			continue
+		}
+		r := &Refilled{Waited: waited, First: &sn, Elapsed: sn.Ex.Received.Sub(f.LastAllowed.Ex.Received), Allowed: 1, Polled: true, StillRefused: refused}
+		f.Refilled = r
+		if sn.Obs.Has(dialect.FieldRemaining) && sn.Obs.Err == nil {
+			r.Allowed = int(sn.Obs.Remaining) + 1
+			return nil
+		}
+		return countBack(ctx, s, r)
+	}
+}
+
+// countBack sends on the refused key until it is refused again, counting
+// what came back into r (Remaining + 1 when the first answer says it).
+func countBack(ctx context.Context, s *Session, r *Refilled) error {
+	f := &s.F
 	for {
 		sn, err := s.Send(ctx, "A", 0)
 		if errors.Is(err, ErrBudget) {
