@@ -41,7 +41,9 @@ func TestQueuePropertiesCatchTheirDefect(t *testing.T) {
 			return wait(model.LeakyBucket{Burst: b, Rate: r, Delay: d}, func(time.Duration) time.Duration { return time.Second })
 		}},
 		// a queue without bound
-		"QueueBound": {New: func(b int, r float64, d int) model.Model { return model.LeakyBucket{Burst: b + 1000, Rate: r, Delay: d} }},
+		"QueueBound": {New: func(b int, r float64, d int) model.Model {
+			return model.LeakyBucket{Burst: b + 1000, Rate: r, Delay: d}
+		}},
 		// every turn held twice as long
 		"NoOverDelay": {New: func(b int, r float64, d int) model.Model {
 			return wait(model.LeakyBucket{Burst: b, Rate: r, Delay: d}, func(w time.Duration) time.Duration { return 2*w + 10*time.Millisecond })
