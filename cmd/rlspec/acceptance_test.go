@@ -106,7 +106,7 @@ func TestAcceptanceProfileSettingsExit2(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		"unknown":   {map[string]string{"PROFILE": "leaky-bucket"}, "PROFILE"},
+		"unknown":   {map[string]string{"PROFILE": "gcra-queue"}, "PROFILE"},
 		"feature":   {map[string]string{"PROFILE": "sliding-log", "FEATURES": "teleport"}, "teleport"},
 		"not-taken": {map[string]string{"PROFILE": "sliding-log", "WINDOW_ALIGN": "epoch"}, "WINDOW_ALIGN does not apply"},
 		"tb-needs":  {map[string]string{"PROFILE": "token-bucket", "TARGET_URL": "http://127.0.0.1:1"}, "needs RL_BURST and RL_RATE"},
