@@ -54,8 +54,11 @@ func StartQuotas(window time.Duration, limits []int, replicas int, o Options) (q
 	for _, limit := range limits {
 		cfg := o.base()
 		cfg.Limit, cfg.Window, cfg.Clock = limit, window, q.Clock
-		if cfg.Profile == profile.TokenBucket {
+		switch cfg.Profile {
+		case profile.TokenBucket:
 			cfg.Burst = limit // a quota is the bucket's size
+		case profile.LeakyBucket:
+			cfg.Burst = limit - 1 // a quota is the queue's places and the one in service
 		}
 		path := ""
 		if q.dir != "" {
