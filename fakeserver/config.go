@@ -31,22 +31,22 @@ const (
 
 // Config is the server's whole configuration, filled at the CLI edge.
 type Config struct {
-	Enabled        bool                // BMTC_RATE_LIMIT_ENABLED (default true)
-	Profile        profile.Name        // RL_PROFILE: a profile of the registry; "" the PRD
-	Align          profile.Align       // RL_WINDOW_ALIGN: fixed-window's epoch (default) or first-request
-	Limit          int                 // BMTC_RATE_LIMIT_PER_HOUR (default 500)
-	Window         time.Duration       // BMTC_RATE_LIMIT_WINDOW_SECONDS (default 1h)
-	Sentinel       int                 // RL_SENTINEL: Remaining when disabled (default 999)
-	Burst          int                 // RL_BURST: token-bucket's B (default 5)
-	Rate           float64             // RL_RATE: token-bucket's and leaky-bucket's R per second (default 2)
-	QueueDelay     int                 // RL_DELAY: leaky-bucket's queued requests answered at once (default 0)
-	NoDelay        bool                // RL_LB_MODE=nodelay: leaky-bucket answers at once, frees places at R
+	Enabled    bool          // BMTC_RATE_LIMIT_ENABLED (default true)
+	Profile    profile.Name  // RL_PROFILE: a profile of the registry; "" the PRD
+	Align      profile.Align // RL_WINDOW_ALIGN: fixed-window's epoch (default) or first-request
+	Limit      int           // BMTC_RATE_LIMIT_PER_HOUR (default 500)
+	Window     time.Duration // BMTC_RATE_LIMIT_WINDOW_SECONDS (default 1h)
+	Sentinel   int           // RL_SENTINEL: Remaining when disabled (default 999)
+	Burst      int           // RL_BURST: token-bucket's B (default 5)
+	Rate       float64       // RL_RATE: token-bucket's and leaky-bucket's R per second (default 2)
+	QueueDelay int           // RL_DELAY: leaky-bucket's queued requests answered at once (default 0)
+	NoDelay    bool          // RL_LB_MODE=nodelay: leaky-bucket answers at once, frees places at R
 	// GridAnchor is an instant on the one grid of RL_WINDOW_ALIGN=grid; zero:
 	// the server's start.
 	GridAnchor time.Time
 	// Hold keeps an allowed answer back for d (a leaky bucket's turn) and
 	// reports whether the client is still there; nil: a timer.
-	Hold func(ctx context.Context, d time.Duration) bool
+	Hold           func(ctx context.Context, d time.Duration) bool
 	Penalties      []model.PenaltyTier // RL_PENALTIES: penalty tiers around the profile's design (none by default)
 	IETF           bool                // RL_IETF_FIELDS: RateLimit and RateLimit-Policy beside the dialect's fields (feature ietf-headers)
 	Answer         dialect.Settings    // RL_DIALECT, RL_RESET_FORMAT, RL_HEADER_PREFIX, RL_LIMITED_STATUS: how answers are written (Answers)

@@ -112,7 +112,9 @@ func TestLeakyBucketServed(t *testing.T) {
 // places at R; RL_DELAY=D answers the first D queued requests at once.
 func TestLeakyBucketModes(t *testing.T) {
 	h := &holds{}
-	s := newTest(t, func(c *Config) { c.Profile, c.Burst, c.Rate, c.NoDelay, c.Hold = profile.LeakyBucket, 2, 1, true, h.hold })
+	s := newTest(t, func(c *Config) {
+		c.Profile, c.Burst, c.Rate, c.NoDelay, c.Hold = profile.LeakyBucket, 2, 1, true, h.hold
+	})
 	for range 3 {
 		if w := s.do(get("alice")); w.Code != 200 {
 			t.Fatalf("nodelay: %d", w.Code)
@@ -126,7 +128,9 @@ func TestLeakyBucketModes(t *testing.T) {
 		t.Fatalf("nodelay, a place freed: %d", w.Code)
 	}
 	h = &holds{}
-	s = newTest(t, func(c *Config) { c.Profile, c.Burst, c.Rate, c.QueueDelay, c.Hold = profile.LeakyBucket, 3, 1, 1, h.hold })
+	s = newTest(t, func(c *Config) {
+		c.Profile, c.Burst, c.Rate, c.QueueDelay, c.Hold = profile.LeakyBucket, 3, 1, 1, h.hold
+	})
 	for range 4 {
 		s.do(get("alice"))
 	}
@@ -186,7 +190,9 @@ func TestWindowCounterServed(t *testing.T) {
 // TestGridAlignsServed: key-grid keeps the key's grid after an idle gap;
 // grid anchors every key's windows at the server's start.
 func TestGridAlignsServed(t *testing.T) {
-	s := newTest(t, func(c *Config) { c.Profile, c.Align, c.Limit, c.Window = profile.FixedWindow, profile.AlignKeyGrid, 1, 10*time.Second })
+	s := newTest(t, func(c *Config) {
+		c.Profile, c.Align, c.Limit, c.Window = profile.FixedWindow, profile.AlignKeyGrid, 1, 10*time.Second
+	})
 	s.clk.Set(time.Unix(1003, 0))
 	if w := s.do(get("alice")); w.Code != 200 || reset(w) != 1013 {
 		t.Fatalf("key-grid, first: %d %v", w.Code, w.Header())
