@@ -72,11 +72,25 @@ func unchecked(fsys fs.FS, expr string, prof profile.Name) ([]steps.ScenarioResu
 // its WINDOW_ALIGN yet ("" when they can): the fixed-window scenarios read
 // epoch and first-request windows only, and would judge a grid as the
 // epoch.
-func unreadAlign(tc service.Config) string {
-	if tc.Profile != profile.FixedWindow || slices.Contains([]profile.Align{"", profile.AlignEpoch, profile.AlignFirstRequest}, tc.WindowAlign) {
+func unreadAlign(tc service.Config) string { return unreadAlignOf(tc.Profile, tc.WindowAlign) }
+
+func unreadAlignOf(p profile.Name, a profile.Align) string {
+	if p != profile.FixedWindow || slices.Contains([]profile.Align{"", profile.AlignEpoch, profile.AlignFirstRequest}, a) {
 		return ""
 	}
-	return fmt.Sprintf("%s: the fixed-window scenarios do not yet read WINDOW_ALIGN=%s", NotYetChecked, tc.WindowAlign)
+	return fmt.Sprintf("%s: the fixed-window scenarios do not yet read WINDOW_ALIGN=%s", NotYetChecked, a)
+}
+
+// AwaitingScenarios reports whether no scenario can check any of ids on
+// profile p served with alignment a yet: none is tagged with them, or the
+// scenarios of p do not read a. A fault that breaks only such clauses
+// waits for its scenarios (selftest demands nothing of it).
+func AwaitingScenarios(p profile.Name, a profile.Align, ids ...clause.ID) (bool, error) {
+	if unreadAlignOf(profile.Of(p).Name, a) != "" {
+		return true, nil
+	}
+	pending, err := Unchecked(ids...)
+	return len(pending) == len(ids), err
 }
 
 // skipAll turns the selected scenarios of prof (filter, as selectClaimed
@@ -130,4 +144,27 @@ func withUnchecked(tc service.Config, expr, tags string, n int, skipped []steps.
 		return nil, 0, err
 	}
 	return append(skipped, notYet...), n, nil
+}
+
+// Unchecked lists those of ids that no scenario of rlspec's features is
+// tagged with, in any profile: clauses nothing can show failing yet (a
+// fault breaking only those is waiting for its scenarios).
+func Unchecked(ids ...clause.ID) ([]clause.ID, error) {
+	pickles, err := featurePickles(features.FS)
+	if err != nil {
+		return nil, err
+	}
+	tagged := map[string]bool{}
+	for _, p := range pickles {
+		for _, t := range p.Tags {
+			tagged[t.Name] = true
+		}
+	}
+	var out []clause.ID
+	for _, id := range ids {
+		if !tagged[id.Tag()] {
+			out = append(out, id)
+		}
+	}
+	return out, nil
 }
