@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -59,6 +60,9 @@ func StartQuotas(window time.Duration, limits []int, replicas int, o Options) (q
 			cfg.Burst = limit // a quota is the bucket's size
 		case profile.LeakyBucket:
 			cfg.Burst = limit - 1 // a quota is the queue's places and the one in service
+			// On the fake clock a turn is not waited out in real time: the
+			// answer goes at once, its Wait decided and stored as ever.
+			cfg.Hold = func(ctx context.Context, _ time.Duration) bool { return ctx.Err() == nil }
 		}
 		path := ""
 		if q.dir != "" {

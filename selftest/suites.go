@@ -33,8 +33,8 @@ func profileConfig(p profile.Name) service.Config {
 		tc.Profile, tc.Limit, tc.Window = profile.Name(p), 5, 3*time.Second
 		tc.LimitedBody = dialect.JSONBody("/error/code", "RATE_LIMITED")
 	}
-	if p == profile.TokenBucket {
-		tc = tc.WithTokenBucketDefaults()
+	if p == profile.TokenBucket || p == profile.LeakyBucket {
+		tc = tc.WithTokenBucketDefaults() // B and R: the reference's defaults
 	}
 	return tc
 }
