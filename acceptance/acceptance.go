@@ -185,8 +185,11 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	if err != nil {
 		return nil, couldNotRun("%v", err)
 	}
+	if unclaimed, n, err = withUnchecked(tc, set.Tags, tags, n, unclaimed); err != nil {
+		return nil, couldNotRun("%v", err)
+	}
 	if n == 0 {
-		tags = "@id:none" // only not-claimed scenarios: godog runs nothing
+		tags = "@id:none" // only skipped scenarios: godog runs nothing
 	}
 	if n == 0 && len(unclaimed) == 0 {
 		return nil, couldNotRun("TAGS=%q matched no scenario of PROFILE=%s", set.Tags, tc.Profile)

@@ -82,8 +82,11 @@ func settingsMismatch(tc service.Config, ex *httpclient.Exchange) error {
 	if err != nil || rl.Limit != rl.Remaining+1 {
 		return nil
 	}
-	if tc.Profile == profile.TokenBucket {
+	switch tc.Profile {
+	case profile.TokenBucket:
 		return bucketMismatch(tc, rl, ex)
+	case profile.LeakyBucket:
+		return queueMismatch(tc, rl, ex)
 	}
 	if rl.Limit != int64(tc.Limit) {
 		return fmt.Errorf("RL_LIMIT=%d but the service answers %s: %d on the first request of a fresh bucket; set RL_LIMIT=%d",

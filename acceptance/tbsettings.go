@@ -26,3 +26,14 @@ func bucketMismatch(tc service.Config, rl dialect.RateLimit, ex *httpclient.Exch
 	}
 	return nil
 }
+
+// queueMismatch is checkSettings for PROFILE=leaky-bucket: the first
+// response of an idle key says Limit = RL_BURST + 1 (the queue's places
+// and the one in service), when RL_BURST is known.
+func queueMismatch(tc service.Config, rl dialect.RateLimit, ex *httpclient.Exchange) error {
+	if tc.Burst > 0 && rl.Limit != int64(tc.Burst)+1 {
+		return fmt.Errorf("RL_BURST=%d but the service answers %s: %d (B + 1) on the first request of an idle key; set RL_BURST=%d",
+			tc.Burst, ex.Answer.FieldName(dialect.FieldLimit), rl.Limit, rl.Limit-1)
+	}
+	return nil
+}

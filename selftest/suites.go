@@ -34,8 +34,8 @@ func profileConfig(p profile.Name) service.Config {
 		tc.Profile, tc.Limit, tc.Window = profile.Name(p), 5, 3*time.Second
 		tc.LimitedBody = dialect.JSONBody("/error/code", "RATE_LIMITED")
 	}
-	if p == profile.TokenBucket {
-		tc = tc.WithTokenBucketDefaults()
+	if p == profile.TokenBucket || p == profile.LeakyBucket {
+		tc = tc.WithTokenBucketDefaults() // B and R: the reference's defaults
 	}
 	return tc
 }
@@ -113,6 +113,10 @@ func tally(rep *acceptance.Report) AcceptanceResult {
 			r.Failed++
 			r.FailedIDs = append(r.FailedIDs, res.ID)
 		case steps.Skipped:
+			if strings.HasPrefix(res.Reason, acceptance.NotYetChecked) {
+				r.NotYetIDs = append(r.NotYetIDs, res.ID)
+				continue
+			}
 			if res.NotClaimed || strings.HasPrefix(res.Reason, steps.NotClaimed) {
 				r.NotClaimedIDs = append(r.NotClaimedIDs, res.ID)
 				continue
@@ -126,6 +130,7 @@ func tally(rep *acceptance.Report) AcceptanceResult {
 	slices.Sort(r.FailedIDs)
 	slices.Sort(r.SkippedIDs)
 	slices.Sort(r.NotClaimedIDs)
+	slices.Sort(r.NotYetIDs)
 	return r
 }
 

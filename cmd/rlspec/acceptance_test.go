@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rlspec/rlspec/profile"
 )
 
 // runCLI runs the acceptance subcommand in a child process with env set
@@ -106,7 +108,7 @@ func TestAcceptanceProfileSettingsExit2(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		"unknown":   {map[string]string{"PROFILE": "leaky-bucket"}, "PROFILE"},
+		"unknown":   {map[string]string{"PROFILE": "gcra-queue"}, "PROFILE"},
 		"feature":   {map[string]string{"PROFILE": "sliding-log", "FEATURES": "teleport"}, "teleport"},
 		"not-taken": {map[string]string{"PROFILE": "sliding-log", "WINDOW_ALIGN": "epoch"}, "WINDOW_ALIGN does not apply"},
 		"tb-needs":  {map[string]string{"PROFILE": "token-bucket", "TARGET_URL": "http://127.0.0.1:1"}, "needs RL_BURST and RL_RATE"},
@@ -131,8 +133,9 @@ func TestAcceptanceAllNeedsTheEmbeddedReference(t *testing.T) {
 	}
 }
 
-// PROFILE=all runs every profile with scenarios against the embedded
-// reference in one run: one conformance.json with each profile passing.
+// PROFILE=all runs every profile against the embedded reference in one
+// run: one conformance.json with each profile with scenarios passing and
+// those without (yet) partial, never passing.
 func TestAcceptanceAllProfiles(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -154,13 +157,21 @@ func TestAcceptanceAllProfiles(t *testing.T) {
 			} `json:"core"`
 		} `json:"profiles"`
 	}
-	if err := json.Unmarshal(b, &c); err != nil || c.Profile != "all" || len(c.Profiles) != 4 {
+	if err := json.Unmarshal(b, &c); err != nil || c.Profile != "all" || len(c.Profiles) != len(profile.Names()) {
 		t.Fatalf("conformance.json: %s (%v)", b, err)
 	}
 	for _, p := range c.Profiles {
-		// "partial" when a loaded machine broke a time assumption twice
-		if p.Core.Result == "fail" || p.Core.Passed == 0 {
-			t.Errorf("%s: %+v", p.Profile, p.Core)
+		switch profile.Name(p.Profile) {
+		case profile.SlidingWindowCounter, profile.LeakyBucket:
+			// No scenario checks them yet: never a pass.
+			if p.Core.Result != "partial" || p.Core.Passed != 0 {
+				t.Errorf("%s, without scenarios: %+v", p.Profile, p.Core)
+			}
+		default:
+			// "partial" when a loaded machine broke a time assumption twice
+			if p.Core.Result == "fail" || p.Core.Passed == 0 {
+				t.Errorf("%s: %+v", p.Profile, p.Core)
+			}
 		}
 	}
 }

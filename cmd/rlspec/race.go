@@ -373,12 +373,15 @@ func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (raceh
 				tc.Window = 3 * time.Second
 			}
 		}
-		if tc.Profile == profile.TokenBucket {
+		if tc.Profile == profile.TokenBucket || tc.Profile == profile.LeakyBucket {
 			// Quotas are bucket sizes (RL_BURST when given), refilled at
 			// RL_RATE (default 2/s) by every server.
 			tc = tc.WithTokenBucketDefaults()
 			if _, ok := cfg.set["RL_BURST"]; ok {
 				limits = []int{tc.Burst}
+				if tc.Profile == profile.LeakyBucket {
+					limits = []int{tc.Burst + 1} // the queue's places and the one in service
+				}
 			}
 			o.Rate = tc.Rate
 		}
