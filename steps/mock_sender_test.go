@@ -5,7 +5,7 @@ package steps
 import (
 	context "context"
 
-	"github.com/rlspec/rlspec/httpclient"
+	httpclient "github.com/rlspec/rlspec/httpclient"
 	mock "github.com/stretchr/testify/mock"
 )
 
