@@ -7,11 +7,12 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // registerAuth registers the steps of requests refused for their
 // credentials (extended, FR-3: a refused request changes nothing).
-func (s *scenario) registerAuth(sc stepper) {
+func (s *world) registerAuth(sc scenario.Stepper) {
 	sc.Step(`^TARGET_HEADERS carries credentials$`, s.carriesCredentials)
 	sc.Step(`^I send a ride to the bucket without the credentials and one with wrong credentials$`, s.sendUnauthorised)
 	sc.Step(`^both were refused with 401 or 403$`, s.refused)
@@ -19,7 +20,7 @@ func (s *scenario) registerAuth(sc stepper) {
 }
 
 // credentials are the names of TARGET_HEADERS that carry credentials.
-func (s *scenario) credentials() []string {
+func (s *world) credentials() []string {
 	var names []string
 	for k := range s.env.Config.Headers {
 		if service.IsCredential(k) {
@@ -29,9 +30,9 @@ func (s *scenario) credentials() []string {
 	return names
 }
 
-func (s *scenario) carriesCredentials() error {
+func (s *world) carriesCredentials() error {
 	if len(s.credentials()) == 0 {
-		return skip("TARGET_HEADERS carries no credential (Authorization, a cookie or a key header), so no request can be refused for its credentials")
+		return scenario.Skip("TARGET_HEADERS carries no credential (Authorization, a cookie or a key header), so no request can be refused for its credentials")
 	}
 	return nil
 }
@@ -39,7 +40,7 @@ func (s *scenario) carriesCredentials() error {
 // withoutCredentials removes every credential header of TARGET_HEADERS (a
 // name with no values removes it); wrongCredentials keeps an
 // Authorization scheme and replaces the rest of each value.
-func (s *scenario) withoutCredentials() http.Header {
+func (s *world) withoutCredentials() http.Header {
 	h := http.Header{}
 	for _, k := range s.credentials() {
 		h[k] = []string{}
@@ -47,7 +48,7 @@ func (s *scenario) withoutCredentials() http.Header {
 	return h
 }
 
-func (s *scenario) wrongCredentials() http.Header {
+func (s *world) wrongCredentials() http.Header {
 	h := http.Header{}
 	wrong := "rlspec-wrong-" + service.NewUUID()
 	for _, k := range s.credentials() {
@@ -64,10 +65,10 @@ func (s *scenario) wrongCredentials() http.Header {
 
 // sendUnauthorised sends the bucket a ride without its credentials and one
 // with wrong ones, keeping both as the batch.
-func (s *scenario) sendUnauthorised() error {
+func (s *world) sendUnauthorised() error {
 	s.batch = batch{}
 	for _, h := range []http.Header{s.withoutCredentials(), s.wrongCredentials()} {
-		_, ex, err := s.sendFresh(s.theClient(), service.Bucket(s.bucket.id), h)
+		_, ex, err := s.SendFresh(s.Client(), service.Bucket(s.bucket.id), h)
 		if ex != nil {
 			s.batch.exchanges = append(s.batch.exchanges, ex)
 		}
@@ -80,16 +81,16 @@ func (s *scenario) sendUnauthorised() error {
 
 // refused checks the batch was refused for its credentials. A service that
 // answers 2xx without them does not require them: the scenario cannot run.
-func (s *scenario) refused() error {
+func (s *world) refused() error {
 	for i, ex := range s.batch.exchanges {
 		what := [...]string{"without the credentials of TARGET_HEADERS", "with wrong credentials"}[i]
 		switch {
 		case ex.Status == http.StatusUnauthorized || ex.Status == http.StatusForbidden:
 		case ex.Status >= 200 && ex.Status < 300:
-			return skip("the service accepted a ride %s (HTTP %d), so it refuses none for its credentials", what, ex.Status)
+			return scenario.Skip("the service accepted a ride %s (HTTP %d), so it refuses none for its credentials", what, ex.Status)
 		default:
-			return violation(clause.Of(clause.Extended), "a ride "+what+" is refused",
-				"HTTP 401 or 403", describe(ex), ex)
+			return scenario.Violate(clause.Of(clause.Extended), "a ride "+what+" is refused",
+				"HTTP 401 or 403", scenario.Describe(ex), ex)
 		}
 	}
 	return nil
@@ -97,22 +98,22 @@ func (s *scenario) refused() error {
 
 // nextBelowBucketFirst checks that the next ride to the bucket shows n fewer
 // units than its first response: nothing sent between them spent a unit.
-func (s *scenario) nextBelowBucketFirst(n int) error {
+func (s *world) nextBelowBucketFirst(n int) error {
 	if s.bucket.first == nil {
 		return fmt.Errorf("no first response on the bucket")
 	}
-	first, err := s.headersOf(s.bucket.first, clause.Of(clause.FR7))
+	first, err := scenario.HeadersOf(s.bucket.first, clause.Of(clause.FR7))
 	if err != nil {
-		return precondition(err)
+		return scenario.Precondition(err)
 	}
 	ex, got, err := s.nextFresh()
 	if err != nil {
 		return err
 	}
 	if want := first.Remaining - int64(n); got != want {
-		return violation(clause.Of(clause.Extended, clause.FR3), "requests refused for their credentials spend nothing",
+		return scenario.Violate(clause.Of(clause.Extended, clause.FR3), "requests refused for their credentials spend nothing",
 			fmt.Sprintf("the next authorised request's Remaining %d (first response's %d minus %d)", want, first.Remaining, n),
-			fmt.Sprintf("%s: the refused requests spent %d unit(s)", describe(ex), want-got), s.exchanges()...)
+			fmt.Sprintf("%s: the refused requests spent %d unit(s)", scenario.Describe(ex), want-got), s.Exchanges()...)
 	}
 	return nil
 }

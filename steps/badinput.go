@@ -8,17 +8,18 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // registerBadInput registers the steps of bad input (extended).
-func (s *scenario) registerBadInput(sc stepper) {
+func (s *world) registerBadInput(sc scenario.Stepper) {
 	sc.Step(`^I send a bad body: (.+)$`, s.sendBadBody)
 	sc.Step(`^the response is a 4xx with a JSON error body$`, s.is4xxJSON)
 	sc.Step(`^the next ride without device_bucket gets Remaining at most the limit minus (\d+)$`, s.nextNoBucketAtMost)
 }
 
 // badBody maps a feature's description of bad input to the body sent.
-func (s *scenario) badBody(kind string) ([]byte, error) {
+func (s *world) badBody(kind string) ([]byte, error) {
 	switch kind {
 	case "malformed JSON":
 		return []byte(`{"route_id":"335E","segments":[`), nil
@@ -31,7 +32,7 @@ func (s *scenario) badBody(kind string) ([]byte, error) {
 	case "JSON null":
 		return []byte(`null`), nil
 	case "oversized body":
-		r, err := s.request(service.Omit())
+		r, err := s.Request(service.Omit())
 		if err != nil {
 			return nil, err
 		}
@@ -42,46 +43,46 @@ func (s *scenario) badBody(kind string) ([]byte, error) {
 	return nil, fmt.Errorf("unknown bad body kind %q", kind)
 }
 
-func (s *scenario) sendBadBody(kind string) error {
+func (s *world) sendBadBody(kind string) error {
 	body, err := s.badBody(kind)
 	if err != nil {
 		return err
 	}
 	r := service.Request{Body: body, IdempotencyKey: service.NewUUID()}
-	ex := s.do(s.theClient(), r)
+	ex := s.Do(s.Client(), r)
 	s.last = lastExchange{req: r, ex: ex, keyed: ex}
 	if ex.Err != nil {
-		return violation(clause.Of(clause.Extended), "bad input is answered",
+		return scenario.Violate(clause.Of(clause.Extended), "bad input is answered",
 			"a 4xx response with a JSON error", ex.Err.Error(), ex)
 	}
 	return nil
 }
 
-func (s *scenario) is4xxJSON() error {
+func (s *world) is4xxJSON() error {
 	ex, err := s.need()
 	if err != nil {
 		return err
 	}
 	var m map[string]any
 	if ex.Status < 400 || ex.Status > 499 || json.Unmarshal(ex.RespBody, &m) != nil || m == nil {
-		return violation(clause.Of(clause.Extended), "bad input",
-			"a 4xx with a JSON error body, never a 5xx", describe(ex), ex)
+		return scenario.Violate(clause.Of(clause.Extended), "bad input",
+			"a 4xx with a JSON error body, never a 5xx", scenario.Describe(ex), ex)
 	}
 	return nil
 }
 
-func (s *scenario) nextNoBucketAtMost(n int) error {
-	ex, err := s.one(s.theClient(), service.Omit())
+func (s *world) nextNoBucketAtMost(n int) error {
+	ex, err := s.one(s.Client(), service.Omit())
 	if err != nil {
 		return err
 	}
-	rl, err := s.headersOf(ex, clause.Of(clause.FR7))
+	rl, err := scenario.HeadersOf(ex, clause.Of(clause.FR7))
 	if err != nil {
 		return err
 	}
-	if want := int64(s.limit() - n); ex.Status != http.StatusOK || rl.Remaining > want {
-		return violation(clause.Of(clause.Extended), "bad input never adds or restores quota",
-			fmt.Sprintf("200 with Remaining at most %d (limit - %d)", want, n), describe(ex), s.exchanges()...)
+	if want := int64(s.Limit() - n); ex.Status != http.StatusOK || rl.Remaining > want {
+		return scenario.Violate(clause.Of(clause.Extended), "bad input never adds or restores quota",
+			fmt.Sprintf("200 with Remaining at most %d (limit - %d)", want, n), scenario.Describe(ex), s.Exchanges()...)
 	}
 	return nil
 }

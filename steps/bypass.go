@@ -5,10 +5,11 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // registerBypass registers the steps of feature bypass (SL-10).
-func (s *scenario) registerBypass(sc stepper) {
+func (s *world) registerBypass(sc scenario.Stepper) {
 	sc.Step(`^N\+5 requests are sent with the key as a bypass identity$`, s.sendBypass)
 	sc.Step(`^all of them were allowed$`, s.allOfBatchAllowed)
 	sc.Step(`^the key without the bypass headers then gets N requests allowed$`, s.normalAfterBypass)
@@ -16,19 +17,19 @@ func (s *scenario) registerBypass(sc stepper) {
 
 // sendBypass sends N+5 requests of the key with BYPASS_HEADERS, one after
 // another; the batch keeps them.
-func (s *scenario) sendBypass() error {
+func (s *world) sendBypass() error {
 	cfg := s.env.Config
 	if !cfg.Claims(profile.Bypass) {
-		return skip("%s FEATURES does not include bypass", NotClaimed)
+		return scenario.Skip("%s FEATURES does not include bypass", NotClaimed)
 	}
 	if len(cfg.BypassHeaders) == 0 {
-		return precondition(fmt.Errorf("bypass is claimed but BYPASS_HEADERS names no header"))
+		return scenario.Precondition(fmt.Errorf("bypass is claimed but BYPASS_HEADERS names no header"))
 	}
 	if s.key.client == nil {
-		return precondition(fmt.Errorf("no key: the scenario must start with a fresh key"))
+		return scenario.Precondition(fmt.Errorf("no key: the scenario must start with a fresh key"))
 	}
-	s.batch = batch{sent: s.limit() + 5}
-	for range s.limit() + 5 {
+	s.batch = batch{sent: s.Limit() + 5}
+	for range s.Limit() + 5 {
 		r := s.keyed(s.key.value)
 		r.Header = r.Header.Clone()
 		if r.Header == nil {
@@ -37,7 +38,7 @@ func (s *scenario) sendBypass() error {
 		for k, vs := range cfg.BypassHeaders {
 			r.Header[k] = append([]string(nil), vs...)
 		}
-		ex, err := s.send(s.key.client, r)
+		ex, err := s.Send(s.key.client, r)
 		if ex != nil {
 			s.batch.exchanges = append(s.batch.exchanges, ex)
 			s.last = lastExchange{req: r, ex: ex}
@@ -50,10 +51,10 @@ func (s *scenario) sendBypass() error {
 }
 
 // allOfBatchAllowed: every exchange of the last batch got a 2xx.
-func (s *scenario) allOfBatchAllowed() error {
+func (s *world) allOfBatchAllowed() error {
 	for i, ex := range s.batch.exchanges {
 		if ex.Status/100 != 2 {
-			return violation(clause.Of(clause.SL10), fmt.Sprintf("bypass request %d of %d", i+1, len(s.batch.exchanges)),
+			return scenario.Violate(clause.Of(clause.SL10), fmt.Sprintf("bypass request %d of %d", i+1, len(s.batch.exchanges)),
 				"2xx", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 	}
@@ -62,14 +63,14 @@ func (s *scenario) allOfBatchAllowed() error {
 
 // normalAfterBypass: the key, now without the bypass headers, still has
 // its whole quota.
-func (s *scenario) normalAfterBypass() error {
-	run, err := s.sendRun(s.limit())
+func (s *world) normalAfterBypass() error {
+	run, err := s.sendRun(s.Limit())
 	if err != nil {
 		return err
 	}
 	for i, ex := range run {
 		if ex.Status/100 != 2 {
-			return violation(clause.Of(clause.SL10), fmt.Sprintf("request %d of %d without the bypass headers, after %d bypass requests", i+1, len(run), len(s.batch.exchanges)),
+			return scenario.Violate(clause.Of(clause.SL10), fmt.Sprintf("request %d of %d without the bypass headers, after %d bypass requests", i+1, len(run), len(s.batch.exchanges)),
 				"2xx: bypass requests spend nothing", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 	}

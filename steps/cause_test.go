@@ -12,15 +12,16 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // newServerErrorScenario is a scenario whose clients (mockery mocks) get
 // HTTP 500 for every request, as from a target that fails to create a
 // bucket's row.
-func newServerErrorScenario(t *testing.T) *scenario {
+func newServerErrorScenario(t *testing.T) *world {
 	t.Helper()
 	s := newTestScenario(t, newFakeLimiter(10))
-	s.env.NewClient = func(string) Client {
+	s.env.NewClient = func(string) scenario.Client {
 		c := newMockClient(t)
 		c.EXPECT().Do(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, r service.Request) *service.Exchange {
 			return &service.Exchange{Method: http.MethodPost, Body: r.Body, Status: http.StatusInternalServerError,
@@ -34,13 +35,13 @@ func newServerErrorScenario(t *testing.T) *scenario {
 }
 
 // result runs the scenario's end with the given id and clause tags.
-func (s *scenario) resultAs(t *testing.T, id string, tags ...clause.ID) ScenarioResult {
+func (s *world) resultAs(t *testing.T, id string, tags ...clause.ID) scenario.ScenarioResult {
 	t.Helper()
 	names := []string{"@id:" + id}
 	for _, c := range tags {
 		names = append(names, c.Tag())
 	}
-	return s.result(fakeGodogScenario(id+" [x] y", names...))
+	return s.Result(fakeGodogScenario(id+" [x] y", names...))
 }
 
 // A Given step whose first request gets 500 fails as a precondition, not
@@ -48,13 +49,13 @@ func (s *scenario) resultAs(t *testing.T, id string, tags ...clause.ID) Scenario
 // every such scenario shares.
 func TestFirstRequest500InAGivenIsAPrecondition(t *testing.T) {
 	s := newServerErrorScenario(t)
-	s.err = s.freshBucketWithLeft(0)
-	var v *Violation
-	if !errors.As(s.err, &v) || !v.Precondition || !strings.HasPrefix(s.err.Error(), "precondition: first request on a fresh bucket") {
-		t.Fatalf("err = %v, want a precondition violation", s.err)
+	s.Fail(s.freshBucketWithLeft(0))
+	var v *scenario.Violation
+	if !errors.As(s.Err(), &v) || !v.Precondition || !strings.HasPrefix(s.Err().Error(), "precondition: first request on a fresh bucket") {
+		t.Fatalf("err = %v, want a precondition violation", s.Err())
 	}
 	r := s.resultAs(t, "AC3-01", clause.AC3, clause.FR3)
-	if r.Status != Failed || !strings.HasPrefix(r.Reason, "precondition: ") || strings.HasPrefix(r.Reason, "AC1") ||
+	if r.Status != scenario.Failed || !strings.HasPrefix(r.Reason, "precondition: ") || strings.HasPrefix(r.Reason, "AC1") ||
 		r.Cause != "the first request of a fresh bucket got HTTP 500" {
 		t.Fatalf("result %s %q, cause %q", r.Status, r.Reason, r.Cause)
 	}
@@ -72,7 +73,7 @@ func TestFirstRequest500InAThenIsAPreconditionExceptForAC1(t *testing.T) {
 		if err := s.sendNoBucket(); err != nil {
 			t.Fatal(err)
 		}
-		s.err = s.statusIs(http.StatusOK)
+		s.Fail(s.statusIs(http.StatusOK))
 		r := s.resultAs(t, "RL-X", tc.tag)
 		if r.Violation == nil || r.Violation.Precondition != tc.precondition ||
 			strings.HasPrefix(r.Reason, "precondition: ") != tc.precondition ||
@@ -92,7 +93,7 @@ func TestCauseOfAnOrdinaryViolationIsItsCheck(t *testing.T) {
 	if err := s.sendRide(); err != nil {
 		t.Fatal(err)
 	}
-	s.err = s.statusIs(http.StatusOK)
+	s.Fail(s.statusIs(http.StatusOK))
 	r := s.resultAs(t, "RL-X", clause.AC3)
 	if r.Violation == nil || r.Violation.Precondition || r.Cause != "AC1: response status" || !strings.HasPrefix(r.Reason, "AC1: response status") {
 		t.Fatalf("reason %q cause %q", r.Reason, r.Cause)

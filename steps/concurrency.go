@@ -8,18 +8,19 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // registerConcurrency registers the steps of concurrent requests on one
 // bucket (AC7, FR-4).
-func (s *scenario) registerConcurrency(sc stepper) {
+func (s *world) registerConcurrency(sc scenario.Stepper) {
 	sc.Step(`^(\d+) different rides are sent to the bucket concurrently$`, s.concurrentDifferent)
 	sc.Step(`^exactly min\(N, Q\) got 200 with Remaining Q-1 down to Q-min\(N, Q\) each once and the rest 429$`, s.exactlyMinNQ)
 }
 
 // unitsLeft is what the scenario knows the bucket has left: the seeded
 // value, else the last response's Remaining, else a fresh bucket's limit.
-func (s *scenario) unitsLeft() int {
+func (s *world) unitsLeft() int {
 	if s.bucket.seeded {
 		return s.bucket.left
 	}
@@ -28,22 +29,22 @@ func (s *scenario) unitsLeft() int {
 			return int(rl.Remaining)
 		}
 	}
-	return s.limit()
+	return s.Limit()
 }
 
 // concurrentDifferent sends n fresh rides at once; the batch records how
 // many were sent and how many units the bucket had before.
-func (s *scenario) concurrentDifferent(n int) error {
-	reqs, err := s.requests(n, service.Bucket(s.bucket.id))
+func (s *world) concurrentDifferent(n int) error {
+	reqs, err := s.Requests(n, service.Bucket(s.bucket.id))
 	if err != nil {
 		return err
 	}
 	s.batch = batch{sent: n, left: s.unitsLeft()}
-	s.batch.exchanges, err = s.fire(s.theClient(), reqs, time.Time{})
+	s.batch.exchanges, err = s.Fire(s.Client(), reqs, time.Time{})
 	return err
 }
 
-func (s *scenario) exactlyMinNQ() error {
+func (s *world) exactlyMinNQ() error {
 	n, q := s.batch.sent, s.batch.left
 	k := min(n, q)
 	var got []int64
@@ -52,7 +53,7 @@ func (s *scenario) exactlyMinNQ() error {
 	for _, ex := range s.batch.exchanges {
 		switch ex.Status {
 		case http.StatusOK:
-			rl, err := s.headersOf(ex, clause.Of(clause.FR7))
+			rl, err := scenario.HeadersOf(ex, clause.Of(clause.FR7))
 			if err != nil {
 				return err
 			}
@@ -71,9 +72,9 @@ func (s *scenario) exactlyMinNQ() error {
 	if bad != nil || len(got) != k || others != n-k || fmt.Sprint(got) != fmt.Sprint(want) {
 		actual := fmt.Sprintf("%d× 200 with Remaining %v, %d× 429", len(got), got, others)
 		if bad != nil {
-			actual += "; also " + describe(bad)
+			actual += "; also " + scenario.Describe(bad)
 		}
-		return violation(clause.Of(clause.AC7, clause.FR4), fmt.Sprintf("%d concurrent requests on a bucket with %d units left", n, q),
+		return scenario.Violate(clause.Of(clause.AC7, clause.FR4), fmt.Sprintf("%d concurrent requests on a bucket with %d units left", n, q),
 			fmt.Sprintf("exactly %d× 200 with Remaining %v (each once) and %d× 429", k, want, n-k),
 			actual, s.batch.exchanges...)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // answerer is a target that answers every request with status, header
@@ -63,7 +64,7 @@ func TestStatusDialectSkipsHeaderClauses(t *testing.T) {
 	for _, profile := range []string{"token-bucket", "sliding-log"} {
 		cfg := configFrom(t, map[string]string{"PROFILE": profile, "DIALECT": "status", "RL_LIMIT": "5", "RL_WINDOW": "3", "RL_BURST": "5", "RL_RATE": "2"})
 		ok := exchange(t, cfg, answerer(t, 200, nil, "ok"))
-		s := &scenario{env: &Env{Config: cfg, Now: time.Now}, enabled: true, ctx: context.Background()}
+		s := testWorld(context.Background(), &scenario.Env{Config: cfg, Now: time.Now})
 		s.key.runs = [][]*service.Exchange{{ok}}
 		s.last.ex = exchange(t, cfg, answerer(t, 429, map[string]string{"Retry-After": "1"}, "slow down"))
 		step := s.bucketHeaders
@@ -84,7 +85,7 @@ func TestRetryAfterReadOnItsOwn(t *testing.T) {
 	for _, ra := range []string{"3", time.Now().Add(3 * time.Second).UTC().Format(http.TimeFormat)} {
 		for _, profile := range []string{"sliding-log", "token-bucket"} {
 			cfg := configFrom(t, map[string]string{"PROFILE": profile, "RL_LIMIT": "5", "RL_WINDOW": "5", "RL_BURST": "5", "RL_RATE": "0.5", "LIMITED_BODY": "/error/code=RATE_LIMITED"})
-			s := &scenario{env: &Env{Config: cfg, Now: time.Now}, enabled: true, ctx: context.Background()}
+			s := testWorld(context.Background(), &scenario.Env{Config: cfg, Now: time.Now})
 			s.last.ex = exchange(t, cfg, answerer(t, 429, map[string]string{"Retry-After": ra}, `{"error":{"code":"RATE_LIMITED"}}`))
 			step := s.the429
 			if profile == "token-bucket" {
@@ -105,7 +106,7 @@ func TestLimitedBodyNoneAndText(t *testing.T) {
 		"X-RateLimit-Reset": strconv.FormatInt(time.Now().Unix()+2, 10)}, "Too Many Requests\n")
 	for body, pass := range map[string]bool{"none": true, "text:(?i)too many": true, "text:^slow": false} {
 		cfg := configFrom(t, map[string]string{"PROFILE": "sliding-log", "RL_LIMIT": "5", "RL_WINDOW": "5", "LIMITED_BODY": body})
-		s := &scenario{env: &Env{Config: cfg, Now: time.Now}, enabled: true, ctx: context.Background()}
+		s := testWorld(context.Background(), &scenario.Env{Config: cfg, Now: time.Now})
 		s.last.ex = exchange(t, cfg, url)
 		if err := s.the429(); (err == nil) != pass {
 			t.Errorf("LIMITED_BODY=%s on a text 429: %v, want pass %v", body, err, pass)
@@ -123,7 +124,7 @@ func TestWaitingStepSkipsWithoutRetryAfter(t *testing.T) {
 		if ra != "" {
 			h["Retry-After"] = ra
 		}
-		s := &scenario{env: &Env{Config: cfg, Now: time.Now}, enabled: true, ctx: context.Background()}
+		s := testWorld(context.Background(), &scenario.Env{Config: cfg, Now: time.Now})
 		s.last.ex = exchange(t, cfg, answerer(t, 429, h, `{"error":{"code":"RATE_LIMITED"}}`))
 		if err := s.allowedAfterRetry(); !errors.Is(err, godog.ErrSkip) || !strings.Contains(err.Error(), why) {
 			t.Errorf("Retry-After %q: %v, want a skip saying %q", ra, err, why)

@@ -13,12 +13,13 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // registerFailMode registers the steps of store outages (FAIL-1
 // fail-closed, FAIL-2 fail-open). A scenario that takes the store away runs
-// alone (Env.outage) and brings the store back when it ends, on every path.
-func (s *scenario) registerFailMode(sc stepper) {
+// alone (scenario.Env.outage) and brings the store back when it ends, on every path.
+func (s *world) registerFailMode(sc scenario.Stepper) {
 	sc.Step(`^the target claims (fail-closed|fail-open)$`, s.claimsFailMode)
 	sc.Step(`^the store goes down$`, s.storeGoesDown)
 	sc.Step(`^the store comes back$`, s.storeComesBack)
@@ -47,94 +48,70 @@ func takesStore(sc *godog.Scenario) bool {
 	return false
 }
 
-// lockOutage makes a scenario that takes the store away wait for the
-// others and run alone; others share the lock.
-func (s *scenario) lockOutage(sc *godog.Scenario) {
-	s.exclusive = takesStore(sc)
-	if s.exclusive {
-		s.env.outage.Lock()
-	} else {
-		s.env.outage.RLock()
-	}
-	s.locked = true
-}
-
-func (s *scenario) unlockOutage() {
-	if !s.locked {
-		return
-	}
-	s.locked = false
-	if s.exclusive {
-		s.env.outage.Unlock()
-	} else {
-		s.env.outage.RUnlock()
-	}
-}
-
-func (s *scenario) claimsFailMode(feature string) error {
+func (s *world) claimsFailMode(feature string) error {
 	if !s.env.Config.Claims(profile.Feature(feature)) {
-		return skip("%s FEATURES does not include %s", NotClaimed, feature)
+		return scenario.Skip("%s FEATURES does not include %s", NotClaimed, feature)
 	}
 	if s.env.Store == nil {
-		return skip("no way to take the target's store away: set STORE_DOWN_CMD and STORE_UP_CMD (rlspec does it itself for the embedded reference)")
+		return scenario.Skip("no way to take the target's store away: set STORE_DOWN_CMD and STORE_UP_CMD (rlspec does it itself for the embedded reference)")
 	}
 	return nil
 }
 
-func (s *scenario) storeGoesDown() error {
+func (s *world) storeGoesDown() error {
 	s.storeDown = true // StoreUp at the end even when StoreDown half-failed
-	if err := s.env.Store.StoreDown(s.ctx); err != nil {
+	if err := s.env.Store.StoreDown(s.Ctx()); err != nil {
 		return fmt.Errorf("take the store away: %w", err)
 	}
 	return nil
 }
 
-func (s *scenario) storeComesBack() error {
+func (s *world) storeComesBack() error {
 	s.storeDown = false
-	if err := s.env.Store.StoreUp(s.ctx); err != nil {
+	if err := s.env.Store.StoreUp(s.Ctx()); err != nil {
 		return fmt.Errorf("bring the store back: %w", err)
 	}
 	return nil
 }
 
 // restoreStore brings the store back after a scenario that left it down.
-func (s *scenario) restoreStore() {
+func (s *world) restoreStore() {
 	if !s.storeDown || s.env.Store == nil {
 		return
 	}
 	s.storeDown = false
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := s.env.Store.StoreUp(ctx); err != nil && s.err == nil {
-		s.err = fmt.Errorf("bring the store back after the scenario: %w", err)
+	if err := s.env.Store.StoreUp(ctx); err != nil {
+		s.Fail(fmt.Errorf("bring the store back after the scenario: %w", err))
 	}
 }
 
 // sendWhileDown sends n fresh rides at once; the batch keeps them.
-func (s *scenario) sendWhileDown(n int) error {
-	reqs, err := s.requests(n, service.Bucket(s.bucket.id))
+func (s *world) sendWhileDown(n int) error {
+	reqs, err := s.Requests(n, service.Bucket(s.bucket.id))
 	if err != nil {
 		return err
 	}
 	// Concurrently: a store that is down may keep each request waiting for
 	// its busy timeout before it answers.
 	s.batch = batch{sent: n}
-	s.batch.exchanges, err = s.fire(s.theClient(), reqs, time.Time{})
+	s.batch.exchanges, err = s.Fire(s.Client(), reqs, time.Time{})
 	return err
 }
 
-func (s *scenario) noneAllowed() error {
+func (s *world) noneAllowed() error {
 	refs := clause.Of(clause.FAIL1)
 	for i, ex := range s.batch.exchanges {
 		where := fmt.Sprintf("request %d of %d while the store was down", i+1, len(s.batch.exchanges))
 		switch {
 		case ex.Status == http.StatusOK:
-			return violation(refs, where, "503 (or 429) with Retry-After, never 200", describe(ex)+": allowed without its store", ex)
+			return scenario.Violate(refs, where, "503 (or 429) with Retry-After, never 200", scenario.Describe(ex)+": allowed without its store", ex)
 		case ex.Status != http.StatusServiceUnavailable && ex.Status != http.StatusTooManyRequests:
-			return violation(refs, where, "503 (or 429) with Retry-After", describe(ex), ex)
+			return scenario.Violate(refs, where, "503 (or 429) with Retry-After", scenario.Describe(ex), ex)
 		}
 		if v := strings.TrimSpace(ex.RespHeader.Get(service.HeaderRetryAfter)); !validRetryAfter(v) {
-			return violation(refs, where, "a Retry-After header (seconds or an HTTP date)", fmt.Sprintf("%s; Retry-After %q", describe(ex), v), ex)
+			return scenario.Violate(refs, where, "a Retry-After header (seconds or an HTTP date)", fmt.Sprintf("%s; Retry-After %q", scenario.Describe(ex), v), ex)
 		}
 	}
 	return nil
@@ -148,7 +125,7 @@ func validRetryAfter(v string) bool {
 	return err == nil
 }
 
-func (s *scenario) allAllowed() error {
+func (s *world) allAllowed() error {
 	exs := s.batch.exchanges
 	allowed := 0
 	var bad *service.Exchange
@@ -160,9 +137,9 @@ func (s *scenario) allAllowed() error {
 		}
 	}
 	if bad != nil {
-		return violation(clause.Of(clause.FAIL2), "requests while the store was down",
+		return scenario.Violate(clause.Of(clause.FAIL2), "requests while the store was down",
 			fmt.Sprintf("all %d allowed (200), none a 5xx", len(exs)),
-			fmt.Sprintf("%d of %d let through; %s", allowed, len(exs), describe(bad)), exs...)
+			fmt.Sprintf("%d of %d let through; %s", allowed, len(exs), scenario.Describe(bad)), exs...)
 	}
 	return nil
 }
@@ -170,22 +147,22 @@ func (s *scenario) allAllowed() error {
 // answeredAgain sends rides until one is not a 503 (the store may take a
 // moment to come back), up to secs seconds, and checks that it is a 200:
 // refs is the clause, after the event it follows.
-func (s *scenario) answeredAgain(secs int, refs clause.Refs, after string) (*service.Exchange, error) {
-	deadline := s.env.now().Add(time.Duration(secs) * time.Second)
+func (s *world) answeredAgain(secs int, refs clause.Refs, after string) (*service.Exchange, error) {
+	deadline := s.env.Clock().Add(time.Duration(secs) * time.Second)
 	for {
-		ex, err := s.one(s.theClient(), service.Bucket(s.bucket.id))
+		ex, err := s.one(s.Client(), service.Bucket(s.bucket.id))
 		if err != nil {
 			return ex, err
 		}
-		if ex.Status != http.StatusServiceUnavailable || !s.env.now().Before(deadline) {
+		if ex.Status != http.StatusServiceUnavailable || !s.env.Clock().Before(deadline) {
 			if ex.Status != http.StatusOK {
-				return ex, violation(refs, "the first ride after "+after,
-					fmt.Sprintf("200 within %d s", secs), describe(ex), ex)
+				return ex, scenario.Violate(refs, "the first ride after "+after,
+					fmt.Sprintf("200 within %d s", secs), scenario.Describe(ex), ex)
 			}
 			return ex, nil
 		}
 		// Polling a condition with a deadline, not synchronisation by sleep.
-		if err := s.waitUntil(s.env.now().Add(200 * time.Millisecond)); err != nil {
+		if err := s.WaitUntil(s.env.Clock().Add(200 * time.Millisecond)); err != nil {
 			return ex, err
 		}
 	}
@@ -194,24 +171,24 @@ func (s *scenario) answeredAgain(secs int, refs clause.Refs, after string) (*ser
 // backWithSpent checks that the quota spent before an event (the outage,
 // a restart) is still spent: the first ride allowed after it has at most
 // limit - n left; refs is the clause that says so.
-func (s *scenario) backWithSpent(secs, n int, refs clause.Refs, event string) error {
+func (s *world) backWithSpent(secs, n int, refs clause.Refs, event string) error {
 	ex, err := s.answeredAgain(secs, refs, event)
 	if err != nil {
 		return err
 	}
-	rl, err := s.headersOf(ex, clause.Of(clause.FR7))
+	rl, err := scenario.HeadersOf(ex, clause.Of(clause.FR7))
 	if err != nil {
 		return err
 	}
-	if want := int64(s.limit() - n); rl.Remaining > want {
-		return violation(refs, "quota spent before "+event+" is still spent after it",
-			fmt.Sprintf("X-RateLimit-Remaining at most %d (limit - %d)", want, n), describe(ex), ex)
+	if want := int64(s.Limit() - n); rl.Remaining > want {
+		return scenario.Violate(refs, "quota spent before "+event+" is still spent after it",
+			fmt.Sprintf("X-RateLimit-Remaining at most %d (limit - %d)", want, n), scenario.Describe(ex), ex)
 	}
 	return nil
 }
 
 // failModeRefs is the clause the scenario checks.
-func (s *scenario) failModeRefs() clause.Refs {
+func (s *world) failModeRefs() clause.Refs {
 	if s.env.Config.Claims(profile.FailOpen) {
 		return clause.Of(clause.FAIL2)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 func TestCommandStore(t *testing.T) {
@@ -31,7 +32,7 @@ func TestCommandStore(t *testing.T) {
 func TestFailModeSkipsWithReason(t *testing.T) {
 	for _, tc := range []struct {
 		features []profile.Feature
-		store    StoreControl
+		store    scenario.StoreControl
 		claim    profile.Feature
 		want     string
 	}{
@@ -42,7 +43,7 @@ func TestFailModeSkipsWithReason(t *testing.T) {
 	} {
 		cfg := service.DefaultConfig()
 		cfg.Features = tc.features
-		s := &scenario{env: &Env{Config: cfg, Store: tc.store}}
+		s := testWorld(context.Background(), &scenario.Env{Config: cfg, Store: tc.store})
 		err := s.claimsFailMode(string(tc.claim))
 		if tc.want == "" {
 			if err != nil {

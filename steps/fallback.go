@@ -3,16 +3,16 @@ package steps
 import (
 	"fmt"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"strings"
 
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // registerFallback registers the steps of keying by client address when
 // device_bucket is missing or invalid (AC5, AC9, FR-2).
-func (s *scenario) registerFallback(sc stepper) {
+func (s *world) registerFallback(sc scenario.Stepper) {
 	sc.Step(`^the address bucket has (\d+) units? left$`, s.addressBucketWithLeft)
 	sc.Step(`^I send a ride without device_bucket$`, s.sendNoBucket)
 	sc.Step(`^I send a ride without device_bucket from another client address$`, s.sendNoBucketOtherAddr)
@@ -20,37 +20,37 @@ func (s *scenario) registerFallback(sc stepper) {
 	sc.Step(`^I send a ride with an invalid device_bucket "([^"]*)"$`, s.sendInvalidBucket)
 }
 
-func (s *scenario) addressBucketWithLeft(n int) error {
+func (s *world) addressBucketWithLeft(n int) error {
 	s.bucket.first = nil
-	ex, err := s.one(s.theClient(), service.Omit())
+	ex, err := s.one(s.Client(), service.Omit())
 	if err != nil {
-		return precondition(err)
+		return scenario.Precondition(err)
 	}
-	if err := s.expectFirst(ex, s.limit()-1); err != nil {
-		return precondition(err)
+	if err := s.expectFirst(ex, s.Limit()-1); err != nil {
+		return scenario.Precondition(err)
 	}
-	return precondition(s.leaveUnits(n, true))
+	return scenario.Precondition(s.leaveUnits(n, true))
 }
 
-func (s *scenario) sendNoBucket() error {
-	ex, err := s.one(s.theClient(), service.Omit())
+func (s *world) sendNoBucket() error {
+	ex, err := s.one(s.Client(), service.Omit())
 	if err == nil && ex.Status == http.StatusOK {
 		s.address.paid++
 	}
 	return err
 }
 
-func (s *scenario) sendNoBucketOtherAddr() error {
-	_, err := s.one(s.newClient(), service.Omit())
+func (s *world) sendNoBucketOtherAddr() error {
+	_, err := s.one(s.NewClient(), service.Omit())
 	return err
 }
 
-func (s *scenario) sendSpoofedXFF() error {
+func (s *world) sendSpoofedXFF() error {
 	if s.spoofer == nil {
 		s.spoofer = s.spoofClient()
 	}
 	if s.spoofer == nil {
-		return skip("CLIENT_IPS=xff makes the harness a trusted proxy, so an untrusted X-Forwarded-For cannot be sent (with TARGET_IMAGE, rlspec starts an instance that trusts no proxy for it)")
+		return scenario.Skip("CLIENT_IPS=xff makes the harness a trusted proxy, so an untrusted X-Forwarded-For cannot be sent (with TARGET_IMAGE, rlspec starts an instance that trusts no proxy for it)")
 	}
 	spoof := service.NewClientAddr(service.ClientIPsXFF)
 	_, err := s.oneWith(s.spoofer, service.Omit(), http.Header{"X-Forwarded-For": {spoof.String()}})
@@ -84,12 +84,12 @@ func invalidBucket(kind string) (service.BucketField, error) {
 	return service.BucketField{}, fmt.Errorf("unknown invalid device_bucket kind %q", kind)
 }
 
-func (s *scenario) sendInvalidBucket(kind string) error {
+func (s *world) sendInvalidBucket(kind string) error {
 	f, err := invalidBucket(kind)
 	if err != nil {
 		return err
 	}
-	ex, err := s.one(s.theClient(), f)
+	ex, err := s.one(s.Client(), f)
 	if ex != nil {
 		s.address.invalid = append(s.address.invalid, ex)
 	}
@@ -108,20 +108,20 @@ type addressLedger struct {
 // device_bucket values, whether units of the address's quota were spent
 // under them: one more ride without device_bucket shows how many units the
 // address has lost, of which the plain rides account for paid.
-func (s *scenario) spentUnderInvalid() string {
+func (s *world) spentUnderInvalid() string {
 	n := len(s.address.invalid)
-	if n == 0 || s.ctx == nil || s.ctx.Err() != nil {
+	if n == 0 || s.Ctx() == nil || s.Ctx().Err() != nil {
 		return ""
 	}
-	_, ex, err := s.sendFresh(s.theClient(), service.Omit(), nil)
+	_, ex, err := s.SendFresh(s.Client(), service.Omit(), nil)
 	var rl service.RateLimit
 	if err == nil {
 		rl, err = ex.RateLimit()
 	}
 	if err != nil || ex.Status != http.StatusOK {
-		return "whether a unit was spent under the invalid device_bucket is unknown: a ride without device_bucket afterwards got " + describe(ex)
+		return "whether a unit was spent under the invalid device_bucket is unknown: a ride without device_bucket afterwards got " + scenario.Describe(ex)
 	}
-	lost := s.limit() - 1 - int(rl.Remaining)
+	lost := s.Limit() - 1 - int(rl.Remaining)
 	under := lost - s.address.paid
 	out := fmt.Sprintf("a ride without device_bucket afterwards got Remaining %d: the address's bucket had lost %d units, %d for rides without device_bucket, so ",
 		rl.Remaining, lost, s.address.paid)
@@ -140,6 +140,3 @@ func (s *scenario) spentUnderInvalid() string {
 	}
 	return out
 }
-
-// addrKey is the bucket id of the address fallback.
-func addrKey(a netip.Addr) string { return "ip:" + a.String() }

@@ -13,13 +13,14 @@ import (
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // registerFixedWindow registers the checks of profile fixed-window (FW-1 …
 // FW-7) for both WINDOW_ALIGN values: waits aimed at a window's start or
 // end, the per-window and boundary-burst bounds (package bound), the
 // headers, the 429 and the address fallback.
-func (s *scenario) registerFixedWindow(sc stepper) {
+func (s *world) registerFixedWindow(sc scenario.Stepper) {
 	sc.Step(`^the key's window has (\d+) ms left$`, s.windowHasLeft)
 	sc.Step(`^the key's window is (\d+) ms old$`, s.windowIsOld)
 	sc.Step(`^an epoch window is (\d+) ms old$`, s.epochWindowIsOld)
@@ -34,10 +35,10 @@ func (s *scenario) registerFixedWindow(sc stepper) {
 }
 
 // epoch reports whether windows are aligned to the epoch.
-func (s *scenario) epoch() bool { return s.env.Config.WindowAlign != profile.AlignFirstRequest }
+func (s *world) epoch() bool { return s.env.Config.WindowAlign != profile.AlignFirstRequest }
 
 // epochStart is the start of the epoch window holding t.
-func (s *scenario) epochStart(t time.Time) time.Time {
+func (s *world) epochStart(t time.Time) time.Time {
 	w := s.window()
 	return time.Unix(0, t.UnixNano()/int64(w)*int64(w))
 }
@@ -45,7 +46,7 @@ func (s *scenario) epochStart(t time.Time) time.Time {
 // keyWindowEnd is the latest the key's current window can end: the epoch
 // boundary after the window's first request, or (first-request) when the
 // response that opened it came back, plus W.
-func (s *scenario) keyWindowEnd() time.Time {
+func (s *world) keyWindowEnd() time.Time {
 	if s.epoch() {
 		return s.key.end
 	}
@@ -59,7 +60,7 @@ func (s *scenario) keyWindowEnd() time.Time {
 // epoch boundary, or (first-request) W after the whole second in which the
 // request that opened it was sent (a server keeping whole seconds ends it
 // there).
-func (s *scenario) keyWindowEarliestEnd() time.Time {
+func (s *world) keyWindowEarliestEnd() time.Time {
 	if s.epoch() || s.key.opened == nil {
 		return s.keyWindowEnd()
 	}
@@ -67,7 +68,7 @@ func (s *scenario) keyWindowEarliestEnd() time.Time {
 }
 
 // openWindow sends the request that opens a first-request window.
-func (s *scenario) openWindow() error {
+func (s *world) openWindow() error {
 	if s.key.opened != nil {
 		return nil
 	}
@@ -82,8 +83,8 @@ func (s *scenario) openWindow() error {
 	return nil
 }
 
-func (s *scenario) setupFailed(what string, ex *service.Exchange) error {
-	v := violation(s.refs, what, "2xx", fmt.Sprintf("HTTP %d", ex.Status), ex)
+func (s *world) setupFailed(what string, ex *service.Exchange) error {
+	v := scenario.Violate(s.Refs(), what, "2xx", fmt.Sprintf("HTTP %d", ex.Status), ex)
 	v.Precondition = true
 	return v
 }
@@ -91,47 +92,47 @@ func (s *scenario) setupFailed(what string, ex *service.Exchange) error {
 // windowHasLeft waits until the key's window has ms left: before the next
 // epoch boundary (at least ms+100 ms away), or before the earliest end of
 // the window the key's first request opens.
-func (s *scenario) windowHasLeft(ms int) error {
+func (s *world) windowHasLeft(ms int) error {
 	left := time.Duration(ms) * time.Millisecond
 	if !s.epoch() {
 		if err := s.openWindow(); err != nil {
 			return err
 		}
-		return s.waitUntil(s.keyWindowEarliestEnd().Add(-left))
+		return s.WaitUntil(s.keyWindowEarliestEnd().Add(-left))
 	}
-	now := s.now()
+	now := s.Now()
 	end := s.epochStart(now).Add(s.window())
 	if end.Sub(now) < left+100*time.Millisecond {
 		end = end.Add(s.window())
 	}
 	s.key.end, s.key.spent = end, 0
-	return s.waitUntil(end.Add(-left))
+	return s.WaitUntil(end.Add(-left))
 }
 
 // windowIsOld waits until the key's window is ms old: an epoch window's
 // start plus ms (the next window's when that has passed), or ms after
 // the request that opens a first-request window.
-func (s *scenario) windowIsOld(ms int) error {
+func (s *world) windowIsOld(ms int) error {
 	age := time.Duration(ms) * time.Millisecond
 	if !s.epoch() {
 		if err := s.openWindow(); err != nil {
 			return err
 		}
-		return s.waitUntil(s.key.opened.Sent.Add(age))
+		return s.WaitUntil(s.key.opened.Sent.Add(age))
 	}
-	now := s.now()
+	now := s.Now()
 	start := s.epochStart(now)
 	if now.After(start.Add(age)) {
 		start = start.Add(s.window())
 	}
 	s.key.end, s.key.spent = start.Add(s.window()), 0
-	return s.waitUntil(start.Add(age))
+	return s.WaitUntil(start.Add(age))
 }
 
 // epochWindowIsOld waits until an epoch window is ms old, so that what
 // follows falls in one window; with first-request windows the key's next
 // request opens its window, and there is nothing to wait for.
-func (s *scenario) epochWindowIsOld(ms int) error {
+func (s *world) epochWindowIsOld(ms int) error {
 	if !s.epoch() {
 		return nil
 	}
@@ -140,9 +141,9 @@ func (s *scenario) epochWindowIsOld(ms int) error {
 
 // spendRest sends the requests the key has left in its window, each of
 // which must be allowed, and assumes they were decided inside it.
-func (s *scenario) spendRest() error {
+func (s *world) spendRest() error {
 	end := s.keyWindowEarliestEnd()
-	run, err := s.sendRun(s.limit() - s.key.spent)
+	run, err := s.sendRun(s.Limit() - s.key.spent)
 	if err != nil {
 		return err
 	}
@@ -153,7 +154,7 @@ func (s *scenario) spendRest() error {
 	}
 	if len(run) > 0 {
 		last := run[len(run)-1]
-		s.assume("the window spent before it ended", func() string {
+		s.Assume("the window spent before it ended", func() string {
 			if !end.IsZero() && !last.Received.Before(end) {
 				return fmt.Sprintf("the last request of the window came back %s after it ended", last.Received.Sub(end).Round(time.Millisecond))
 			}
@@ -165,12 +166,12 @@ func (s *scenario) spendRest() error {
 
 // windowEnds waits until 100 ms after the key's window has certainly
 // ended; the next request opens (first-request) or falls in the next one.
-func (s *scenario) windowEnds() error {
+func (s *world) windowEnds() error {
 	end := s.keyWindowEnd()
 	if end.IsZero() {
-		end = s.epochStart(s.now()).Add(s.window())
+		end = s.epochStart(s.Now()).Add(s.window())
 	}
-	if err := s.waitUntil(end.Add(100 * time.Millisecond)); err != nil {
+	if err := s.WaitUntil(end.Add(100 * time.Millisecond)); err != nil {
 		return err
 	}
 	s.key.opened, s.key.spent, s.key.end = nil, 0, end.Add(s.window())
@@ -178,50 +179,50 @@ func (s *scenario) windowEnds() error {
 }
 
 // nPlusSequential sends N+k requests of the key one after another.
-func (s *scenario) nPlusSequential(k int) error {
-	run, err := s.sendRun(s.limit() + k)
+func (s *world) nPlusSequential(k int) error {
+	run, err := s.sendRun(s.Limit() + k)
 	s.batch = batch{exchanges: run, sent: len(run)}
 	return err
 }
 
 // fixedBound is FW-1 on every exchange: at most N allowed per epoch window,
 // or per window opened by a first request.
-func (s *scenario) fixedBound() error {
+func (s *world) fixedBound() error {
 	check := bound.EpochWindows
 	if !s.epoch() {
 		check = bound.FirstWindow
 	}
-	if err := s.boundViolation(check(s.events(), s.limit(), s.window(), bound.DefaultTolerance)); err != nil {
+	if err := s.boundViolation(check(s.events(), s.Limit(), s.window(), bound.DefaultTolerance)); err != nil {
 		return err
 	}
-	return s.freshKeyAllowed(s.limit())
+	return s.freshKeyAllowed(s.Limit())
 }
 
 // boundaryBurst is FW-2: at most 2N (epoch) or 2N − 1 (first-request)
 // allowed in any span of W; the largest burst measured is the scenario's
 // note.
-func (s *scenario) boundaryBurst() error {
-	most := 2 * s.limit()
+func (s *world) boundaryBurst() error {
+	most := 2 * s.Limit()
 	if !s.epoch() {
 		most--
 	}
 	largest, vs := bound.Burst(s.events(), most, s.window(), bound.DefaultTolerance)
-	s.note = fmt.Sprintf("largest burst measured: %d allowed within %s (bound %d)", largest, s.window()-bound.DefaultTolerance, most)
+	s.SetNote(fmt.Sprintf("largest burst measured: %d allowed within %s (bound %d)", largest, s.window()-bound.DefaultTolerance, most))
 	return s.boundViolation(vs)
 }
 
 // fixedHeaders is FW-5 over the key's first run and the 429 after it.
-func (s *scenario) fixedHeaders() error {
+func (s *world) fixedHeaders() error {
 	exs := append(slices.Clone(s.key.runs[0]), s.last.ex)
 	first := exs[0]
-	if _, err := s.headersOf(first, s.refs); errors.Is(err, godog.ErrSkip) {
+	if _, err := scenario.HeadersOf(first, s.Refs()); errors.Is(err, godog.ErrSkip) {
 		return err
 	}
 	lo, hi := first.Sent.Add(s.window()), first.Received.Add(s.window())
 	if s.epoch() {
 		lo = s.epochStart(first.Sent).Add(s.window())
 		hi = lo
-		s.assume("one epoch window", func() string {
+		s.Assume("one epoch window", func() string {
 			if last := exs[len(exs)-1]; !last.Received.Before(lo) {
 				return "the requests did not all come back before the epoch window ended"
 			}
@@ -236,13 +237,13 @@ func (s *scenario) fixedHeaders() error {
 		}
 		want := int64(0)
 		if ex.Status/100 == 2 {
-			want = int64(s.limit() - 1 - i)
+			want = int64(s.Limit() - 1 - i)
 		}
 		if rl.Remaining != want {
-			return violation(s.refs, fmt.Sprintf("%s of request %d", ex.Answer.FieldName(dialect.FieldRemaining), i+1), fmt.Sprintf("%d", want), fmt.Sprintf("%d", rl.Remaining), exs[:i+1]...)
+			return scenario.Violate(s.Refs(), fmt.Sprintf("%s of request %d", ex.Answer.FieldName(dialect.FieldRemaining), i+1), fmt.Sprintf("%d", want), fmt.Sprintf("%d", rl.Remaining), exs[:i+1]...)
 		}
 		if rl.Reset < rlo || rl.Reset > rhi {
-			return violation(s.refs, fmt.Sprintf("%s of request %d: the window's end", ex.Answer.FieldName(dialect.FieldReset), i+1), fmt.Sprintf("in [%d, %d]", rlo, rhi), fmt.Sprintf("%d", rl.Reset), first, ex)
+			return scenario.Violate(s.Refs(), fmt.Sprintf("%s of request %d: the window's end", ex.Answer.FieldName(dialect.FieldReset), i+1), fmt.Sprintf("in [%d, %d]", rlo, rhi), fmt.Sprintf("%d", rl.Reset), first, ex)
 		}
 		if !ex.Refused() {
 			continue
@@ -253,14 +254,14 @@ func (s *scenario) fixedHeaders() error {
 		}
 		alo, ahi := int64(lo.Sub(ex.Received).Seconds())-1, int64(math.Ceil(hi.Sub(ex.Sent).Seconds()))+1
 		if ra < alo || ra > ahi {
-			return violation(s.refs, "Retry-After on a 429: seconds to the window's end", fmt.Sprintf("in [%d, %d]", alo, ahi), fmt.Sprintf("%d", ra), first, ex)
+			return scenario.Violate(s.Refs(), "Retry-After on a 429: seconds to the window's end", fmt.Sprintf("in [%d, %d]", alo, ahi), fmt.Sprintf("%d", ra), first, ex)
 		}
 	}
 	return nil
 }
 
 // fixed429 is FW-6: the 429 (already checked) carries LIMITED_BODY.
-func (s *scenario) fixed429() error {
+func (s *world) fixed429() error {
 	ex := s.last.ex
 	ra, _, _ := s.retryAfterOf(ex)
 	return s.limitedBody(ex, ra)
@@ -268,7 +269,7 @@ func (s *scenario) fixed429() error {
 
 // anonymousNext is FW-7: after N without the key from one address, the
 // next is refused; with anonymous-open claimed, allowed.
-func (s *scenario) anonymousNext() error {
+func (s *world) anonymousNext() error {
 	ex, err := s.sendKeyed()
 	if err != nil {
 		return err
@@ -280,7 +281,7 @@ func (s *scenario) anonymousNext() error {
 		s.assumeRunInOneWindow(ex)
 	}
 	if ex.Status != want {
-		return violation(s.refs, "a request without the key after N from its address", fmt.Sprintf("HTTP %d", want), fmt.Sprintf("HTTP %d", ex.Status), ex)
+		return scenario.Violate(s.Refs(), "a request without the key after N from its address", fmt.Sprintf("HTTP %d", want), fmt.Sprintf("HTTP %d", ex.Status), ex)
 	}
 	return nil
 }

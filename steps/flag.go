@@ -7,35 +7,36 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // registerFlag registers the steps of the feature flag (AC8, FR-8).
-func (s *scenario) registerFlag(sc stepper) {
+func (s *world) registerFlag(sc scenario.Stepper) {
 	sc.Step(`^the flag-off instance$`, s.flagOff)
 	sc.Step(`^I send more rides than the limit to the bucket$`, s.sendPastLimit)
 	sc.Step(`^Remaining is the sentinel$`, func() error { return s.remainingIs(s.env.Config.Sentinel, "RL_SENTINEL") })
 	sc.Step(`^every response was 200 with the three headers and Remaining equal to the sentinel$`, s.allSentinel)
 }
 
-func (s *scenario) flagOff() error {
+func (s *world) flagOff() error {
 	if s.env.DisabledURL == "" {
-		return skip("TARGET_URL_DISABLED is not set: AC8 needs a second instance started with BMTC_RATE_LIMIT_ENABLED=false")
+		return scenario.Skip("TARGET_URL_DISABLED is not set: AC8 needs a second instance started with BMTC_RATE_LIMIT_ENABLED=false")
 	}
-	s.base, s.enabled = s.env.DisabledURL, false
-	s.client = nil
+	s.SetBase(s.env.DisabledURL)
+	s.enabled = false
 	return nil
 }
 
 // sendPastLimit sends limit+1 rides one after another, stopping at the
 // first that is not a 200 (the Then step reports it).
-func (s *scenario) sendPastLimit() error {
+func (s *world) sendPastLimit() error {
 	if s.bucket.id == "" {
 		s.bucket.id = service.NewDeviceBucket()
 	}
-	n := s.limit() + 1
+	n := s.Limit() + 1
 	s.batch = batch{exchanges: make([]*service.Exchange, 0, n)}
 	for range n {
-		ex, err := s.one(s.theClient(), service.Bucket(s.bucket.id))
+		ex, err := s.one(s.Client(), service.Bucket(s.bucket.id))
 		if ex != nil {
 			s.batch.exchanges = append(s.batch.exchanges, ex)
 		}
@@ -49,7 +50,7 @@ func (s *scenario) sendPastLimit() error {
 	return nil
 }
 
-func (s *scenario) allSentinel() error {
+func (s *world) allSentinel() error {
 	exs := s.batch.exchanges
 	if len(exs) == 0 {
 		return errors.New("no responses")
@@ -57,13 +58,13 @@ func (s *scenario) allSentinel() error {
 	for i, ex := range exs {
 		rl, err := ex.RateLimit()
 		if ex.Status != http.StatusOK || err != nil || int(rl.Remaining) != s.env.Config.Sentinel {
-			return violation(clause.Of(clause.AC8, clause.FR8), fmt.Sprintf("request %d of %d on one bucket with the flag off", i+1, len(exs)),
+			return scenario.Violate(clause.Of(clause.AC8, clause.FR8), fmt.Sprintf("request %d of %d on one bucket with the flag off", i+1, len(exs)),
 				fmt.Sprintf("200 with the three headers and X-RateLimit-Remaining %d (RL_SENTINEL)", s.env.Config.Sentinel),
-				describe(ex), ex)
+				scenario.Describe(ex), ex)
 		}
 	}
-	if len(exs) <= s.limit() {
-		return fmt.Errorf("only %d requests were sent, not more than the limit %d", len(exs), s.limit())
+	if len(exs) <= s.Limit() {
+		return fmt.Errorf("only %d requests were sent, not more than the limit %d", len(exs), s.Limit())
 	}
 	return nil
 }

@@ -8,11 +8,12 @@ import (
 
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // FuzzResponseChecks feeds arbitrary responses (status, rate-limit headers,
 // body) to the Then steps that read responses: none may panic, and every
-// complaint about a response is a *Violation naming a clause.
+// complaint about a response is a *scenario.Violation naming a clause.
 func FuzzResponseChecks(f *testing.F) {
 	f.Add(200, "500", "499", "1767225600", "", []byte(`{"status":"accepted"}`))
 	f.Add(429, "500", "0", "1767225600", "60", []byte(`{"error":"rate_limited"}`))
@@ -56,9 +57,9 @@ func FuzzResponseChecks(f *testing.F) {
 		}
 		for name, check := range checks {
 			err := check()
-			var v *Violation
+			var v *scenario.Violation
 			if err != nil && !errors.As(err, &v) {
-				t.Fatalf("%s: %T %v, want nil or *Violation", name, err, err)
+				t.Fatalf("%s: %T %v, want nil or *scenario.Violation", name, err, err)
 			}
 			if v != nil && (len(v.Clause) == 0 || v.Expected == "" || v.Actual == "") {
 				t.Fatalf("%s: incomplete violation %+v", name, v)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // gridState is what FW-2-02 knows of the key's first-ever request and of
@@ -20,7 +21,7 @@ type gridState struct {
 // the first request from a grid of W anchored at the key's first-ever
 // request (dialects.md key-grid): traffic after an idle gap that is not a
 // multiple of W, on both sides of a multiple of W after the first request.
-func (s *scenario) registerFixedWindowGrid(sc stepper) {
+func (s *world) registerFixedWindowGrid(sc scenario.Stepper) {
 	sc.Step(`^the key idles after its first request until (\d+) ms before a later multiple of W$`, s.idleToGrid)
 	sc.Step(`^that multiple of W after the key's first request passes$`, s.gridPasses)
 }
@@ -29,11 +30,11 @@ func (s *scenario) registerFixedWindowGrid(sc stepper) {
 // first request puts its k-th boundary: from W·k after the whole second in
 // which the first request was sent (a server keeping whole seconds) to W·k
 // after its response came back.
-func (s *scenario) gridEarliest() time.Time {
+func (s *world) gridEarliest() time.Time {
 	return s.grid.first.Sent.Truncate(time.Second).Add(time.Duration(s.grid.k) * s.window())
 }
 
-func (s *scenario) gridLatest() time.Time {
+func (s *world) gridLatest() time.Time {
 	return s.grid.first.Received.Add(time.Duration(s.grid.k) * s.window())
 }
 
@@ -43,21 +44,21 @@ func (s *scenario) gridLatest() time.Time {
 // earliest k-th boundary of that grid, k the least multiple that leaves
 // the window the first request opened more than a second behind: an idle
 // gap of k·W − ms, not a multiple of W.
-func (s *scenario) idleToGrid(ms int) error {
+func (s *world) idleToGrid(ms int) error {
 	lead := time.Duration(ms) * time.Millisecond
 	if s.key.runs != nil {
-		return precondition(fmt.Errorf("the idle gap starts at the key's first-ever request: the key was used already"))
+		return scenario.Precondition(fmt.Errorf("the idle gap starts at the key's first-ever request: the key was used already"))
 	}
 	k := 2
 	for time.Duration(k-1)*s.window()-lead < 1100*time.Millisecond {
 		k++
 	}
-	if gap := time.Duration(k)*s.window() - lead; !s.ageable() && gap > s.env.MaxWait {
-		return skip("the idle gap after the key's first request (%d·RL_WINDOW − %s = %s) is longer than MAX_WAIT=%s: raise MAX_WAIT or configure a shorter RL_WINDOW",
+	if gap := time.Duration(k)*s.window() - lead; !s.Ageable() && gap > s.env.MaxWait {
+		return scenario.Skip("the idle gap after the key's first request (%d·RL_WINDOW − %s = %s) is longer than MAX_WAIT=%s: raise MAX_WAIT or configure a shorter RL_WINDOW",
 			k, lead, gap.Round(time.Millisecond), s.env.MaxWait)
 	}
-	if !s.ageable() { // an aged key's time moves with its window, not with the wall clock
-		if err := s.waitUntil(s.now().Truncate(time.Second).Add(time.Second + 20*time.Millisecond)); err != nil {
+	if !s.Ageable() { // an aged key's time moves with its window, not with the wall clock
+		if err := s.WaitUntil(s.Now().Truncate(time.Second).Add(time.Second + 20*time.Millisecond)); err != nil {
 			return err
 		}
 	}
@@ -69,9 +70,9 @@ func (s *scenario) idleToGrid(ms int) error {
 	if ex.Status/100 != 2 {
 		return s.setupFailed("the first request of a fresh key", ex)
 	}
-	s.grid = gridState{first: ex, k: k, burst: s.recorded()}
+	s.grid = gridState{first: ex, k: k, burst: s.Recorded()}
 	s.key.opened, s.key.spent = nil, 0
-	return s.waitUntil(s.gridEarliest().Add(-lead))
+	return s.WaitUntil(s.gridEarliest().Add(-lead))
 }
 
 // gridPasses waits until 100 ms after the latest the k-th boundary can be,
@@ -79,18 +80,18 @@ func (s *scenario) idleToGrid(ms int) error {
 // were answered before the earliest boundary, the ones to come are sent
 // after the latest, and all of them fall within W less the bound's
 // tolerance, so that a grid's two windows would be seen in one span.
-func (s *scenario) gridPasses() error {
+func (s *world) gridPasses() error {
 	if s.grid.first == nil {
-		return precondition(fmt.Errorf("no idle gap: the scenario must let the key idle after its first request first"))
+		return scenario.Precondition(fmt.Errorf("no idle gap: the scenario must let the key idle after its first request first"))
 	}
-	before := s.recorded()
+	before := s.Recorded()
 	early, late := s.gridEarliest(), s.gridLatest()
-	if err := s.waitUntil(late.Add(100 * time.Millisecond)); err != nil {
+	if err := s.WaitUntil(late.Add(100 * time.Millisecond)); err != nil {
 		return err
 	}
 	s.key.opened, s.key.spent = nil, 0
-	s.assume("traffic on both sides of a multiple of W after the key's first request, within one span of W", func() string {
-		all := s.exchanges()
+	s.Assume("traffic on both sides of a multiple of W after the key's first request, within one span of W", func() string {
+		all := s.Exchanges()
 		if before <= s.grid.burst || len(all) <= before {
 			return "no requests on one side of the boundary"
 		}

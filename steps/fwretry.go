@@ -8,12 +8,13 @@ import (
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // registerFixedWindowRetry registers FW-3's retrying client: a key that
 // spent its window keeps retrying while refused, up to just before the
 // window ends (a refusal never moves the window).
-func (s *scenario) registerFixedWindowRetry(sc stepper) {
+func (s *world) registerFixedWindowRetry(sc scenario.Stepper) {
 	sc.Step(`^the key retries every (\d+) ms while refused, in the last (\d+) s before its window ends$`, s.retryWhileRefused)
 }
 
@@ -28,23 +29,23 @@ const retryStop = 300 * time.Millisecond
 // been decided inside the window. With penalties claimed and no
 // penalty-free instance, a refusal legitimately starts a penalty, and the
 // scenario is skipped (profiles.md).
-func (s *scenario) retryWhileRefused(ms, secs int) error {
+func (s *world) retryWhileRefused(ms, secs int) error {
 	cfg := s.env.Config
 	if cfg.Claims(profile.Penalties) && cfg.PenaltiesURL == "" {
-		return skip("penalties are claimed and no penalty-free instance is given (TARGET_URL_PENALTIES): a refusal may start a penalty, so a retrying client's next window cannot be checked")
+		return scenario.Skip("penalties are claimed and no penalty-free instance is given (TARGET_URL_PENALTIES): a refusal may start a penalty, so a retrying client's next window cannot be checked")
 	}
 	end := s.keyWindowEarliestEnd()
 	if end.IsZero() {
-		return precondition(fmt.Errorf("no window: the key must spend its window before it retries"))
+		return scenario.Precondition(fmt.Errorf("no window: the key must spend its window before it retries"))
 	}
 	every, stop := time.Duration(ms)*time.Millisecond, end.Add(-retryStop)
-	next := maxTime(s.now(), end.Add(-time.Duration(secs)*time.Second))
+	next := maxTime(s.Now(), end.Add(-time.Duration(secs)*time.Second))
 	var retries []*service.Exchange
 	for ; next.Before(stop); next = next.Add(every) {
-		if err := s.waitUntil(next); err != nil {
+		if err := s.WaitUntil(next); err != nil {
 			return err
 		}
-		if !s.now().Before(stop) {
+		if !s.Now().Before(stop) {
 			break
 		}
 		ex, err := s.sendKeyed()
@@ -56,15 +57,15 @@ func (s *scenario) retryWhileRefused(ms, secs int) error {
 			continue
 		}
 		if ex.Status/100 != 2 || ex.Received.Before(end.Add(-bound.DefaultTolerance)) {
-			return violation(s.refs, "a retry while the window was spent", "HTTP 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
+			return scenario.Violate(s.Refs(), "a retry while the window was spent", "HTTP 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 		break // allowed near the window's end (the server's clock may be ahead): the assumption below breaks
 	}
 	if len(retries) == 0 {
-		return skip("no time left in the window to retry in: it ends at %s", end.Format(time.RFC3339Nano))
+		return scenario.Skip("no time left in the window to retry in: it ends at %s", end.Format(time.RFC3339Nano))
 	}
 	s.key.runs = append(s.key.runs, retries)
-	s.assume("the retries decided inside the spent window", func() string {
+	s.Assume("the retries decided inside the spent window", func() string {
 		for _, ex := range retries {
 			if ex.Status/100 == 2 {
 				return fmt.Sprintf("a retry was allowed %s before the window's earliest end, within the server clock's tolerance", end.Sub(ex.Received).Round(time.Millisecond))

@@ -7,32 +7,33 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // registerHeaders registers the checks of the rate-limit headers (FR-7).
-func (s *scenario) registerHeaders(sc stepper) {
+func (s *world) registerHeaders(sc scenario.Stepper) {
 	sc.Step(`^Limit is the configured limit$`, s.limitIsConfigured)
 	sc.Step(`^the response carries valid rate-limit headers$`, func() error { return s.validHeaders(s.last.ex) })
 	sc.Step(`^every response so far carried valid rate-limit headers$`, s.allValidHeaders)
 }
 
-func (s *scenario) limitIsConfigured() error {
+func (s *world) limitIsConfigured() error {
 	ex, rl, err := s.lastWithHeaders()
 	if err != nil {
 		return err
 	}
-	if int(rl.Limit) != s.limit() {
-		return violation(clause.Of(clause.FR7), "X-RateLimit-Limit", fmt.Sprintf("%d (RL_LIMIT)", s.limit()), describe(ex), ex)
+	if int(rl.Limit) != s.Limit() {
+		return scenario.Violate(clause.Of(clause.FR7), "X-RateLimit-Limit", fmt.Sprintf("%d (RL_LIMIT)", s.Limit()), scenario.Describe(ex), ex)
 	}
 	return nil
 }
 
 // validHeaders checks clause 1 of the reading on one response.
-func (s *scenario) validHeaders(ex *service.Exchange) error {
+func (s *world) validHeaders(ex *service.Exchange) error {
 	if ex == nil {
 		return errors.New("no response to check")
 	}
-	rl, err := s.headersOf(ex, clause.Of(clause.FR7))
+	rl, err := scenario.HeadersOf(ex, clause.Of(clause.FR7))
 	if err != nil {
 		return err
 	}
@@ -40,24 +41,24 @@ func (s *scenario) validHeaders(ex *service.Exchange) error {
 		return nil
 	}
 	bad := func(exp string) error {
-		return violation(clause.Of(clause.FR7), "rate-limit headers are valid", exp, describe(ex), ex)
+		return scenario.Violate(clause.Of(clause.FR7), "rate-limit headers are valid", exp, scenario.Describe(ex), ex)
 	}
-	if int(rl.Limit) != s.limit() {
-		return bad(fmt.Sprintf("X-RateLimit-Limit %d (RL_LIMIT)", s.limit()))
+	if int(rl.Limit) != s.Limit() {
+		return bad(fmt.Sprintf("X-RateLimit-Limit %d (RL_LIMIT)", s.Limit()))
 	}
 	if rl.Remaining > rl.Limit {
 		return bad("0 <= X-RateLimit-Remaining <= X-RateLimit-Limit")
 	}
-	lo := ex.Sent.Add(-clockTolerance).Unix()
-	hi := ex.Received.Add(s.env.Config.Window + clockTolerance).Unix()
+	lo := ex.Sent.Add(-scenario.ClockTolerance).Unix()
+	hi := ex.Received.Add(s.env.Config.Window + scenario.ClockTolerance).Unix()
 	if rl.Reset < lo || rl.Reset > hi {
 		return bad(fmt.Sprintf("X-RateLimit-Reset in [now, now + window] = [%d, %d] (±2 s)", lo, hi))
 	}
 	return nil
 }
 
-func (s *scenario) allValidHeaders() error {
-	exs := s.exchanges()
+func (s *world) allValidHeaders() error {
+	exs := s.Exchanges()
 	if len(exs) == 0 {
 		return errors.New("no responses to check")
 	}

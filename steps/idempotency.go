@@ -9,10 +9,11 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // registerIdempotency registers the steps of idempotent replays (AC6, FR-6).
-func (s *scenario) registerIdempotency(sc stepper) {
+func (s *world) registerIdempotency(sc scenario.Stepper) {
 	sc.Step(`^I replay the last request$`, s.replay)
 	sc.Step(`^I send the same Idempotency-Key with a different body$`, s.sameKeyOtherBody)
 	sc.Step(`^(\d+) rounds of (\d+) identical rides, one Idempotency-Key per round, are sent concurrently$`, s.concurrentIdentical)
@@ -23,28 +24,28 @@ func (s *scenario) registerIdempotency(sc stepper) {
 	sc.Step(`^none of the concurrent rides got a 5xx$`, s.no5xx)
 }
 
-func (s *scenario) replay() error {
+func (s *world) replay() error {
 	if s.last.ex == nil {
 		return errors.New("no request to replay")
 	}
-	ex, err := s.send(s.theClient(), s.last.req)
+	ex, err := s.Send(s.Client(), s.last.req)
 	s.last = lastExchange{req: s.last.req, ex: ex, keyed: s.last.ex}
 	return err
 }
 
-func (s *scenario) sameKeyOtherBody() error {
+func (s *world) sameKeyOtherBody() error {
 	if s.last.ex == nil {
 		return errors.New("no earlier request")
 	}
-	r, err := s.request(service.Bucket(s.bucket.id))
+	r, err := s.Request(service.Bucket(s.bucket.id))
 	if err != nil {
 		return err
 	}
 	if bytes.Equal(r.Body, s.last.req.Body) {
-		return skip("BODY_TEMPLATE renders the same body twice, so no different body can be sent with the same key; put {{uuid}} in a field your service accepts (a timestamp repeats within its second)")
+		return scenario.Skip("BODY_TEMPLATE renders the same body twice, so no different body can be sent with the same key; put {{uuid}} in a field your service accepts (a timestamp repeats within its second)")
 	}
 	r.IdempotencyKey = s.last.req.IdempotencyKey
-	ex, err := s.send(s.theClient(), r)
+	ex, err := s.Send(s.Client(), r)
 	s.last = lastExchange{req: r, ex: ex, keyed: s.last.ex}
 	return err
 }
@@ -55,10 +56,10 @@ func (s *scenario) sameKeyOtherBody() error {
 //
 // The check after it rests on every request, to the next fresh ride, being
 // decided in one window: that is verified afterwards.
-func (s *scenario) concurrentIdentical(rounds, n int) error {
-	if rounds >= s.limit() {
+func (s *world) concurrentIdentical(rounds, n int) error {
+	if rounds >= s.Limit() {
 		// The settings cannot set the scenario up: no verdict either way.
-		return skip("the scenario spends %d units in its rounds and one more on the fresh ride it checks; RL_LIMIT=%d has fewer: run it with a larger RL_LIMIT", rounds, s.limit())
+		return scenario.Skip("the scenario spends %d units in its rounds and one more on the fresh ride it checks; RL_LIMIT=%d has fewer: run it with a larger RL_LIMIT", rounds, s.Limit())
 	}
 	s.batch = batch{}
 	if s.bucket.first == nil {
@@ -66,9 +67,9 @@ func (s *scenario) concurrentIdentical(rounds, n int) error {
 			return err
 		}
 	}
-	s.assumeOneWindow(s.recorded(), -1)
+	s.AssumeOneWindow(s.Recorded(), -1)
 	for range rounds {
-		r, err := s.request(service.Bucket(s.bucket.id))
+		r, err := s.Request(service.Bucket(s.bucket.id))
 		if err != nil {
 			return err
 		}
@@ -76,7 +77,7 @@ func (s *scenario) concurrentIdentical(rounds, n int) error {
 		for i := range reqs {
 			reqs[i] = r
 		}
-		out, err := s.fire(s.theClient(), reqs, time.Time{})
+		out, err := s.Fire(s.Client(), reqs, time.Time{})
 		s.batch.exchanges = append(s.batch.exchanges, out...)
 		s.batch.rounds = append(s.batch.rounds, out)
 		if err != nil {
@@ -86,35 +87,35 @@ func (s *scenario) concurrentIdentical(rounds, n int) error {
 	return nil
 }
 
-func (s *scenario) replayMatches() error {
+func (s *world) replayMatches() error {
 	orig, replay := s.last.keyed, s.last.ex
 	if orig == nil || replay == nil || orig == replay {
 		return errors.New("no replay to compare")
 	}
 	if orig.Status != replay.Status || !bytes.Equal(orig.RespBody, replay.RespBody) {
-		return violation(clause.Of(clause.AC6, clause.FR6), "an idempotent replay returns the cached response",
-			fmt.Sprintf("the first response again: HTTP %d %s", orig.Status, truncate(orig.RespBody)),
-			describe(replay), orig, replay)
+		return scenario.Violate(clause.Of(clause.AC6, clause.FR6), "an idempotent replay returns the cached response",
+			fmt.Sprintf("the first response again: HTTP %d %s", orig.Status, scenario.Truncate(orig.RespBody)),
+			scenario.Describe(replay), orig, replay)
 	}
 	return nil
 }
 
 // nextFresh sends a fresh ride (new key) on the bucket and returns its
 // Remaining.
-func (s *scenario) nextFresh() (*service.Exchange, int64, error) {
-	_, ex, err := s.sendFresh(s.theClient(), service.Bucket(s.bucket.id), nil)
+func (s *world) nextFresh() (*service.Exchange, int64, error) {
+	_, ex, err := s.SendFresh(s.Client(), service.Bucket(s.bucket.id), nil)
 	if err != nil {
 		return ex, 0, err
 	}
-	rl, err := s.headersOf(ex, clause.Of(clause.FR7))
+	rl, err := scenario.HeadersOf(ex, clause.Of(clause.FR7))
 	return ex, rl.Remaining, err
 }
 
-func (s *scenario) nextBelowFirst(n int) error {
+func (s *world) nextBelowFirst(n int) error {
 	if s.last.keyed == nil {
 		return errors.New("no first response")
 	}
-	first, err := s.headersOf(s.last.keyed, clause.Of(clause.FR7))
+	first, err := scenario.HeadersOf(s.last.keyed, clause.Of(clause.FR7))
 	if err != nil {
 		return err
 	}
@@ -123,22 +124,22 @@ func (s *scenario) nextBelowFirst(n int) error {
 		return err
 	}
 	if want := first.Remaining - int64(n); got != want {
-		return violation(clause.Of(clause.AC6, clause.FR6), "a replay spends nothing",
+		return scenario.Violate(clause.Of(clause.AC6, clause.FR6), "a replay spends nothing",
 			fmt.Sprintf("the next fresh request's Remaining %d (first response's %d minus %d)", want, first.Remaining, n),
-			describe(ex), s.exchanges()...)
+			scenario.Describe(ex), s.Exchanges()...)
 	}
 	return nil
 }
 
-func (s *scenario) nextLimitMinus(n int) error {
+func (s *world) nextLimitMinus(n int) error {
 	ex, got, err := s.nextFresh()
 	if err != nil {
 		return err
 	}
-	if want := int64(s.limit() - n); got != want {
-		return violation(clause.Of(clause.AC6, clause.FR6), "concurrent identical requests spend one unit",
+	if want := int64(s.Limit() - n); got != want {
+		return scenario.Violate(clause.Of(clause.AC6, clause.FR6), "concurrent identical requests spend one unit",
 			fmt.Sprintf("the next fresh request's Remaining %d (limit - %d)", want, n),
-			describe(ex)+"; "+s.spentByRounds(got), append(s.batch.exchanges, ex)...)
+			scenario.Describe(ex)+"; "+s.spentByRounds(got), append(s.batch.exchanges, ex)...)
 	}
 	return nil
 }
@@ -146,7 +147,7 @@ func (s *scenario) nextLimitMinus(n int) error {
 // spentByRounds says how many units the rounds of identical concurrent
 // requests on a fresh bucket spent, by the Remaining of the fresh ride after
 // them (which spent one itself), and how many 200s each round got.
-func (s *scenario) spentByRounds(remaining int64) string {
+func (s *world) spentByRounds(remaining int64) string {
 	rounds := s.batch.rounds
 	ok := make([]int, len(rounds))
 	for i, round := range rounds {
@@ -161,10 +162,10 @@ func (s *scenario) spentByRounds(remaining int64) string {
 		n = len(rounds[0])
 	}
 	return fmt.Sprintf("the %d rounds of %d identical requests spent %d units (one per round is %d); 200s per round: %v",
-		len(rounds), n, int64(s.limit())-1-remaining, len(rounds), ok)
+		len(rounds), n, int64(s.Limit())-1-remaining, len(rounds), ok)
 }
 
-func (s *scenario) notCached() error {
+func (s *world) notCached() error {
 	orig, ex := s.last.keyed, s.last.ex
 	if orig == nil || ex == nil || orig == ex {
 		return errors.New("no second response")
@@ -172,7 +173,7 @@ func (s *scenario) notCached() error {
 	if ex.Status == http.StatusConflict || ex.Status == http.StatusUnprocessableEntity {
 		return nil
 	}
-	o, err := s.headersOf(orig, clause.Of(clause.FR7))
+	o, err := scenario.HeadersOf(orig, clause.Of(clause.FR7))
 	if err != nil {
 		return err
 	}
@@ -181,15 +182,15 @@ func (s *scenario) notCached() error {
 			return nil // processed as a new request
 		}
 	}
-	return violation(clause.Of(clause.AC6, clause.FR6), "the same Idempotency-Key with a different body",
+	return scenario.Violate(clause.Of(clause.AC6, clause.FR6), "the same Idempotency-Key with a different body",
 		fmt.Sprintf("422 or 409, or processing as a new request (200 with Remaining %d); never the cached response", o.Remaining-1),
-		describe(ex), orig, ex)
+		scenario.Describe(ex), orig, ex)
 }
 
-func (s *scenario) no5xx() error {
+func (s *world) no5xx() error {
 	for _, ex := range s.batch.exchanges {
 		if ex.Status >= 500 {
-			return violation(clause.Of(clause.AC6, clause.FR6), "concurrent identical requests", "no 5xx", describe(ex), ex)
+			return scenario.Violate(clause.Of(clause.AC6, clause.FR6), "concurrent identical requests", "no 5xx", scenario.Describe(ex), ex)
 		}
 	}
 	return nil

@@ -8,10 +8,11 @@ import (
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // registerIETF registers the check of feature ietf-headers (IETF-1).
-func (s *scenario) registerIETF(sc stepper) {
+func (s *world) registerIETF(sc scenario.Stepper) {
 	sc.Step(`^every response carried valid IETF fields with q N, w W, r as Remaining and t as Reset minus now$`, s.ietfFields)
 }
 
@@ -19,9 +20,9 @@ func (s *scenario) registerIETF(sc stepper) {
 // (package ietf, strict where the draft says MUST), q = N and w = W, t in
 // [0, W + 1 s], r = 0 on a 429; beside X-RateLimit-* headers r equals
 // Remaining and received + t equals Reset within 1 s.
-func (s *scenario) ietfFields() error {
+func (s *world) ietfFields() error {
 	if !s.env.Config.Claims(profile.IETFHeaders) {
-		return skip("%s FEATURES does not include ietf-headers", NotClaimed)
+		return scenario.Skip("%s FEATURES does not include ietf-headers", NotClaimed)
 	}
 	var exs []*service.Exchange
 	for _, run := range s.key.runs {
@@ -34,26 +35,26 @@ func (s *scenario) ietfFields() error {
 	for _, ex := range exs {
 		f, err := dialect.ReadIETF(ex.RespHeader)
 		if err == nil {
-			err = f.Match(s.limit(), s.window())
+			err = f.Match(s.Limit(), s.window())
 		}
 		if err != nil {
-			return violation(clause.Of(clause.IETF1), "RateLimit-Policy and RateLimit", fmt.Sprintf("valid fields with q=%d, w=%d", s.limit(), w), err.Error(), ex)
+			return scenario.Violate(clause.Of(clause.IETF1), "RateLimit-Policy and RateLimit", fmt.Sprintf("valid fields with q=%d, w=%d", s.Limit(), w), err.Error(), ex)
 		}
 		if t := f.Limit.Reset; t < 0 || t > w+1 {
-			return violation(clause.Of(clause.IETF1), "RateLimit's t", fmt.Sprintf("seconds until more quota, in [0, %d]", w+1), fmt.Sprintf("t=%d", t), ex)
+			return scenario.Violate(clause.Of(clause.IETF1), "RateLimit's t", fmt.Sprintf("seconds until more quota, in [0, %d]", w+1), fmt.Sprintf("t=%d", t), ex)
 		}
 		if ex.Refused() && f.Limit.Remaining != 0 {
-			return violation(clause.Of(clause.IETF1), "RateLimit's r on a 429", "0", fmt.Sprintf("r=%d", f.Limit.Remaining), ex)
+			return scenario.Violate(clause.Of(clause.IETF1), "RateLimit's r on a 429", "0", fmt.Sprintf("r=%d", f.Limit.Remaining), ex)
 		}
 		x, err := s.beside(ex)
 		if err != nil {
 			continue // the ietf dialect alone: the profile's checks read r and t
 		}
 		if f.Limit.Remaining != x.Remaining {
-			return violation(clause.Of(clause.IETF1), "RateLimit's r", fmt.Sprintf("X-RateLimit-Remaining %d", x.Remaining), fmt.Sprintf("r=%d", f.Limit.Remaining), ex)
+			return scenario.Violate(clause.Of(clause.IETF1), "RateLimit's r", fmt.Sprintf("X-RateLimit-Remaining %d", x.Remaining), fmt.Sprintf("r=%d", f.Limit.Remaining), ex)
 		}
 		if at := f.Reset(ex.Received); at < x.Reset-1 || at > x.Reset+1 || f.Reset(ex.Sent) < x.Reset-1 {
-			return violation(clause.Of(clause.IETF1), "RateLimit's t", fmt.Sprintf("X-RateLimit-Reset %d − now (±1 s)", x.Reset), fmt.Sprintf("t=%d", f.Limit.Reset), ex)
+			return scenario.Violate(clause.Of(clause.IETF1), "RateLimit's t", fmt.Sprintf("X-RateLimit-Reset %d − now (±1 s)", x.Reset), fmt.Sprintf("t=%d", f.Limit.Reset), ex)
 		}
 	}
 	return nil
@@ -61,7 +62,7 @@ func (s *scenario) ietfFields() error {
 
 // beside reads the x-ratelimit headers an ietf-headers target sends beside
 // the IETF fields (with HEADER_PREFIX and RESET_FORMAT as configured).
-func (s *scenario) beside(ex *service.Exchange) (service.RateLimit, error) {
+func (s *world) beside(ex *service.Exchange) (service.RateLimit, error) {
 	a := s.env.Config.Answer()
 	x := *ex
 	x.Answer = dialect.Settings{Dialect: dialect.XRateLimit, Prefix: a.Prefix}

@@ -10,6 +10,7 @@ import (
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // keyState is the key under test of a profile other than the PRD: its
@@ -17,7 +18,7 @@ import (
 // client address keys the request) and the client that sends it.
 type keyState struct {
 	value  string
-	client Client
+	client scenario.Client
 	runs   [][]*service.Exchange // the batches sent with the key, in order
 	// fixed windows: the exchange that opened the current window
 	// (first-request), the allowed requests in it, and its end (epoch)
@@ -27,7 +28,7 @@ type keyState struct {
 }
 
 // registerKeys registers the steps that make keys and send with them.
-func (s *scenario) registerKeys(sc stepper) {
+func (s *world) registerKeys(sc scenario.Stepper) {
 	sc.Step(`^a fresh key$`, s.freshKey)
 	sc.Step(`^a fresh client address$`, s.freshAnonymous)
 	sc.Step(`^N requests are sent with the key$`, s.nAllowed)
@@ -40,41 +41,41 @@ func (s *scenario) registerKeys(sc stepper) {
 }
 
 // newKey returns a fresh key value rendered with KEY_FORMAT.
-func (s *scenario) newKey() (string, error) {
+func (s *world) newKey() (string, error) {
 	v, err := s.env.Config.RenderKey(service.NewUUID())
 	if err != nil {
-		return "", precondition(err)
+		return "", scenario.Precondition(err)
 	}
 	return v, nil
 }
 
-func (s *scenario) freshKey() error {
+func (s *world) freshKey() error {
 	v, err := s.newKey()
 	if err != nil {
 		return err
 	}
-	s.key = keyState{value: v, client: s.newClient()}
+	s.key = keyState{value: v, client: s.NewClient()}
 	return nil
 }
 
 // freshAnonymous is a fresh client address sending no key.
-func (s *scenario) freshAnonymous() error {
+func (s *world) freshAnonymous() error {
 	if cfg := s.env.Config; cfg.SQL != "" && !cfg.Claims(profile.AnonymousOpen) {
-		return skip("TARGET_SQL: a call without a caller has no client address to be keyed by; only anonymous-open (auth.uid() NULL allowed) can be checked, and it is not claimed")
+		return scenario.Skip("TARGET_SQL: a call without a caller has no client address to be keyed by; only anonymous-open (auth.uid() NULL allowed) can be checked, and it is not claimed")
 	}
-	s.key = keyState{client: s.newClient()}
+	s.key = keyState{client: s.NewClient()}
 	return nil
 }
 
 // keyed is a request carrying key (none when "") as KEY says: a header, a
 // JSON body field, or nothing (ip: the client address is the key).
-func (s *scenario) keyed(key string) service.Request {
+func (s *world) keyed(key string) service.Request {
 	return s.env.Config.KeyedRequest(key)
 }
 
 // keyOf names an exchange's key for the bound checks: the key it carried,
 // or its client address.
-func (s *scenario) keyOf(ex *service.Exchange) string {
+func (s *world) keyOf(ex *service.Exchange) string {
 	cfg := s.env.Config
 	if cfg.Key.Kind == service.KeyHeader {
 		if v := ex.Header.Get(cfg.Key.Name); v != "" {
@@ -93,17 +94,17 @@ func (s *scenario) keyOf(ex *service.Exchange) string {
 }
 
 // sendKeyed sends one request of the scenario's key and records it.
-func (s *scenario) sendKeyed() (*service.Exchange, error) {
+func (s *world) sendKeyed() (*service.Exchange, error) {
 	if s.key.client == nil {
-		return nil, precondition(fmt.Errorf("no key: the scenario must start with a fresh key or client address"))
+		return nil, scenario.Precondition(fmt.Errorf("no key: the scenario must start with a fresh key or client address"))
 	}
 	return s.sendKeyedWith(s.key.client)
 }
 
 // sendKeyedWith sends one request of the scenario's key with c (the key's
 // client, or another instance's: MI-1) and records it.
-func (s *scenario) sendKeyedWith(c Sender) (*service.Exchange, error) {
-	ex, err := s.send(c, s.keyed(s.key.value))
+func (s *world) sendKeyedWith(c scenario.Sender) (*service.Exchange, error) {
+	ex, err := s.Send(c, s.keyed(s.key.value))
 	if ex != nil {
 		s.last = lastExchange{req: s.keyed(s.key.value), ex: ex}
 		if ex.Status/100 == 2 {
@@ -117,7 +118,7 @@ func (s *scenario) sendKeyedWith(c Sender) (*service.Exchange, error) {
 }
 
 // sendRun sends n requests of the key one after another as one run.
-func (s *scenario) sendRun(n int) ([]*service.Exchange, error) {
+func (s *world) sendRun(n int) ([]*service.Exchange, error) {
 	run := make([]*service.Exchange, 0, n)
 	for range n {
 		ex, err := s.sendKeyed()
@@ -135,14 +136,14 @@ func (s *scenario) sendRun(n int) ([]*service.Exchange, error) {
 
 // nAllowed sends N requests of a fresh key: each must be allowed (the
 // set-up of the scenario's check).
-func (s *scenario) nAllowed() error {
-	run, err := s.sendRun(s.limit())
+func (s *world) nAllowed() error {
+	run, err := s.sendRun(s.Limit())
 	if err != nil {
 		return err
 	}
 	for i, ex := range run {
 		if ex.Status/100 != 2 {
-			v := violation(s.refs, "the first N requests of a fresh key", "2xx for each",
+			v := scenario.Violate(s.Refs(), "the first N requests of a fresh key", "2xx for each",
 				fmt.Sprintf("request %d of %d got HTTP %d", i+1, len(run), ex.Status), ex)
 			v.Precondition = true
 			return v
@@ -153,12 +154,12 @@ func (s *scenario) nAllowed() error {
 
 // burstWithinSecond sends N+1 requests of the key one after another; the
 // scenario assumes they went out within one second.
-func (s *scenario) burstWithinSecond() error {
-	run, err := s.sendRun(s.limit() + 1)
+func (s *world) burstWithinSecond() error {
+	run, err := s.sendRun(s.Limit() + 1)
 	if err != nil {
 		return err
 	}
-	s.assume("N+1 requests within one second", func() string {
+	s.Assume("N+1 requests within one second", func() string {
 		if d := run[len(run)-1].Sent.Sub(run[0].Sent); d >= time.Second {
 			return fmt.Sprintf("the %d requests took %s to send", len(run), d.Round(time.Millisecond))
 		}
@@ -169,15 +170,15 @@ func (s *scenario) burstWithinSecond() error {
 }
 
 // concurrentKeyed releases N+k requests of the key at once.
-func (s *scenario) concurrentKeyed(k int) error { return s.concurrentN(s.limit() + k) }
+func (s *world) concurrentKeyed(k int) error { return s.concurrentN(s.Limit() + k) }
 
 // concurrentN releases n requests of the key at once: one run of the key,
 // and the last batch.
-func (s *scenario) concurrentN(n int) error { return s.concurrentNWith(s.key.client, n) }
+func (s *world) concurrentN(n int) error { return s.concurrentNWith(s.key.client, n) }
 
 // concurrentNWith is concurrentN sent with c (the key's client, or one
 // that spreads the requests over the instances: MI-1).
-func (s *scenario) concurrentNWith(c Sender, n int) error {
+func (s *world) concurrentNWith(c scenario.Sender, n int) error {
 	reqs := make([]service.Request, n)
 	for i := range reqs {
 		reqs[i] = s.keyed(s.key.value)
@@ -189,14 +190,14 @@ func (s *scenario) concurrentNWith(c Sender, n int) error {
 }
 
 // fireKeyed sends reqs concurrently with c, released together.
-func (s *scenario) fireKeyed(c Sender, reqs []service.Request) ([]*service.Exchange, error) {
+func (s *world) fireKeyed(c scenario.Sender, reqs []service.Request) ([]*service.Exchange, error) {
 	out := make([]*service.Exchange, len(reqs))
 	start := make(chan struct{})
 	done := make(chan int, len(reqs))
 	for i, r := range reqs {
 		go func() {
 			<-start
-			out[i] = c.Do(s.ctx, r)
+			out[i] = c.Do(s.Ctx(), r)
 			done <- i
 		}()
 	}
@@ -204,10 +205,10 @@ func (s *scenario) fireKeyed(c Sender, reqs []service.Request) ([]*service.Excha
 	for range reqs {
 		<-done
 	}
-	s.record(out...)
+	s.Record(out...)
 	for _, ex := range out {
 		if ex.Err != nil {
-			return out, violation(s.refs, "the target answers concurrent requests", "an HTTP response to each", ex.Err.Error(), ex)
+			return out, scenario.Violate(s.Refs(), "the target answers concurrent requests", "an HTTP response to each", ex.Err.Error(), ex)
 		}
 	}
 	return out, nil
@@ -217,14 +218,14 @@ func (s *scenario) fireKeyed(c Sender, reqs []service.Request) ([]*service.Excha
 // is only a violation when the key's last run and this request fell in
 // one window: less than W − 1 s from the run's first send to this
 // response, and (fixed windows) before the window's earliest end.
-func (s *scenario) nextRefused() error {
+func (s *world) nextRefused() error {
 	ex, err := s.sendKeyed()
 	if err != nil {
 		return err
 	}
 	s.assumeRunInOneWindow(ex)
 	if !ex.Refused() {
-		return violation(s.refs, "a key that spent N", "429", fmt.Sprintf("HTTP %d", ex.Status), ex)
+		return scenario.Violate(s.Refs(), "a key that spent N", "429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 	}
 	return nil
 }
@@ -234,17 +235,17 @@ func (s *scenario) nextRefused() error {
 // than W − 1 s from the run's first send to ex's receive, and, fixed-window,
 // before the window's end); otherwise the time assumption broke. A 429
 // rests on no timing.
-func (s *scenario) assumeRunInOneWindow(ex *service.Exchange) {
+func (s *world) assumeRunInOneWindow(ex *service.Exchange) {
 	if len(s.key.runs) == 0 || len(s.key.runs[len(s.key.runs)-1]) == 0 {
 		return
 	}
 	first, end := s.key.runs[len(s.key.runs)-1][0], s.keyWindowEarliestEnd()
-	s.assume("the key's requests within one window", func() string {
+	s.Assume("the key's requests within one window", func() string {
 		if ex.Refused() {
 			return "" // refused: the verdict rests on no timing
 		}
 		if span := ex.Received.Sub(first.Sent); span >= s.window()-time.Second {
-			return fmt.Sprintf("%d requests took %s, not less than W − 1 s", s.limit()+1, span.Round(time.Millisecond))
+			return fmt.Sprintf("%d requests took %s, not less than W − 1 s", s.Limit()+1, span.Round(time.Millisecond))
 		}
 		if s.env.Config.Profile == profile.FixedWindow && !end.IsZero() && !ex.Received.Before(end) {
 			return "the requests ran past the window's end"
@@ -254,12 +255,12 @@ func (s *scenario) assumeRunInOneWindow(ex *service.Exchange) {
 }
 
 // secondsPass waits n seconds of the harness's clock.
-func (s *scenario) secondsPass(n int) error {
-	return s.waitUntil(s.now().Add(time.Duration(n) * time.Second))
+func (s *world) secondsPass(n int) error {
+	return s.WaitUntil(s.Now().Add(time.Duration(n) * time.Second))
 }
 
 // exactlyN checks the last batch: exactly N allowed, the rest 429.
-func (s *scenario) exactlyN() error {
+func (s *world) exactlyN() error {
 	allowed, other := 0, []*service.Exchange(nil)
 	for _, ex := range s.batch.exchanges {
 		switch {
@@ -270,14 +271,14 @@ func (s *scenario) exactlyN() error {
 		}
 	}
 	if len(other) > 0 {
-		return violation(s.refs, "each request is allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", other[0].Status), other[0])
+		return scenario.Violate(s.Refs(), "each request is allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", other[0].Status), other[0])
 	}
-	if allowed > s.limit() {
+	if allowed > s.Limit() {
 		s.assumeBatchInOneWindow(s.batch.exchanges)
 	}
-	if allowed != s.limit() {
-		return violation(s.refs, fmt.Sprintf("%d requests of one key within one window", s.batch.sent),
-			fmt.Sprintf("exactly %d allowed", s.limit()), fmt.Sprintf("%d allowed", allowed), s.batch.exchanges...)
+	if allowed != s.Limit() {
+		return scenario.Violate(s.Refs(), fmt.Sprintf("%d requests of one key within one window", s.batch.sent),
+			fmt.Sprintf("exactly %d allowed", s.Limit()), fmt.Sprintf("%d allowed", allowed), s.batch.exchanges...)
 	}
 	return nil
 }
@@ -291,7 +292,7 @@ func (s *scenario) exactlyN() error {
 // key's first allowed request opened). A slow machine that stretches a
 // sequential batch across a window's end breaks the assumption; the
 // verdict is then no verdict.
-func (s *scenario) assumeBatchInOneWindow(exs []*service.Exchange) {
+func (s *world) assumeBatchInOneWindow(exs []*service.Exchange) {
 	if len(exs) == 0 {
 		return
 	}
@@ -303,7 +304,7 @@ func (s *scenario) assumeBatchInOneWindow(exs []*service.Exchange) {
 	if s.epoch() {
 		end = s.epochStart(first).Add(s.window())
 	}
-	s.assume("the batch within one window", func() string {
+	s.Assume("the batch within one window", func() string {
 		if span := last.Sub(first); span >= s.window()-time.Second {
 			return fmt.Sprintf("%d requests took %s, not less than W − 1 s", len(exs), span.Round(time.Millisecond))
 		}
@@ -317,9 +318,9 @@ func (s *scenario) assumeBatchInOneWindow(exs []*service.Exchange) {
 
 // events are the scenario's exchanges that got an allow or a 429, as the
 // bound checks take them.
-func (s *scenario) events() []bound.Event {
+func (s *world) events() []bound.Event {
 	var out []bound.Event
-	for i, ex := range s.exchanges() {
+	for i, ex := range s.Exchanges() {
 		if ex.Err != nil || (ex.Status/100 != 2 && !ex.Refused()) || ex.Method == http.MethodHead {
 			continue
 		}
@@ -330,26 +331,26 @@ func (s *scenario) events() []bound.Event {
 
 // boundViolation turns the first of a bound check's violations into a
 // step's verdict.
-func (s *scenario) boundViolation(vs []bound.Violation) error {
+func (s *world) boundViolation(vs []bound.Violation) error {
 	if len(vs) == 0 {
 		return nil
 	}
-	all := s.exchanges()
+	all := s.Exchanges()
 	var ev []*service.Exchange
 	for _, e := range vs[0].Events {
 		ev = append(ev, all[e.ID])
 	}
-	return violation(s.refs, vs[0].Bound, vs[0].Bound, vs[0].String(), ev...)
+	return scenario.Violate(s.Refs(), vs[0].Bound, vs[0].Bound, vs[0].String(), ev...)
 }
 
 // limitHeaders parses ex's rate-limit headers and checks Limit = N.
-func (s *scenario) limitHeaders(ex *service.Exchange) (service.RateLimit, error) {
-	rl, err := s.headersOf(ex, s.refs)
+func (s *world) limitHeaders(ex *service.Exchange) (service.RateLimit, error) {
+	rl, err := scenario.HeadersOf(ex, s.Refs())
 	if err != nil {
 		return rl, err
 	}
-	if rl.Limit != int64(s.limit()) {
-		return rl, violation(s.refs, ex.Answer.FieldName(dialect.FieldLimit), fmt.Sprintf("%d", s.limit()), fmt.Sprintf("%d", rl.Limit), ex)
+	if rl.Limit != int64(s.Limit()) {
+		return rl, scenario.Violate(s.Refs(), ex.Answer.FieldName(dialect.FieldLimit), fmt.Sprintf("%d", s.Limit()), fmt.Sprintf("%d", rl.Limit), ex)
 	}
 	return rl, nil
 }

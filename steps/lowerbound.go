@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // The other half of an "at most" clause: a bound holds on a run where
@@ -16,7 +17,7 @@ import (
 // timing: it never rests on where a window began.
 
 // allowedAtLeast fails unless at least want of run were allowed (2xx).
-func (s *scenario) allowedAtLeast(run []*service.Exchange, want int, what string) error {
+func (s *world) allowedAtLeast(run []*service.Exchange, want int, what string) error {
 	got := 0
 	for _, ex := range run {
 		if ex.Err == nil && ex.Status/100 == 2 {
@@ -26,7 +27,7 @@ func (s *scenario) allowedAtLeast(run []*service.Exchange, want int, what string
 	if got >= want {
 		return nil
 	}
-	return violation(s.refs, what, fmt.Sprintf("at least %d of the %d requests allowed", want, len(run)),
+	return scenario.Violate(s.Refs(), what, fmt.Sprintf("at least %d of the %d requests allowed", want, len(run)),
 		fmt.Sprintf("%d allowed (%s)", got, statusCounts(run)), run...)
 }
 
@@ -35,14 +36,14 @@ func (s *scenario) allowedAtLeast(run []*service.Exchange, want int, what string
 // requests fall into windows, each window lets min(its requests, n)
 // through, so at least min(answered, n) of them are allowed; a request
 // without an answer may have spent one unit unseen.
-func (s *scenario) freshKeyAllowed(n int) error {
+func (s *world) freshKeyAllowed(n int) error {
 	if len(s.key.runs) == 0 || len(s.key.runs[0]) == 0 {
 		return nil // the scenario's own checks count its requests (MI-1)
 	}
 	key := s.keyOf(s.key.runs[0][0])
 	var run []*service.Exchange
 	lost := 0
-	for _, ex := range s.exchanges() {
+	for _, ex := range s.Exchanges() {
 		if s.keyOf(ex) != key {
 			continue
 		}
@@ -59,7 +60,7 @@ func (s *scenario) freshKeyAllowed(n int) error {
 // refilledAllowed is TB-1's lower bound on the key's last run: from the
 // last response before it to its first request, a correct bucket got
 // R·gap tokens back (at most B), each of which the run may spend.
-func (s *scenario) refilledAllowed() error {
+func (s *world) refilledAllowed() error {
 	if len(s.key.runs) < 2 {
 		return nil
 	}
@@ -68,7 +69,7 @@ func (s *scenario) refilledAllowed() error {
 		return nil
 	}
 	var end int64
-	for _, ex := range s.exchanges() {
+	for _, ex := range s.Exchanges() {
 		if !slices.Contains(last, ex) && ex.Received.UnixNano() > end {
 			end = ex.Received.UnixNano()
 		}

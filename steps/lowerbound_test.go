@@ -12,6 +12,7 @@ import (
 
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // quotaClient answers every request of one key: the first n allowed, the
@@ -38,13 +39,13 @@ func (c *quotaClient) Do(_ context.Context, r service.Request) *service.Exchange
 	return ex
 }
 
-func keyedScenario(t *testing.T, p profile.Name, c *quotaClient) *scenario {
+func keyedScenario(t *testing.T, p profile.Name, c *quotaClient) *world {
 	t.Helper()
 	cfg := service.DefaultConfig().ForProfile(p)
 	cfg.Limit, cfg.Burst, cfg.Rate = 3, 3, 0.001
-	env := &Env{Config: cfg, URL: "http://fake", Now: time.Now, MaxWait: service.DefaultMaxWait,
-		NewClient: func(string) Client { return c }}
-	return &scenario{env: env, base: env.URL, enabled: true, ctx: context.Background()}
+	env := &scenario.Env{Config: cfg, URL: "http://fake", Now: time.Now, MaxWait: service.DefaultMaxWait,
+		NewClient: func(string) scenario.Client { return c }}
+	return testWorld(context.Background(), env)
 }
 
 // TestBoundsDoNotPassOnNothingAllowed: every "at most" step of the
@@ -55,18 +56,18 @@ func TestBoundsDoNotPassOnNothingAllowed(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		profile profile.Name
-		steps   func(s *scenario) error
+		steps   func(s *world) error
 	}{
-		{"FW-1", profile.FixedWindow, func(s *scenario) error {
+		{"FW-1", profile.FixedWindow, func(s *world) error {
 			return errors.Join(s.nPlusSequential(1), s.nPlusSequential(1), s.fixedBound())
 		}},
-		{"SL-1", profile.SlidingLog, func(s *scenario) error {
+		{"SL-1", profile.SlidingLog, func(s *world) error {
 			return errors.Join(s.nPlusSequential(1), s.slidingBound())
 		}},
-		{"TB-1", profile.TokenBucket, func(s *scenario) error {
+		{"TB-1", profile.TokenBucket, func(s *world) error {
 			return errors.Join(s.burstPlusSequential(1), s.arrivalBound())
 		}},
-		{"TB drain", profile.TokenBucket, func(s *scenario) error { return s.drain() }},
+		{"TB drain", profile.TokenBucket, func(s *world) error { return s.drain() }},
 	} {
 		for _, target := range []struct {
 			name    string
@@ -80,7 +81,7 @@ func TestBoundsDoNotPassOnNothingAllowed(t *testing.T) {
 				t.Fatal(err)
 			}
 			err := tc.steps(s)
-			var v *Violation
+			var v *scenario.Violation
 			if target.fails && (!errors.As(err, &v) || !strings.Contains(v.Expected, "at least")) {
 				if !(tc.name == "TB drain" && target.refuse != http.StatusTooManyRequests && errors.As(err, &v)) {
 					t.Errorf("%s against %s: %v, want a violation naming what should have been allowed", tc.name, target.name, err)

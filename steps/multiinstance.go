@@ -12,12 +12,13 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // registerMultiInstance registers the steps of several instances on one
 // store (MI-1): requests of one bucket or key spread over every instance of
-// Env.URLs, the profile's bounds checked over all of them together.
-func (s *scenario) registerMultiInstance(sc stepper) {
+// scenario.Env.URLs, the profile's bounds checked over all of them together.
+func (s *world) registerMultiInstance(sc scenario.Stepper) {
 	sc.Step(`^the target runs on at least two instances$`, func() error { _, err := s.instances(); return err })
 	sc.Step(`^Q\+(\d+) different rides are sent to the bucket concurrently, round-robin over the instances$`, s.ridesOverInstances)
 	sc.Step(`^the bucket is brought to at most (\d+) units? left through the first instance$`, s.bucketToThroughFirst)
@@ -33,43 +34,43 @@ func (s *scenario) registerMultiInstance(sc stepper) {
 
 // instances are the enabled instances' base URLs; fewer than two skip the
 // scenario, which then has nothing to check.
-func (s *scenario) instances() ([]string, error) {
+func (s *world) instances() ([]string, error) {
 	urls := s.env.URLs
 	if len(urls) < 2 {
-		return nil, skip("multi-instance needs at least 2 instances on one store and this run has %d: give TARGET_URLS=a,b,… or REPLICAS=n (TARGET_IMAGE or the embedded reference)", len(urls))
+		return nil, scenario.Skip("multi-instance needs at least 2 instances on one store and this run has %d: give TARGET_URLS=a,b,… or REPLICAS=n (TARGET_IMAGE or the embedded reference)", len(urls))
 	}
 	return urls, nil
 }
 
 // instanceClients are one client per instance: first (the scenario's or
-// the key's client, on Env.URL) and one on each other instance, made on
+// the key's client, on scenario.Env.URL) and one on each other instance, made on
 // first use. A key that is the client address (KEY=ip) cannot be sent
 // through clients of their own addresses: the scenario skips.
-func (s *scenario) instanceClients(first Client) ([]Client, error) {
+func (s *world) instanceClients(first scenario.Client) ([]scenario.Client, error) {
 	urls, err := s.instances()
 	if err != nil {
 		return nil, err
 	}
 	if s.env.Config.Profile != profile.PRD && s.env.Config.Key.Kind == service.KeyIP {
-		return nil, skip("KEY=ip: the key is the client address, and each instance's client has an address of its own; run multi-instance with a header or body key")
+		return nil, scenario.Skip("KEY=ip: the key is the client address, and each instance's client has an address of its own; run multi-instance with a header or body key")
 	}
 	if s.others == nil {
 		for _, u := range urls[1:] {
 			c := s.env.NewClient(u)
-			s.clients = append(s.clients, c)
+			s.Track(c)
 			s.others = append(s.others, c)
 		}
 	}
-	return append([]Client{first}, s.others...), nil
+	return append([]scenario.Client{first}, s.others...), nil
 }
 
 // roundRobin sends each request to the next of its senders in turn.
 type roundRobin struct {
-	to   []Client
+	to   []scenario.Client
 	next atomic.Uint64
 }
 
-var _ Sender = (*roundRobin)(nil)
+var _ scenario.Sender = (*roundRobin)(nil)
 
 func (r *roundRobin) Do(ctx context.Context, req service.Request) *service.Exchange {
 	i := r.next.Add(1) - 1
@@ -79,32 +80,32 @@ func (r *roundRobin) Do(ctx context.Context, req service.Request) *service.Excha
 // ridesOverInstances releases Q+k fresh rides on the bucket at once, Q its
 // units left (from its last response), spread round-robin over the
 // instances (the PRD's batch record, as AC7's).
-func (s *scenario) ridesOverInstances(k int) error {
-	cs, err := s.instanceClients(s.theClient())
+func (s *world) ridesOverInstances(k int) error {
+	cs, err := s.instanceClients(s.Client())
 	if err != nil {
 		return err
 	}
 	n := s.unitsLeft() + k
-	reqs, err := s.requests(n, service.Bucket(s.bucket.id))
+	reqs, err := s.Requests(n, service.Bucket(s.bucket.id))
 	if err != nil {
 		return err
 	}
 	s.batch = batch{sent: n, left: s.unitsLeft()}
-	s.batch.exchanges, err = s.fire(&roundRobin{to: cs}, reqs, time.Time{})
+	s.batch.exchanges, err = s.Fire(&roundRobin{to: cs}, reqs, time.Time{})
 	return err
 }
 
 // keyedOverInstances releases N+k (token-bucket: B+k) requests of the key
 // at once, spread round-robin over the instances.
-func (s *scenario) keyedOverInstances(of string, k int) error {
+func (s *world) keyedOverInstances(of string, k int) error {
 	if s.key.client == nil {
-		return precondition(errors.New("no key: the scenario must start with a fresh key"))
+		return scenario.Precondition(errors.New("no key: the scenario must start with a fresh key"))
 	}
 	cs, err := s.instanceClients(s.key.client)
 	if err != nil {
 		return err
 	}
-	n := s.limit()
+	n := s.Limit()
 	if of == "B" {
 		n = s.burst()
 	}
@@ -114,32 +115,32 @@ func (s *scenario) keyedOverInstances(of string, k int) error {
 // bucketThroughEach sends one ride of a fresh bucket through each instance
 // in turn: each spends one unit of the one shared bucket, so the i-th
 // response (from 0) says N-1-i left.
-func (s *scenario) bucketThroughEach() error {
+func (s *world) bucketThroughEach() error {
 	if err := s.freshBucket(); err != nil {
 		return err
 	}
-	cs, err := s.instanceClients(s.theClient())
+	cs, err := s.instanceClients(s.Client())
 	if err != nil {
 		return err
 	}
-	if len(cs) > s.limit() {
-		return skip("the scenario spends one unit through each of %d instances, more than RL_LIMIT=%d: run it with a larger RL_LIMIT", len(cs), s.limit())
+	if len(cs) > s.Limit() {
+		return scenario.Skip("the scenario spends one unit through each of %d instances, more than RL_LIMIT=%d: run it with a larger RL_LIMIT", len(cs), s.Limit())
 	}
 	for i, c := range cs {
 		ex, err := s.oneWith(c, service.Bucket(s.bucket.id), nil)
 		if err != nil {
-			return precondition(err)
+			return scenario.Precondition(err)
 		}
 		if i == 0 {
-			if err := s.expectFirst(ex, s.limit()-1); err != nil {
-				return precondition(err)
+			if err := s.expectFirst(ex, s.Limit()-1); err != nil {
+				return scenario.Precondition(err)
 			}
 			continue
 		}
 		rl, perr := ex.RateLimit()
-		if want := s.limit() - 1 - i; ex.Status != http.StatusOK || perr != nil || int(rl.Remaining) != want {
-			return violation(s.refs, fmt.Sprintf("ride %d of a fresh bucket, through instance %d after one through each before it", i+1, i+1),
-				fmt.Sprintf("200 with X-RateLimit-Remaining %d (one unit spent on each instance before)", want), describe(ex), s.exchanges()...)
+		if want := s.Limit() - 1 - i; ex.Status != http.StatusOK || perr != nil || int(rl.Remaining) != want {
+			return scenario.Violate(s.Refs(), fmt.Sprintf("ride %d of a fresh bucket, through instance %d after one through each before it", i+1, i+1),
+				fmt.Sprintf("200 with X-RateLimit-Remaining %d (one unit spent on each instance before)", want), scenario.Describe(ex), s.Exchanges()...)
 		}
 	}
 	return nil
@@ -148,7 +149,7 @@ func (s *scenario) bucketThroughEach() error {
 // bucketToThroughFirst spends the bucket down to at most n units left
 // through the first instance, one ride after another (never through
 // TARGET_DB: the instances must see each other's spending).
-func (s *scenario) bucketToThroughFirst(n int) error {
+func (s *world) bucketToThroughFirst(n int) error {
 	if _, err := s.instances(); err != nil {
 		return err
 	}
@@ -159,9 +160,9 @@ func (s *scenario) bucketToThroughFirst(n int) error {
 // other instance: each must be a 429. An allow is a violation only when
 // the bucket's requests lay in one window (the refill check every bucket
 // scenario rests on, assume.go).
-func (s *scenario) bucketRefusedElsewhere() error {
+func (s *world) bucketRefusedElsewhere() error {
 	if len(s.others) == 0 {
-		return precondition(errors.New("no other instance: the scenario must start with a ride through each instance"))
+		return scenario.Precondition(errors.New("no other instance: the scenario must start with a ride through each instance"))
 	}
 	for i, c := range s.others {
 		ex, err := s.oneWith(c, service.Bucket(s.bucket.id), nil)
@@ -169,8 +170,8 @@ func (s *scenario) bucketRefusedElsewhere() error {
 			return err
 		}
 		if !ex.Refused() {
-			return violation(s.refs, fmt.Sprintf("a bucket whose whole limit was spent, through instance %d", i+2),
-				"429", describe(ex), s.exchanges()...)
+			return scenario.Violate(s.Refs(), fmt.Sprintf("a bucket whose whole limit was spent, through instance %d", i+2),
+				"429", scenario.Describe(ex), s.Exchanges()...)
 		}
 	}
 	return nil
@@ -178,16 +179,16 @@ func (s *scenario) bucketRefusedElsewhere() error {
 
 // keyThroughEach sends one request of the scenario's fresh key through
 // each instance in turn, each allowed: the start of the key's one run.
-func (s *scenario) keyThroughEach() error {
+func (s *world) keyThroughEach() error {
 	if s.key.client == nil {
-		return precondition(errors.New("no key: the scenario must start with a fresh key"))
+		return scenario.Precondition(errors.New("no key: the scenario must start with a fresh key"))
 	}
 	cs, err := s.instanceClients(s.key.client)
 	if err != nil {
 		return err
 	}
 	if len(cs) > s.quota() {
-		return skip("the scenario spends one request through each of %d instances, more than the limit %d: run it with a larger limit", len(cs), s.quota())
+		return scenario.Skip("the scenario spends one request through each of %d instances, more than the limit %d: run it with a larger limit", len(cs), s.quota())
 	}
 	var run []*service.Exchange
 	defer func() { s.key.runs = append(s.key.runs, run) }()
@@ -197,10 +198,10 @@ func (s *scenario) keyThroughEach() error {
 			run = append(run, ex)
 		}
 		if err != nil {
-			return precondition(err)
+			return scenario.Precondition(err)
 		}
 		if ex.Status/100 != 2 {
-			return violation(s.refs, fmt.Sprintf("request %d of a fresh key, through instance %d after one through each before it", i+1, i+1),
+			return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of a fresh key, through instance %d after one through each before it", i+1, i+1),
 				"2xx", fmt.Sprintf("HTTP %d", ex.Status), run...)
 		}
 	}
@@ -210,9 +211,9 @@ func (s *scenario) keyThroughEach() error {
 // keyRestThroughFirst sends the rest of the key's limit (N, token-bucket
 // B) through the first instance, one after another, each allowed; they
 // join the key's run.
-func (s *scenario) keyRestThroughFirst() error {
+func (s *world) keyRestThroughFirst() error {
 	if len(s.key.runs) == 0 {
-		return precondition(errors.New("the scenario must start with a request through each instance"))
+		return scenario.Precondition(errors.New("the scenario must start with a request through each instance"))
 	}
 	last := len(s.key.runs) - 1
 	for len(s.key.runs[last]) < s.quota() {
@@ -224,7 +225,7 @@ func (s *scenario) keyRestThroughFirst() error {
 			return err
 		}
 		if ex.Status/100 != 2 {
-			return violation(s.refs, fmt.Sprintf("request %d of %d of a fresh key within one window", len(s.key.runs[last]), s.quota()),
+			return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of %d of a fresh key within one window", len(s.key.runs[last]), s.quota()),
 				"2xx", fmt.Sprintf("HTTP %d", ex.Status), s.key.runs[last]...)
 		}
 	}
@@ -235,9 +236,9 @@ func (s *scenario) keyRestThroughFirst() error {
 // instance: each must be a 429. An allow is a violation only when the
 // key's run and it lay in one window (token-bucket: less than 1/R and one
 // whole second, so that no token came back).
-func (s *scenario) keyRefusedElsewhere() error {
+func (s *world) keyRefusedElsewhere() error {
 	if len(s.others) == 0 {
-		return precondition(errors.New("no other instance: the scenario must start with a request through each instance"))
+		return scenario.Precondition(errors.New("no other instance: the scenario must start with a request through each instance"))
 	}
 	for i, c := range s.others {
 		ex, err := s.sendKeyedWith(c)
@@ -246,7 +247,7 @@ func (s *scenario) keyRefusedElsewhere() error {
 		}
 		s.assumeQuotaStillSpent(ex)
 		if !ex.Refused() {
-			return violation(s.refs, fmt.Sprintf("a key that spent its limit, through instance %d", i+2), "429",
+			return scenario.Violate(s.Refs(), fmt.Sprintf("a key that spent its limit, through instance %d", i+2), "429",
 				fmt.Sprintf("HTTP %d", ex.Status), append(slices.Clone(s.key.runs[len(s.key.runs)-1]), ex)...)
 		}
 	}
@@ -258,13 +259,13 @@ func (s *scenario) keyRefusedElsewhere() error {
 // plus the whole tokens refilled meanwhile), the rest 429. More than N is a
 // violation only when they lay in one window, which exactlyN checks
 // afterwards (assumeBatchInOneWindow).
-func (s *scenario) keyExactly(of string) error {
+func (s *world) keyExactly(of string) error {
 	var all []*service.Exchange
 	for _, run := range s.key.runs {
 		all = append(all, run...)
 	}
 	if len(all) == 0 {
-		return precondition(errors.New("no request of the key was sent"))
+		return scenario.Precondition(errors.New("no request of the key was sent"))
 	}
 	s.batch = batch{exchanges: all, sent: len(all)}
 	if of == "B" {
@@ -277,13 +278,13 @@ func (s *scenario) keyExactly(of string) error {
 // its limit, breaks the profile only when nothing could have come back
 // meanwhile — one window (assumeRunInOneWindow), or for token-bucket less
 // than 1/R and one whole second from the run's first send to ex's receive.
-func (s *scenario) assumeQuotaStillSpent(ex *service.Exchange) {
+func (s *world) assumeQuotaStillSpent(ex *service.Exchange) {
 	if s.env.Config.Profile != profile.TokenBucket {
 		s.assumeRunInOneWindow(ex)
 		return
 	}
 	run := s.key.runs[len(s.key.runs)-1]
-	s.assume("the key's run and the request after it within one second and less than 1/R", func() string {
+	s.Assume("the key's run and the request after it within one second and less than 1/R", func() string {
 		if ex.Refused() {
 			return "" // refused: the verdict rests on no timing
 		}
@@ -296,16 +297,16 @@ func (s *scenario) assumeQuotaStillSpent(ex *service.Exchange) {
 }
 
 // quota is what a fresh key may spend at once: N, token-bucket's B.
-func (s *scenario) quota() int {
+func (s *world) quota() int {
 	if s.env.Config.Profile == profile.TokenBucket {
 		return s.burst()
 	}
-	return s.limit()
+	return s.Limit()
 }
 
 // chargeMI1 charges a violation of a multi-instance scenario to MI-1
 // first: whatever clause it broke, it broke it over several instances.
-func chargeMI1(v *Violation) {
+func chargeMI1(v *scenario.Violation) {
 	if !v.Precondition && !v.Clause.Has(clause.MI1) {
 		v.Clause = append(clause.Of(clause.MI1), v.Clause...)
 	}

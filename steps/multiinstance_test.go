@@ -9,18 +9,20 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // newInstancesScenario is a scenario over n instances: each base URL's
 // clients answer from lims[base] (one shared limiter: one store).
-func newInstancesScenario(t *testing.T, limit int, lims map[string]*fakeLimiter, urls ...string) (*scenario, map[string]int) {
+func newInstancesScenario(t *testing.T, limit int, lims map[string]*fakeLimiter, urls ...string) (*world, map[string]int) {
 	t.Helper()
 	s := newTestScenario(t, lims[urls[0]])
 	s.env.Config.Limit = limit
-	s.env.URL, s.env.URLs, s.base = urls[0], urls, urls[0]
-	s.refs = clause.Of(clause.MI1)
+	s.env.URL, s.env.URLs = urls[0], urls
+	s.SetBase(urls[0])
+	s.SetRefs(clause.Of(clause.MI1))
 	clients := map[string]int{}
-	s.env.NewClient = func(base string) Client {
+	s.env.NewClient = func(base string) scenario.Client {
 		clients[base]++
 		return &fakeClient{addr: service.NewClientAddr(service.ClientIPsBind), lim: lims[base]}
 	}
@@ -77,8 +79,8 @@ func TestMultiInstanceOneStorePasses(t *testing.T) {
 			t.Fatalf("one store: %v", err)
 		}
 	}
-	if s.broken() != "" {
-		t.Fatalf("assumption broke: %s", s.broken())
+	if s.Broken() != "" {
+		t.Fatalf("assumption broke: %s", s.Broken())
 	}
 }
 
@@ -93,7 +95,7 @@ func TestMultiInstanceSeparateStoresFail(t *testing.T) {
 	if err := s.ridesOverInstances(5); err != nil {
 		t.Fatal(err)
 	}
-	var v *Violation
+	var v *scenario.Violation
 	if err := s.exactlyMinNQ(); !errors.As(err, &v) {
 		t.Fatalf("separate stores passed the burst: %v", err)
 	}

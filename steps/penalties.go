@@ -10,6 +10,7 @@ import (
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // PenaltyAger ages a key's violation record in the target's database
@@ -36,7 +37,7 @@ type seenPenalty struct {
 }
 
 // registerPenalties registers the steps of feature penalties (PN-1 … PN-5).
-func (s *scenario) registerPenalties(sc stepper) {
+func (s *world) registerPenalties(sc scenario.Stepper) {
 	sc.Step(`^the instance with penalties$`, s.penaltyInstance)
 	sc.Step(`^the key violates its limit until a penalty starts$`, s.violateUntilPenalty)
 	sc.Step(`^the penalty lasts its tier's duration from the violation$`, s.penaltyDuration)
@@ -50,19 +51,19 @@ func (s *scenario) registerPenalties(sc stepper) {
 }
 
 // tiers are RL_PENALTIES.
-func (s *scenario) tiers() model.Penalties { return model.Penalties{Tiers: s.env.Config.Penalties} }
+func (s *world) tiers() model.Penalties { return model.Penalties{Tiers: s.env.Config.Penalties} }
 
 // penaltyInstance points the scenario at TARGET_URL_PENALTIES (default
 // TARGET_URL); a key made after this step sends there.
-func (s *scenario) penaltyInstance() error {
+func (s *world) penaltyInstance() error {
 	cfg := s.env.Config
 	if !cfg.Claims(profile.Penalties) {
-		return skip("%s FEATURES does not include penalties", NotClaimed)
+		return scenario.Skip("%s FEATURES does not include penalties", NotClaimed)
 	}
 	if len(cfg.Penalties) == 0 {
-		return precondition(fmt.Errorf("penalties are claimed but RL_PENALTIES gives no tiers"))
+		return scenario.Precondition(fmt.Errorf("penalties are claimed but RL_PENALTIES gives no tiers"))
 	}
-	s.base, s.client = cfg.PenaltyTarget(), nil
+	s.SetBase(cfg.PenaltyTarget())
 	return nil
 }
 
@@ -88,10 +89,10 @@ func penaltyOf(ex *service.Exchange) (active bool, until int64) {
 // until a 429 carries a penalty; each 429 before it is a violation. A key
 // whose violations pass the first tier's count by two without a penalty
 // is a violation of PN-1.
-func (s *scenario) violateUntilPenalty() error {
+func (s *world) violateUntilPenalty() error {
 	first := s.env.Config.Penalties[0].Count
 	counted := 0
-	for sent := 0; sent < 4*s.limit()+2*first+8; sent++ {
+	for sent := 0; sent < 4*s.Limit()+2*first+8; sent++ {
 		ex, err := s.sendKeyed()
 		if err != nil {
 			return err
@@ -101,7 +102,7 @@ func (s *scenario) violateUntilPenalty() error {
 			s.pen.lastAllowed = ex
 			continue
 		case !ex.Refused():
-			return violation(s.refs, "a request of a key violating its limit", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
+			return scenario.Violate(s.Refs(), "a request of a key violating its limit", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 		s.pen.violations++
 		counted++
@@ -113,15 +114,15 @@ func (s *scenario) violateUntilPenalty() error {
 			break
 		}
 	}
-	return violation(clause.Of(clause.PN1, clause.PN3), "violations of one key (429s of the algorithm)",
+	return scenario.Violate(clause.Of(clause.PN1, clause.PN3), "violations of one key (429s of the algorithm)",
 		fmt.Sprintf("a 429 with penalty_active true by violation %d (RL_PENALTIES=%s)", first, model.FormatPenaltyTiers(s.env.Config.Penalties)),
 		fmt.Sprintf("%d violations without one", s.pen.violations), s.last.ex)
 }
 
 // current is the last penalty seen.
-func (s *scenario) current() (seenPenalty, error) {
+func (s *world) current() (seenPenalty, error) {
 	if len(s.pen.penalties) == 0 {
-		return seenPenalty{}, precondition(fmt.Errorf("no penalty was seen"))
+		return seenPenalty{}, scenario.Precondition(fmt.Errorf("no penalty was seen"))
 	}
 	return s.pen.penalties[len(s.pen.penalties)-1], nil
 }
@@ -129,7 +130,7 @@ func (s *scenario) current() (seenPenalty, error) {
 // penaltyDuration is PN-1 (and PN-3) on the violating response:
 // penalty_until is the violation's time plus its tier's duration, and
 // Retry-After the time to it, each ±1 s beyond the exchange's interval.
-func (s *scenario) penaltyDuration() error {
+func (s *world) penaltyDuration() error {
 	p, err := s.current()
 	if err != nil {
 		return err
@@ -137,23 +138,23 @@ func (s *scenario) penaltyDuration() error {
 	d := s.tiers().Duration(p.violation)
 	lo, hi := p.ex.Sent.Add(d-time.Second).Unix(), p.ex.Received.Add(d+time.Second+999*time.Millisecond).Unix()
 	if p.until < lo || p.until > hi {
-		return violation(s.refs, fmt.Sprintf("penalty_until of violation %d (tier %s)", p.violation, d),
+		return scenario.Violate(s.Refs(), fmt.Sprintf("penalty_until of violation %d (tier %s)", p.violation, d),
 			fmt.Sprintf("in [%d, %d]", lo, hi), fmt.Sprintf("%d", p.until), p.ex)
 	}
 	if !service.EscalationDecidable(s.env.Config.Penalties) {
-		s.note = "escalation is not decidable: successive tiers' durations differ by less than 3 s"
+		s.SetNote("escalation is not decidable: successive tiers' durations differ by less than 3 s")
 	}
 	return s.underPenalty(p, p.ex)
 }
 
 // underPenalty checks that ex is a 429 under penalty p: penalty_active,
 // the same penalty_until (±1 s) and Retry-After ≈ penalty_until − now.
-func (s *scenario) underPenalty(p seenPenalty, ex *service.Exchange) error {
+func (s *world) underPenalty(p seenPenalty, ex *service.Exchange) error {
 	active, until := penaltyOf(ex)
 	if !ex.Refused() || !active || until < p.until-1 || until > p.until+1 {
-		return violation(clause.Of(clause.PN1), fmt.Sprintf("a request %s before penalty_until %d", time.Unix(p.until, 0).Sub(ex.Received).Round(time.Millisecond), p.until),
+		return scenario.Violate(clause.Of(clause.PN1), fmt.Sprintf("a request %s before penalty_until %d", time.Unix(p.until, 0).Sub(ex.Received).Round(time.Millisecond), p.until),
 			fmt.Sprintf("429 with penalty_active true and penalty_until %d (±1)", p.until),
-			fmt.Sprintf("HTTP %d %s", ex.Status, truncate(ex.RespBody)), p.ex, ex)
+			fmt.Sprintf("HTTP %d %s", ex.Status, scenario.Truncate(ex.RespBody)), p.ex, ex)
 	}
 	ra, ok, err := s.retryAfterOf(ex)
 	if err != nil || !ok {
@@ -161,7 +162,7 @@ func (s *scenario) underPenalty(p seenPenalty, ex *service.Exchange) error {
 	}
 	lo, hi := until-ex.Received.Unix()-2, until-ex.Sent.Unix()+1
 	if ra < lo || ra > hi {
-		return violation(clause.Of(clause.PN1), "Retry-After under a penalty", fmt.Sprintf("penalty_until − now: in [%d, %d]", lo, hi), fmt.Sprintf("%d", ra), ex)
+		return scenario.Violate(clause.Of(clause.PN1), "Retry-After under a penalty", fmt.Sprintf("penalty_until − now: in [%d, %d]", lo, hi), fmt.Sprintf("%d", ra), ex)
 	}
 	return nil
 }
@@ -169,7 +170,7 @@ func (s *scenario) underPenalty(p seenPenalty, ex *service.Exchange) error {
 // refusedUnderPenalty sends a request of the key every 250 ms until 1 s
 // before penalty_until; each gets 429 under the penalty (PN-1) and none
 // counts as a violation or spends (PN-4, checked afterwards).
-func (s *scenario) refusedUnderPenalty() error {
+func (s *world) refusedUnderPenalty() error {
 	p, err := s.current()
 	if err != nil {
 		return err
@@ -181,7 +182,7 @@ func (s *scenario) refusedUnderPenalty() error {
 // allowed request + W + 1 s have passed, then sends N requests: the
 // algorithm serves the key again (PN-2) with its whole quota — requests
 // refused under the penalty spent nothing and did not prolong it (PN-4).
-func (s *scenario) releasedWithQuota() error {
+func (s *world) releasedWithQuota() error {
 	p, err := s.current()
 	if err != nil {
 		return err
@@ -190,17 +191,17 @@ func (s *scenario) releasedWithQuota() error {
 	if a := s.pen.lastAllowed; a != nil && a.Received.Add(s.window()+time.Second).After(due) {
 		due = a.Received.Add(s.window() + time.Second)
 	}
-	if err := s.waitUntil(due); err != nil {
+	if err := s.WaitUntil(due); err != nil {
 		return err
 	}
-	run, err := s.sendRun(s.limit())
+	run, err := s.sendRun(s.Limit())
 	if err != nil {
 		return err
 	}
 	for i, ex := range run {
 		if ex.Status/100 != 2 {
-			return violation(s.refs, fmt.Sprintf("request %d of %d after penalty_until %d + 1 s and the key's window", i+1, len(run), p.until),
-				"2xx: the algorithm serves the key with its whole quota", fmt.Sprintf("HTTP %d %s", ex.Status, truncate(ex.RespBody)), p.ex, ex)
+			return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of %d after penalty_until %d + 1 s and the key's window", i+1, len(run), p.until),
+				"2xx: the algorithm serves the key with its whole quota", fmt.Sprintf("HTTP %d %s", ex.Status, scenario.Truncate(ex.RespBody)), p.ex, ex)
 		}
 		s.pen.lastAllowed = ex
 	}
@@ -209,13 +210,13 @@ func (s *scenario) releasedWithQuota() error {
 
 // penaltyAtFirstTier is PN-3's second sentence: the first penalty came
 // with the first tier's count-th violation, the 429s before it without.
-func (s *scenario) penaltyAtFirstTier() error {
+func (s *world) penaltyAtFirstTier() error {
 	p, err := s.current()
 	if err != nil {
 		return err
 	}
 	if first := s.env.Config.Penalties[0].Count; p.violation != first {
-		return violation(clause.Of(clause.PN3), "the violation that starts the first penalty",
+		return scenario.Violate(clause.Of(clause.PN3), "the violation that starts the first penalty",
 			fmt.Sprintf("violation %d (RL_PENALTIES=%s)", first, model.FormatPenaltyTiers(s.env.Config.Penalties)),
 			fmt.Sprintf("violation %d", p.violation), p.ex)
 	}
@@ -225,14 +226,14 @@ func (s *scenario) penaltyAtFirstTier() error {
 // penaltyEscalated is PN-3's first sentence: after a penalty the key's
 // next violation starts the next penalty (its duration is checked by
 // penaltyDuration, from the tier of that violation's count).
-func (s *scenario) penaltyEscalated() error {
+func (s *world) penaltyEscalated() error {
 	ps := s.pen.penalties
 	if len(ps) < 2 {
-		return precondition(fmt.Errorf("two penalties are needed, %d seen", len(ps)))
+		return scenario.Precondition(fmt.Errorf("two penalties are needed, %d seen", len(ps)))
 	}
 	prev, cur := ps[len(ps)-2], ps[len(ps)-1]
 	if cur.violation != prev.violation+1 {
-		return violation(clause.Of(clause.PN3), "the violation after a penalty", fmt.Sprintf("violation %d starts a penalty", prev.violation+1),
+		return scenario.Violate(clause.Of(clause.PN3), "the violation after a penalty", fmt.Sprintf("violation %d starts a penalty", prev.violation+1),
 			fmt.Sprintf("violation %d did", cur.violation), prev.ex, cur.ex)
 	}
 	return nil
@@ -240,24 +241,24 @@ func (s *scenario) penaltyEscalated() error {
 
 // agePenalty moves the key's violation record 24 h (and 2 s) into the
 // past through TARGET_DB (PN-5), ending its penalty.
-func (s *scenario) agePenalty() error {
+func (s *world) agePenalty() error {
 	seeder := s.env.Seeder
 	if s.env.PenaltySeeder != nil {
 		seeder = s.env.PenaltySeeder
 	}
 	ager, ok := seeder.(PenaltyAger)
 	if seeder == nil || !ok {
-		return skip("PN-5 needs TARGET_DB to age the key's violation record")
+		return scenario.Skip("PN-5 needs TARGET_DB to age the key's violation record")
 	}
-	if err := ager.AgePenalty(s.ctx, s.key.value, model.PenaltyMemory+2*time.Second); err != nil {
-		return precondition(err)
+	if err := ager.AgePenalty(s.Ctx(), s.key.value, model.PenaltyMemory+2*time.Second); err != nil {
+		return scenario.Precondition(err)
 	}
 	return nil
 }
 
 // violateOnce sends requests with the key until one is refused.
-func (s *scenario) violateOnce() error {
-	for range s.limit() + 1 {
+func (s *world) violateOnce() error {
+	for range s.Limit() + 1 {
 		ex, err := s.sendKeyed()
 		if err != nil {
 			return err
@@ -267,29 +268,29 @@ func (s *scenario) violateOnce() error {
 			return nil
 		}
 		if ex.Status/100 != 2 {
-			return violation(s.refs, "a request of a key violating its limit", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
+			return scenario.Violate(s.Refs(), "a request of a key violating its limit", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 	}
-	return violation(s.refs, "N+1 requests of one key", "a 429", "none refused", s.last.ex)
+	return scenario.Violate(s.Refs(), "N+1 requests of one key", "a 429", "none refused", s.last.ex)
 }
 
 // countedAsFirst is PN-5: the last 429 (a violation after the record was
 // aged) takes the penalty of a first violation — none when the first tier
 // starts later.
-func (s *scenario) countedAsFirst() error {
+func (s *world) countedAsFirst() error {
 	ex := s.last.ex
 	p := seenPenalty{ex: ex, violation: 1}
 	active, until := penaltyOf(ex)
 	d := s.tiers().Duration(1)
 	if d == 0 {
 		if active {
-			return violation(clause.Of(clause.PN5), "the first violation after 24 h", "a 429 without a penalty (counts below the first tier)",
+			return scenario.Violate(clause.Of(clause.PN5), "the first violation after 24 h", "a 429 without a penalty (counts below the first tier)",
 				fmt.Sprintf("penalty_until %d", until), ex)
 		}
 		return nil
 	}
 	if !active {
-		return violation(clause.Of(clause.PN5), "the first violation after 24 h", "a 429 with the first tier's penalty", truncate(ex.RespBody), ex)
+		return scenario.Violate(clause.Of(clause.PN5), "the first violation after 24 h", "a 429 with the first tier's penalty", scenario.Truncate(ex.RespBody), ex)
 	}
 	p.until = until
 	s.pen.penalties = append(s.pen.penalties, p)

@@ -9,12 +9,13 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // registerPersistence registers the steps of PS-1: quota spent before the
 // target restarts is still spent after it. The scenario runs alone
 // (takesStore), since every instance goes away for a moment.
-func (s *scenario) registerPersistence(sc stepper) {
+func (s *world) registerPersistence(sc scenario.Stepper) {
 	sc.Step(`^the target claims persistence and can be restarted$`, s.claimsPersistence)
 	sc.Step(`^the target restarts$`, s.targetRestarts)
 	sc.Step(`^within (\d+) seconds of the restart a ride to the bucket gets 200 with Remaining at most the limit minus (\d+)$`, func(secs, n int) error {
@@ -30,15 +31,15 @@ func (s *scenario) registerPersistence(sc stepper) {
 // can have refilled less than R·Δt + 1 tokens. More allowed is
 // quota given back by the restart. A forgotten bucket is told apart from a
 // refilled one only while B exceeds that bound: a slower restart skips.
-func (s *scenario) refilledOnly() error {
+func (s *world) refilledOnly() error {
 	drained := s.key.runs
 	if len(drained) == 0 || len(drained[len(drained)-1]) == 0 {
-		return precondition(fmt.Errorf("no drained key: the scenario must drain the key before the restart"))
+		return scenario.Precondition(fmt.Errorf("no drained key: the scenario must drain the key before the restart"))
 	}
 	run := drained[len(drained)-1]
 	empty := run[len(run)-1]
 	if !empty.Refused() {
-		return precondition(fmt.Errorf("the drain ended with HTTP %d, not a 429", empty.Status))
+		return scenario.Precondition(fmt.Errorf("the drain ended with HTTP %d, not a 429", empty.Status))
 	}
 	var after []*service.Exchange
 	allowed := 0
@@ -54,7 +55,7 @@ func (s *scenario) refilledOnly() error {
 			break
 		}
 		if ex.Status/100 != 2 {
-			return violation(s.refs, "a request after the restart", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
+			return scenario.Violate(s.Refs(), "a request after the restart", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 		allowed++
 	}
@@ -62,29 +63,29 @@ func (s *scenario) refilledOnly() error {
 	span := last.Received.Sub(empty.Sent) + bound.DefaultTolerance
 	refill := int(math.Floor(s.rate()*span.Seconds())) + 1
 	if allowed > refill {
-		return violation(s.refs, "quota spent before the restart",
+		return scenario.Violate(s.Refs(), "quota spent before the restart",
 			fmt.Sprintf("at most %d allowed: the bucket refills %g/s·%s + 1 since it was drained", refill, s.rate(), span.Round(time.Millisecond)),
 			fmt.Sprintf("%d allowed after the restart", allowed), append([]*service.Exchange{empty}, after...)...)
 	}
 	if s.burst() <= refill {
-		return skip("the drain, the restart and the requests after it took %s: the bucket refills %d tokens meanwhile, as many as a forgotten bucket of B = %d gives, so the two cannot be told apart (a faster restart or a lower RL_RATE can)",
+		return scenario.Skip("the drain, the restart and the requests after it took %s: the bucket refills %d tokens meanwhile, as many as a forgotten bucket of B = %d gives, so the two cannot be told apart (a faster restart or a lower RL_RATE can)",
 			span.Round(time.Millisecond), refill, s.burst())
 	}
 	return nil
 }
 
-func (s *scenario) claimsPersistence() error {
+func (s *world) claimsPersistence() error {
 	if !s.env.Config.Claims(profile.Persistence) {
-		return skip("%s FEATURES does not include %s", NotClaimed, profile.Persistence)
+		return scenario.Skip("%s FEATURES does not include %s", NotClaimed, profile.Persistence)
 	}
 	if s.env.Restarter == nil {
-		return skip("no way to restart the target: PS-1 needs TARGET_IMAGE (rlspec restarts its containers on their volume) or the embedded reference")
+		return scenario.Skip("no way to restart the target: PS-1 needs TARGET_IMAGE (rlspec restarts its containers on their volume) or the embedded reference")
 	}
 	return nil
 }
 
-func (s *scenario) targetRestarts() error {
-	if err := s.env.Restarter.Restart(s.ctx); err != nil {
+func (s *world) targetRestarts() error {
+	if err := s.env.Restarter.Restart(s.Ctx()); err != nil {
 		return fmt.Errorf("restart the target: %w", err)
 	}
 	return nil

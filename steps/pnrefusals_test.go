@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // lateClient answers every request 200 (the penalty already over) and
@@ -29,13 +30,13 @@ func (lateClient) Close()           {}
 func TestRefusalCameBackLateIsNoVerdict(t *testing.T) {
 	now := time.Now()
 	stop := now.Add(-time.Second) // the loop's end is already past
-	s := &scenario{env: &Env{Config: service.DefaultConfig(), Now: time.Now, MaxWait: time.Minute}, ctx: context.Background()}
+	s := testWorld(context.Background(), &scenario.Env{Config: service.DefaultConfig(), Now: time.Now, MaxWait: time.Minute})
 	s.key.client, s.key.value = lateClient{received: now}, "k"
 	p := seenPenalty{ex: &service.Exchange{Received: now.Add(-5 * time.Second)}, violation: 1, until: now.Unix()}
 	if err := s.retryUnder(p, now.Add(-2*time.Second), stop.Add(time.Millisecond)); err != nil {
 		t.Fatalf("a late 200 was judged: %v", err)
 	}
-	if why := s.broken(); !strings.Contains(why, "decided before penalty_until − 1 s") {
+	if why := s.Broken(); !strings.Contains(why, "decided before penalty_until − 1 s") {
 		t.Fatalf("no broken assumption recorded: %q", why)
 	}
 }

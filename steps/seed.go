@@ -14,6 +14,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
 
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 
 	_ "modernc.org/sqlite" // database/sql driver "sqlite"
 )
@@ -32,7 +33,7 @@ type DBSeeder struct {
 	refillArg func(t time.Time) any
 }
 
-var _ StateSeeder = (*DBSeeder)(nil)
+var _ scenario.StateSeeder = (*DBSeeder)(nil)
 
 // OpenSeeder opens TARGET_DB (sqlite:/abs/path.db or postgres://…).
 func OpenSeeder(tc service.Config, now func() time.Time) (*DBSeeder, error) {

@@ -12,10 +12,11 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 	"github.com/stretchr/testify/mock"
 )
 
-// scripted is the exchange a Sender mock answers with: the request as sent,
+// scripted is the exchange a scenario.Sender mock answers with: the request as sent,
 // the given status and rate-limit headers.
 func scripted(r service.Request, status, limit, remaining int, reset time.Time) *service.Exchange {
 	h := http.Header{}
@@ -27,7 +28,7 @@ func scripted(r service.Request, status, limit, remaining int, reset time.Time) 
 }
 
 // An off-by-one first response (Remaining = limit, the value before the
-// spend) scripted through the Sender mock must be reported as an AC1
+// spend) scripted through the scenario.Sender mock must be reported as an AC1
 // violation naming the expectation and carrying the exchange as evidence.
 func TestFirstRequestOffByOneIsAViolation(t *testing.T) {
 	s := newTestScenario(t, newFakeLimiter(10))
@@ -45,17 +46,17 @@ func TestFirstRequestOffByOneIsAViolation(t *testing.T) {
 	if err := s.statusIs(http.StatusOK); err != nil {
 		t.Fatalf("status: %v", err)
 	}
-	err := s.remainingIs(s.limit()-1, "limit - 1")
-	var v *Violation
+	err := s.remainingIs(s.Limit()-1, "limit - 1")
+	var v *scenario.Violation
 	if !errors.As(err, &v) {
-		t.Fatalf("remainingIs = %v, want a *Violation", err)
+		t.Fatalf("remainingIs = %v, want a *scenario.Violation", err)
 	}
 	if !strings.Contains(v.Expected, "X-RateLimit-Remaining 9") || len(v.Evidence) != 1 || v.Evidence[0].Status != http.StatusOK {
 		t.Fatalf("violation %+v does not name the expectation or lacks the exchange", v)
 	}
 }
 
-// A transport error from the Sender mock is an FR-7 violation ("the target
+// A transport error from the scenario.Sender mock is an FR-7 violation ("the target
 // answers every request"), never a pass or a panic.
 func TestTransportErrorIsAViolation(t *testing.T) {
 	s := newTestScenario(t, newFakeLimiter(10))
@@ -63,7 +64,7 @@ func TestTransportErrorIsAViolation(t *testing.T) {
 	reset := errors.New("connection reset by peer")
 	sender.EXPECT().Do(mock.Anything, mock.Anything).Return(&service.Exchange{Err: reset}).Once()
 	_, err := s.one(sender, service.Bucket(service.NewDeviceBucket()))
-	var v *Violation
+	var v *scenario.Violation
 	if !errors.As(err, &v) || !slices.Equal(v.Clause, clause.Of(clause.FR7)) || !strings.Contains(v.Actual, "connection reset") {
 		t.Fatalf("err = %v, want an FR-7 violation with the transport error", err)
 	}

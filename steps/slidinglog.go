@@ -11,12 +11,13 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // registerSlidingLog registers the checks of profile sliding-log (SL-1 …
 // SL-8): the bounds on the recorded exchanges (package bound), the 429 and
 // the headers.
-func (s *scenario) registerSlidingLog(sc stepper) {
+func (s *world) registerSlidingLog(sc scenario.Stepper) {
 	sc.Step(`^no window of length W held more than N allowed requests of the key$`, s.slidingBound)
 	sc.Step(`^a request sent once Retry-After plus 1 second has passed is allowed$`, s.allowedAfterRetry)
 	sc.Step(`^no request of the key was refused while fewer than N allowed ones lay in the last W plus 1 second$`, s.noOverBlocking)
@@ -29,19 +30,19 @@ func (s *scenario) registerSlidingLog(sc stepper) {
 }
 
 // window is W.
-func (s *scenario) window() time.Duration { return s.env.Config.Window }
+func (s *world) window() time.Duration { return s.env.Config.Window }
 
 // slidingBound is SL-1 on every exchange of the scenario.
-func (s *scenario) slidingBound() error {
-	if err := s.boundViolation(bound.SlidingLog(s.events(), s.limit(), s.window(), bound.DefaultTolerance)); err != nil {
+func (s *world) slidingBound() error {
+	if err := s.boundViolation(bound.SlidingLog(s.events(), s.Limit(), s.window(), bound.DefaultTolerance)); err != nil {
 		return err
 	}
-	return s.freshKeyAllowed(s.limit())
+	return s.freshKeyAllowed(s.Limit())
 }
 
 // noOverBlocking is SL-4's first sentence on every exchange.
-func (s *scenario) noOverBlocking() error {
-	return s.boundViolation(bound.OverBlocking(s.events(), s.limit(), s.window(), bound.DefaultTolerance))
+func (s *world) noOverBlocking() error {
+	return s.boundViolation(bound.OverBlocking(s.events(), s.Limit(), s.window(), bound.DefaultTolerance))
 }
 
 // retryAfterOf reads a refusal's Retry-After on its own (RFC 9110:
@@ -49,23 +50,23 @@ func (s *scenario) noOverBlocking() error {
 // other fields say. ok is false when it is absent under DIALECT=status (not
 // a failure there); absent in another dialect, or malformed, is a
 // violation.
-func (s *scenario) retryAfterOf(ex *service.Exchange) (ra int64, ok bool, err error) {
+func (s *world) retryAfterOf(ex *service.Exchange) (ra int64, ok bool, err error) {
 	o := ex.Observe()
 	switch {
 	case o.RetryAfterErr != nil:
-		return 0, false, violation(s.refs, "Retry-After on a 429", "delay-seconds or an HTTP-date (RFC 9110)", o.RetryAfterErr.Error(), ex)
+		return 0, false, scenario.Violate(s.Refs(), "Retry-After on a 429", "delay-seconds or an HTTP-date (RFC 9110)", o.RetryAfterErr.Error(), ex)
 	case o.Has(dialect.FieldRetryAfter):
 		return dialect.Seconds(o.RetryAfter), true, nil
 	case o.Dialect == dialect.Status:
 		return -1, false, nil
 	}
-	return 0, false, violation(s.refs, "Retry-After on a 429", "delay-seconds or an HTTP-date (RFC 9110)", "Retry-After is missing", ex)
+	return 0, false, scenario.Violate(s.Refs(), "Retry-After on a 429", "delay-seconds or an HTTP-date (RFC 9110)", "Retry-After is missing", ex)
 }
 
 // retryToWait is a refusal's Retry-After for a step that waits for it: an
 // absent or unreadable one skips the step (the 429's own clause reports
 // it), so that a header deviation never fails an algorithm clause.
-func (s *scenario) retryToWait(ex *service.Exchange) (int64, error) {
+func (s *world) retryToWait(ex *service.Exchange) (int64, error) {
 	ra, ok, err := s.retryAfterOf(ex)
 	switch {
 	case err != nil:
@@ -73,9 +74,9 @@ func (s *scenario) retryToWait(ex *service.Exchange) (int64, error) {
 		if e := ex.Observe().RetryAfterErr; e != nil {
 			why = e.Error()
 		}
-		return 0, skip("the 429 gives no readable Retry-After to wait for (%s); the clause of the 429 reports it", why)
+		return 0, scenario.Skip("the 429 gives no readable Retry-After to wait for (%s); the clause of the 429 reports it", why)
 	case !ok:
-		return 0, skip("DIALECT=status: the 429 carries no Retry-After to wait for")
+		return 0, scenario.Skip("DIALECT=status: the 429 carries no Retry-After to wait for")
 	}
 	return ra, nil
 }
@@ -83,18 +84,18 @@ func (s *scenario) retryToWait(ex *service.Exchange) (int64, error) {
 // allowedAfterRetry is SL-4's second sentence: the last 429 said
 // Retry-After; a request sent Retry-After + 1 s after that 429 came back
 // is allowed.
-func (s *scenario) allowedAfterRetry() error { return s.allowedAfterRetryPlus(time.Second) }
+func (s *world) allowedAfterRetry() error { return s.allowedAfterRetryPlus(time.Second) }
 
 // allowedAfterRetryPlus: a request of the key sent Retry-After + extra
 // after the last exchange (a 429) came back is allowed.
-func (s *scenario) allowedAfterRetryPlus(extra time.Duration) error {
+func (s *world) allowedAfterRetryPlus(extra time.Duration) error {
 	refused := s.last.ex
 	ra, err := s.retryToWait(refused)
 	if err != nil {
 		return err
 	}
 	after := time.Duration(ra)*time.Second + extra
-	if err := s.waitUntil(refused.Received.Add(after)); err != nil {
+	if err := s.WaitUntil(refused.Received.Add(after)); err != nil {
 		return err
 	}
 	ex, err := s.sendKeyed()
@@ -102,7 +103,7 @@ func (s *scenario) allowedAfterRetryPlus(extra time.Duration) error {
 		return err
 	}
 	if ex.Status/100 != 2 {
-		return violation(s.refs, fmt.Sprintf("a request sent %s after a 429 with Retry-After: %d", after, ra),
+		return scenario.Violate(s.Refs(), fmt.Sprintf("a request sent %s after a 429 with Retry-After: %d", after, ra),
 			"2xx", fmt.Sprintf("HTTP %d", ex.Status), refused, ex)
 	}
 	return nil
@@ -112,10 +113,10 @@ func (s *scenario) allowedAfterRetryPlus(extra time.Duration) error {
 // every 250 ms are refused at first; the key is allowed again once its
 // first allowed request has left the window (its response came back more
 // than W + 1 s ago), however many were refused meanwhile.
-func (s *scenario) refusedNotRecorded() error {
+func (s *world) refusedNotRecorded() error {
 	first := s.key.runs[len(s.key.runs)-1][0]
 	due := first.Received.Add(s.window() + time.Second)
-	if err := s.mayWaitUntil(due); err != nil {
+	if err := s.MayWaitUntil(due); err != nil {
 		return err
 	}
 	var refused []*service.Exchange
@@ -128,22 +129,22 @@ func (s *scenario) refusedNotRecorded() error {
 			return nil
 		}
 		if !ex.Refused() {
-			return violation(s.refs, "a key that spent N", "429", fmt.Sprintf("HTTP %d", ex.Status), ex)
+			return scenario.Violate(s.Refs(), "a key that spent N", "429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 		refused = append(refused, ex)
 		if !ex.Sent.Before(due) {
-			return violation(clause.Of(clause.SL5), "refused requests do not move when the key is allowed again",
+			return scenario.Violate(clause.Of(clause.SL5), "refused requests do not move when the key is allowed again",
 				fmt.Sprintf("allowed once the first allowed request left the window (sent %s after it)", ex.Sent.Sub(first.Received).Round(time.Millisecond)),
 				fmt.Sprintf("429 after %d refused requests", len(refused)), append([]*service.Exchange{first}, refused...)...)
 		}
-		if err := s.waitUntil(ex.Received.Add(250 * time.Millisecond)); err != nil {
+		if err := s.WaitUntil(ex.Received.Add(250 * time.Millisecond)); err != nil {
 			return err
 		}
 	}
 }
 
 // the429 is SL-6 on the last exchange.
-func (s *scenario) the429() error {
+func (s *world) the429() error {
 	ex := s.last.ex
 	ra, ok, err := s.retryAfterOf(ex)
 	if err != nil {
@@ -151,17 +152,17 @@ func (s *scenario) the429() error {
 	}
 	w := int64(s.window() / time.Second)
 	if ok && (ra < 1 || ra > w) {
-		return violation(s.refs, "Retry-After on a 429", fmt.Sprintf("in [1, %d]", w), fmt.Sprintf("%d", ra), ex)
+		return scenario.Violate(s.Refs(), "Retry-After on a 429", fmt.Sprintf("in [1, %d]", w), fmt.Sprintf("%d", ra), ex)
 	}
 	return s.limitedBody(ex, ra)
 }
 
 // limitedBody checks LIMITED_BODY (a JSON pointer's value, a text
 // regexp, or none) and a retry value in a JSON body.
-func (s *scenario) limitedBody(ex *service.Exchange, ra int64) error {
+func (s *world) limitedBody(ex *service.Exchange, ra int64) error {
 	lb := s.env.Config.LimitedBody
 	if err := lb.Check(ex.RespBody); err != nil {
-		return violation(s.refs, "the 429 body", "LIMITED_BODY="+lb.String(), truncate(ex.RespBody), ex)
+		return scenario.Violate(s.Refs(), "the 429 body", "LIMITED_BODY="+lb.String(), scenario.Truncate(ex.RespBody), ex)
 	}
 	var doc any
 	if err := json.Unmarshal(ex.RespBody, &doc); err != nil {
@@ -169,7 +170,7 @@ func (s *scenario) limitedBody(ex *service.Exchange, ra int64) error {
 	}
 	if v, ok := pointer(doc, "/error/retryAfter"); ok && ra >= 0 {
 		if f, isNum := v.(float64); !isNum || f != float64(ra) {
-			return violation(s.refs, "the retry value of the 429 body", fmt.Sprintf("/error/retryAfter = Retry-After = %d", ra), truncate(ex.RespBody), ex)
+			return scenario.Violate(s.Refs(), "the retry value of the 429 body", fmt.Sprintf("/error/retryAfter = Retry-After = %d", ra), scenario.Truncate(ex.RespBody), ex)
 		}
 	}
 	return nil
@@ -181,7 +182,7 @@ func pointer(doc any, p string) (any, bool) { return dialect.JSONPointer(doc, p)
 // retryAfterFromOldest: the 429's Retry-After is at most the whole seconds
 // from the 429's send until the oldest allowed request (by its receive
 // time) leaves the window, plus 1 s.
-func (s *scenario) retryAfterFromOldest() error {
+func (s *world) retryAfterFromOldest() error {
 	ex := s.last.ex
 	ra, ok, err := s.retryAfterOf(ex)
 	if err != nil || !ok {
@@ -190,7 +191,7 @@ func (s *scenario) retryAfterFromOldest() error {
 	oldest := s.key.runs[0][0]
 	most := int64(math.Ceil(oldest.Received.Add(s.window()).Sub(ex.Sent).Seconds())) + 1
 	if ra > most {
-		return violation(s.refs, "Retry-After says when the oldest allowed request leaves the window",
+		return scenario.Violate(s.Refs(), "Retry-After says when the oldest allowed request leaves the window",
 			fmt.Sprintf("at most %d s (its response came %s before the 429 was sent, W = %s, +1 s)", most, ex.Sent.Sub(oldest.Received).Round(time.Millisecond), s.window()),
 			fmt.Sprintf("Retry-After: %d", ra), oldest, ex)
 	}
@@ -201,7 +202,7 @@ func (s *scenario) retryAfterFromOldest() error {
 // N on each; Remaining N−1 … 0 on the allowed ones, 0 on the 429; Reset of
 // an allowed one within 1 s of the first request plus W (the oldest in the
 // window); Reset of the 429 within 1 s of now + Retry-After.
-func (s *scenario) logHeaders() error {
+func (s *world) logHeaders() error {
 	exs := append(slices.Clone(s.key.runs[0]), s.last.ex)
 	first := exs[0]
 	lo, hi := first.Sent.Add(s.window()-time.Second).Unix(), first.Received.Add(s.window()+time.Second).Unix()+1
@@ -211,17 +212,17 @@ func (s *scenario) logHeaders() error {
 			return err
 		}
 		if ex.Status/100 == 2 {
-			if want := int64(s.limit() - 1 - i); rl.Remaining != want {
-				return violation(s.refs, fmt.Sprintf("%s of allowed request %d", ex.Answer.FieldName(dialect.FieldRemaining), i+1), fmt.Sprintf("%d", want), fmt.Sprintf("%d", rl.Remaining), exs[:i+1]...)
+			if want := int64(s.Limit() - 1 - i); rl.Remaining != want {
+				return scenario.Violate(s.Refs(), fmt.Sprintf("%s of allowed request %d", ex.Answer.FieldName(dialect.FieldRemaining), i+1), fmt.Sprintf("%d", want), fmt.Sprintf("%d", rl.Remaining), exs[:i+1]...)
 			}
 			if rl.Reset < lo || rl.Reset > hi {
-				return violation(s.refs, fmt.Sprintf("%s of allowed request %d: the oldest allowed request plus W", ex.Answer.FieldName(dialect.FieldReset), i+1),
+				return scenario.Violate(s.Refs(), fmt.Sprintf("%s of allowed request %d: the oldest allowed request plus W", ex.Answer.FieldName(dialect.FieldReset), i+1),
 					fmt.Sprintf("in [%d, %d]", lo, hi), fmt.Sprintf("%d", rl.Reset), first, ex)
 			}
 			continue
 		}
 		if rl.Remaining != 0 {
-			return violation(s.refs, ex.Answer.FieldName(dialect.FieldRemaining)+" on a 429", "0", fmt.Sprintf("%d", rl.Remaining), ex)
+			return scenario.Violate(s.Refs(), ex.Answer.FieldName(dialect.FieldRemaining)+" on a 429", "0", fmt.Sprintf("%d", rl.Remaining), ex)
 		}
 		ra, ok, err := s.retryAfterOf(ex)
 		if err != nil || !ok {
@@ -229,7 +230,7 @@ func (s *scenario) logHeaders() error {
 		}
 		rlo, rhi := ex.Sent.Unix()+ra-1, ex.Received.Unix()+ra+2
 		if rl.Reset < rlo || rl.Reset > rhi {
-			return violation(s.refs, ex.Answer.FieldName(dialect.FieldReset)+" on a 429: now + Retry-After", fmt.Sprintf("in [%d, %d]", rlo, rhi), fmt.Sprintf("%d", rl.Reset), ex)
+			return scenario.Violate(s.Refs(), ex.Answer.FieldName(dialect.FieldReset)+" on a 429: now + Retry-After", fmt.Sprintf("in [%d, %d]", rlo, rhi), fmt.Sprintf("%d", rl.Reset), ex)
 		}
 	}
 	return nil
@@ -237,7 +238,7 @@ func (s *scenario) logHeaders() error {
 
 // anotherKey: after the scenario's key was refused, a fresh key sent from
 // the same client address gets N allowed.
-func (s *scenario) anotherKey() error {
+func (s *world) anotherKey() error {
 	v, err := s.newKey()
 	if err != nil {
 		return err
@@ -248,14 +249,14 @@ func (s *scenario) anotherKey() error {
 
 // anotherAddress: after one client address spent N without a key, another
 // address without a key is allowed.
-func (s *scenario) anotherAddress() error {
-	s.key = keyState{client: s.newClient()}
+func (s *world) anotherAddress() error {
+	s.key = keyState{client: s.NewClient()}
 	ex, err := s.sendKeyed()
 	if err != nil {
 		return err
 	}
 	if ex.Status/100 != 2 {
-		return violation(s.refs, "a request without the key from a fresh client address", "2xx", fmt.Sprintf("HTTP %d", ex.Status), ex)
+		return scenario.Violate(s.Refs(), "a request without the key from a fresh client address", "2xx", fmt.Sprintf("HTTP %d", ex.Status), ex)
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // phaseKeys is how many keys SL-1-02 bursts with, their bursts W/phaseKeys
@@ -20,7 +21,7 @@ const phaseKeys = 3
 // registerSLPhases registers SL-1-02's steps: bursts at several phases of
 // any window grid (a sliding-window counter, a fixed window), each probed
 // until W − 1 s after it began; the bound itself is SL-1's step.
-func (s *scenario) registerSLPhases(sc stepper) {
+func (s *world) registerSLPhases(sc scenario.Stepper) {
 	sc.Step(`^each of 3 fresh keys sends a request, then W plus 1 second later N requests at its own third of W and one every tick until W minus 1 second after them$`, s.burstsAtPhases)
 }
 
@@ -42,11 +43,11 @@ type phaseRun struct {
 // through; SL-1's step sees N+1 within W − 1 s. The assumption, checked
 // afterwards from the harness's own times: the spans from each burst's
 // first response to its last probe that fits cover every phase of W.
-func (s *scenario) burstsAtPhases() error {
+func (s *world) burstsAtPhases() error {
 	w := s.window()
 	span := w - bound.DefaultTolerance
 	if span <= 0 {
-		return skip("SL-1 can only be decided within W − 1 s, and RL_WINDOW=%s leaves none", w)
+		return scenario.Skip("SL-1 can only be decided within W − 1 s, and RL_WINDOW=%s leaves none", w)
 	}
 	third, tick := w/phaseKeys, min(max(w/30, 100*time.Millisecond), time.Second)
 	if err := s.fitsMaxWait(2*w+time.Second+span, "bursts at three phases of W"); err != nil {
@@ -54,15 +55,15 @@ func (s *scenario) burstsAtPhases() error {
 	}
 	runs := make([]phaseRun, phaseKeys)
 	keys := make([]string, phaseKeys)
-	clients := make([]Client, phaseKeys)
+	clients := make([]scenario.Client, phaseKeys)
 	var latest time.Time
 	for j := range runs {
 		v, err := s.newKey()
 		if err != nil {
 			return err
 		}
-		keys[j], clients[j] = v, s.newClient()
-		ex, err := s.send(clients[j], s.keyed(v))
+		keys[j], clients[j] = v, s.NewClient()
+		ex, err := s.Send(clients[j], s.keyed(v))
 		if err != nil {
 			return err
 		}
@@ -78,7 +79,7 @@ func (s *scenario) burstsAtPhases() error {
 		}()
 	}
 	wg.Wait()
-	s.assume("bursts probed at every phase of W", func() string { return s.phasesCovered(runs, span) })
+	s.Assume("bursts probed at every phase of W", func() string { return s.phasesCovered(runs, span) })
 	for _, r := range runs {
 		if r.err != nil {
 			return r.err
@@ -87,7 +88,7 @@ func (s *scenario) burstsAtPhases() error {
 	for _, r := range runs {
 		for i, ex := range r.burst {
 			if ex.Status/100 != 2 {
-				v := violation(clause.Of(clause.SL4), "a burst of N sent W + 1 s after the key's only request came back",
+				v := scenario.Violate(clause.Of(clause.SL4), "a burst of N sent W + 1 s after the key's only request came back",
 					"2xx for each", fmt.Sprintf("request %d of %d got HTTP %d", i+1, len(r.burst), ex.Status), r.first, ex)
 				v.Precondition = true
 				return v
@@ -99,12 +100,12 @@ func (s *scenario) burstsAtPhases() error {
 
 // burstAndProbe sends key's burst of N at at, then a probe every tick
 // while the next one is sent before the burst's first send + span − tick.
-func (s *scenario) burstAndProbe(r phaseRun, c Client, key string, at time.Time, span, tick time.Duration) phaseRun {
-	if r.err = s.waitUntil(at); r.err != nil {
+func (s *world) burstAndProbe(r phaseRun, c scenario.Client, key string, at time.Time, span, tick time.Duration) phaseRun {
+	if r.err = s.WaitUntil(at); r.err != nil {
 		return r
 	}
-	for range s.limit() {
-		ex, err := s.send(c, s.keyed(key))
+	for range s.Limit() {
+		ex, err := s.Send(c, s.keyed(key))
 		if r.burst = append(r.burst, ex); err != nil {
 			r.err = err
 			return r
@@ -112,16 +113,16 @@ func (s *scenario) burstAndProbe(r phaseRun, c Client, key string, at time.Time,
 	}
 	last := r.burst[0].Sent.Add(span - tick)
 	for next := r.burst[len(r.burst)-1].Received; next.Before(last); next = next.Add(tick) {
-		if r.err = s.waitUntil(next); r.err != nil {
+		if r.err = s.WaitUntil(next); r.err != nil {
 			return r
 		}
-		ex, err := s.send(c, s.keyed(key))
+		ex, err := s.Send(c, s.keyed(key))
 		if r.probes = append(r.probes, ex); err != nil {
 			r.err = err
 			return r
 		}
 		if ex.Status/100 != 2 && ex.Status != http.StatusTooManyRequests {
-			r.err = violation(s.refs, "a request of a key", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
+			r.err = scenario.Violate(s.Refs(), "a request of a key", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 			return r
 		}
 	}
@@ -134,9 +135,9 @@ func (s *scenario) burstAndProbe(r phaseRun, c Client, key string, at time.Time,
 // burst's first send is met by a request the checker sees with the burst.
 // Those stretches, modulo W, must cover every phase. A violation found
 // rests on no timing.
-func (s *scenario) phasesCovered(runs []phaseRun, span time.Duration) string {
-	var v *Violation
-	if errors.As(s.err, &v) && !v.Precondition {
+func (s *world) phasesCovered(runs []phaseRun, span time.Duration) string {
+	var v *scenario.Violation
+	if errors.As(s.Err(), &v) && !v.Precondition {
 		return ""
 	}
 	spans := make([]bound.Span, 0, len(runs))

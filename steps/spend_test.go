@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/mock"
 
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // An AC6-02 failure says how many units the concurrent identical requests
@@ -24,7 +25,7 @@ func TestAC6FailureSaysWhatTheRoundsSpent(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := s.nextLimitMinus(4)
-	var v *Violation
+	var v *scenario.Violation
 	if !errors.As(err, &v) || !strings.Contains(v.Actual, "the 3 rounds of 4 identical requests spent 12 units (one per round is 3); 200s per round: [4 4 4]") {
 		t.Fatalf("err = %v", err)
 	}
@@ -51,14 +52,12 @@ func TestAC9FailureSaysWhetherAUnitWasSpent(t *testing.T) {
 		if err := s.sendInvalidBucket("not-a-hash"); err != nil {
 			t.Fatal(err)
 		}
-		s.err = s.remainingIs(s.limit()-3, "") // -3 so that the correct keying fails too
+		s.Fail(s.remainingIs(s.Limit()-3, "")) // -3 so that the correct keying fails too
 		rec := newMockRecorder(t)
 		s.env.Recorder = rec
-		var got ScenarioResult
-		rec.EXPECT().Record(mock.Anything).Run(func(r ScenarioResult) { got = r }).Once()
-		if _, err := s.after(context.Background(), fakeGodogScenario("AC9-01.1 [AC9] x", clause.AC9.Tag(), "@id:AC9-01.1"), nil); err != nil {
-			t.Fatal(err)
-		}
+		var got scenario.ScenarioResult
+		rec.EXPECT().Record(mock.Anything).Run(func(r scenario.ScenarioResult) { got = r }).Once()
+		s.End(context.Background(), fakeGodogScenario("AC9-01.1 [AC9] x", clause.AC9.Tag(), "@id:AC9-01.1"))
 		if got.Violation == nil || !strings.Contains(got.Reason, tc.want) {
 			t.Errorf("ownBucket=%v: reason %q lacks %q", tc.ownBucket, got.Reason, tc.want)
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // fakeClient is a hand-rolled stand-in for the Client interface (replaceable
@@ -30,7 +31,7 @@ type fakeClient struct {
 	reqs []service.Request
 }
 
-var _ Client = (*fakeClient)(nil)
+var _ scenario.Client = (*fakeClient)(nil)
 
 func (c *fakeClient) Addr() netip.Addr { return c.addr }
 func (c *fakeClient) Close()           {}
@@ -115,7 +116,7 @@ type fakeSeeder struct {
 	expired []string
 }
 
-var _ StateSeeder = (*fakeSeeder)(nil)
+var _ scenario.StateSeeder = (*fakeSeeder)(nil)
 
 func (f *fakeSeeder) SetRemaining(_ context.Context, id string, n int) error {
 	f.lim.mu.Lock()
@@ -133,7 +134,7 @@ func (f *fakeSeeder) ExpireWindow(_ context.Context, id string) error {
 	return nil
 }
 
-func newTestScenario(t *testing.T, lim *fakeLimiter) *scenario {
+func newTestScenario(t *testing.T, lim *fakeLimiter) *world {
 	t.Helper()
 	cfg := service.DefaultConfig()
 	cfg.Limit = lim.limit
@@ -141,11 +142,11 @@ func newTestScenario(t *testing.T, lim *fakeLimiter) *scenario {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &Env{Config: cfg, URL: "http://fake", Body: body, Now: time.Now, MaxWait: service.DefaultMaxWait,
-		NewClient: func(string) Client {
+	env := &scenario.Env{Config: cfg, URL: "http://fake", Body: body, Now: time.Now, MaxWait: service.DefaultMaxWait,
+		NewClient: func(string) scenario.Client {
 			return &fakeClient{addr: service.NewClientAddr(service.ClientIPsBind), lim: lim}
 		}}
-	return &scenario{env: env, base: env.URL, enabled: true, ctx: context.Background()}
+	return testWorld(context.Background(), env)
 }
 
 func TestConcurrentStepPassesACorrectLimiter(t *testing.T) {
@@ -172,7 +173,7 @@ func TestConcurrentStepCatchesOversell(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := s.exactlyMinNQ()
-	var v *Violation
+	var v *scenario.Violation
 	if !errors.As(err, &v) || !slices.Equal(v.Clause, clause.Of(clause.AC7, clause.FR4)) || !strings.Contains(v.Actual, "12× 200") || len(v.Evidence) != 12 {
 		t.Fatalf("oversell not reported as an AC7 violation: %v", err)
 	}
@@ -192,10 +193,10 @@ func TestLeaveUnitsSeedsThroughTheSeeder(t *testing.T) {
 	if err := s.addressBucketWithLeft(0); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := seeder.seeded[addrKey(s.client.Addr())]; !ok {
+	if _, ok := seeder.seeded[scenario.AddrKey(s.Client().Addr())]; !ok {
 		t.Fatalf("address bucket not seeded as ip:<addr>: %v", seeder.seeded)
 	}
-	if n := len(s.client.(*fakeClient).reqs); n != 2 {
+	if n := len(s.Client().(*fakeClient).reqs); n != 2 {
 		t.Fatalf("%d requests sent, want 2 (one first request per bucket)", n)
 	}
 }
@@ -242,7 +243,7 @@ func TestDifferentBodyGetsCachedResponse(t *testing.T) {
 			t.Fatal(err)
 		}
 		err := s.notCached()
-		var v *Violation
+		var v *scenario.Violation
 		if buggy != errors.As(err, &v) {
 			t.Fatalf("buggy=%v: err = %v", buggy, err)
 		}
@@ -261,7 +262,7 @@ func TestValidHeadersNamesTheBadHeader(t *testing.T) {
 	} {
 		ex := &service.Exchange{Method: "POST", Status: 200, RespHeader: h, Sent: now, Received: now}
 		err := s.validHeaders(ex)
-		var v *Violation
+		var v *scenario.Violation
 		if !errors.As(err, &v) || !slices.Equal(v.Clause, clause.Of(clause.FR7)) {
 			t.Errorf("%s: err = %v, want an FR-7 violation", name, err)
 		}
@@ -274,4 +275,9 @@ func fakeGodogScenario(name string, tags ...string) *godog.Scenario {
 		sc.Tags = append(sc.Tags, &messages.PickleTag{Name: tag})
 	}
 	return sc
+}
+
+// testWorld is a scenario's world on a State driven without godog.
+func testWorld(ctx context.Context, env *scenario.Env) *world {
+	return newWorld(scenario.New(ctx, env))
 }

@@ -7,9 +7,11 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
-// CommandStore is StoreControl through the user's STORE_DOWN_CMD and
+// CommandStore is scenario.StoreControl through the user's STORE_DOWN_CMD and
 // STORE_UP_CMD, each run by sh -c with a deadline; a failure carries the
 // command's output.
 type CommandStore struct {
@@ -17,7 +19,7 @@ type CommandStore struct {
 	Timeout  time.Duration // per command; 0 = 60s
 }
 
-var _ StoreControl = CommandStore{}
+var _ scenario.StoreControl = CommandStore{}
 
 // StoreDown runs STORE_DOWN_CMD.
 func (c CommandStore) StoreDown(ctx context.Context) error {

@@ -5,19 +5,20 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // registerTokenBucketKeys registers TB-8: after one key (or one keyless
 // client address) was drained, another key from the same address, or
 // another address without a key, gets a full bucket.
-func (s *scenario) registerTokenBucketKeys(sc stepper) {
+func (s *world) registerTokenBucketKeys(sc scenario.Stepper) {
 	sc.Step(`^another fresh key from the same client address gets B requests allowed in a row$`, s.tbAnotherKey)
 	sc.Step(`^another fresh client address without the key gets B requests allowed in a row$`, s.tbAnotherAddress)
 }
 
-func (s *scenario) tbAnotherKey() error {
+func (s *world) tbAnotherKey() error {
 	if s.env.Config.Key.Kind == service.KeyIP {
-		return skip("KEY=ip: the key is the client address, so another key from the same address is the same key (TB-8-02 checks addresses)")
+		return scenario.Skip("KEY=ip: the key is the client address, so another key from the same address is the same key (TB-8-02 checks addresses)")
 	}
 	v, err := s.newKey()
 	if err != nil {
@@ -26,8 +27,8 @@ func (s *scenario) tbAnotherKey() error {
 	return s.fullBucketAfterDrain("another fresh key from the drained key's client address", keyState{value: v, client: s.key.client})
 }
 
-func (s *scenario) tbAnotherAddress() error {
-	return s.fullBucketAfterDrain("another fresh client address without the key", keyState{client: s.newClient()})
+func (s *world) tbAnotherAddress() error {
+	return s.fullBucketAfterDrain("another fresh client address without the key", keyState{client: s.NewClient()})
 }
 
 // fullBucketAfterDrain sends B requests one after another as k, right
@@ -36,10 +37,10 @@ func (s *scenario) tbAnotherAddress() error {
 // a bucket shared with the drained one could have refilled B − 1 tokens
 // (it held less than one at the 429): less than (B − 1)/R from the 429's
 // send to the last response.
-func (s *scenario) fullBucketAfterDrain(who string, k keyState) error {
+func (s *world) fullBucketAfterDrain(who string, k keyState) error {
 	drained := s.last.ex
 	if drained == nil || drained.Status/100 == 2 {
-		return precondition(fmt.Errorf("%s: the key must be drained first (its last request refused)", who))
+		return scenario.Precondition(fmt.Errorf("%s: the key must be drained first (its last request refused)", who))
 	}
 	s.key = k
 	run, err := s.sendRun(s.burst())
@@ -48,11 +49,11 @@ func (s *scenario) fullBucketAfterDrain(who string, k keyState) error {
 	}
 	for i, ex := range run {
 		if ex.Status/100 != 2 {
-			return violation(s.refs, fmt.Sprintf("request %d of %d of %s", i+1, len(run), who), "2xx (a bucket of its own, full)",
+			return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of %d of %s", i+1, len(run), who), "2xx (a bucket of its own, full)",
 				fmt.Sprintf("HTTP %d", ex.Status), append([]*service.Exchange{drained}, run[:i+1]...)...)
 		}
 	}
-	s.assume("the requests decided before a shared bucket could have refilled", func() string {
+	s.Assume("the requests decided before a shared bucket could have refilled", func() string {
 		most := time.Duration(float64(s.burst()-1) * float64(s.perToken()))
 		if took := run[len(run)-1].Received.Sub(drained.Sent); took >= most {
 			return fmt.Sprintf("%s passed from the drain's 429 to the last of the %d responses, not less than (B − 1)/R = %s, in which a bucket shared with the drained one refills", took.Round(time.Millisecond), len(run), most)

@@ -9,6 +9,7 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // registerTokenBucket registers the checks of profile token-bucket (TB-1 …
@@ -16,7 +17,7 @@ import (
 // arrival-curve bound on the recorded exchanges (package bound), refill and
 // a steady client below the rate (liveness), concurrency, the 429 and the
 // headers. B is RL_BURST, R is RL_RATE.
-func (s *scenario) registerTokenBucket(sc stepper) {
+func (s *world) registerTokenBucket(sc scenario.Stepper) {
 	sc.Step(`^the key is drained$`, s.drain)
 	sc.Step(`^the key idles (\d+)·B/R seconds$`, s.idleBurstTimes)
 	sc.Step(`^the key idles B/R \+ 1 seconds$`, s.idleFull)
@@ -35,20 +36,20 @@ func (s *scenario) registerTokenBucket(sc stepper) {
 }
 
 // burst is B (RL_BURST).
-func (s *scenario) burst() int { return s.env.Config.Burst }
+func (s *world) burst() int { return s.env.Config.Burst }
 
 // rate is R (RL_RATE) in tokens per second.
-func (s *scenario) rate() float64 { return s.env.Config.Rate }
+func (s *world) rate() float64 { return s.env.Config.Rate }
 
 // perToken is 1/R, the time the bucket takes to refill one token.
-func (s *scenario) perToken() time.Duration {
+func (s *world) perToken() time.Duration {
 	return time.Duration(float64(time.Second) / s.rate())
 }
 
 // fitsMaxWait skips a scenario that would wait longer than MAX_WAIT.
-func (s *scenario) fitsMaxWait(d time.Duration, what string) error {
+func (s *world) fitsMaxWait(d time.Duration, what string) error {
 	if d > s.env.MaxWait {
-		return skip("%s takes %s, longer than MAX_WAIT=%s: configure the service with a faster RL_RATE (B = 5 at 2 tokens/s keeps every wait under 6 s) or raise MAX_WAIT",
+		return scenario.Skip("%s takes %s, longer than MAX_WAIT=%s: configure the service with a faster RL_RATE (B = 5 at 2 tokens/s keeps every wait under 6 s) or raise MAX_WAIT",
 			what, d.Round(time.Millisecond), s.env.MaxWait)
 	}
 	return nil
@@ -60,7 +61,7 @@ func seconds(d time.Duration) int64 { return int64(math.Ceil(d.Seconds())) }
 // drain sends requests of the key one after another until one is refused
 // with 429 (the last exchange). Allowed requests beyond what the bucket can
 // hold over the run (B + R·Δt + 1, with the 1 s tolerance) break TB-1.
-func (s *scenario) drain() error {
+func (s *world) drain() error {
 	var run []*service.Exchange
 	fresh := len(s.key.runs) == 0
 	defer func() { s.key.runs = append(s.key.runs, run) }()
@@ -80,7 +81,7 @@ func (s *scenario) drain() error {
 		case ex.Refused():
 			return nil
 		case ex.Status/100 != 2:
-			return violation(s.refs, "draining a key: each request allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
+			return scenario.Violate(s.Refs(), "draining a key: each request allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 		allowed++
 		span := ex.Received.Sub(run[0].Sent) + bound.DefaultTolerance
@@ -88,58 +89,58 @@ func (s *scenario) drain() error {
 			if err := s.arrivalUpper(); err != nil {
 				return err
 			}
-			return violation(clause.Of(clause.TB1), "draining a key", fmt.Sprintf("a 429 after at most %d + %g/s·Δt + 1 allowed", s.burst(), s.rate()),
+			return scenario.Violate(clause.Of(clause.TB1), "draining a key", fmt.Sprintf("a 429 after at most %d + %g/s·Δt + 1 allowed", s.burst(), s.rate()),
 				fmt.Sprintf("%d allowed in %s", allowed, span.Round(time.Millisecond)), run...)
 		}
 		if allowed > 4*s.burst()+10 {
-			return precondition(violation(s.refs, "draining a key", "a 429 after about B requests one after another",
+			return scenario.Precondition(scenario.Violate(s.Refs(), "draining a key", "a 429 after about B requests one after another",
 				fmt.Sprintf("%d allowed over %s: each request takes about as long as the bucket takes to refill a token (1/R = %s); configure a lower RL_RATE", allowed, ex.Received.Sub(run[0].Sent).Round(time.Millisecond), s.perToken()), ex))
 		}
 	}
 }
 
 // idle waits d after the last exchange (the drain's 429) came back.
-func (s *scenario) idle(d time.Duration) error {
+func (s *world) idle(d time.Duration) error {
 	if s.last.ex == nil {
-		return precondition(fmt.Errorf("idle: the key has sent nothing"))
+		return scenario.Precondition(fmt.Errorf("idle: the key has sent nothing"))
 	}
 	if err := s.fitsMaxWait(d, "idling the key"); err != nil {
 		return err
 	}
-	return s.waitUntil(s.last.ex.Received.Add(d))
+	return s.WaitUntil(s.last.ex.Received.Add(d))
 }
 
-func (s *scenario) idleBurstTimes(n int) error {
+func (s *world) idleBurstTimes(n int) error {
 	return s.idle(time.Duration(n*s.burst()) * s.perToken())
 }
 
-func (s *scenario) idleFull() error {
+func (s *world) idleFull() error {
 	return s.idle(time.Duration(s.burst())*s.perToken() + time.Second)
 }
 
 // half is TB-3's k: half of B, at least 1.
-func (s *scenario) half() int { return max(s.burst()/2, 1) }
+func (s *world) half() int { return max(s.burst()/2, 1) }
 
-func (s *scenario) idlePartial() error {
+func (s *world) idlePartial() error {
 	return s.idle(time.Duration(s.half())*s.perToken() + time.Second)
 }
 
-func (s *scenario) burstPlusSequential(k int) error {
+func (s *world) burstPlusSequential(k int) error {
 	_, err := s.sendRun(s.burst() + k)
 	return err
 }
 
-func (s *scenario) burstTimesSequential(n int) error {
+func (s *world) burstTimesSequential(n int) error {
 	_, err := s.sendRun(n * s.burst())
 	return err
 }
 
 // burstPlusConcurrent releases B+k requests of the key at once.
-func (s *scenario) burstPlusConcurrent(k int) error { return s.concurrentN(s.burst() + k) }
+func (s *world) burstPlusConcurrent(k int) error { return s.concurrentN(s.burst() + k) }
 
 // arrivalBound is TB-1 on every exchange of the scenario.
 // Its lower bounds show the key was allowed what a correct bucket allows.
-func (s *scenario) arrivalBound() error {
+func (s *world) arrivalBound() error {
 	if err := s.arrivalUpper(); err != nil {
 		return err
 	}
@@ -151,7 +152,7 @@ func (s *scenario) arrivalBound() error {
 
 // arrivalUpper is TB-1's upper bound alone: no interval held more than
 // B + R·Δt + 1 allowed.
-func (s *scenario) arrivalUpper() error {
+func (s *world) arrivalUpper() error {
 	return s.boundViolation(bound.TokenBucket(s.events(), s.burst(), s.rate(), bound.DefaultTolerance))
 }
 
@@ -160,33 +161,33 @@ func (s *scenario) arrivalUpper() error {
 // last one rests on the run lying within one whole second and less than
 // 1/R (no token could come back meanwhile); otherwise the scenario runs
 // again.
-func (s *scenario) firstBurstThenRefused() error {
+func (s *world) firstBurstThenRefused() error {
 	run := s.key.runs[0]
 	if len(run) <= s.burst() {
-		return precondition(fmt.Errorf("the key's first run has %d requests, not B+1", len(run)))
+		return scenario.Precondition(fmt.Errorf("the key's first run has %d requests, not B+1", len(run)))
 	}
 	for i, ex := range run[:s.burst()] {
 		if ex.Status/100 != 2 {
-			return violation(s.refs, fmt.Sprintf("request %d of a fresh key's first %d", i+1, s.burst()), "2xx", fmt.Sprintf("HTTP %d", ex.Status), run[:i+1]...)
+			return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of a fresh key's first %d", i+1, s.burst()), "2xx", fmt.Sprintf("HTTP %d", ex.Status), run[:i+1]...)
 		}
 	}
 	last := run[s.burst()]
 	if last.Refused() {
 		return nil
 	}
-	s.assume("the run within one second and less than 1/R", func() string {
+	s.Assume("the run within one second and less than 1/R", func() string {
 		span := last.Received.Sub(run[0].Sent)
 		if span >= s.perToken() || last.Received.Unix() != run[0].Sent.Unix() {
 			return fmt.Sprintf("%d requests took %s from %s", len(run), span.Round(time.Millisecond), run[0].Sent.Format("15:04:05.000"))
 		}
 		return ""
 	})
-	return violation(s.refs, fmt.Sprintf("request %d of a fresh key, sent right after %d allowed ones", s.burst()+1, s.burst()), "429", fmt.Sprintf("HTTP %d", last.Status), run...)
+	return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of a fresh key, sent right after %d allowed ones", s.burst()+1, s.burst()), "429", fmt.Sprintf("HTTP %d", last.Status), run...)
 }
 
 // allowedInARow is TB-3: after the idle, B (or k) requests one after
 // another are each allowed.
-func (s *scenario) allowedInARow(which string) error {
+func (s *world) allowedInARow(which string) error {
 	n := s.burst()
 	if which == "k" {
 		n = s.half()
@@ -198,7 +199,7 @@ func (s *scenario) allowedInARow(which string) error {
 	}
 	for i, ex := range run {
 		if ex.Status/100 != 2 {
-			return violation(s.refs, fmt.Sprintf("request %d of %d after a drained key idled %s", i+1, n, run[0].Sent.Sub(drained.Received).Round(time.Millisecond)),
+			return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of %d after a drained key idled %s", i+1, n, run[0].Sent.Sub(drained.Received).Round(time.Millisecond)),
 				"2xx", fmt.Sprintf("HTTP %d", ex.Status), append([]*service.Exchange{drained}, run[:i+1]...)...)
 		}
 	}
@@ -209,7 +210,7 @@ func (s *scenario) allowedInARow(which string) error {
 // sent no earlier than t0 + i/(0.9·R), for 10/R seconds. Each is decided
 // at least i/(0.9·R) after the 429 was, when the bucket holds at least
 // 1 + i/9 tokens: a refusal is a violation whatever the timing.
-func (s *scenario) steadyClient() error {
+func (s *world) steadyClient() error {
 	drained := s.last.ex
 	every := time.Duration(float64(time.Second) / (0.9 * s.rate()))
 	n := int((time.Duration(10) * s.perToken()) / every)
@@ -218,7 +219,7 @@ func (s *scenario) steadyClient() error {
 	}
 	run := []*service.Exchange{drained}
 	for i := 1; i <= n; i++ {
-		if err := s.waitUntil(drained.Received.Add(time.Duration(i) * every)); err != nil {
+		if err := s.WaitUntil(drained.Received.Add(time.Duration(i) * every)); err != nil {
 			return err
 		}
 		ex, err := s.sendKeyed()
@@ -229,7 +230,7 @@ func (s *scenario) steadyClient() error {
 			return err
 		}
 		if ex.Status/100 != 2 {
-			return violation(s.refs, fmt.Sprintf("request %d of a client sending every %s (0.9·R) after draining the key", i, every.Round(time.Millisecond)),
+			return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of a client sending every %s (0.9·R) after draining the key", i, every.Round(time.Millisecond)),
 				"2xx", fmt.Sprintf("HTTP %d", ex.Status), run...)
 		}
 	}
@@ -239,7 +240,7 @@ func (s *scenario) steadyClient() error {
 // exactlyBurst is TB-5 on the last batch: at least B allowed (a fresh key
 // holds B), at most B plus what the bucket refilled while the batch was
 // decided (R·(last receive − first send), whole tokens); the rest 429.
-func (s *scenario) exactlyBurst() error {
+func (s *world) exactlyBurst() error {
 	exs := s.batch.exchanges
 	allowed := 0
 	first, last := exs[0].Sent, exs[0].Received
@@ -248,7 +249,7 @@ func (s *scenario) exactlyBurst() error {
 		case ex.Status/100 == 2:
 			allowed++
 		case !ex.Refused():
-			return violation(s.refs, "each request is allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
+			return scenario.Violate(s.Refs(), "each request is allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 		first, last = minTime(first, ex.Sent), maxTime(last, ex.Received)
 	}
@@ -258,7 +259,7 @@ func (s *scenario) exactlyBurst() error {
 		if refill > 0 {
 			want = fmt.Sprintf("%d to %d allowed (%d refilled in the %s the batch took)", s.burst(), s.burst()+refill, refill, last.Sub(first).Round(time.Millisecond))
 		}
-		return violation(s.refs, fmt.Sprintf("%d concurrent requests on a fresh key", len(exs)), want, fmt.Sprintf("%d allowed", allowed), exs...)
+		return scenario.Violate(s.Refs(), fmt.Sprintf("%d concurrent requests on a fresh key", len(exs)), want, fmt.Sprintf("%d allowed", allowed), exs...)
 	}
 	return nil
 }
@@ -279,7 +280,7 @@ func maxTime(a, b time.Time) time.Time {
 
 // bucket429 is TB-6's first sentence on the last exchange (the drain's
 // 429), and LIMITED_BODY.
-func (s *scenario) bucket429() error {
+func (s *world) bucket429() error {
 	ex := s.last.ex
 	ra, ok, err := s.retryAfterOf(ex)
 	if err != nil {
@@ -287,39 +288,39 @@ func (s *scenario) bucket429() error {
 	}
 	most := seconds(s.perToken()) + 1
 	if ok && (ra < 1 || ra > most) {
-		return violation(s.refs, "Retry-After on a 429", fmt.Sprintf("in [1, %d] (⌈1/R⌉ + 1, R = %g/s)", most, s.rate()), fmt.Sprintf("%d", ra), ex)
+		return scenario.Violate(s.Refs(), "Retry-After on a 429", fmt.Sprintf("in [1, %d] (⌈1/R⌉ + 1, R = %g/s)", most, s.rate()), fmt.Sprintf("%d", ra), ex)
 	}
 	return s.limitedBody(ex, ra)
 }
 
 // allowedAtRetry is TB-6's second sentence: a request sent Retry-After
 // seconds after the 429 came back (nothing spent meanwhile) is allowed.
-func (s *scenario) allowedAtRetry() error { return s.allowedAfterRetryPlus(0) }
+func (s *world) allowedAtRetry() error { return s.allowedAfterRetryPlus(0) }
 
 // bucketHeaders is TB-7 over the key's first run (a fresh key): Limit B on
 // each; Remaining of an allowed request between B − (allowed so far) and
 // that plus what the bucket refilled since the run began, with the 1 s
 // tolerance (R·(receive − first send + 1 s)), never above B − 1; 0 on a 429;
 // Reset in [now, now + ⌈B/R⌉ + 1] with now anywhere in [send, receive].
-func (s *scenario) bucketHeaders() error {
+func (s *world) bucketHeaders() error {
 	run := s.key.runs[0]
 	start := run[0].Sent
 	allowed := 0
 	for i, ex := range run {
-		rl, err := s.headersOf(ex, s.refs)
+		rl, err := scenario.HeadersOf(ex, s.Refs())
 		if err != nil {
 			return err
 		}
 		if rl.Limit != int64(s.burst()) {
-			return violation(s.refs, ex.Answer.FieldName(dialect.FieldLimit), fmt.Sprintf("%d (B)", s.burst()), fmt.Sprintf("%d", rl.Limit), ex)
+			return scenario.Violate(s.Refs(), ex.Answer.FieldName(dialect.FieldLimit), fmt.Sprintf("%d (B)", s.burst()), fmt.Sprintf("%d", rl.Limit), ex)
 		}
 		lo, hi := ex.Sent.Unix(), ex.Received.Unix()+1+seconds(time.Duration(s.burst())*s.perToken())+1
 		if rl.Reset < lo || rl.Reset > hi {
-			return violation(s.refs, fmt.Sprintf("%s of request %d", ex.Answer.FieldName(dialect.FieldReset), i+1), fmt.Sprintf("in [%d, %d] (now + ⌈B/R⌉ + 1)", lo, hi), fmt.Sprintf("%d", rl.Reset), ex)
+			return scenario.Violate(s.Refs(), fmt.Sprintf("%s of request %d", ex.Answer.FieldName(dialect.FieldReset), i+1), fmt.Sprintf("in [%d, %d] (now + ⌈B/R⌉ + 1)", lo, hi), fmt.Sprintf("%d", rl.Reset), ex)
 		}
 		if ex.Status/100 != 2 {
 			if rl.Remaining != 0 {
-				return violation(s.refs, ex.Answer.FieldName(dialect.FieldRemaining)+" on a 429", "0", fmt.Sprintf("%d", rl.Remaining), ex)
+				return scenario.Violate(s.Refs(), ex.Answer.FieldName(dialect.FieldRemaining)+" on a 429", "0", fmt.Sprintf("%d", rl.Remaining), ex)
 			}
 			continue
 		}
@@ -331,7 +332,7 @@ func (s *scenario) bucketHeaders() error {
 			if most > least {
 				want = fmt.Sprintf("in [%d, %d] (B − %d allowed, plus the tokens refilled since the first request, 1 s tolerance)", least, most, allowed)
 			}
-			return violation(s.refs, fmt.Sprintf("%s of allowed request %d", ex.Answer.FieldName(dialect.FieldRemaining), i+1), want, fmt.Sprintf("%d", rl.Remaining), run[:i+1]...)
+			return scenario.Violate(s.Refs(), fmt.Sprintf("%s of allowed request %d", ex.Answer.FieldName(dialect.FieldRemaining), i+1), want, fmt.Sprintf("%d", rl.Remaining), run[:i+1]...)
 		}
 	}
 	return nil

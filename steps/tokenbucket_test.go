@@ -11,6 +11,7 @@ import (
 
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // A rate so slow that a token-bucket wait exceeds MAX_WAIT is a skip naming
@@ -18,7 +19,7 @@ import (
 func TestBucketWaitBeyondMaxWaitIsSkippedWithReason(t *testing.T) {
 	cfg := service.DefaultConfig().ForProfile(profile.TokenBucket)
 	cfg.Burst, cfg.Rate = 5, 0.1 // a token every 10 s
-	s := &scenario{env: &Env{Config: cfg, Now: time.Now, MaxWait: service.DefaultMaxWait}, ctx: context.Background()}
+	s := testWorld(context.Background(), &scenario.Env{Config: cfg, Now: time.Now, MaxWait: service.DefaultMaxWait})
 	s.last.ex = &service.Exchange{Received: time.Now()}
 	for name, step := range map[string]func() error{
 		"idle 2·B/R":      func() error { return s.idleBurstTimes(2) },

@@ -2,6 +2,7 @@ package steps
 
 import (
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // spoofClient is the client that sends an untrusted X-Forwarded-For
@@ -10,16 +11,16 @@ import (
 // client of the instance that trusts no proxy (Config.UntrustedURL, set by
 // a TARGET_IMAGE start), sending from its own address without an
 // X-Forwarded-For of its own; nil when there is none.
-func (s *scenario) spoofClient() Client {
+func (s *world) spoofClient() scenario.Client {
 	cfg := s.env.Config
 	if cfg.ClientIPs != service.ClientIPsXFF {
-		return s.theClient()
+		return s.Client()
 	}
 	if cfg.UntrustedURL == "" {
 		return nil
 	}
 	cfg.ClientIPs = service.ClientIPsBind
 	c := service.NewClient(cfg, cfg.UntrustedURL)
-	s.clients = append(s.clients, c)
+	s.Track(c)
 	return c
 }

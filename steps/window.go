@@ -9,11 +9,12 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // registerWindow registers the steps of a window that passes and of Reset
 // (AC4, FR-5).
-func (s *scenario) registerWindow(sc stepper) {
+func (s *world) registerWindow(sc scenario.Stepper) {
 	sc.Step(`^the window of the bucket has passed$`, s.windowPassed)
 	sc.Step(`^I wait (\d+) seconds inside the window$`, s.waitInsideWindow)
 	sc.Step(`^Reset is about now plus the window$`, s.resetAboutNowPlusWindow)
@@ -25,18 +26,18 @@ func (s *scenario) registerWindow(sc stepper) {
 // windowPassed moves the bucket's window into the past (TARGET_DB) or waits
 // for it to pass (up to MAX_WAIT); that it had passed at the server too is
 // verified afterwards.
-func (s *scenario) windowPassed() error {
-	s.bucket.from = s.recorded() // the next request opens a new window
+func (s *world) windowPassed() error {
+	s.bucket.from = s.Recorded() // the next request opens a new window
 	if s.env.Seeder != nil {
-		return s.env.Seeder.ExpireWindow(s.ctx, s.bucket.id)
+		return s.env.Seeder.ExpireWindow(s.Ctx(), s.bucket.id)
 	}
 	until, err := s.windowEnd()
 	if err != nil {
 		return err
 	}
 	reset := until.Add(-time.Second)
-	s.assume("the window had passed at the server", func() string { return s.passedAtServer(reset) })
-	return s.waitUntil(until)
+	s.Assume("the window had passed at the server", func() string { return s.passedAtServer(reset) })
+	return s.WaitUntil(until)
 }
 
 // passedAtServer checks that the request sent after waiting for a window to
@@ -44,7 +45,7 @@ func (s *scenario) windowPassed() error {
 // its Date header, when it has one, is not before reset. (The harness
 // waited a second past reset by its own clock; a server clock further
 // behind would decide the request in the old window.)
-func (s *scenario) passedAtServer(reset time.Time) string {
+func (s *world) passedAtServer(reset time.Time) string {
 	ex := s.last.ex
 	if ex == nil || ex.Err != nil {
 		return ""
@@ -62,14 +63,14 @@ func (s *scenario) passedAtServer(reset time.Time) string {
 // request's response came back, and a second for the server's rounding
 // (never the target's own Reset, which is under test); a SKIP when that is
 // beyond MAX_WAIT.
-func (s *scenario) windowEnd() (time.Time, error) {
+func (s *world) windowEnd() (time.Time, error) {
 	first := s.bucket.first
 	if first == nil {
 		return time.Time{}, errors.New("no request on this bucket yet")
 	}
 	until := first.Received.Add(s.env.Config.Window + time.Second)
-	if wait := until.Sub(s.env.now()); wait > s.env.MaxWait {
-		return time.Time{}, skip("needs the window to pass (%s more), longer than MAX_WAIT=%s, and TARGET_DB is not set",
+	if wait := until.Sub(s.env.Clock()); wait > s.env.MaxWait {
+		return time.Time{}, scenario.Skip("needs the window to pass (%s more), longer than MAX_WAIT=%s, and TARGET_DB is not set",
 			wait.Round(time.Second), s.env.MaxWait)
 	}
 	return until, nil
@@ -87,12 +88,12 @@ const shortWindow = 10 * time.Second
 //
 // A run once more after a broken time assumption (see settle) aligns even
 // with TARGET_DB, where windows are otherwise expired rather than waited.
-func (s *scenario) alignWindowStart() error {
-	if s.env.Config.Window >= shortWindow || (s.env.Seeder != nil && s.rerun == "") {
+func (s *world) alignWindowStart() error {
+	if s.env.Config.Window >= shortWindow || (s.env.Seeder != nil && s.Rerun() == "") {
 		return nil
 	}
-	now := s.env.now()
-	return s.waitUntil(now.Truncate(time.Second).Add(time.Second + 5*time.Millisecond))
+	now := s.env.Clock()
+	return s.WaitUntil(now.Truncate(time.Second).Add(time.Second + 5*time.Millisecond))
 }
 
 // secondSampleRoom is the time a second sample is given, at least, to be
@@ -104,7 +105,7 @@ const secondSampleRoom = 250 * time.Millisecond
 // provided the window (started by that request, and ending no later than
 // its Reset) still has room for the second sample. That the samples were
 // that far apart and inside the window is verified afterwards.
-func (s *scenario) waitInsideWindow(secs int) error {
+func (s *world) waitInsideWindow(secs int) error {
 	first := s.bucket.first
 	if first == nil {
 		return errors.New("no request on the bucket yet")
@@ -117,8 +118,8 @@ func (s *scenario) waitInsideWindow(secs int) error {
 	// The server decided the first request by the time its response came
 	// back, perhaps long after it was sent: count the gap from there.
 	at := first.Received.Add(d)
-	if s.env.now().After(at) {
-		at = s.env.now()
+	if s.env.Clock().After(at) {
+		at = s.env.Clock()
 	}
 	// A quarter second is left for the second sample's own round trip;
 	// that it came back inside the window is verified afterwards.
@@ -128,28 +129,28 @@ func (s *scenario) waitInsideWindow(secs int) error {
 		// scenario once more (see settle) before skipping it.
 		why := fmt.Sprintf("RL_WINDOW=%s leaves no room for them (first request sent at %s, answered at %s; the window ends by %s)",
 			s.env.Config.Window, first.Sent.Format(time.RFC3339Nano), first.Received.Format(time.RFC3339Nano), end.Format(time.RFC3339Nano))
-		s.assume(what, func() string { return why })
-		return skip("%s: %s", what, why)
+		s.Assume(what, func() string { return why })
+		return scenario.Skip("%s: %s", what, why)
 	}
-	s.assume(what, func() string { return s.samplesApart(first, d, end) })
-	return s.waitUntil(at)
+	s.Assume(what, func() string { return scenario.SamplesApart(first, s.last.ex, d, end) })
+	return s.WaitUntil(at)
 }
 
-func (s *scenario) resetAboutNowPlusWindow() error {
+func (s *world) resetAboutNowPlusWindow() error {
 	ex, rl, err := s.lastWithHeaders()
 	if err != nil {
 		return err
 	}
-	lo := ex.Sent.Add(s.env.Config.Window - clockTolerance).Unix()
-	hi := ex.Received.Add(s.env.Config.Window + clockTolerance).Unix()
+	lo := ex.Sent.Add(s.env.Config.Window - scenario.ClockTolerance).Unix()
+	hi := ex.Received.Add(s.env.Config.Window + scenario.ClockTolerance).Unix()
 	if rl.Reset < lo || rl.Reset > hi {
-		return violation(clause.Of(clause.AC4, clause.FR5), "X-RateLimit-Reset of a new window",
-			fmt.Sprintf("about now + %s: unix seconds in [%d, %d]", s.env.Config.Window, lo, hi), describe(ex), ex)
+		return scenario.Violate(clause.Of(clause.AC4, clause.FR5), "X-RateLimit-Reset of a new window",
+			fmt.Sprintf("about now + %s: unix seconds in [%d, %d]", s.env.Config.Window, lo, hi), scenario.Describe(ex), ex)
 	}
 	return nil
 }
 
-func (s *scenario) resetSameAsFirst() error {
+func (s *world) resetSameAsFirst() error {
 	ex, err := s.need()
 	if err != nil {
 		return err
@@ -158,18 +159,18 @@ func (s *scenario) resetSameAsFirst() error {
 	if first == nil {
 		return errors.New("no first response")
 	}
-	a, err := s.headersOf(first, clause.Of(clause.FR7))
+	a, err := scenario.HeadersOf(first, clause.Of(clause.FR7))
 	if err != nil {
 		return err
 	}
-	b, err := s.headersOf(ex, clause.Of(clause.FR7))
+	b, err := scenario.HeadersOf(ex, clause.Of(clause.FR7))
 	if err != nil {
 		return err
 	}
 	if d := b.Reset - a.Reset; d < -1 || d > 1 {
-		return violation(clause.Of(clause.FR5, clause.AC3), "X-RateLimit-Reset does not move within a window",
+		return scenario.Violate(clause.Of(clause.FR5, clause.AC3), "X-RateLimit-Reset does not move within a window",
 			fmt.Sprintf("%d ±1 (the first response's Reset, %s earlier)", a.Reset, ex.Sent.Sub(first.Sent).Round(100*time.Millisecond)),
-			describe(ex), first, ex)
+			scenario.Describe(ex), first, ex)
 	}
 	return nil
 }
@@ -180,23 +181,23 @@ const boundaryRounds = 25
 
 // raceBoundary sends more rides than the limit at once, released at the
 // instant the bucket's window ends (or right after TARGET_DB expired it).
-func (s *scenario) raceBoundary() error {
-	n := min(s.limit()+3, 64)
+func (s *world) raceBoundary() error {
+	n := min(s.Limit()+3, 64)
 	rounds := 1
 	if s.env.Seeder != nil {
 		rounds = boundaryRounds
 	}
 	s.batch = batch{}
-	s.bucket.until = s.recorded() // the race spans windows by design
+	s.bucket.until = s.Recorded() // the race spans windows by design
 	for round := range rounds {
 		var release time.Time
 		if s.env.Seeder != nil {
 			if round > 0 {
-				if err := s.env.Seeder.SetRemaining(s.ctx, s.bucket.id, 0); err != nil {
+				if err := s.env.Seeder.SetRemaining(s.Ctx(), s.bucket.id, 0); err != nil {
 					return err
 				}
 			}
-			if err := s.env.Seeder.ExpireWindow(s.ctx, s.bucket.id); err != nil {
+			if err := s.env.Seeder.ExpireWindow(s.Ctx(), s.bucket.id); err != nil {
 				return err
 			}
 		} else {
@@ -206,11 +207,11 @@ func (s *scenario) raceBoundary() error {
 			}
 			release = s.boundaryAim(until.Add(-time.Second))
 		}
-		reqs, err := s.requests(n, service.Bucket(s.bucket.id))
+		reqs, err := s.Requests(n, service.Bucket(s.bucket.id))
 		if err != nil {
 			return err
 		}
-		out, err := s.fire(s.theClient(), reqs, release)
+		out, err := s.Fire(s.Client(), reqs, release)
 		s.batch.exchanges = out
 		if err != nil {
 			return err
@@ -220,7 +221,7 @@ func (s *scenario) raceBoundary() error {
 	return nil
 }
 
-func (s *scenario) boundaryOnce() error {
+func (s *world) boundaryOnce() error {
 	if len(s.batch.rounds) == 0 {
 		return errors.New("no boundary race was run")
 	}
@@ -232,7 +233,7 @@ func (s *scenario) boundaryOnce() error {
 	return nil
 }
 
-func (s *scenario) resetOnce(round []*service.Exchange, i, rounds int) error {
+func (s *world) resetOnce(round []*service.Exchange, i, rounds int) error {
 	var got []int64
 	seen := map[int64]bool{}
 	dup := false
@@ -240,7 +241,7 @@ func (s *scenario) resetOnce(round []*service.Exchange, i, rounds int) error {
 		if ex.Status != http.StatusOK {
 			continue
 		}
-		rl, err := s.headersOf(ex, clause.Of(clause.FR7))
+		rl, err := scenario.HeadersOf(ex, clause.Of(clause.FR7))
 		if err != nil {
 			return err
 		}
@@ -251,7 +252,7 @@ func (s *scenario) resetOnce(round []*service.Exchange, i, rounds int) error {
 	sort.Slice(got, func(i, j int) bool { return got[i] > got[j] })
 	consecutive := true
 	for i, r := range got {
-		consecutive = consecutive && r == int64(s.limit()-1-i)
+		consecutive = consecutive && r == int64(s.Limit()-1-i)
 	}
 	if s.env.Seeder != nil {
 		// The window was expired before the race: a correct bucket
@@ -262,13 +263,13 @@ func (s *scenario) resetOnce(round []*service.Exchange, i, rounds int) error {
 				lost++
 			}
 		}
-		if err := s.allowedAtLeast(round, min(len(round)-lost, s.limit())-lost, fmt.Sprintf("%d requests racing after the window expired (round %d of %d)", len(round), i, rounds)); err != nil {
+		if err := s.allowedAtLeast(round, min(len(round)-lost, s.Limit())-lost, fmt.Sprintf("%d requests racing after the window expired (round %d of %d)", len(round), i, rounds)); err != nil {
 			return err
 		}
 	}
-	if len(got) > s.limit() || dup || !consecutive {
-		return violation(clause.Of(clause.AC4, clause.FR5), fmt.Sprintf("%d requests racing at the window boundary (round %d of %d)", len(round), i, rounds),
-			fmt.Sprintf("the bucket resets once: at most %d× 200, Remaining %d, %d, … each once", s.limit(), s.limit()-1, s.limit()-2),
+	if len(got) > s.Limit() || dup || !consecutive {
+		return scenario.Violate(clause.Of(clause.AC4, clause.FR5), fmt.Sprintf("%d requests racing at the window boundary (round %d of %d)", len(round), i, rounds),
+			fmt.Sprintf("the bucket resets once: at most %d× 200, Remaining %d, %d, … each once", s.Limit(), s.Limit()-1, s.Limit()-2),
 			fmt.Sprintf("%d× 200 with Remaining %v", len(got), got), round...)
 	}
 	return nil
@@ -279,7 +280,7 @@ func (s *scenario) resetOnce(round []*service.Exchange, i, rounds int) error {
 // first request was sent in and latest), so that they race the server's
 // own boundary; latest otherwise. Only the aim: the verdict does not rest
 // on it.
-func (s *scenario) boundaryAim(latest time.Time) time.Time {
+func (s *world) boundaryAim(latest time.Time) time.Time {
 	first := s.bucket.first
 	if s.bucket.spent == nil || first == nil {
 		return latest

@@ -1,4 +1,4 @@
-package steps
+package scenario
 
 import (
 	"fmt"
@@ -26,9 +26,9 @@ type Violation struct {
 	Cause string
 }
 
-// violation is the verdict that the target breaks refs: check is what was
+// Violate is the verdict that the target breaks refs: check is what was
 // checked, evidence the exchanges that show it.
-func violation(refs clause.Refs, check, expected, actual string, evidence ...*service.Exchange) *Violation {
+func Violate(refs clause.Refs, check, expected, actual string, evidence ...*service.Exchange) *Violation {
 	return &Violation{Clause: refs, Check: check, Expected: expected, Actual: actual, Evidence: evidence}
 }
 

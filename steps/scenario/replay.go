@@ -1,6 +1,7 @@
-package steps
+package scenario
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -9,29 +10,16 @@ import (
 	"github.com/cucumber/godog"
 )
 
-// stepper is what the area files register their steps with: godog's
+// Stepper is what step sets register their steps with: godog's
 // ScenarioContext, or a replayer when a scenario is run once more.
-type stepper interface {
+type Stepper interface {
 	Step(expr, stepFunc any)
 }
 
 var (
-	_ stepper = (*godog.ScenarioContext)(nil)
-	_ stepper = (*replayer)(nil)
+	_ Stepper = (*godog.ScenarioContext)(nil)
+	_ Stepper = (*replayer)(nil)
 )
-
-// register registers every area's steps on s.
-func (s *scenario) register(sc stepper) {
-	for _, register := range []func(stepper){
-		s.registerQuota, s.registerWindow, s.registerIdempotency, s.registerFallback,
-		s.registerFlag, s.registerBadInput, s.registerConcurrency, s.registerHeaders, s.registerAuth,
-		s.registerFailMode, s.registerPersistence, s.registerKeys, s.registerSlidingLog, s.registerSLPhases, s.registerFixedWindow, s.registerTokenBucket,
-		s.registerPenalties, s.registerPNRefusals, s.registerNoPenalty, s.registerIETF, s.registerBypass, s.registerTiers, s.registerMultiInstance,
-		s.registerFixedWindowGrid, s.registerFixedWindowRetry, s.registerTokenBucketKeys,
-	} {
-		register(sc)
-	}
-}
 
 // replayer runs a scenario's step texts against the steps registered on a
 // fresh scenario, as godog would: the step whose expression matches the
@@ -82,4 +70,23 @@ func (p *replayer) run(text string) error {
 		return nil
 	}
 	return fmt.Errorf("step %q is undefined", text)
+}
+
+// Run runs the steps of texts as the scenario sc (its name and tags give
+// the verdict's) without godog, with the steps of sets: the scenario's
+// hooks, its re-run when a time assumption broke, and its verdict to
+// env.Recorder, as under godog.
+func Run(ctx context.Context, env *Env, sc *godog.Scenario, texts []string, sets ...StepSet) {
+	s := newState(env, sets)
+	s.texts = texts
+	s.begin(ctx)
+	p := &replayer{}
+	s.register(p)
+	for i, text := range texts {
+		if s.err = p.run(text); s.err != nil {
+			s.failedStep = i + 1
+			break
+		}
+	}
+	s.End(ctx, sc)
 }

@@ -1,4 +1,4 @@
-package steps
+package scenario
 
 import (
 	"context"
@@ -80,7 +80,8 @@ func instanceURLs(cfg service.Config, url string) []string {
 	return []string{url}
 }
 
-func (e *Env) now() time.Time {
+// Clock is the wall clock's time: Now, or time.Now when unset.
+func (e *Env) Clock() time.Time {
 	if e.Now == nil {
 		return time.Now()
 	}

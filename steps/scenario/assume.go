@@ -1,10 +1,11 @@
-package steps
+package scenario
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/rlspec/rlspec/service"
@@ -18,26 +19,26 @@ type assumption struct {
 	check func() string // "" when it held, else how it broke
 }
 
-// recorded is how many exchanges the scenario has recorded so far.
-func (s *scenario) recorded() int {
+// Recorded is how many exchanges the scenario has recorded so far.
+func (s *State) Recorded() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.all)
 }
 
-// assumeOneWindow records that the verdict rests on the requests recorded
+// AssumeOneWindow records that the verdict rests on the requests recorded
 // at [from, to) (to < 0: to the end) being decided in one window.
-func (s *scenario) assumeOneWindow(from, to int) {
-	s.assume("one window", func() string { return s.oneWindow(from, to) })
+func (s *State) AssumeOneWindow(from, to int) {
+	s.Assume("one window", func() string { return s.OneWindow(from, to) })
 }
 
-// assume records an assumption the scenario's verdict rests on.
-func (s *scenario) assume(what string, check func() string) {
+// Assume records an assumption the scenario's verdict rests on.
+func (s *State) Assume(what string, check func() string) {
 	s.assumptions = append(s.assumptions, assumption{what: what, check: check})
 }
 
-// broken is the first assumption that did not hold, "" when all held.
-func (s *scenario) broken() string {
+// Broken is the first assumption that did not hold, "" when all held.
+func (s *State) Broken() string {
 	for _, a := range s.assumptions {
 		if why := a.check(); why != "" {
 			return a.what + " did not hold: " + why
@@ -53,16 +54,17 @@ func (s *scenario) broken() string {
 // that sees an assumption cannot hold (no room left in the window) skips
 // with it broken, and is run again the same way. It returns the scenario
 // whose verdict counts.
-func (s *scenario) settle(ctx context.Context) *scenario {
-	why := s.broken()
+func (s *State) settle(ctx context.Context) *State {
+	why := s.Broken()
 	if why == "" {
 		return s // skips that rest on no time assumption stand
 	}
 	if len(s.texts) == 0 {
-		s.err = skip("%s; the scenario could not be run again", why)
+		s.err = Skip("%s; the scenario could not be run again", why)
 		return s
 	}
-	again := &scenario{env: s.env, base: s.env.URL, enabled: true, texts: s.texts, rerun: why, refs: s.refs}
+	again := newState(s.env, s.sets)
+	again.texts, again.rerun, again.refs = s.texts, why, s.refs
 	again.begin(ctx)
 	again.start = s.start
 	p := &replayer{}
@@ -74,16 +76,16 @@ func (s *scenario) settle(ctx context.Context) *scenario {
 		}
 	}
 	again.finish()
-	if why2 := again.broken(); why2 != "" {
-		again.err = skip("the verdict rests on a time assumption that broke twice: first %s; then %s", why, why2)
+	if why2 := again.Broken(); why2 != "" {
+		again.err = Skip("the verdict rests on a time assumption that broke twice: first %s; then %s", why, why2)
 	}
 	return again
 }
 
 // posts are the POST exchanges recorded at indexes [from, to) (to < 0:
 // to the end) that the target answered.
-func (s *scenario) posts(from, to int) []*service.Exchange {
-	all := s.exchanges()
+func (s *State) posts(from, to int) []*service.Exchange {
+	all := s.Exchanges()
 	if to < 0 || to > len(all) {
 		to = len(all)
 	}
@@ -96,7 +98,7 @@ func (s *scenario) posts(from, to int) []*service.Exchange {
 	return out
 }
 
-// oneWindow checks that the requests recorded at indexes [from, to) were
+// OneWindow checks that the requests recorded at indexes [from, to) were
 // all decided inside one window, opened by the first of them: from the first
 // send to the last receive less than RL_WINDOW - 1 s passed (a second is
 // left for a server that stores Reset in whole seconds). Both times are the
@@ -104,15 +106,12 @@ func (s *scenario) posts(from, to int) []*service.Exchange {
 // decides whether the check applies — a Reset that moves with every
 // response is the header clauses' verdict (FR-7: AC3-03,
 // EXT-RESET-01), not a window that ended.
-func (s *scenario) oneWindow(from, to int) string {
+func (s *State) OneWindow(from, to int) string {
 	exs := s.posts(from, to)
 	if len(exs) == 0 {
 		return ""
 	}
-	first, last := exs[0].Sent, exs[0].Received
-	for _, ex := range exs {
-		first, last = minTime(first, ex.Sent), maxTime(last, ex.Received)
-	}
+	first, last := Span(exs)
 	room := s.env.Config.Window - time.Second
 	if span := last.Sub(first); span >= room {
 		return fmt.Sprintf("%d requests spanned %s from the first send to the last response, not less than RL_WINDOW - 1s = %s",
@@ -121,12 +120,11 @@ func (s *scenario) oneWindow(from, to int) string {
 	return ""
 }
 
-// samplesApart checks the two samples of a "does not move" check: the
-// second was sent at least d after the first response came back (so the
+// SamplesApart checks the two samples of a "does not move" check: the
+// second (nil: none yet) was sent at least d after the first response came back (so the
 // server's two decisions are at least d apart, however long the first
 // request queued) and came back before end, the first window's end.
-func (s *scenario) samplesApart(first *service.Exchange, d time.Duration, end time.Time) string {
-	second := s.last.ex
+func SamplesApart(first, second *service.Exchange, d time.Duration, end time.Time) string {
 	if second == nil || second == first {
 		return ""
 	}
@@ -141,7 +139,7 @@ func (s *scenario) samplesApart(first *service.Exchange, d time.Duration, end ti
 	return ""
 }
 
-// refill checks that the fresh requests recorded at [from, to) (to < 0: to
+// Refill checks that the fresh requests recorded at [from, to) (to < 0: to
 // the end) stayed in one window per bucket: no response shows more units
 // left than a response of the same bucket that came back before it was
 // sent, or as many with a later Reset (a refill: a new window). Replays are left out (they repeat an
@@ -149,8 +147,8 @@ func (s *scenario) samplesApart(first *service.Exchange, d time.Duration, end ti
 // could have ended, RL_WINDOW - 1 s after the bucket's first request was
 // sent by the harness's clock; a refill sooner is the target's doing and
 // the verdict stands.
-func (s *scenario) refill(from, to int) string {
-	all := s.exchanges()
+func (s *State) Refill(from, to int) string {
+	all := s.Exchanges()
 	if to < 0 || to > len(all) {
 		to = len(all)
 	}
@@ -175,7 +173,7 @@ func (s *scenario) refill(from, to int) string {
 		if err != nil {
 			continue
 		}
-		b := bucketOf(ex)
+		b := BucketOf(ex)
 		byBucket[b] = append(byBucket[b], sample{ex, rl.Remaining, rl})
 	}
 	room := s.env.Config.Window - time.Second
@@ -207,21 +205,22 @@ func (s *scenario) refill(from, to int) string {
 	return ""
 }
 
-// bucketOf is the bucket a request is counted on: its device_bucket when
+// BucketOf is the bucket a request is counted on: its device_bucket when
 // that is 64 hex characters, else its client address.
-func bucketOf(ex *service.Exchange) string {
+func BucketOf(ex *service.Exchange) string {
 	var body struct {
 		Bucket any `json:"device_bucket"`
 	}
 	if json.Unmarshal(ex.Body, &body) == nil {
-		if id, ok := body.Bucket.(string); ok && validBucket(id) {
+		if id, ok := body.Bucket.(string); ok && ValidBucket(id) {
 			return id
 		}
 	}
-	return addrKey(ex.ClientAddr)
+	return AddrKey(ex.ClientAddr)
 }
 
-func validBucket(id string) bool {
+// ValidBucket reports whether id is a device bucket: 64 hex characters.
+func ValidBucket(id string) bool {
 	if len(id) != 64 {
 		return false
 	}
@@ -231,4 +230,21 @@ func validBucket(id string) bool {
 		}
 	}
 	return true
+}
+
+// AddrKey is the bucket id of the address fallback.
+func AddrKey(a netip.Addr) string { return "ip:" + a.String() }
+
+// Span is the first send and the last receive of exs (not empty).
+func Span(exs []*service.Exchange) (first, last time.Time) {
+	first, last = exs[0].Sent, exs[0].Received
+	for _, ex := range exs {
+		if ex.Sent.Before(first) {
+			first = ex.Sent
+		}
+		if ex.Received.After(last) {
+			last = ex.Received
+		}
+	}
+	return first, last
 }

@@ -1,4 +1,4 @@
-package steps
+package scenario
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/cucumber/godog"
-	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -30,39 +29,28 @@ func (a *recordingAger) Age(_ context.Context, key string, d time.Duration) erro
 func TestWaitAgesTheKey(t *testing.T) {
 	wall := time.Unix(1_700_000_000, 0)
 	ager := &recordingAger{}
-	s := &scenario{env: &Env{Ager: ager, Now: func() time.Time { return wall }}, ctx: context.Background()}
-	s.key.value = "k1"
-	if err := s.waitUntil(wall.Add(59 * time.Second)); err != nil {
+	s := New(context.Background(), &Env{Ager: ager, Now: func() time.Time { return wall }})
+	s.AgeWith(func() string { return "k1" })
+	if err := s.WaitUntil(wall.Add(59 * time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	if len(ager.ages) != 1 || ager.ages[0] != 59*time.Second || ager.keys[0] != "k1" {
 		t.Fatalf("ages %v of %v, want one of 59s for k1", ager.ages, ager.keys)
 	}
-	if !s.now().Equal(wall.Add(59 * time.Second)) {
-		t.Errorf("the scenario's clock reads %s, want 59 s on", s.now().Sub(wall))
+	if !s.Now().Equal(wall.Add(59 * time.Second)) {
+		t.Errorf("the scenario's clock reads %s, want 59 s on", s.Now().Sub(wall))
 	}
-	if err := s.waitUntil(wall.Add(time.Second)); err != nil || len(ager.ages) != 1 {
+	if err := s.WaitUntil(wall.Add(time.Second)); err != nil || len(ager.ages) != 1 {
 		t.Errorf("a wait for a time already passed aged: %v %v", ager.ages, err)
 	}
 	ex := &service.Exchange{Sent: wall, Received: wall.Add(time.Millisecond)}
-	s.record(ex)
+	s.Record(ex)
 	if ex.Sent.Sub(wall) != 59*time.Second || ex.Received.Sub(ex.Sent) != time.Millisecond {
 		t.Errorf("recorded exchange at %s … %s, want moved by 59 s", ex.Sent.Sub(wall), ex.Received.Sub(wall))
 	}
-	anon := &scenario{env: &Env{Ager: ager, Now: func() time.Time { return wall }}, ctx: context.Background()}
-	if anon.ageable() {
+	anon := New(context.Background(), &Env{Ager: ager, Now: func() time.Time { return wall }})
+	if anon.Ageable() {
 		t.Error("a scenario without a key ages")
-	}
-}
-
-// TestSQLWithoutAnonymousOpenSkipsFW7: a function has no client address, so
-// FW-7 without anonymous-open is skipped with the reason, never passed.
-func TestSQLWithoutAnonymousOpenSkipsFW7(t *testing.T) {
-	cfg := service.DefaultConfig()
-	cfg.SQL, cfg.Profile, cfg.Features = "check_rate_limit", profile.FixedWindow, []profile.Feature{}
-	s := &scenario{env: &Env{Config: cfg}, ctx: context.Background()}
-	if err := s.freshAnonymous(); err == nil || !strings.Contains(err.Error(), "no client address") {
-		t.Fatalf("freshAnonymous: %v", err)
 	}
 }
 
@@ -72,15 +60,15 @@ func TestSQLWithoutAnonymousOpenSkipsFW7(t *testing.T) {
 func TestDeadlineWhileWaitingIsNoVerdict(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
-	s := &scenario{env: &Env{Now: time.Now}, ctx: ctx}
-	err := s.waitUntil(time.Now().Add(time.Hour))
+	s := New(ctx, &Env{Now: time.Now})
+	err := s.WaitUntil(time.Now().Add(time.Hour))
 	if !errors.Is(err, godog.ErrSkip) || !strings.Contains(err.Error(), "could not decide") {
 		t.Fatalf("deadline while waiting: %v, want a skip that could not decide", err)
 	}
 	cctx, ccancel := context.WithCancel(context.Background())
 	ccancel()
-	s.ctx = cctx
-	if err := s.waitUntil(time.Now().Add(time.Hour)); err == nil || errors.Is(err, godog.ErrSkip) {
+	s = New(cctx, &Env{Now: time.Now})
+	if err := s.WaitUntil(time.Now().Add(time.Hour)); err == nil || errors.Is(err, godog.ErrSkip) {
 		t.Fatalf("cancelled while waiting: %v, want an error that is no skip", err)
 	}
 }
@@ -88,8 +76,8 @@ func TestDeadlineWhileWaitingIsNoVerdict(t *testing.T) {
 // TestWaitBeyondMaxWaitSkips: a wait on the wall clock longer than
 // MAX_WAIT is a skip saying so, at once.
 func TestWaitBeyondMaxWaitSkips(t *testing.T) {
-	s := &scenario{env: &Env{Now: time.Now, MaxWait: time.Second}, ctx: context.Background()}
-	err := s.waitUntil(time.Now().Add(time.Hour))
+	s := New(context.Background(), &Env{Now: time.Now, MaxWait: time.Second})
+	err := s.WaitUntil(time.Now().Add(time.Hour))
 	if !errors.Is(err, godog.ErrSkip) || !strings.Contains(err.Error(), "longer than MAX_WAIT=1s") {
 		t.Fatalf("an hour's wait with MAX_WAIT=1s: %v", err)
 	}

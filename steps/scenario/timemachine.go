@@ -1,4 +1,4 @@
-package steps
+package scenario
 
 import (
 	"fmt"
@@ -16,27 +16,38 @@ import (
 // is recorded: the checks (package bound) then see the history the key
 // lived through, windows and all.
 
-// now is the scenario's clock: the wall clock moved on by what was aged.
-func (s *scenario) now() time.Time { return s.env.now().Add(s.offset) }
+// Now is the scenario's clock: the wall clock moved on by what was aged.
+func (s *State) Now() time.Time { return s.env.Clock().Add(s.offset) }
 
-// ageable reports whether waits of this scenario are ages of its key.
-func (s *scenario) ageable() bool { return s.env.Ager != nil && s.key.value != "" }
+// AgeWith names the key whose stored window a wait ages (Env.Ager): key
+// is asked at each wait, "" while there is none.
+func (s *State) AgeWith(key func() string) { s.agedKey = key }
+
+func (s *State) keyValue() string {
+	if s.agedKey == nil {
+		return ""
+	}
+	return s.agedKey()
+}
+
+// Ageable reports whether waits of this scenario are ages of its key.
+func (s *State) Ageable() bool { return s.env.Ager != nil && s.keyValue() != "" }
 
 // age brings the key's time to t by moving its stored window back.
-func (s *scenario) age(t time.Time) error {
-	d := t.Sub(s.now())
+func (s *State) age(t time.Time) error {
+	d := t.Sub(s.Now())
 	if d <= 0 {
 		return nil
 	}
-	if err := s.env.Ager.Age(s.ctx, s.key.value, d); err != nil {
-		return precondition(fmt.Errorf("age the key's window by %s: %w", d, err))
+	if err := s.env.Ager.Age(s.ctx, s.keyValue(), d); err != nil {
+		return Precondition(fmt.Errorf("age the key's window by %s: %w", d, err))
 	}
 	s.offset += d
 	return nil
 }
 
 // shift moves freshly recorded exchanges onto the scenario's clock.
-func (s *scenario) shift(exs []*service.Exchange) {
+func (s *State) shift(exs []*service.Exchange) {
 	if s.offset == 0 {
 		return
 	}
