@@ -66,11 +66,11 @@ func (s *world) wrongCredentials() http.Header {
 // sendUnauthorised sends the bucket a ride without its credentials and one
 // with wrong ones, keeping both as the batch.
 func (s *world) sendUnauthorised() error {
-	s.batch = batch{}
+	s.Batch = scenario.Batch{}
 	for _, h := range []http.Header{s.withoutCredentials(), s.wrongCredentials()} {
 		_, ex, err := s.SendFresh(s.Client(), service.Bucket(s.bucket.id), h)
 		if ex != nil {
-			s.batch.exchanges = append(s.batch.exchanges, ex)
+			s.Batch.Exchanges = append(s.Batch.Exchanges, ex)
 		}
 		if err != nil {
 			return err
@@ -82,7 +82,7 @@ func (s *world) sendUnauthorised() error {
 // refused checks the batch was refused for its credentials. A service that
 // answers 2xx without them does not require them: the scenario cannot run.
 func (s *world) refused() error {
-	for i, ex := range s.batch.exchanges {
+	for i, ex := range s.Batch.Exchanges {
 		what := [...]string{"without the credentials of TARGET_HEADERS", "with wrong credentials"}[i]
 		switch {
 		case ex.Status == http.StatusUnauthorized || ex.Status == http.StatusForbidden:

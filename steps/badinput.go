@@ -50,7 +50,7 @@ func (s *world) sendBadBody(kind string) error {
 	}
 	r := service.Request{Body: body, IdempotencyKey: service.NewUUID()}
 	ex := s.Do(s.Client(), r)
-	s.last = lastExchange{req: r, ex: ex, keyed: ex}
+	s.Last = scenario.Last{Req: r, Ex: ex, Keyed: ex}
 	if ex.Err != nil {
 		return scenario.Violate(clause.Of(clause.Extended), "bad input is answered",
 			"a 4xx response with a JSON error", ex.Err.Error(), ex)

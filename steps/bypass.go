@@ -25,12 +25,12 @@ func (s *world) sendBypass() error {
 	if len(cfg.BypassHeaders) == 0 {
 		return scenario.Precondition(fmt.Errorf("bypass is claimed but BYPASS_HEADERS names no header"))
 	}
-	if s.key.client == nil {
+	if s.Key.Client == nil {
 		return scenario.Precondition(fmt.Errorf("no key: the scenario must start with a fresh key"))
 	}
-	s.batch = batch{sent: s.Limit() + 5}
+	s.Batch = scenario.Batch{Sent: s.Limit() + 5}
 	for range s.Limit() + 5 {
-		r := s.keyed(s.key.value)
+		r := s.keyed(s.Key.Value)
 		r.Header = r.Header.Clone()
 		if r.Header == nil {
 			r.Header = cfg.BypassHeaders.Clone()
@@ -38,10 +38,10 @@ func (s *world) sendBypass() error {
 		for k, vs := range cfg.BypassHeaders {
 			r.Header[k] = append([]string(nil), vs...)
 		}
-		ex, err := s.Send(s.key.client, r)
+		ex, err := s.Send(s.Key.Client, r)
 		if ex != nil {
-			s.batch.exchanges = append(s.batch.exchanges, ex)
-			s.last = lastExchange{req: r, ex: ex}
+			s.Batch.Exchanges = append(s.Batch.Exchanges, ex)
+			s.Last = scenario.Last{Req: r, Ex: ex}
 		}
 		if err != nil {
 			return err
@@ -52,9 +52,9 @@ func (s *world) sendBypass() error {
 
 // allOfBatchAllowed: every exchange of the last batch got a 2xx.
 func (s *world) allOfBatchAllowed() error {
-	for i, ex := range s.batch.exchanges {
+	for i, ex := range s.Batch.Exchanges {
 		if ex.Status/100 != 2 {
-			return scenario.Violate(clause.Of(clause.SL10), fmt.Sprintf("bypass request %d of %d", i+1, len(s.batch.exchanges)),
+			return scenario.Violate(clause.Of(clause.SL10), fmt.Sprintf("bypass request %d of %d", i+1, len(s.Batch.Exchanges)),
 				"2xx", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 	}
@@ -70,7 +70,7 @@ func (s *world) normalAfterBypass() error {
 	}
 	for i, ex := range run {
 		if ex.Status/100 != 2 {
-			return scenario.Violate(clause.Of(clause.SL10), fmt.Sprintf("request %d of %d without the bypass headers, after %d bypass requests", i+1, len(run), len(s.batch.exchanges)),
+			return scenario.Violate(clause.Of(clause.SL10), fmt.Sprintf("request %d of %d without the bypass headers, after %d bypass requests", i+1, len(run), len(s.Batch.Exchanges)),
 				"2xx: bypass requests spend nothing", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 	}

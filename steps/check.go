@@ -10,10 +10,10 @@ import (
 
 // need is the last exchange, which a Then step checks.
 func (s *world) need() (*service.Exchange, error) {
-	if s.last.ex == nil {
+	if s.Last.Ex == nil {
 		return nil, errors.New("no response to check")
 	}
-	return s.last.ex, nil
+	return s.Last.Ex, nil
 }
 
 // lastWithHeaders is the last response and its parsed rate-limit headers

@@ -39,18 +39,18 @@ func (s *world) concurrentDifferent(n int) error {
 	if err != nil {
 		return err
 	}
-	s.batch = batch{sent: n, left: s.unitsLeft()}
-	s.batch.exchanges, err = s.Fire(s.Client(), reqs, time.Time{})
+	s.Batch = scenario.Batch{Sent: n, Left: s.unitsLeft()}
+	s.Batch.Exchanges, err = s.Fire(s.Client(), reqs, time.Time{})
 	return err
 }
 
 func (s *world) exactlyMinNQ() error {
-	n, q := s.batch.sent, s.batch.left
+	n, q := s.Batch.Sent, s.Batch.Left
 	k := min(n, q)
 	var got []int64
 	others := 0
 	var bad *service.Exchange
-	for _, ex := range s.batch.exchanges {
+	for _, ex := range s.Batch.Exchanges {
 		switch ex.Status {
 		case http.StatusOK:
 			rl, err := scenario.HeadersOf(ex, clause.Of(clause.FR7))
@@ -76,7 +76,7 @@ func (s *world) exactlyMinNQ() error {
 		}
 		return scenario.Violate(clause.Of(clause.AC7, clause.FR4), fmt.Sprintf("%d concurrent requests on a bucket with %d units left", n, q),
 			fmt.Sprintf("exactly %d× 200 with Remaining %v (each once) and %d× 429", k, want, n-k),
-			actual, s.batch.exchanges...)
+			actual, s.Batch.Exchanges...)
 	}
 	return nil
 }

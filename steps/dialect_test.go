@@ -65,8 +65,8 @@ func TestStatusDialectSkipsHeaderClauses(t *testing.T) {
 		cfg := configFrom(t, map[string]string{"PROFILE": profile, "DIALECT": "status", "RL_LIMIT": "5", "RL_WINDOW": "3", "RL_BURST": "5", "RL_RATE": "2"})
 		ok := exchange(t, cfg, answerer(t, 200, nil, "ok"))
 		s := testWorld(context.Background(), &scenario.Env{Config: cfg, Now: time.Now})
-		s.key.runs = [][]*service.Exchange{{ok}}
-		s.last.ex = exchange(t, cfg, answerer(t, 429, map[string]string{"Retry-After": "1"}, "slow down"))
+		s.Key.Runs = [][]*service.Exchange{{ok}}
+		s.Last.Ex = exchange(t, cfg, answerer(t, 429, map[string]string{"Retry-After": "1"}, "slow down"))
 		step := s.bucketHeaders
 		if profile == "sliding-log" {
 			step = s.logHeaders
@@ -86,7 +86,7 @@ func TestRetryAfterReadOnItsOwn(t *testing.T) {
 		for _, profile := range []string{"sliding-log", "token-bucket"} {
 			cfg := configFrom(t, map[string]string{"PROFILE": profile, "RL_LIMIT": "5", "RL_WINDOW": "5", "RL_BURST": "5", "RL_RATE": "0.5", "LIMITED_BODY": "/error/code=RATE_LIMITED"})
 			s := testWorld(context.Background(), &scenario.Env{Config: cfg, Now: time.Now})
-			s.last.ex = exchange(t, cfg, answerer(t, 429, map[string]string{"Retry-After": ra}, `{"error":{"code":"RATE_LIMITED"}}`))
+			s.Last.Ex = exchange(t, cfg, answerer(t, 429, map[string]string{"Retry-After": ra}, `{"error":{"code":"RATE_LIMITED"}}`))
 			step := s.the429
 			if profile == "token-bucket" {
 				step = s.bucket429
@@ -107,7 +107,7 @@ func TestLimitedBodyNoneAndText(t *testing.T) {
 	for body, pass := range map[string]bool{"none": true, "text:(?i)too many": true, "text:^slow": false} {
 		cfg := configFrom(t, map[string]string{"PROFILE": "sliding-log", "RL_LIMIT": "5", "RL_WINDOW": "5", "LIMITED_BODY": body})
 		s := testWorld(context.Background(), &scenario.Env{Config: cfg, Now: time.Now})
-		s.last.ex = exchange(t, cfg, url)
+		s.Last.Ex = exchange(t, cfg, url)
 		if err := s.the429(); (err == nil) != pass {
 			t.Errorf("LIMITED_BODY=%s on a text 429: %v, want pass %v", body, err, pass)
 		}
@@ -125,7 +125,7 @@ func TestWaitingStepSkipsWithoutRetryAfter(t *testing.T) {
 			h["Retry-After"] = ra
 		}
 		s := testWorld(context.Background(), &scenario.Env{Config: cfg, Now: time.Now})
-		s.last.ex = exchange(t, cfg, answerer(t, 429, h, `{"error":{"code":"RATE_LIMITED"}}`))
+		s.Last.Ex = exchange(t, cfg, answerer(t, 429, h, `{"error":{"code":"RATE_LIMITED"}}`))
 		if err := s.allowedAfterRetry(); !errors.Is(err, godog.ErrSkip) || !strings.Contains(err.Error(), why) {
 			t.Errorf("Retry-After %q: %v, want a skip saying %q", ra, err, why)
 		}

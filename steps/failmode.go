@@ -95,15 +95,15 @@ func (s *world) sendWhileDown(n int) error {
 	}
 	// Concurrently: a store that is down may keep each request waiting for
 	// its busy timeout before it answers.
-	s.batch = batch{sent: n}
-	s.batch.exchanges, err = s.Fire(s.Client(), reqs, time.Time{})
+	s.Batch = scenario.Batch{Sent: n}
+	s.Batch.Exchanges, err = s.Fire(s.Client(), reqs, time.Time{})
 	return err
 }
 
 func (s *world) noneAllowed() error {
 	refs := clause.Of(clause.FAIL1)
-	for i, ex := range s.batch.exchanges {
-		where := fmt.Sprintf("request %d of %d while the store was down", i+1, len(s.batch.exchanges))
+	for i, ex := range s.Batch.Exchanges {
+		where := fmt.Sprintf("request %d of %d while the store was down", i+1, len(s.Batch.Exchanges))
 		switch {
 		case ex.Status == http.StatusOK:
 			return scenario.Violate(refs, where, "503 (or 429) with Retry-After, never 200", scenario.Describe(ex)+": allowed without its store", ex)
@@ -126,7 +126,7 @@ func validRetryAfter(v string) bool {
 }
 
 func (s *world) allAllowed() error {
-	exs := s.batch.exchanges
+	exs := s.Batch.Exchanges
 	allowed := 0
 	var bad *service.Exchange
 	for _, ex := range exs {

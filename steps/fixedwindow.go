@@ -34,42 +34,9 @@ func (s *world) registerFixedWindow(sc scenario.Stepper) {
 	sc.Step(`^the next request without the key is refused with 429, or allowed with anonymous-open$`, s.anonymousNext)
 }
 
-// epoch reports whether windows are aligned to the epoch.
-func (s *world) epoch() bool { return s.env.Config.WindowAlign != profile.AlignFirstRequest }
-
-// epochStart is the start of the epoch window holding t.
-func (s *world) epochStart(t time.Time) time.Time {
-	w := s.window()
-	return time.Unix(0, t.UnixNano()/int64(w)*int64(w))
-}
-
-// keyWindowEnd is the latest the key's current window can end: the epoch
-// boundary after the window's first request, or (first-request) when the
-// response that opened it came back, plus W.
-func (s *world) keyWindowEnd() time.Time {
-	if s.epoch() {
-		return s.key.end
-	}
-	if s.key.opened == nil {
-		return time.Time{}
-	}
-	return s.key.opened.Received.Add(s.window())
-}
-
-// keyWindowEarliestEnd is the earliest the current window can end: the
-// epoch boundary, or (first-request) W after the whole second in which the
-// request that opened it was sent (a server keeping whole seconds ends it
-// there).
-func (s *world) keyWindowEarliestEnd() time.Time {
-	if s.epoch() || s.key.opened == nil {
-		return s.keyWindowEnd()
-	}
-	return s.key.opened.Sent.Truncate(time.Second).Add(s.window())
-}
-
 // openWindow sends the request that opens a first-request window.
 func (s *world) openWindow() error {
-	if s.key.opened != nil {
+	if s.Key.Opened != nil {
 		return nil
 	}
 	ex, err := s.sendKeyed()
@@ -79,7 +46,7 @@ func (s *world) openWindow() error {
 	if ex.Status/100 != 2 {
 		return s.setupFailed("the first request of a fresh key", ex)
 	}
-	s.key.runs = append(s.key.runs, []*service.Exchange{ex})
+	s.Key.Runs = append(s.Key.Runs, []*service.Exchange{ex})
 	return nil
 }
 
@@ -105,7 +72,7 @@ func (s *world) windowHasLeft(ms int) error {
 	if end.Sub(now) < left+100*time.Millisecond {
 		end = end.Add(s.window())
 	}
-	s.key.end, s.key.spent = end, 0
+	s.Key.End, s.Key.Spent = end, 0
 	return s.WaitUntil(end.Add(-left))
 }
 
@@ -118,14 +85,14 @@ func (s *world) windowIsOld(ms int) error {
 		if err := s.openWindow(); err != nil {
 			return err
 		}
-		return s.WaitUntil(s.key.opened.Sent.Add(age))
+		return s.WaitUntil(s.Key.Opened.Sent.Add(age))
 	}
 	now := s.Now()
 	start := s.epochStart(now)
 	if now.After(start.Add(age)) {
 		start = start.Add(s.window())
 	}
-	s.key.end, s.key.spent = start.Add(s.window()), 0
+	s.Key.End, s.Key.Spent = start.Add(s.window()), 0
 	return s.WaitUntil(start.Add(age))
 }
 
@@ -143,7 +110,7 @@ func (s *world) epochWindowIsOld(ms int) error {
 // which must be allowed, and assumes they were decided inside it.
 func (s *world) spendRest() error {
 	end := s.keyWindowEarliestEnd()
-	run, err := s.sendRun(s.Limit() - s.key.spent)
+	run, err := s.sendRun(s.Limit() - s.Key.Spent)
 	if err != nil {
 		return err
 	}
@@ -174,14 +141,14 @@ func (s *world) windowEnds() error {
 	if err := s.WaitUntil(end.Add(100 * time.Millisecond)); err != nil {
 		return err
 	}
-	s.key.opened, s.key.spent, s.key.end = nil, 0, end.Add(s.window())
+	s.Key.Opened, s.Key.Spent, s.Key.End = nil, 0, end.Add(s.window())
 	return nil
 }
 
 // nPlusSequential sends N+k requests of the key one after another.
 func (s *world) nPlusSequential(k int) error {
 	run, err := s.sendRun(s.Limit() + k)
-	s.batch = batch{exchanges: run, sent: len(run)}
+	s.Batch = scenario.Batch{Exchanges: run, Sent: len(run)}
 	return err
 }
 
@@ -213,7 +180,7 @@ func (s *world) boundaryBurst() error {
 
 // fixedHeaders is FW-5 over the key's first run and the 429 after it.
 func (s *world) fixedHeaders() error {
-	exs := append(slices.Clone(s.key.runs[0]), s.last.ex)
+	exs := append(slices.Clone(s.Key.Runs[0]), s.Last.Ex)
 	first := exs[0]
 	if _, err := scenario.HeadersOf(first, s.Refs()); errors.Is(err, godog.ErrSkip) {
 		return err
@@ -262,7 +229,7 @@ func (s *world) fixedHeaders() error {
 
 // fixed429 is FW-6: the 429 (already checked) carries LIMITED_BODY.
 func (s *world) fixed429() error {
-	ex := s.last.ex
+	ex := s.Last.Ex
 	ra, _, _ := s.retryAfterOf(ex)
 	return s.limitedBody(ex, ra)
 }

@@ -34,11 +34,11 @@ func (s *world) sendPastLimit() error {
 		s.bucket.id = service.NewDeviceBucket()
 	}
 	n := s.Limit() + 1
-	s.batch = batch{exchanges: make([]*service.Exchange, 0, n)}
+	s.Batch = scenario.Batch{Exchanges: make([]*service.Exchange, 0, n)}
 	for range n {
 		ex, err := s.one(s.Client(), service.Bucket(s.bucket.id))
 		if ex != nil {
-			s.batch.exchanges = append(s.batch.exchanges, ex)
+			s.Batch.Exchanges = append(s.Batch.Exchanges, ex)
 		}
 		if err != nil {
 			return err
@@ -51,7 +51,7 @@ func (s *world) sendPastLimit() error {
 }
 
 func (s *world) allSentinel() error {
-	exs := s.batch.exchanges
+	exs := s.Batch.Exchanges
 	if len(exs) == 0 {
 		return errors.New("no responses")
 	}

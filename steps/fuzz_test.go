@@ -38,8 +38,8 @@ func FuzzResponseChecks(f *testing.F) {
 		ex := &service.Exchange{Method: "POST", Status: status, RespHeader: h, RespBody: body, Sent: now, Received: now}
 		first.Answer, ex.Answer = s.env.Config.Answer(), s.env.Config.Answer() // as the client stamps them
 		s.bucket.first = first
-		s.last = lastExchange{ex: ex, keyed: first}
-		s.batch = batch{exchanges: []*service.Exchange{ex, first}, sent: 2, left: 1, rounds: [][]*service.Exchange{{ex}}}
+		s.Last = scenario.Last{Ex: ex, Keyed: first}
+		s.Batch = scenario.Batch{Exchanges: []*service.Exchange{ex, first}, Sent: 2, Left: 1, Rounds: [][]*service.Exchange{{ex}}}
 		checks := map[string]func() error{
 			"validHeaders":  func() error { return s.validHeaders(ex) },
 			"remainingIs":   func() error { return s.remainingIs(0, "") },

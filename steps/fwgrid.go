@@ -46,7 +46,7 @@ func (s *world) gridLatest() time.Time {
 // gap of k·W − ms, not a multiple of W.
 func (s *world) idleToGrid(ms int) error {
 	lead := time.Duration(ms) * time.Millisecond
-	if s.key.runs != nil {
+	if s.Key.Runs != nil {
 		return scenario.Precondition(fmt.Errorf("the idle gap starts at the key's first-ever request: the key was used already"))
 	}
 	k := 2
@@ -66,12 +66,12 @@ func (s *world) idleToGrid(ms int) error {
 	if err != nil {
 		return err
 	}
-	s.key.runs = append(s.key.runs, []*service.Exchange{ex})
+	s.Key.Runs = append(s.Key.Runs, []*service.Exchange{ex})
 	if ex.Status/100 != 2 {
 		return s.setupFailed("the first request of a fresh key", ex)
 	}
 	s.grid = gridState{first: ex, k: k, burst: s.Recorded()}
-	s.key.opened, s.key.spent = nil, 0
+	s.Key.Opened, s.Key.Spent = nil, 0
 	return s.WaitUntil(s.gridEarliest().Add(-lead))
 }
 
@@ -89,7 +89,7 @@ func (s *world) gridPasses() error {
 	if err := s.WaitUntil(late.Add(100 * time.Millisecond)); err != nil {
 		return err
 	}
-	s.key.opened, s.key.spent = nil, 0
+	s.Key.Opened, s.Key.Spent = nil, 0
 	s.Assume("traffic on both sides of a multiple of W after the key's first request, within one span of W", func() string {
 		all := s.Exchanges()
 		if before <= s.grid.burst || len(all) <= before {

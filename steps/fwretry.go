@@ -39,7 +39,10 @@ func (s *world) retryWhileRefused(ms, secs int) error {
 		return scenario.Precondition(fmt.Errorf("no window: the key must spend its window before it retries"))
 	}
 	every, stop := time.Duration(ms)*time.Millisecond, end.Add(-retryStop)
-	next := maxTime(s.Now(), end.Add(-time.Duration(secs)*time.Second))
+	next := end.Add(-time.Duration(secs) * time.Second)
+	if now := s.Now(); now.After(next) {
+		next = now
+	}
 	var retries []*service.Exchange
 	for ; next.Before(stop); next = next.Add(every) {
 		if err := s.WaitUntil(next); err != nil {
@@ -64,7 +67,7 @@ func (s *world) retryWhileRefused(ms, secs int) error {
 	if len(retries) == 0 {
 		return scenario.Skip("no time left in the window to retry in: it ends at %s", end.Format(time.RFC3339Nano))
 	}
-	s.key.runs = append(s.key.runs, retries)
+	s.Key.Runs = append(s.Key.Runs, retries)
 	s.Assume("the retries decided inside the spent window", func() string {
 		for _, ex := range retries {
 			if ex.Status/100 == 2 {

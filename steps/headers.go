@@ -13,7 +13,7 @@ import (
 // registerHeaders registers the checks of the rate-limit headers (FR-7).
 func (s *world) registerHeaders(sc scenario.Stepper) {
 	sc.Step(`^Limit is the configured limit$`, s.limitIsConfigured)
-	sc.Step(`^the response carries valid rate-limit headers$`, func() error { return s.validHeaders(s.last.ex) })
+	sc.Step(`^the response carries valid rate-limit headers$`, func() error { return s.validHeaders(s.Last.Ex) })
 	sc.Step(`^every response so far carried valid rate-limit headers$`, s.allValidHeaders)
 }
 

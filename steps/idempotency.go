@@ -25,28 +25,28 @@ func (s *world) registerIdempotency(sc scenario.Stepper) {
 }
 
 func (s *world) replay() error {
-	if s.last.ex == nil {
+	if s.Last.Ex == nil {
 		return errors.New("no request to replay")
 	}
-	ex, err := s.Send(s.Client(), s.last.req)
-	s.last = lastExchange{req: s.last.req, ex: ex, keyed: s.last.ex}
+	ex, err := s.Send(s.Client(), s.Last.Req)
+	s.Last = scenario.Last{Req: s.Last.Req, Ex: ex, Keyed: s.Last.Ex}
 	return err
 }
 
 func (s *world) sameKeyOtherBody() error {
-	if s.last.ex == nil {
+	if s.Last.Ex == nil {
 		return errors.New("no earlier request")
 	}
 	r, err := s.Request(service.Bucket(s.bucket.id))
 	if err != nil {
 		return err
 	}
-	if bytes.Equal(r.Body, s.last.req.Body) {
+	if bytes.Equal(r.Body, s.Last.Req.Body) {
 		return scenario.Skip("BODY_TEMPLATE renders the same body twice, so no different body can be sent with the same key; put {{uuid}} in a field your service accepts (a timestamp repeats within its second)")
 	}
-	r.IdempotencyKey = s.last.req.IdempotencyKey
+	r.IdempotencyKey = s.Last.Req.IdempotencyKey
 	ex, err := s.Send(s.Client(), r)
-	s.last = lastExchange{req: r, ex: ex, keyed: s.last.ex}
+	s.Last = scenario.Last{Req: r, Ex: ex, Keyed: s.Last.Ex}
 	return err
 }
 
@@ -61,7 +61,7 @@ func (s *world) concurrentIdentical(rounds, n int) error {
 		// The settings cannot set the scenario up: no verdict either way.
 		return scenario.Skip("the scenario spends %d units in its rounds and one more on the fresh ride it checks; RL_LIMIT=%d has fewer: run it with a larger RL_LIMIT", rounds, s.Limit())
 	}
-	s.batch = batch{}
+	s.Batch = scenario.Batch{}
 	if s.bucket.first == nil {
 		if err := s.alignWindowStart(); err != nil {
 			return err
@@ -78,8 +78,8 @@ func (s *world) concurrentIdentical(rounds, n int) error {
 			reqs[i] = r
 		}
 		out, err := s.Fire(s.Client(), reqs, time.Time{})
-		s.batch.exchanges = append(s.batch.exchanges, out...)
-		s.batch.rounds = append(s.batch.rounds, out)
+		s.Batch.Exchanges = append(s.Batch.Exchanges, out...)
+		s.Batch.Rounds = append(s.Batch.Rounds, out)
 		if err != nil {
 			return err
 		}
@@ -88,7 +88,7 @@ func (s *world) concurrentIdentical(rounds, n int) error {
 }
 
 func (s *world) replayMatches() error {
-	orig, replay := s.last.keyed, s.last.ex
+	orig, replay := s.Last.Keyed, s.Last.Ex
 	if orig == nil || replay == nil || orig == replay {
 		return errors.New("no replay to compare")
 	}
@@ -112,10 +112,10 @@ func (s *world) nextFresh() (*service.Exchange, int64, error) {
 }
 
 func (s *world) nextBelowFirst(n int) error {
-	if s.last.keyed == nil {
+	if s.Last.Keyed == nil {
 		return errors.New("no first response")
 	}
-	first, err := scenario.HeadersOf(s.last.keyed, clause.Of(clause.FR7))
+	first, err := scenario.HeadersOf(s.Last.Keyed, clause.Of(clause.FR7))
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func (s *world) nextLimitMinus(n int) error {
 	if want := int64(s.Limit() - n); got != want {
 		return scenario.Violate(clause.Of(clause.AC6, clause.FR6), "concurrent identical requests spend one unit",
 			fmt.Sprintf("the next fresh request's Remaining %d (limit - %d)", want, n),
-			scenario.Describe(ex)+"; "+s.spentByRounds(got), append(s.batch.exchanges, ex)...)
+			scenario.Describe(ex)+"; "+s.spentByRounds(got), append(s.Batch.Exchanges, ex)...)
 	}
 	return nil
 }
@@ -148,7 +148,7 @@ func (s *world) nextLimitMinus(n int) error {
 // requests on a fresh bucket spent, by the Remaining of the fresh ride after
 // them (which spent one itself), and how many 200s each round got.
 func (s *world) spentByRounds(remaining int64) string {
-	rounds := s.batch.rounds
+	rounds := s.Batch.Rounds
 	ok := make([]int, len(rounds))
 	for i, round := range rounds {
 		for _, ex := range round {
@@ -166,7 +166,7 @@ func (s *world) spentByRounds(remaining int64) string {
 }
 
 func (s *world) notCached() error {
-	orig, ex := s.last.keyed, s.last.ex
+	orig, ex := s.Last.Keyed, s.Last.Ex
 	if orig == nil || ex == nil || orig == ex {
 		return errors.New("no second response")
 	}
@@ -188,7 +188,7 @@ func (s *world) notCached() error {
 }
 
 func (s *world) no5xx() error {
-	for _, ex := range s.batch.exchanges {
+	for _, ex := range s.Batch.Exchanges {
 		if ex.Status >= 500 {
 			return scenario.Violate(clause.Of(clause.AC6, clause.FR6), "concurrent identical requests", "no 5xx", scenario.Describe(ex), ex)
 		}

@@ -25,11 +25,11 @@ func (s *world) ietfFields() error {
 		return scenario.Skip("%s FEATURES does not include ietf-headers", NotClaimed)
 	}
 	var exs []*service.Exchange
-	for _, run := range s.key.runs {
+	for _, run := range s.Key.Runs {
 		exs = append(exs, run...)
 	}
-	if s.last.ex != nil && (len(exs) == 0 || exs[len(exs)-1] != s.last.ex) {
-		exs = append(exs, s.last.ex)
+	if s.Last.Ex != nil && (len(exs) == 0 || exs[len(exs)-1] != s.Last.Ex) {
+		exs = append(exs, s.Last.Ex)
 	}
 	w := int64(s.window() / time.Second)
 	for _, ex := range exs {

@@ -13,18 +13,18 @@ import (
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
-// keyState is the key under test of a profile other than the PRD: its
+// Key is the key under test of a profile other than the PRD: its
 // value as sent (KEY_FORMAT applied to a fresh id; "" sends no key, so the
 // client address keys the request) and the client that sends it.
-type keyState struct {
-	value  string
-	client scenario.Client
-	runs   [][]*service.Exchange // the batches sent with the key, in order
+type Key struct {
+	Value  string
+	Client scenario.Client
+	Runs   [][]*service.Exchange // the batches sent with the key, in order
 	// fixed windows: the exchange that opened the current window
 	// (first-request), the allowed requests in it, and its end (epoch)
-	opened *service.Exchange
-	spent  int
-	end    time.Time
+	Opened *service.Exchange
+	Spent  int
+	End    time.Time
 }
 
 // registerKeys registers the steps that make keys and send with them.
@@ -54,7 +54,7 @@ func (s *world) freshKey() error {
 	if err != nil {
 		return err
 	}
-	s.key = keyState{value: v, client: s.NewClient()}
+	s.Key = Key{Value: v, Client: s.NewClient()}
 	return nil
 }
 
@@ -63,7 +63,7 @@ func (s *world) freshAnonymous() error {
 	if cfg := s.env.Config; cfg.SQL != "" && !cfg.Claims(profile.AnonymousOpen) {
 		return scenario.Skip("TARGET_SQL: a call without a caller has no client address to be keyed by; only anonymous-open (auth.uid() NULL allowed) can be checked, and it is not claimed")
 	}
-	s.key = keyState{client: s.NewClient()}
+	s.Key = Key{Client: s.NewClient()}
 	return nil
 }
 
@@ -95,22 +95,22 @@ func (s *world) keyOf(ex *service.Exchange) string {
 
 // sendKeyed sends one request of the scenario's key and records it.
 func (s *world) sendKeyed() (*service.Exchange, error) {
-	if s.key.client == nil {
+	if s.Key.Client == nil {
 		return nil, scenario.Precondition(fmt.Errorf("no key: the scenario must start with a fresh key or client address"))
 	}
-	return s.sendKeyedWith(s.key.client)
+	return s.sendKeyedWith(s.Key.Client)
 }
 
 // sendKeyedWith sends one request of the scenario's key with c (the key's
 // client, or another instance's: MI-1) and records it.
 func (s *world) sendKeyedWith(c scenario.Sender) (*service.Exchange, error) {
-	ex, err := s.Send(c, s.keyed(s.key.value))
+	ex, err := s.Send(c, s.keyed(s.Key.Value))
 	if ex != nil {
-		s.last = lastExchange{req: s.keyed(s.key.value), ex: ex}
+		s.Last = scenario.Last{Req: s.keyed(s.Key.Value), Ex: ex}
 		if ex.Status/100 == 2 {
-			s.key.spent++
-			if s.key.opened == nil {
-				s.key.opened = ex
+			s.Key.Spent++
+			if s.Key.Opened == nil {
+				s.Key.Opened = ex
 			}
 		}
 	}
@@ -126,11 +126,11 @@ func (s *world) sendRun(n int) ([]*service.Exchange, error) {
 			run = append(run, ex)
 		}
 		if err != nil {
-			s.key.runs = append(s.key.runs, run)
+			s.Key.Runs = append(s.Key.Runs, run)
 			return run, err
 		}
 	}
-	s.key.runs = append(s.key.runs, run)
+	s.Key.Runs = append(s.Key.Runs, run)
 	return run, nil
 }
 
@@ -165,7 +165,7 @@ func (s *world) burstWithinSecond() error {
 		}
 		return ""
 	})
-	s.batch = batch{exchanges: run, sent: len(run)}
+	s.Batch = scenario.Batch{Exchanges: run, Sent: len(run)}
 	return nil
 }
 
@@ -174,18 +174,18 @@ func (s *world) concurrentKeyed(k int) error { return s.concurrentN(s.Limit() + 
 
 // concurrentN releases n requests of the key at once: one run of the key,
 // and the last batch.
-func (s *world) concurrentN(n int) error { return s.concurrentNWith(s.key.client, n) }
+func (s *world) concurrentN(n int) error { return s.concurrentNWith(s.Key.Client, n) }
 
 // concurrentNWith is concurrentN sent with c (the key's client, or one
 // that spreads the requests over the instances: MI-1).
 func (s *world) concurrentNWith(c scenario.Sender, n int) error {
 	reqs := make([]service.Request, n)
 	for i := range reqs {
-		reqs[i] = s.keyed(s.key.value)
+		reqs[i] = s.keyed(s.Key.Value)
 	}
 	out, err := s.fireKeyed(c, reqs)
-	s.key.runs = append(s.key.runs, out)
-	s.batch = batch{exchanges: out, sent: len(out)}
+	s.Key.Runs = append(s.Key.Runs, out)
+	s.Batch = scenario.Batch{Exchanges: out, Sent: len(out)}
 	return err
 }
 
@@ -236,10 +236,10 @@ func (s *world) nextRefused() error {
 // before the window's end); otherwise the time assumption broke. A 429
 // rests on no timing.
 func (s *world) assumeRunInOneWindow(ex *service.Exchange) {
-	if len(s.key.runs) == 0 || len(s.key.runs[len(s.key.runs)-1]) == 0 {
+	if len(s.Key.Runs) == 0 || len(s.Key.Runs[len(s.Key.Runs)-1]) == 0 {
 		return
 	}
-	first, end := s.key.runs[len(s.key.runs)-1][0], s.keyWindowEarliestEnd()
+	first, end := s.Key.Runs[len(s.Key.Runs)-1][0], s.keyWindowEarliestEnd()
 	s.Assume("the key's requests within one window", func() string {
 		if ex.Refused() {
 			return "" // refused: the verdict rests on no timing
@@ -262,7 +262,7 @@ func (s *world) secondsPass(n int) error {
 // exactlyN checks the last batch: exactly N allowed, the rest 429.
 func (s *world) exactlyN() error {
 	allowed, other := 0, []*service.Exchange(nil)
-	for _, ex := range s.batch.exchanges {
+	for _, ex := range s.Batch.Exchanges {
 		switch {
 		case ex.Status/100 == 2:
 			allowed++
@@ -274,11 +274,11 @@ func (s *world) exactlyN() error {
 		return scenario.Violate(s.Refs(), "each request is allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", other[0].Status), other[0])
 	}
 	if allowed > s.Limit() {
-		s.assumeBatchInOneWindow(s.batch.exchanges)
+		s.assumeBatchInOneWindow(s.Batch.Exchanges)
 	}
 	if allowed != s.Limit() {
-		return scenario.Violate(s.Refs(), fmt.Sprintf("%d requests of one key within one window", s.batch.sent),
-			fmt.Sprintf("exactly %d allowed", s.Limit()), fmt.Sprintf("%d allowed", allowed), s.batch.exchanges...)
+		return scenario.Violate(s.Refs(), fmt.Sprintf("%d requests of one key within one window", s.Batch.Sent),
+			fmt.Sprintf("exactly %d allowed", s.Limit()), fmt.Sprintf("%d allowed", allowed), s.Batch.Exchanges...)
 	}
 	return nil
 }
@@ -296,10 +296,7 @@ func (s *world) assumeBatchInOneWindow(exs []*service.Exchange) {
 	if len(exs) == 0 {
 		return
 	}
-	first, last := exs[0].Sent, exs[0].Received
-	for _, ex := range exs {
-		first, last = minTime(first, ex.Sent), maxTime(last, ex.Received)
-	}
+	first, last := scenario.Span(exs)
 	end := s.keyWindowEarliestEnd()
 	if s.epoch() {
 		end = s.epochStart(first).Add(s.window())

@@ -90,18 +90,18 @@ func (s *world) ridesOverInstances(k int) error {
 	if err != nil {
 		return err
 	}
-	s.batch = batch{sent: n, left: s.unitsLeft()}
-	s.batch.exchanges, err = s.Fire(&roundRobin{to: cs}, reqs, time.Time{})
+	s.Batch = scenario.Batch{Sent: n, Left: s.unitsLeft()}
+	s.Batch.Exchanges, err = s.Fire(&roundRobin{to: cs}, reqs, time.Time{})
 	return err
 }
 
 // keyedOverInstances releases N+k (token-bucket: B+k) requests of the key
 // at once, spread round-robin over the instances.
 func (s *world) keyedOverInstances(of string, k int) error {
-	if s.key.client == nil {
+	if s.Key.Client == nil {
 		return scenario.Precondition(errors.New("no key: the scenario must start with a fresh key"))
 	}
-	cs, err := s.instanceClients(s.key.client)
+	cs, err := s.instanceClients(s.Key.Client)
 	if err != nil {
 		return err
 	}
@@ -180,10 +180,10 @@ func (s *world) bucketRefusedElsewhere() error {
 // keyThroughEach sends one request of the scenario's fresh key through
 // each instance in turn, each allowed: the start of the key's one run.
 func (s *world) keyThroughEach() error {
-	if s.key.client == nil {
+	if s.Key.Client == nil {
 		return scenario.Precondition(errors.New("no key: the scenario must start with a fresh key"))
 	}
-	cs, err := s.instanceClients(s.key.client)
+	cs, err := s.instanceClients(s.Key.Client)
 	if err != nil {
 		return err
 	}
@@ -191,7 +191,7 @@ func (s *world) keyThroughEach() error {
 		return scenario.Skip("the scenario spends one request through each of %d instances, more than the limit %d: run it with a larger limit", len(cs), s.quota())
 	}
 	var run []*service.Exchange
-	defer func() { s.key.runs = append(s.key.runs, run) }()
+	defer func() { s.Key.Runs = append(s.Key.Runs, run) }()
 	for i, c := range cs {
 		ex, err := s.sendKeyedWith(c)
 		if ex != nil {
@@ -212,21 +212,21 @@ func (s *world) keyThroughEach() error {
 // B) through the first instance, one after another, each allowed; they
 // join the key's run.
 func (s *world) keyRestThroughFirst() error {
-	if len(s.key.runs) == 0 {
+	if len(s.Key.Runs) == 0 {
 		return scenario.Precondition(errors.New("the scenario must start with a request through each instance"))
 	}
-	last := len(s.key.runs) - 1
-	for len(s.key.runs[last]) < s.quota() {
+	last := len(s.Key.Runs) - 1
+	for len(s.Key.Runs[last]) < s.quota() {
 		ex, err := s.sendKeyed()
 		if ex != nil {
-			s.key.runs[last] = append(s.key.runs[last], ex)
+			s.Key.Runs[last] = append(s.Key.Runs[last], ex)
 		}
 		if err != nil {
 			return err
 		}
 		if ex.Status/100 != 2 {
-			return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of %d of a fresh key within one window", len(s.key.runs[last]), s.quota()),
-				"2xx", fmt.Sprintf("HTTP %d", ex.Status), s.key.runs[last]...)
+			return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of %d of a fresh key within one window", len(s.Key.Runs[last]), s.quota()),
+				"2xx", fmt.Sprintf("HTTP %d", ex.Status), s.Key.Runs[last]...)
 		}
 	}
 	return nil
@@ -248,7 +248,7 @@ func (s *world) keyRefusedElsewhere() error {
 		s.assumeQuotaStillSpent(ex)
 		if !ex.Refused() {
 			return scenario.Violate(s.Refs(), fmt.Sprintf("a key that spent its limit, through instance %d", i+2), "429",
-				fmt.Sprintf("HTTP %d", ex.Status), append(slices.Clone(s.key.runs[len(s.key.runs)-1]), ex)...)
+				fmt.Sprintf("HTTP %d", ex.Status), append(slices.Clone(s.Key.Runs[len(s.Key.Runs)-1]), ex)...)
 		}
 	}
 	return nil
@@ -261,13 +261,13 @@ func (s *world) keyRefusedElsewhere() error {
 // afterwards (assumeBatchInOneWindow).
 func (s *world) keyExactly(of string) error {
 	var all []*service.Exchange
-	for _, run := range s.key.runs {
+	for _, run := range s.Key.Runs {
 		all = append(all, run...)
 	}
 	if len(all) == 0 {
 		return scenario.Precondition(errors.New("no request of the key was sent"))
 	}
-	s.batch = batch{exchanges: all, sent: len(all)}
+	s.Batch = scenario.Batch{Exchanges: all, Sent: len(all)}
 	if of == "B" {
 		return s.exactlyBurst()
 	}
@@ -283,7 +283,7 @@ func (s *world) assumeQuotaStillSpent(ex *service.Exchange) {
 		s.assumeRunInOneWindow(ex)
 		return
 	}
-	run := s.key.runs[len(s.key.runs)-1]
+	run := s.Key.Runs[len(s.Key.Runs)-1]
 	s.Assume("the key's run and the request after it within one second and less than 1/R", func() string {
 		if ex.Refused() {
 			return "" // refused: the verdict rests on no timing

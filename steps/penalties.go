@@ -116,7 +116,7 @@ func (s *world) violateUntilPenalty() error {
 	}
 	return scenario.Violate(clause.Of(clause.PN1, clause.PN3), "violations of one key (429s of the algorithm)",
 		fmt.Sprintf("a 429 with penalty_active true by violation %d (RL_PENALTIES=%s)", first, model.FormatPenaltyTiers(s.env.Config.Penalties)),
-		fmt.Sprintf("%d violations without one", s.pen.violations), s.last.ex)
+		fmt.Sprintf("%d violations without one", s.pen.violations), s.Last.Ex)
 }
 
 // current is the last penalty seen.
@@ -250,7 +250,7 @@ func (s *world) agePenalty() error {
 	if seeder == nil || !ok {
 		return scenario.Skip("PN-5 needs TARGET_DB to age the key's violation record")
 	}
-	if err := ager.AgePenalty(s.Ctx(), s.key.value, model.PenaltyMemory+2*time.Second); err != nil {
+	if err := ager.AgePenalty(s.Ctx(), s.Key.Value, model.PenaltyMemory+2*time.Second); err != nil {
 		return scenario.Precondition(err)
 	}
 	return nil
@@ -271,14 +271,14 @@ func (s *world) violateOnce() error {
 			return scenario.Violate(s.Refs(), "a request of a key violating its limit", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 	}
-	return scenario.Violate(s.Refs(), "N+1 requests of one key", "a 429", "none refused", s.last.ex)
+	return scenario.Violate(s.Refs(), "N+1 requests of one key", "a 429", "none refused", s.Last.Ex)
 }
 
 // countedAsFirst is PN-5: the last 429 (a violation after the record was
 // aged) takes the penalty of a first violation — none when the first tier
 // starts later.
 func (s *world) countedAsFirst() error {
-	ex := s.last.ex
+	ex := s.Last.Ex
 	p := seenPenalty{ex: ex, violation: 1}
 	active, until := penaltyOf(ex)
 	d := s.tiers().Duration(1)

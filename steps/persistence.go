@@ -32,7 +32,7 @@ func (s *world) registerPersistence(sc scenario.Stepper) {
 // quota given back by the restart. A forgotten bucket is told apart from a
 // refilled one only while B exceeds that bound: a slower restart skips.
 func (s *world) refilledOnly() error {
-	drained := s.key.runs
+	drained := s.Key.Runs
 	if len(drained) == 0 || len(drained[len(drained)-1]) == 0 {
 		return scenario.Precondition(fmt.Errorf("no drained key: the scenario must drain the key before the restart"))
 	}

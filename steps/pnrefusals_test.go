@@ -31,7 +31,7 @@ func TestRefusalCameBackLateIsNoVerdict(t *testing.T) {
 	now := time.Now()
 	stop := now.Add(-time.Second) // the loop's end is already past
 	s := testWorld(context.Background(), &scenario.Env{Config: service.DefaultConfig(), Now: time.Now, MaxWait: time.Minute})
-	s.key.client, s.key.value = lateClient{received: now}, "k"
+	s.Key.Client, s.Key.Value = lateClient{received: now}, "k"
 	p := seenPenalty{ex: &service.Exchange{Received: now.Add(-5 * time.Second)}, violation: 1, until: now.Unix()}
 	if err := s.retryUnder(p, now.Add(-2*time.Second), stop.Add(time.Millisecond)); err != nil {
 		t.Fatalf("a late 200 was judged: %v", err)

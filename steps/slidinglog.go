@@ -1,7 +1,6 @@
 package steps
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -29,9 +28,6 @@ func (s *world) registerSlidingLog(sc scenario.Stepper) {
 	sc.Step(`^a request without the key from another fresh client address is allowed$`, s.anotherAddress)
 }
 
-// window is W.
-func (s *world) window() time.Duration { return s.env.Config.Window }
-
 // slidingBound is SL-1 on every exchange of the scenario.
 func (s *world) slidingBound() error {
 	if err := s.boundViolation(bound.SlidingLog(s.events(), s.Limit(), s.window(), bound.DefaultTolerance)); err != nil {
@@ -45,76 +41,17 @@ func (s *world) noOverBlocking() error {
 	return s.boundViolation(bound.OverBlocking(s.events(), s.Limit(), s.window(), bound.DefaultTolerance))
 }
 
-// retryAfterOf reads a refusal's Retry-After on its own (RFC 9110:
-// delay-seconds or an HTTP-date, in whole seconds rounded up), whatever the
-// other fields say. ok is false when it is absent under DIALECT=status (not
-// a failure there); absent in another dialect, or malformed, is a
-// violation.
-func (s *world) retryAfterOf(ex *service.Exchange) (ra int64, ok bool, err error) {
-	o := ex.Observe()
-	switch {
-	case o.RetryAfterErr != nil:
-		return 0, false, scenario.Violate(s.Refs(), "Retry-After on a 429", "delay-seconds or an HTTP-date (RFC 9110)", o.RetryAfterErr.Error(), ex)
-	case o.Has(dialect.FieldRetryAfter):
-		return dialect.Seconds(o.RetryAfter), true, nil
-	case o.Dialect == dialect.Status:
-		return -1, false, nil
-	}
-	return 0, false, scenario.Violate(s.Refs(), "Retry-After on a 429", "delay-seconds or an HTTP-date (RFC 9110)", "Retry-After is missing", ex)
-}
-
-// retryToWait is a refusal's Retry-After for a step that waits for it: an
-// absent or unreadable one skips the step (the 429's own clause reports
-// it), so that a header deviation never fails an algorithm clause.
-func (s *world) retryToWait(ex *service.Exchange) (int64, error) {
-	ra, ok, err := s.retryAfterOf(ex)
-	switch {
-	case err != nil:
-		why := "Retry-After is missing"
-		if e := ex.Observe().RetryAfterErr; e != nil {
-			why = e.Error()
-		}
-		return 0, scenario.Skip("the 429 gives no readable Retry-After to wait for (%s); the clause of the 429 reports it", why)
-	case !ok:
-		return 0, scenario.Skip("DIALECT=status: the 429 carries no Retry-After to wait for")
-	}
-	return ra, nil
-}
-
 // allowedAfterRetry is SL-4's second sentence: the last 429 said
 // Retry-After; a request sent Retry-After + 1 s after that 429 came back
 // is allowed.
 func (s *world) allowedAfterRetry() error { return s.allowedAfterRetryPlus(time.Second) }
-
-// allowedAfterRetryPlus: a request of the key sent Retry-After + extra
-// after the last exchange (a 429) came back is allowed.
-func (s *world) allowedAfterRetryPlus(extra time.Duration) error {
-	refused := s.last.ex
-	ra, err := s.retryToWait(refused)
-	if err != nil {
-		return err
-	}
-	after := time.Duration(ra)*time.Second + extra
-	if err := s.WaitUntil(refused.Received.Add(after)); err != nil {
-		return err
-	}
-	ex, err := s.sendKeyed()
-	if err != nil {
-		return err
-	}
-	if ex.Status/100 != 2 {
-		return scenario.Violate(s.Refs(), fmt.Sprintf("a request sent %s after a 429 with Retry-After: %d", after, ra),
-			"2xx", fmt.Sprintf("HTTP %d", ex.Status), refused, ex)
-	}
-	return nil
-}
 
 // refusedNotRecorded is SL-5: after N allowed requests, requests sent
 // every 250 ms are refused at first; the key is allowed again once its
 // first allowed request has left the window (its response came back more
 // than W + 1 s ago), however many were refused meanwhile.
 func (s *world) refusedNotRecorded() error {
-	first := s.key.runs[len(s.key.runs)-1][0]
+	first := s.Key.Runs[len(s.Key.Runs)-1][0]
 	due := first.Received.Add(s.window() + time.Second)
 	if err := s.MayWaitUntil(due); err != nil {
 		return err
@@ -145,7 +82,7 @@ func (s *world) refusedNotRecorded() error {
 
 // the429 is SL-6 on the last exchange.
 func (s *world) the429() error {
-	ex := s.last.ex
+	ex := s.Last.Ex
 	ra, ok, err := s.retryAfterOf(ex)
 	if err != nil {
 		return err
@@ -157,38 +94,16 @@ func (s *world) the429() error {
 	return s.limitedBody(ex, ra)
 }
 
-// limitedBody checks LIMITED_BODY (a JSON pointer's value, a text
-// regexp, or none) and a retry value in a JSON body.
-func (s *world) limitedBody(ex *service.Exchange, ra int64) error {
-	lb := s.env.Config.LimitedBody
-	if err := lb.Check(ex.RespBody); err != nil {
-		return scenario.Violate(s.Refs(), "the 429 body", "LIMITED_BODY="+lb.String(), scenario.Truncate(ex.RespBody), ex)
-	}
-	var doc any
-	if err := json.Unmarshal(ex.RespBody, &doc); err != nil {
-		return nil
-	}
-	if v, ok := pointer(doc, "/error/retryAfter"); ok && ra >= 0 {
-		if f, isNum := v.(float64); !isNum || f != float64(ra) {
-			return scenario.Violate(s.Refs(), "the retry value of the 429 body", fmt.Sprintf("/error/retryAfter = Retry-After = %d", ra), scenario.Truncate(ex.RespBody), ex)
-		}
-	}
-	return nil
-}
-
-// pointer resolves a JSON pointer (RFC 6901) in doc.
-func pointer(doc any, p string) (any, bool) { return dialect.JSONPointer(doc, p) }
-
 // retryAfterFromOldest: the 429's Retry-After is at most the whole seconds
 // from the 429's send until the oldest allowed request (by its receive
 // time) leaves the window, plus 1 s.
 func (s *world) retryAfterFromOldest() error {
-	ex := s.last.ex
+	ex := s.Last.Ex
 	ra, ok, err := s.retryAfterOf(ex)
 	if err != nil || !ok {
 		return err
 	}
-	oldest := s.key.runs[0][0]
+	oldest := s.Key.Runs[0][0]
 	most := int64(math.Ceil(oldest.Received.Add(s.window()).Sub(ex.Sent).Seconds())) + 1
 	if ra > most {
 		return scenario.Violate(s.Refs(), "Retry-After says when the oldest allowed request leaves the window",
@@ -203,7 +118,7 @@ func (s *world) retryAfterFromOldest() error {
 // an allowed one within 1 s of the first request plus W (the oldest in the
 // window); Reset of the 429 within 1 s of now + Retry-After.
 func (s *world) logHeaders() error {
-	exs := append(slices.Clone(s.key.runs[0]), s.last.ex)
+	exs := append(slices.Clone(s.Key.Runs[0]), s.Last.Ex)
 	first := exs[0]
 	lo, hi := first.Sent.Add(s.window()-time.Second).Unix(), first.Received.Add(s.window()+time.Second).Unix()+1
 	for i, ex := range exs {
@@ -243,14 +158,14 @@ func (s *world) anotherKey() error {
 	if err != nil {
 		return err
 	}
-	s.key.value = v
+	s.Key.Value = v
 	return s.nAllowed()
 }
 
 // anotherAddress: after one client address spent N without a key, another
 // address without a key is allowed.
 func (s *world) anotherAddress() error {
-	s.key = keyState{client: s.NewClient()}
+	s.Key = Key{Client: s.NewClient()}
 	ex, err := s.sendKeyed()
 	if err != nil {
 		return err

@@ -67,7 +67,10 @@ func (s *world) burstsAtPhases() error {
 		if err != nil {
 			return err
 		}
-		runs[j].first, latest = ex, maxTime(latest, ex.Received)
+		runs[j].first = ex
+		if ex.Received.After(latest) {
+			latest = ex.Received
+		}
 	}
 	start := latest.Add(w + time.Second)
 	var wg sync.WaitGroup

@@ -24,11 +24,11 @@ func (s *world) tbAnotherKey() error {
 	if err != nil {
 		return err
 	}
-	return s.fullBucketAfterDrain("another fresh key from the drained key's client address", keyState{value: v, client: s.key.client})
+	return s.fullBucketAfterDrain("another fresh key from the drained key's client address", Key{Value: v, Client: s.Key.Client})
 }
 
 func (s *world) tbAnotherAddress() error {
-	return s.fullBucketAfterDrain("another fresh client address without the key", keyState{client: s.NewClient()})
+	return s.fullBucketAfterDrain("another fresh client address without the key", Key{Client: s.NewClient()})
 }
 
 // fullBucketAfterDrain sends B requests one after another as k, right
@@ -37,12 +37,12 @@ func (s *world) tbAnotherAddress() error {
 // a bucket shared with the drained one could have refilled B − 1 tokens
 // (it held less than one at the 429): less than (B − 1)/R from the 429's
 // send to the last response.
-func (s *world) fullBucketAfterDrain(who string, k keyState) error {
-	drained := s.last.ex
+func (s *world) fullBucketAfterDrain(who string, k Key) error {
+	drained := s.Last.Ex
 	if drained == nil || drained.Status/100 == 2 {
 		return scenario.Precondition(fmt.Errorf("%s: the key must be drained first (its last request refused)", who))
 	}
-	s.key = k
+	s.Key = k
 	run, err := s.sendRun(s.burst())
 	if err != nil {
 		return err

@@ -35,7 +35,7 @@ func (s *world) allTiers() []model.Tier {
 // scenario's client address) or, without one, KEY.
 func (s *world) tierRequest(t model.Tier) (service.Request, error) {
 	if t.Key == "" {
-		return s.keyed(s.key.value), nil
+		return s.keyed(s.Key.Value), nil
 	}
 	k, err := service.ParseKey(t.Key)
 	if err != nil {
@@ -43,7 +43,7 @@ func (s *world) tierRequest(t model.Tier) (service.Request, error) {
 	}
 	tc := s.env.Config
 	tc.Key = k
-	return tc.KeyedRequest(s.key.value), nil
+	return tc.KeyedRequest(s.Key.Value), nil
 }
 
 // spendTiers sends, tier after tier, the tier's N requests of the key and

@@ -2,7 +2,6 @@ package steps
 
 import (
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/rlspec/rlspec/bound"
@@ -35,36 +34,13 @@ func (s *world) registerTokenBucket(sc scenario.Stepper) {
 	sc.Step(`^every response carried Limit B, Remaining the whole tokens left, and Reset within ⌈B/R⌉ \+ 1 seconds$`, s.bucketHeaders)
 }
 
-// burst is B (RL_BURST).
-func (s *world) burst() int { return s.env.Config.Burst }
-
-// rate is R (RL_RATE) in tokens per second.
-func (s *world) rate() float64 { return s.env.Config.Rate }
-
-// perToken is 1/R, the time the bucket takes to refill one token.
-func (s *world) perToken() time.Duration {
-	return time.Duration(float64(time.Second) / s.rate())
-}
-
-// fitsMaxWait skips a scenario that would wait longer than MAX_WAIT.
-func (s *world) fitsMaxWait(d time.Duration, what string) error {
-	if d > s.env.MaxWait {
-		return scenario.Skip("%s takes %s, longer than MAX_WAIT=%s: configure the service with a faster RL_RATE (B = 5 at 2 tokens/s keeps every wait under 6 s) or raise MAX_WAIT",
-			what, d.Round(time.Millisecond), s.env.MaxWait)
-	}
-	return nil
-}
-
-// seconds is d in whole seconds, rounded up.
-func seconds(d time.Duration) int64 { return int64(math.Ceil(d.Seconds())) }
-
 // drain sends requests of the key one after another until one is refused
 // with 429 (the last exchange). Allowed requests beyond what the bucket can
 // hold over the run (B + R·Δt + 1, with the 1 s tolerance) break TB-1.
 func (s *world) drain() error {
 	var run []*service.Exchange
-	fresh := len(s.key.runs) == 0
-	defer func() { s.key.runs = append(s.key.runs, run) }()
+	fresh := len(s.Key.Runs) == 0
+	defer func() { s.Key.Runs = append(s.Key.Runs, run) }()
 	allowed := 0
 	for {
 		ex, err := s.sendKeyed()
@@ -77,7 +53,7 @@ func (s *world) drain() error {
 		switch {
 		case ex.Refused() && fresh:
 			// A fresh key's bucket is full: B allowed before its first 429.
-			return s.allowedAtLeast(run, s.burst(), "draining a fresh key: its full bucket before the first 429")
+			return scenario.AllowedAtLeast(s.Refs(), run, s.burst(), "draining a fresh key: its full bucket before the first 429")
 		case ex.Refused():
 			return nil
 		case ex.Status/100 != 2:
@@ -101,13 +77,13 @@ func (s *world) drain() error {
 
 // idle waits d after the last exchange (the drain's 429) came back.
 func (s *world) idle(d time.Duration) error {
-	if s.last.ex == nil {
+	if s.Last.Ex == nil {
 		return scenario.Precondition(fmt.Errorf("idle: the key has sent nothing"))
 	}
 	if err := s.fitsMaxWait(d, "idling the key"); err != nil {
 		return err
 	}
-	return s.WaitUntil(s.last.ex.Received.Add(d))
+	return s.WaitUntil(s.Last.Ex.Received.Add(d))
 }
 
 func (s *world) idleBurstTimes(n int) error {
@@ -162,7 +138,7 @@ func (s *world) arrivalUpper() error {
 // 1/R (no token could come back meanwhile); otherwise the scenario runs
 // again.
 func (s *world) firstBurstThenRefused() error {
-	run := s.key.runs[0]
+	run := s.Key.Runs[0]
 	if len(run) <= s.burst() {
 		return scenario.Precondition(fmt.Errorf("the key's first run has %d requests, not B+1", len(run)))
 	}
@@ -192,7 +168,7 @@ func (s *world) allowedInARow(which string) error {
 	if which == "k" {
 		n = s.half()
 	}
-	drained := s.last.ex
+	drained := s.Last.Ex
 	run, err := s.sendRun(n)
 	if err != nil {
 		return err
@@ -211,7 +187,7 @@ func (s *world) allowedInARow(which string) error {
 // at least i/(0.9·R) after the 429 was, when the bucket holds at least
 // 1 + i/9 tokens: a refusal is a violation whatever the timing.
 func (s *world) steadyClient() error {
-	drained := s.last.ex
+	drained := s.Last.Ex
 	every := time.Duration(float64(time.Second) / (0.9 * s.rate()))
 	n := int((time.Duration(10) * s.perToken()) / every)
 	if err := s.fitsMaxWait(10*s.perToken(), "a steady client for 10/R"); err != nil {
@@ -241,9 +217,8 @@ func (s *world) steadyClient() error {
 // holds B), at most B plus what the bucket refilled while the batch was
 // decided (R·(last receive − first send), whole tokens); the rest 429.
 func (s *world) exactlyBurst() error {
-	exs := s.batch.exchanges
+	exs := s.Batch.Exchanges
 	allowed := 0
-	first, last := exs[0].Sent, exs[0].Received
 	for _, ex := range exs {
 		switch {
 		case ex.Status/100 == 2:
@@ -251,8 +226,8 @@ func (s *world) exactlyBurst() error {
 		case !ex.Refused():
 			return scenario.Violate(s.Refs(), "each request is allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
-		first, last = minTime(first, ex.Sent), maxTime(last, ex.Received)
 	}
+	first, last := scenario.Span(exs)
 	refill := int(s.rate() * last.Sub(first).Seconds())
 	if allowed < s.burst() || allowed > s.burst()+refill {
 		want := fmt.Sprintf("exactly %d allowed", s.burst())
@@ -264,24 +239,10 @@ func (s *world) exactlyBurst() error {
 	return nil
 }
 
-func minTime(a, b time.Time) time.Time {
-	if b.Before(a) {
-		return b
-	}
-	return a
-}
-
-func maxTime(a, b time.Time) time.Time {
-	if b.After(a) {
-		return b
-	}
-	return a
-}
-
 // bucket429 is TB-6's first sentence on the last exchange (the drain's
 // 429), and LIMITED_BODY.
 func (s *world) bucket429() error {
-	ex := s.last.ex
+	ex := s.Last.Ex
 	ra, ok, err := s.retryAfterOf(ex)
 	if err != nil {
 		return err
@@ -303,7 +264,7 @@ func (s *world) allowedAtRetry() error { return s.allowedAfterRetryPlus(0) }
 // tolerance (R·(receive − first send + 1 s)), never above B − 1; 0 on a 429;
 // Reset in [now, now + ⌈B/R⌉ + 1] with now anywhere in [send, receive].
 func (s *world) bucketHeaders() error {
-	run := s.key.runs[0]
+	run := s.Key.Runs[0]
 	start := run[0].Sent
 	allowed := 0
 	for i, ex := range run {

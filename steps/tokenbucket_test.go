@@ -20,7 +20,7 @@ func TestBucketWaitBeyondMaxWaitIsSkippedWithReason(t *testing.T) {
 	cfg := service.DefaultConfig().ForProfile(profile.TokenBucket)
 	cfg.Burst, cfg.Rate = 5, 0.1 // a token every 10 s
 	s := testWorld(context.Background(), &scenario.Env{Config: cfg, Now: time.Now, MaxWait: service.DefaultMaxWait})
-	s.last.ex = &service.Exchange{Received: time.Now()}
+	s.Last.Ex = &service.Exchange{Received: time.Now()}
 	for name, step := range map[string]func() error{
 		"idle 2·B/R":      func() error { return s.idleBurstTimes(2) },
 		"idle B/R + 1":    s.idleFull,
@@ -34,7 +34,7 @@ func TestBucketWaitBeyondMaxWaitIsSkippedWithReason(t *testing.T) {
 	var until time.Time
 	s.env.Wait = func(_ context.Context, t time.Time) error { until = t; return nil }
 	s.env.Config.Rate = 2 // k = 2 tokens: 1 s, and 1 s more
-	if err := s.idlePartial(); err != nil || until.Sub(s.last.ex.Received) != 2*time.Second {
-		t.Errorf("idle k/R + 1 at 2/s: waited until +%s (%v), want +2s", until.Sub(s.last.ex.Received), err)
+	if err := s.idlePartial(); err != nil || until.Sub(s.Last.Ex.Received) != 2*time.Second {
+		t.Errorf("idle k/R + 1 at 2/s: waited until +%s (%v), want +2s", until.Sub(s.Last.Ex.Received), err)
 	}
 }

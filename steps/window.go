@@ -46,7 +46,7 @@ func (s *world) windowPassed() error {
 // waited a second past reset by its own clock; a server clock further
 // behind would decide the request in the old window.)
 func (s *world) passedAtServer(reset time.Time) string {
-	ex := s.last.ex
+	ex := s.Last.Ex
 	if ex == nil || ex.Err != nil {
 		return ""
 	}
@@ -132,7 +132,7 @@ func (s *world) waitInsideWindow(secs int) error {
 		s.Assume(what, func() string { return why })
 		return scenario.Skip("%s: %s", what, why)
 	}
-	s.Assume(what, func() string { return scenario.SamplesApart(first, s.last.ex, d, end) })
+	s.Assume(what, func() string { return scenario.SamplesApart(first, s.Last.Ex, d, end) })
 	return s.WaitUntil(at)
 }
 
@@ -187,7 +187,7 @@ func (s *world) raceBoundary() error {
 	if s.env.Seeder != nil {
 		rounds = boundaryRounds
 	}
-	s.batch = batch{}
+	s.Batch = scenario.Batch{}
 	s.bucket.until = s.Recorded() // the race spans windows by design
 	for round := range rounds {
 		var release time.Time
@@ -212,21 +212,21 @@ func (s *world) raceBoundary() error {
 			return err
 		}
 		out, err := s.Fire(s.Client(), reqs, release)
-		s.batch.exchanges = out
+		s.Batch.Exchanges = out
 		if err != nil {
 			return err
 		}
-		s.batch.rounds = append(s.batch.rounds, out)
+		s.Batch.Rounds = append(s.Batch.Rounds, out)
 	}
 	return nil
 }
 
 func (s *world) boundaryOnce() error {
-	if len(s.batch.rounds) == 0 {
+	if len(s.Batch.Rounds) == 0 {
 		return errors.New("no boundary race was run")
 	}
-	for i, round := range s.batch.rounds {
-		if err := s.resetOnce(round, i+1, len(s.batch.rounds)); err != nil {
+	for i, round := range s.Batch.Rounds {
+		if err := s.resetOnce(round, i+1, len(s.Batch.Rounds)); err != nil {
 			return err
 		}
 	}
@@ -263,7 +263,7 @@ func (s *world) resetOnce(round []*service.Exchange, i, rounds int) error {
 				lost++
 			}
 		}
-		if err := s.allowedAtLeast(round, min(len(round)-lost, s.Limit())-lost, fmt.Sprintf("%d requests racing after the window expired (round %d of %d)", len(round), i, rounds)); err != nil {
+		if err := scenario.AllowedAtLeast(s.Refs(), round, min(len(round)-lost, s.Limit())-lost, fmt.Sprintf("%d requests racing after the window expired (round %d of %d)", len(round), i, rounds)); err != nil {
 			return err
 		}
 	}

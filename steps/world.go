@@ -21,9 +21,9 @@ type world struct {
 	others  []scenario.Client // clients of the instances after the first (MI-1)
 
 	bucket   bucketState
-	key      keyState // the key under test (profiles other than the PRD)
-	last     lastExchange
-	batch    batch
+	Key      Key // the key under test (profiles other than the PRD)
+	Last     scenario.Last
+	Batch    scenario.Batch
 	address  addressLedger
 	pen      penaltyState // feature penalties: what the key's violations started
 	tierRuns []tierRun    // feature tiers: what each tier answered the key
@@ -44,21 +44,6 @@ type bucketState struct {
 	left   int
 }
 
-// lastExchange is the record of the last step that sent one request.
-type lastExchange struct {
-	req   service.Request   // what was sent
-	ex    *service.Exchange // what came back
-	keyed *service.Exchange // the exchange a replay or a reused key repeats
-}
-
-// batch is the record of the last concurrent or bulk step.
-type batch struct {
-	exchanges []*service.Exchange
-	sent      int                   // requests sent at once
-	left      int                   // units the bucket had before them
-	rounds    [][]*service.Exchange // its rounds (identical requests, boundary race)
-}
-
 // Initializer returns the godog ScenarioInitializer: every scenario gets a
 // fresh engine state and a fresh world of steps on it.
 func Initializer(env *scenario.Env) func(*godog.ScenarioContext) {
@@ -74,7 +59,7 @@ func registerWorld(st *scenario.State, sc scenario.Stepper) {
 func newWorld(st *scenario.State) *world {
 	s := &world{State: st, env: st.Env(), enabled: true}
 	st.RunAloneIf(takesStore)
-	st.AgeWith(func() string { return s.key.value })
+	st.AgeWith(func() string { return s.Key.Value })
 	st.OnFinish(s.restoreStore)
 	st.Explain(s.explainSpend)
 	st.Attribute(s.attribute)
@@ -115,7 +100,7 @@ func (s *world) oneWith(c scenario.Sender, f service.BucketField, h http.Header)
 	if ex == nil {
 		return nil, err
 	}
-	s.last = lastExchange{req: r, ex: ex, keyed: ex}
+	s.Last = scenario.Last{Req: r, Ex: ex, Keyed: ex}
 	if s.bucket.first == nil {
 		s.bucket.first = ex
 	}
