@@ -15,6 +15,7 @@ import (
 
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps/scenario"
+	"github.com/rlspec/rlspec/steps/steptest"
 )
 
 // fakeTime is a fake clock; waiting moves it (by a share of the wait, for
@@ -175,7 +176,7 @@ func runScenarioOn(t *testing.T, cfg service.Config, clock *fakeTime, do answer,
 			c.EXPECT().Close().Maybe()
 			return c
 		}}
-	scenario.Run(context.Background(), env, fakeGodogScenario("RL-T [x] t", "@id:RL-T"), texts, registerWorld)
+	scenario.Run(context.Background(), env, steptest.Scenario("RL-T [x] t", "@id:RL-T"), texts, registerAll)
 	return got
 }
 

@@ -1,12 +1,11 @@
-// Package steps holds the godog step definitions of rlspec's features, on
-// the scenario engine of package scenario (steps/scenario): every scenario
-// gets one fresh engine State and a fresh world of steps around it, fresh
-// random device buckets and its own client address, so scenarios are
-// independent and may run concurrently.
-//
-// Steps live in one file per feature area, each registering its own; they
-// pass typed records between them (the bucket under test, the last
-// exchange, the last batch) and send through the engine. Initializer is
-// what the acceptance runner hands godog; the engine's types are
-// re-exported under the names the runner uses (exports.go).
+// Package steps registers every step set of rlspec's features with godog:
+// Initializer is what the acceptance runner hands godog, and registry.go
+// its one list. Each scenario gets a fresh engine State (package
+// scenario), the worlds its steps share (a device bucket, package prd; a
+// key, package keyed) and every step set on them: one package per design
+// (prd, slidinglog, fixedwindow, tokenbucket) or concern (penalties,
+// ietfheaders, ops). A new design's steps are a new folder and one line
+// in registerAll. The engine's types are re-exported under the names the
+// runner uses (exports.go); the tests here drive whole scenarios by their
+// step texts.
 package steps

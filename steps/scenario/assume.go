@@ -67,10 +67,10 @@ func (s *State) settle(ctx context.Context) *State {
 	again.texts, again.rerun, again.refs = s.texts, why, s.refs
 	again.begin(ctx)
 	again.start = s.start
-	p := &replayer{}
+	p := &Replayer{}
 	again.register(p)
 	for i, text := range s.texts {
-		if again.err = p.run(text); again.err != nil {
+		if again.err = p.Run(text); again.err != nil {
 			again.failedStep = i + 1
 			break
 		}

@@ -18,13 +18,14 @@ type Stepper interface {
 
 var (
 	_ Stepper = (*godog.ScenarioContext)(nil)
-	_ Stepper = (*replayer)(nil)
+	_ Stepper = (*Replayer)(nil)
 )
 
-// replayer runs a scenario's step texts against the steps registered on a
-// fresh scenario, as godog would: the step whose expression matches the
-// text is called with the submatches as its int or string arguments.
-type replayer struct {
+// Replayer runs a scenario's step texts against the steps registered on
+// it, as godog would: the step whose expression matches the text is called
+// with the submatches as its int or string arguments. The engine runs a
+// scenario once more with it; tests drive steps by their text with it.
+type Replayer struct {
 	defs []stepDef
 }
 
@@ -33,12 +34,13 @@ type stepDef struct {
 	fn reflect.Value
 }
 
-func (p *replayer) Step(expr, stepFunc any) {
+// Step registers the step of expr.
+func (p *Replayer) Step(expr, stepFunc any) {
 	p.defs = append(p.defs, stepDef{re: regexp.MustCompile(expr.(string)), fn: reflect.ValueOf(stepFunc)})
 }
 
-// run runs the step of text and returns its error.
-func (p *replayer) run(text string) error {
+// Run runs the step of text and returns its error.
+func (p *Replayer) Run(text string) error {
 	for _, d := range p.defs {
 		m := d.re.FindStringSubmatch(text)
 		if m == nil {
@@ -80,10 +82,10 @@ func Run(ctx context.Context, env *Env, sc *godog.Scenario, texts []string, sets
 	s := newState(env, sets)
 	s.texts = texts
 	s.begin(ctx)
-	p := &replayer{}
+	p := &Replayer{}
 	s.register(p)
 	for i, text := range texts {
-		if s.err = p.run(text); s.err != nil {
+		if s.err = p.Run(text); s.err != nil {
 			s.failedStep = i + 1
 			break
 		}

@@ -92,3 +92,7 @@ type ScenarioResult struct {
 	Steps      []string
 	FailedStep int
 }
+
+// NotClaimed opens the reason of a scenario skipped because the target does
+// not claim its extended feature; STRICT=1 does not fail those.
+const NotClaimed = "not claimed:"

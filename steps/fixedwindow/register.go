@@ -1,0 +1,20 @@
+package fixedwindow
+
+import (
+	"github.com/rlspec/rlspec/steps/keyed"
+	"github.com/rlspec/rlspec/steps/scenario"
+)
+
+// state is one scenario's fixed-window steps.
+type state struct {
+	*keyed.World
+	grid gridState // FW-2-02: the key's first request and the multiple of W after it
+}
+
+// Register registers the steps of fixed-window steps on the scenario's key world w.
+func Register(w *keyed.World, sc scenario.Stepper) {
+	s := &state{World: w}
+	s.registerFixedWindow(sc)
+	s.registerFixedWindowGrid(sc)
+	s.registerFixedWindowRetry(sc)
+}

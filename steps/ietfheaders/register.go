@@ -1,0 +1,17 @@
+package ietfheaders
+
+import (
+	"github.com/rlspec/rlspec/steps/keyed"
+	"github.com/rlspec/rlspec/steps/scenario"
+)
+
+// state is one scenario's IETF RateLimit header steps.
+type state struct {
+	*keyed.World
+}
+
+// Register registers the steps of IETF RateLimit header steps on the scenario's key world w.
+func Register(w *keyed.World, sc scenario.Stepper) {
+	s := &state{World: w}
+	s.registerIETF(sc)
+}

@@ -1,0 +1,28 @@
+package prd
+
+import (
+	"errors"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
+)
+
+// need is the last exchange, which a Then step checks.
+func (s *World) need() (*service.Exchange, error) {
+	if s.Last.Ex == nil {
+		return nil, errors.New("no response to check")
+	}
+	return s.Last.Ex, nil
+}
+
+// lastWithHeaders is the last response and its parsed rate-limit headers
+// (FR-7).
+func (s *World) lastWithHeaders() (*service.Exchange, service.RateLimit, error) {
+	ex, err := s.need()
+	if err != nil {
+		return nil, service.RateLimit{}, err
+	}
+	rl, err := scenario.HeadersOf(ex, clause.Of(clause.FR7))
+	return ex, rl, err
+}

@@ -1,0 +1,18 @@
+package slidinglog
+
+import (
+	"github.com/rlspec/rlspec/steps/keyed"
+	"github.com/rlspec/rlspec/steps/scenario"
+)
+
+// state is one scenario's sliding-log steps.
+type state struct {
+	*keyed.World
+}
+
+// Register registers the steps of sliding-log steps on the scenario's key world w.
+func Register(w *keyed.World, sc scenario.Stepper) {
+	s := &state{World: w}
+	s.registerSlidingLog(sc)
+	s.registerSLPhases(sc)
+}
