@@ -25,6 +25,7 @@ func (s *World) registerQuota(sc scenario.Stepper) {
 	sc.Step(`^Retry-After is at most Reset minus now plus 1$`, s.retryAfter)
 }
 
+// FreshBucket makes the scenario's bucket a fresh random device bucket.
 func (s *World) FreshBucket() error {
 	s.Bucket.ID = service.NewDeviceBucket()
 	s.Bucket.First = nil
