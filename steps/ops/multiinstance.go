@@ -160,7 +160,7 @@ func (s *state) bucketToThroughFirst(n int) error {
 // bucketRefusedElsewhere sends one ride of the spent bucket through each
 // other instance: each must be a 429. An allow is a violation only when
 // the bucket's requests lay in one window (the refill check every bucket
-// scenario rests on, assume.go).
+// scenario rests on, steps/scenario/assume.go).
 func (s *state) bucketRefusedElsewhere() error {
 	if len(s.others) == 0 {
 		return scenario.Precondition(errors.New("no other instance: the scenario must start with a ride through each instance"))

@@ -90,7 +90,7 @@ func penaltyOf(ex *service.Exchange) (active bool, until int64) {
 
 // violateUntilPenalty sends requests with the key, one after another,
 // until a 429 carries a penalty; each 429 before it is a violation. A key
-// whose violations pass the first tier's count by two without a penalty
+// whose violations pass the first level's count by two without a penalty
 // is a violation of PN-1.
 func (s *state) violateUntilPenalty() error {
 	first := s.Env().Config.Penalties[0].Count
@@ -131,7 +131,7 @@ func (s *state) current() (seenPenalty, error) {
 }
 
 // penaltyDuration is PN-1 (and PN-3) on the violating response:
-// penalty_until is the violation's time plus its tier's duration, and
+// penalty_until is the violation's time plus its level's duration, and
 // Retry-After the time to it, each ±1 s beyond the exchange's interval.
 func (s *state) penaltyDuration() error {
 	p, err := s.current()
@@ -212,7 +212,7 @@ func (s *state) releasedWithQuota() error {
 }
 
 // penaltyAtFirstLevel is PN-3's second sentence: the first penalty came
-// with the first tier's count-th violation, the 429s before it without.
+// with the first level's count-th violation, the 429s before it without.
 func (s *state) penaltyAtFirstLevel() error {
 	p, err := s.current()
 	if err != nil {
@@ -228,7 +228,7 @@ func (s *state) penaltyAtFirstLevel() error {
 
 // penaltyEscalated is PN-3's first sentence: after a penalty the key's
 // next violation starts the next penalty (its duration is checked by
-// penaltyDuration, from the tier of that violation's count).
+// penaltyDuration, from the level of that violation's count).
 func (s *state) penaltyEscalated() error {
 	ps := s.pen.penalties
 	if len(ps) < 2 {
@@ -278,7 +278,7 @@ func (s *state) violateOnce() error {
 }
 
 // countedAsFirst is PN-5: the last 429 (a violation after the record was
-// aged) takes the penalty of a first violation — none when the first tier
+// aged) takes the penalty of a first violation — none when the first level
 // starts later.
 func (s *state) countedAsFirst() error {
 	ex := s.Last.Ex

@@ -11,7 +11,7 @@ import (
 
 // registerPNRefusals registers PN-4's step on the count: whether the
 // refusals a key got under its penalty would, were they counted as
-// violations, give its next violation another tier.
+// violations, give its next violation another level.
 func (s *state) registerPNRefusals(sc scenario.Stepper) {
 	sc.Step(`^the refusals under the penalty would start another tier's penalty were they counted$`, s.refusalsDecidable)
 	sc.Step(`^a request of the key is sent every 250 ms from 2 seconds to 1 second before penalty_until, each refused under the penalty$`, s.refusedLate)
@@ -66,7 +66,7 @@ func (s *state) retryUnder(p seenPenalty, from, stop time.Time) error {
 
 // refusalsDecidable skips the scenario when RL_PENALTIES cannot tell a
 // count raised by the refusals under the current penalty from the count of
-// the key's violations: the next violation's tier must differ by at least
+// the key's violations: the next violation's level must differ by at least
 // 3 s (as escalation, profiles.md) between the two counts.
 func (s *state) refusalsDecidable() error {
 	p, err := s.current()

@@ -5,12 +5,13 @@ import (
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
-// state is one scenario's token-bucket steps.
+// state is one scenario's token-bucket steps: the key world it shares with the
+// other keyed step sets and what only its own steps read.
 type state struct {
 	*keyed.World
 }
 
-// Register registers the steps of token-bucket steps on the scenario's key world w.
+// Register registers the token-bucket steps on the scenario's key world w.
 func Register(w *keyed.World, sc scenario.Stepper) {
 	s := &state{World: w}
 	s.registerTokenBucket(sc)
