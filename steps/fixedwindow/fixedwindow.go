@@ -13,6 +13,7 @@ import (
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -182,7 +183,7 @@ func (s *state) boundaryBurst() error {
 func (s *state) fixedHeaders() error {
 	exs := append(slices.Clone(s.Key.Runs[0]), s.Last.Ex)
 	first := exs[0]
-	if _, err := scenario.HeadersOf(first, s.Refs()); errors.Is(err, godog.ErrSkip) {
+	if _, err := check.HeadersOf(first, s.Refs()); errors.Is(err, godog.ErrSkip) {
 		return err
 	}
 	lo, hi := first.Sent.Add(s.Window()), first.Received.Add(s.Window())

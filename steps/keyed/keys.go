@@ -10,6 +10,7 @@ import (
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -342,7 +343,7 @@ func (s *World) BoundViolation(vs []bound.Violation) error {
 
 // LimitHeaders parses ex's rate-limit headers and checks Limit = N.
 func (s *World) LimitHeaders(ex *service.Exchange) (service.RateLimit, error) {
-	rl, err := scenario.HeadersOf(ex, s.Refs())
+	rl, err := check.HeadersOf(ex, s.Refs())
 	if err != nil {
 		return rl, err
 	}

@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/rlspec/rlspec/service"
-	"github.com/rlspec/rlspec/steps/scenario"
+	"github.com/rlspec/rlspec/steps/check"
 )
 
 // The other half of an "at most" clause: a bound holds on a run where
@@ -37,7 +37,7 @@ func (s *World) FreshKeyAllowed(n int) error {
 		run = append(run, ex)
 	}
 	want := min(len(run), n) - lost
-	return scenario.AllowedAtLeast(s.Refs(), run, want, fmt.Sprintf("a fresh key's first %d requests, whatever their windows", n))
+	return check.AllowedAtLeast(s.Refs(), run, want, fmt.Sprintf("a fresh key's first %d requests, whatever their windows", n))
 }
 
 // RefilledAllowed is TB-1's lower bound on the key's last run: from the
@@ -62,5 +62,5 @@ func (s *World) RefilledAllowed() error {
 	if want <= 0 {
 		return nil
 	}
-	return scenario.AllowedAtLeast(s.Refs(), last, want, fmt.Sprintf("a run %.1f s after the key's last response, at R = %g/s", gap, s.Rate()))
+	return check.AllowedAtLeast(s.Refs(), last, want, fmt.Sprintf("a run %.1f s after the key's last response, at R = %g/s", gap, s.Rate()))
 }

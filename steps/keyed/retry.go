@@ -7,6 +7,7 @@ import (
 
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -56,7 +57,7 @@ func (s *World) AllowedAfterRetryPlus(extra time.Duration) error {
 func (s *World) LimitedBody(ex *service.Exchange, ra int64) error {
 	lb := s.Env().Config.LimitedBody
 	if err := lb.Check(ex.RespBody); err != nil {
-		return scenario.Violate(s.Refs(), "the 429 body", "LIMITED_BODY="+lb.String(), scenario.Truncate(ex.RespBody), ex)
+		return scenario.Violate(s.Refs(), "the 429 body", "LIMITED_BODY="+lb.String(), check.Truncate(ex.RespBody), ex)
 	}
 	var doc any
 	if err := json.Unmarshal(ex.RespBody, &doc); err != nil {
@@ -64,7 +65,7 @@ func (s *World) LimitedBody(ex *service.Exchange, ra int64) error {
 	}
 	if v, ok := Pointer(doc, "/error/retryAfter"); ok && ra >= 0 {
 		if f, isNum := v.(float64); !isNum || f != float64(ra) {
-			return scenario.Violate(s.Refs(), "the retry value of the 429 body", fmt.Sprintf("/error/retryAfter = Retry-After = %d", ra), scenario.Truncate(ex.RespBody), ex)
+			return scenario.Violate(s.Refs(), "the retry value of the 429 body", fmt.Sprintf("/error/retryAfter = Retry-After = %d", ra), check.Truncate(ex.RespBody), ex)
 		}
 	}
 	return nil

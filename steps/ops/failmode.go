@@ -13,6 +13,7 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -102,12 +103,12 @@ func (s *state) noneAllowed() error {
 		where := fmt.Sprintf("request %d of %d while the store was down", i+1, len(s.prd.Batch.Exchanges))
 		switch {
 		case ex.Status == http.StatusOK:
-			return scenario.Violate(refs, where, "503 (or 429) with Retry-After, never 200", scenario.Describe(ex)+": allowed without its store", ex)
+			return scenario.Violate(refs, where, "503 (or 429) with Retry-After, never 200", check.Describe(ex)+": allowed without its store", ex)
 		case ex.Status != http.StatusServiceUnavailable && ex.Status != http.StatusTooManyRequests:
-			return scenario.Violate(refs, where, "503 (or 429) with Retry-After", scenario.Describe(ex), ex)
+			return scenario.Violate(refs, where, "503 (or 429) with Retry-After", check.Describe(ex), ex)
 		}
 		if v := strings.TrimSpace(ex.RespHeader.Get(service.HeaderRetryAfter)); !validRetryAfter(v) {
-			return scenario.Violate(refs, where, "a Retry-After header (seconds or an HTTP date)", fmt.Sprintf("%s; Retry-After %q", scenario.Describe(ex), v), ex)
+			return scenario.Violate(refs, where, "a Retry-After header (seconds or an HTTP date)", fmt.Sprintf("%s; Retry-After %q", check.Describe(ex), v), ex)
 		}
 	}
 	return nil
@@ -135,7 +136,7 @@ func (s *state) allAllowed() error {
 	if bad != nil {
 		return scenario.Violate(clause.Of(clause.FAIL2), "requests while the store was down",
 			fmt.Sprintf("all %d allowed (200), none a 5xx", len(exs)),
-			fmt.Sprintf("%d of %d let through; %s", allowed, len(exs), scenario.Describe(bad)), exs...)
+			fmt.Sprintf("%d of %d let through; %s", allowed, len(exs), check.Describe(bad)), exs...)
 	}
 	return nil
 }
@@ -153,7 +154,7 @@ func (s *state) answeredAgain(secs int, refs clause.Refs, after string) (*servic
 		if ex.Status != http.StatusServiceUnavailable || !s.Env().Clock().Before(deadline) {
 			if ex.Status != http.StatusOK {
 				return ex, scenario.Violate(refs, "the first ride after "+after,
-					fmt.Sprintf("200 within %d s", secs), scenario.Describe(ex), ex)
+					fmt.Sprintf("200 within %d s", secs), check.Describe(ex), ex)
 			}
 			return ex, nil
 		}
@@ -172,13 +173,13 @@ func (s *state) backWithSpent(secs, n int, refs clause.Refs, event string) error
 	if err != nil {
 		return err
 	}
-	rl, err := scenario.HeadersOf(ex, clause.Of(clause.FR7))
+	rl, err := check.HeadersOf(ex, clause.Of(clause.FR7))
 	if err != nil {
 		return err
 	}
 	if want := int64(s.Limit() - n); rl.Remaining > want {
 		return scenario.Violate(refs, "quota spent before "+event+" is still spent after it",
-			fmt.Sprintf("X-RateLimit-Remaining at most %d (limit - %d)", want, n), scenario.Describe(ex), ex)
+			fmt.Sprintf("X-RateLimit-Remaining at most %d (limit - %d)", want, n), check.Describe(ex), ex)
 	}
 	return nil
 }

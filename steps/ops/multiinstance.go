@@ -12,6 +12,7 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 	"github.com/rlspec/rlspec/steps/tokenbucket"
 )
@@ -141,7 +142,7 @@ func (s *state) bucketThroughEach() error {
 		rl, perr := ex.RateLimit()
 		if want := s.Limit() - 1 - i; ex.Status != http.StatusOK || perr != nil || int(rl.Remaining) != want {
 			return scenario.Violate(s.Refs(), fmt.Sprintf("ride %d of a fresh bucket, through instance %d after one through each before it", i+1, i+1),
-				fmt.Sprintf("200 with X-RateLimit-Remaining %d (one unit spent on each instance before)", want), scenario.Describe(ex), s.Exchanges()...)
+				fmt.Sprintf("200 with X-RateLimit-Remaining %d (one unit spent on each instance before)", want), check.Describe(ex), s.Exchanges()...)
 		}
 	}
 	return nil
@@ -172,7 +173,7 @@ func (s *state) bucketRefusedElsewhere() error {
 		}
 		if !ex.Refused() {
 			return scenario.Violate(s.Refs(), fmt.Sprintf("a bucket whose whole limit was spent, through instance %d", i+2),
-				"429", scenario.Describe(ex), s.Exchanges()...)
+				"429", check.Describe(ex), s.Exchanges()...)
 		}
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/keyed"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -157,7 +158,7 @@ func (s *state) underPenalty(p seenPenalty, ex *service.Exchange) error {
 	if !ex.Refused() || !active || until < p.until-1 || until > p.until+1 {
 		return scenario.Violate(clause.Of(clause.PN1), fmt.Sprintf("a request %s before penalty_until %d", time.Unix(p.until, 0).Sub(ex.Received).Round(time.Millisecond), p.until),
 			fmt.Sprintf("429 with penalty_active true and penalty_until %d (±1)", p.until),
-			fmt.Sprintf("HTTP %d %s", ex.Status, scenario.Truncate(ex.RespBody)), p.ex, ex)
+			fmt.Sprintf("HTTP %d %s", ex.Status, check.Truncate(ex.RespBody)), p.ex, ex)
 	}
 	ra, ok, err := s.RetryAfterOf(ex)
 	if err != nil || !ok {
@@ -204,7 +205,7 @@ func (s *state) releasedWithQuota() error {
 	for i, ex := range run {
 		if ex.Status/100 != 2 {
 			return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of %d after penalty_until %d + 1 s and the key's window", i+1, len(run), p.until),
-				"2xx: the algorithm serves the key with its whole quota", fmt.Sprintf("HTTP %d %s", ex.Status, scenario.Truncate(ex.RespBody)), p.ex, ex)
+				"2xx: the algorithm serves the key with its whole quota", fmt.Sprintf("HTTP %d %s", ex.Status, check.Truncate(ex.RespBody)), p.ex, ex)
 		}
 		s.pen.lastAllowed = ex
 	}
@@ -293,7 +294,7 @@ func (s *state) countedAsFirst() error {
 		return nil
 	}
 	if !active {
-		return scenario.Violate(clause.Of(clause.PN5), "the first violation after 24 h", "a 429 with the first tier's penalty", scenario.Truncate(ex.RespBody), ex)
+		return scenario.Violate(clause.Of(clause.PN5), "the first violation after 24 h", "a 429 with the first tier's penalty", check.Truncate(ex.RespBody), ex)
 	}
 	p.until = until
 	s.pen.penalties = append(s.pen.penalties, p)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -90,7 +91,7 @@ func (s *World) refused() error {
 			return scenario.Skip("the service accepted a ride %s (HTTP %d), so it refuses none for its credentials", what, ex.Status)
 		default:
 			return scenario.Violate(clause.Of(clause.Extended), "a ride "+what+" is refused",
-				"HTTP 401 or 403", scenario.Describe(ex), ex)
+				"HTTP 401 or 403", check.Describe(ex), ex)
 		}
 	}
 	return nil
@@ -102,7 +103,7 @@ func (s *World) nextBelowBucketFirst(n int) error {
 	if s.Bucket.First == nil {
 		return fmt.Errorf("no first response on the bucket")
 	}
-	first, err := scenario.HeadersOf(s.Bucket.First, clause.Of(clause.FR7))
+	first, err := check.HeadersOf(s.Bucket.First, clause.Of(clause.FR7))
 	if err != nil {
 		return scenario.Precondition(err)
 	}
@@ -113,7 +114,7 @@ func (s *World) nextBelowBucketFirst(n int) error {
 	if want := first.Remaining - int64(n); got != want {
 		return scenario.Violate(clause.Of(clause.Extended, clause.FR3), "requests refused for their credentials spend nothing",
 			fmt.Sprintf("the next authorised request's Remaining %d (first response's %d minus %d)", want, first.Remaining, n),
-			fmt.Sprintf("%s: the refused requests spent %d unit(s)", scenario.Describe(ex), want-got), s.Exchanges()...)
+			fmt.Sprintf("%s: the refused requests spent %d unit(s)", check.Describe(ex), want-got), s.Exchanges()...)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -66,7 +67,7 @@ func (s *World) is4xxJSON() error {
 	var m map[string]any
 	if ex.Status < 400 || ex.Status > 499 || json.Unmarshal(ex.RespBody, &m) != nil || m == nil {
 		return scenario.Violate(clause.Of(clause.Extended), "bad input",
-			"a 4xx with a JSON error body, never a 5xx", scenario.Describe(ex), ex)
+			"a 4xx with a JSON error body, never a 5xx", check.Describe(ex), ex)
 	}
 	return nil
 }
@@ -76,13 +77,13 @@ func (s *World) nextNoBucketAtMost(n int) error {
 	if err != nil {
 		return err
 	}
-	rl, err := scenario.HeadersOf(ex, clause.Of(clause.FR7))
+	rl, err := check.HeadersOf(ex, clause.Of(clause.FR7))
 	if err != nil {
 		return err
 	}
 	if want := int64(s.Limit() - n); ex.Status != http.StatusOK || rl.Remaining > want {
 		return scenario.Violate(clause.Of(clause.Extended), "bad input never adds or restores quota",
-			fmt.Sprintf("200 with Remaining at most %d (limit - %d)", want, n), scenario.Describe(ex), s.Exchanges()...)
+			fmt.Sprintf("200 with Remaining at most %d (limit - %d)", want, n), check.Describe(ex), s.Exchanges()...)
 	}
 	return nil
 }

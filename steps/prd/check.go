@@ -5,7 +5,7 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
-	"github.com/rlspec/rlspec/steps/scenario"
+	"github.com/rlspec/rlspec/steps/check"
 )
 
 // need is the last exchange, which a Then step checks.
@@ -23,6 +23,6 @@ func (s *World) lastWithHeaders() (*service.Exchange, service.RateLimit, error) 
 	if err != nil {
 		return nil, service.RateLimit{}, err
 	}
-	rl, err := scenario.HeadersOf(ex, clause.Of(clause.FR7))
+	rl, err := check.HeadersOf(ex, clause.Of(clause.FR7))
 	return ex, rl, err
 }

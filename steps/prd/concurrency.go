@@ -8,6 +8,7 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -53,7 +54,7 @@ func (s *World) exactlyMinNQ() error {
 	for _, ex := range s.Batch.Exchanges {
 		switch ex.Status {
 		case http.StatusOK:
-			rl, err := scenario.HeadersOf(ex, clause.Of(clause.FR7))
+			rl, err := check.HeadersOf(ex, clause.Of(clause.FR7))
 			if err != nil {
 				return err
 			}
@@ -72,7 +73,7 @@ func (s *World) exactlyMinNQ() error {
 	if bad != nil || len(got) != k || others != n-k || fmt.Sprint(got) != fmt.Sprint(want) {
 		actual := fmt.Sprintf("%d× 200 with Remaining %v, %d× 429", len(got), got, others)
 		if bad != nil {
-			actual += "; also " + scenario.Describe(bad)
+			actual += "; also " + check.Describe(bad)
 		}
 		return scenario.Violate(clause.Of(clause.AC7, clause.FR4), fmt.Sprintf("%d concurrent requests on a bucket with %d units left", n, q),
 			fmt.Sprintf("exactly %d× 200 with Remaining %v (each once) and %d× 429", k, want, n-k),

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -119,7 +120,7 @@ func (s *World) spentUnderInvalid() string {
 		rl, err = ex.RateLimit()
 	}
 	if err != nil || ex.Status != http.StatusOK {
-		return "whether a unit was spent under the invalid device_bucket is unknown: a ride without device_bucket afterwards got " + scenario.Describe(ex)
+		return "whether a unit was spent under the invalid device_bucket is unknown: a ride without device_bucket afterwards got " + check.Describe(ex)
 	}
 	lost := s.Limit() - 1 - int(rl.Remaining)
 	under := lost - s.address.paid

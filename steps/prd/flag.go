@@ -7,6 +7,7 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -60,7 +61,7 @@ func (s *World) allSentinel() error {
 		if ex.Status != http.StatusOK || err != nil || int(rl.Remaining) != s.Env().Config.Sentinel {
 			return scenario.Violate(clause.Of(clause.AC8, clause.FR8), fmt.Sprintf("request %d of %d on one bucket with the flag off", i+1, len(exs)),
 				fmt.Sprintf("200 with the three headers and X-RateLimit-Remaining %d (RL_SENTINEL)", s.Env().Config.Sentinel),
-				scenario.Describe(ex), ex)
+				check.Describe(ex), ex)
 		}
 	}
 	if len(exs) <= s.Limit() {

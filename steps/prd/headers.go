@@ -7,6 +7,7 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -23,7 +24,7 @@ func (s *World) limitIsConfigured() error {
 		return err
 	}
 	if int(rl.Limit) != s.Limit() {
-		return scenario.Violate(clause.Of(clause.FR7), "X-RateLimit-Limit", fmt.Sprintf("%d (RL_LIMIT)", s.Limit()), scenario.Describe(ex), ex)
+		return scenario.Violate(clause.Of(clause.FR7), "X-RateLimit-Limit", fmt.Sprintf("%d (RL_LIMIT)", s.Limit()), check.Describe(ex), ex)
 	}
 	return nil
 }
@@ -33,7 +34,7 @@ func (s *World) validHeaders(ex *service.Exchange) error {
 	if ex == nil {
 		return errors.New("no response to check")
 	}
-	rl, err := scenario.HeadersOf(ex, clause.Of(clause.FR7))
+	rl, err := check.HeadersOf(ex, clause.Of(clause.FR7))
 	if err != nil {
 		return err
 	}
@@ -41,7 +42,7 @@ func (s *World) validHeaders(ex *service.Exchange) error {
 		return nil
 	}
 	bad := func(exp string) error {
-		return scenario.Violate(clause.Of(clause.FR7), "rate-limit headers are valid", exp, scenario.Describe(ex), ex)
+		return scenario.Violate(clause.Of(clause.FR7), "rate-limit headers are valid", exp, check.Describe(ex), ex)
 	}
 	if int(rl.Limit) != s.Limit() {
 		return bad(fmt.Sprintf("X-RateLimit-Limit %d (RL_LIMIT)", s.Limit()))
@@ -49,8 +50,8 @@ func (s *World) validHeaders(ex *service.Exchange) error {
 	if rl.Remaining > rl.Limit {
 		return bad("0 <= X-RateLimit-Remaining <= X-RateLimit-Limit")
 	}
-	lo := ex.Sent.Add(-scenario.ClockTolerance).Unix()
-	hi := ex.Received.Add(s.Env().Config.Window + scenario.ClockTolerance).Unix()
+	lo := ex.Sent.Add(-check.ClockTolerance).Unix()
+	hi := ex.Received.Add(s.Env().Config.Window + check.ClockTolerance).Unix()
 	if rl.Reset < lo || rl.Reset > hi {
 		return bad(fmt.Sprintf("X-RateLimit-Reset in [now, now + window] = [%d, %d] (±2 s)", lo, hi))
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -94,8 +95,8 @@ func (s *World) replayMatches() error {
 	}
 	if orig.Status != replay.Status || !bytes.Equal(orig.RespBody, replay.RespBody) {
 		return scenario.Violate(clause.Of(clause.AC6, clause.FR6), "an idempotent replay returns the cached response",
-			fmt.Sprintf("the first response again: HTTP %d %s", orig.Status, scenario.Truncate(orig.RespBody)),
-			scenario.Describe(replay), orig, replay)
+			fmt.Sprintf("the first response again: HTTP %d %s", orig.Status, check.Truncate(orig.RespBody)),
+			check.Describe(replay), orig, replay)
 	}
 	return nil
 }
@@ -107,7 +108,7 @@ func (s *World) nextFresh() (*service.Exchange, int64, error) {
 	if err != nil {
 		return ex, 0, err
 	}
-	rl, err := scenario.HeadersOf(ex, clause.Of(clause.FR7))
+	rl, err := check.HeadersOf(ex, clause.Of(clause.FR7))
 	return ex, rl.Remaining, err
 }
 
@@ -115,7 +116,7 @@ func (s *World) nextBelowFirst(n int) error {
 	if s.Last.Keyed == nil {
 		return errors.New("no first response")
 	}
-	first, err := scenario.HeadersOf(s.Last.Keyed, clause.Of(clause.FR7))
+	first, err := check.HeadersOf(s.Last.Keyed, clause.Of(clause.FR7))
 	if err != nil {
 		return err
 	}
@@ -126,7 +127,7 @@ func (s *World) nextBelowFirst(n int) error {
 	if want := first.Remaining - int64(n); got != want {
 		return scenario.Violate(clause.Of(clause.AC6, clause.FR6), "a replay spends nothing",
 			fmt.Sprintf("the next fresh request's Remaining %d (first response's %d minus %d)", want, first.Remaining, n),
-			scenario.Describe(ex), s.Exchanges()...)
+			check.Describe(ex), s.Exchanges()...)
 	}
 	return nil
 }
@@ -139,7 +140,7 @@ func (s *World) nextLimitMinus(n int) error {
 	if want := int64(s.Limit() - n); got != want {
 		return scenario.Violate(clause.Of(clause.AC6, clause.FR6), "concurrent identical requests spend one unit",
 			fmt.Sprintf("the next fresh request's Remaining %d (limit - %d)", want, n),
-			scenario.Describe(ex)+"; "+s.spentByRounds(got), append(s.Batch.Exchanges, ex)...)
+			check.Describe(ex)+"; "+s.spentByRounds(got), append(s.Batch.Exchanges, ex)...)
 	}
 	return nil
 }
@@ -173,7 +174,7 @@ func (s *World) notCached() error {
 	if ex.Status == http.StatusConflict || ex.Status == http.StatusUnprocessableEntity {
 		return nil
 	}
-	o, err := scenario.HeadersOf(orig, clause.Of(clause.FR7))
+	o, err := check.HeadersOf(orig, clause.Of(clause.FR7))
 	if err != nil {
 		return err
 	}
@@ -184,13 +185,13 @@ func (s *World) notCached() error {
 	}
 	return scenario.Violate(clause.Of(clause.AC6, clause.FR6), "the same Idempotency-Key with a different body",
 		fmt.Sprintf("422 or 409, or processing as a new request (200 with Remaining %d); never the cached response", o.Remaining-1),
-		scenario.Describe(ex), orig, ex)
+		check.Describe(ex), orig, ex)
 }
 
 func (s *World) no5xx() error {
 	for _, ex := range s.Batch.Exchanges {
 		if ex.Status >= 500 {
-			return scenario.Violate(clause.Of(clause.AC6, clause.FR6), "concurrent identical requests", "no 5xx", scenario.Describe(ex), ex)
+			return scenario.Violate(clause.Of(clause.AC6, clause.FR6), "concurrent identical requests", "no 5xx", check.Describe(ex), ex)
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -63,7 +64,7 @@ func (s *World) ExpectFirst(ex *service.Exchange, want int) error {
 	rl, err := ex.RateLimit()
 	if ex.Status != http.StatusOK || err != nil || int(rl.Remaining) != want {
 		return scenario.Violate(clause.Of(clause.AC1), "first request on a fresh bucket",
-			fmt.Sprintf("200 with X-RateLimit-Remaining %d", want), scenario.Describe(ex), ex)
+			fmt.Sprintf("200 with X-RateLimit-Remaining %d", want), check.Describe(ex), ex)
 	}
 	return nil
 }
@@ -120,7 +121,7 @@ func (s *World) SpendTo(n int, address bool) error {
 		got, perr := ex.RateLimit()
 		if ex.Status != http.StatusOK || perr != nil || int(got.Remaining) != left-1 {
 			return scenario.Violate(clause.Of(clause.AC1, clause.FR4), "each request spends exactly one unit",
-				fmt.Sprintf("200 with X-RateLimit-Remaining %d", left-1), scenario.Describe(ex), ex)
+				fmt.Sprintf("200 with X-RateLimit-Remaining %d", left-1), check.Describe(ex), ex)
 		}
 	}
 	return nil
@@ -141,7 +142,7 @@ func (s *World) statusIs(code int) error {
 		return err
 	}
 	if ex.Status != code {
-		return scenario.Violate(s.clauseFor(code), "response status", fmt.Sprintf("HTTP %d", code), scenario.Describe(ex), ex)
+		return scenario.Violate(s.clauseFor(code), "response status", fmt.Sprintf("HTTP %d", code), check.Describe(ex), ex)
 	}
 	return nil
 }
@@ -166,7 +167,7 @@ func (s *World) remainingIs(want int, expr string) error {
 		if expr != "" {
 			exp += " (" + expr + ")"
 		}
-		return scenario.Violate(s.clauseForRemaining(), "X-RateLimit-Remaining", exp, scenario.Describe(ex), s.Exchanges()...)
+		return scenario.Violate(s.clauseForRemaining(), "X-RateLimit-Remaining", exp, check.Describe(ex), s.Exchanges()...)
 	}
 	return nil
 }
@@ -186,7 +187,7 @@ func (s *World) bodyIsJSONError(want string) error {
 	var m map[string]any
 	if json.Unmarshal(ex.RespBody, &m) != nil || m["error"] != want {
 		return scenario.Violate(clause.Of(clause.AC3, clause.FR3), "429 body",
-			fmt.Sprintf(`a JSON object with "error": %q`, want), scenario.Describe(ex), ex)
+			fmt.Sprintf(`a JSON object with "error": %q`, want), check.Describe(ex), ex)
 	}
 	return nil
 }
@@ -199,7 +200,7 @@ func (s *World) retryAfter() error {
 	max := rl.Reset - ex.Sent.Unix() + 1
 	if rl.RetryAfter < 0 || rl.RetryAfter > max {
 		return scenario.Violate(clause.Of(clause.AC3, clause.FR3), "Retry-After on a 429",
-			fmt.Sprintf("Retry-After in seconds, at most Reset - now + 1 = %d", max), scenario.Describe(ex), ex)
+			fmt.Sprintf("Retry-After in seconds, at most Reset - now + 1 = %d", max), check.Describe(ex), ex)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -141,11 +142,11 @@ func (s *World) resetAboutNowPlusWindow() error {
 	if err != nil {
 		return err
 	}
-	lo := ex.Sent.Add(s.Env().Config.Window - scenario.ClockTolerance).Unix()
-	hi := ex.Received.Add(s.Env().Config.Window + scenario.ClockTolerance).Unix()
+	lo := ex.Sent.Add(s.Env().Config.Window - check.ClockTolerance).Unix()
+	hi := ex.Received.Add(s.Env().Config.Window + check.ClockTolerance).Unix()
 	if rl.Reset < lo || rl.Reset > hi {
 		return scenario.Violate(clause.Of(clause.AC4, clause.FR5), "X-RateLimit-Reset of a new window",
-			fmt.Sprintf("about now + %s: unix seconds in [%d, %d]", s.Env().Config.Window, lo, hi), scenario.Describe(ex), ex)
+			fmt.Sprintf("about now + %s: unix seconds in [%d, %d]", s.Env().Config.Window, lo, hi), check.Describe(ex), ex)
 	}
 	return nil
 }
@@ -159,18 +160,18 @@ func (s *World) resetSameAsFirst() error {
 	if first == nil {
 		return errors.New("no first response")
 	}
-	a, err := scenario.HeadersOf(first, clause.Of(clause.FR7))
+	a, err := check.HeadersOf(first, clause.Of(clause.FR7))
 	if err != nil {
 		return err
 	}
-	b, err := scenario.HeadersOf(ex, clause.Of(clause.FR7))
+	b, err := check.HeadersOf(ex, clause.Of(clause.FR7))
 	if err != nil {
 		return err
 	}
 	if d := b.Reset - a.Reset; d < -1 || d > 1 {
 		return scenario.Violate(clause.Of(clause.FR5, clause.AC3), "X-RateLimit-Reset does not move within a window",
 			fmt.Sprintf("%d ±1 (the first response's Reset, %s earlier)", a.Reset, ex.Sent.Sub(first.Sent).Round(100*time.Millisecond)),
-			scenario.Describe(ex), first, ex)
+			check.Describe(ex), first, ex)
 	}
 	return nil
 }
@@ -241,7 +242,7 @@ func (s *World) resetOnce(round []*service.Exchange, i, rounds int) error {
 		if ex.Status != http.StatusOK {
 			continue
 		}
-		rl, err := scenario.HeadersOf(ex, clause.Of(clause.FR7))
+		rl, err := check.HeadersOf(ex, clause.Of(clause.FR7))
 		if err != nil {
 			return err
 		}
@@ -263,7 +264,7 @@ func (s *World) resetOnce(round []*service.Exchange, i, rounds int) error {
 				lost++
 			}
 		}
-		if err := scenario.AllowedAtLeast(s.Refs(), round, min(len(round)-lost, s.Limit())-lost, fmt.Sprintf("%d requests racing after the window expired (round %d of %d)", len(round), i, rounds)); err != nil {
+		if err := check.AllowedAtLeast(s.Refs(), round, min(len(round)-lost, s.Limit())-lost, fmt.Sprintf("%d requests racing after the window expired (round %d of %d)", len(round), i, rounds)); err != nil {
 			return err
 		}
 	}

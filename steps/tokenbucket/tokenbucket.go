@@ -8,6 +8,7 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/keyed"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -54,7 +55,7 @@ func (s *state) drain() error {
 		switch {
 		case ex.Refused() && fresh:
 			// A fresh key's bucket is full: B allowed before its first 429.
-			return scenario.AllowedAtLeast(s.Refs(), run, s.Burst(), "draining a fresh key: its full bucket before the first 429")
+			return check.AllowedAtLeast(s.Refs(), run, s.Burst(), "draining a fresh key: its full bucket before the first 429")
 		case ex.Refused():
 			return nil
 		case ex.Status/100 != 2:
@@ -269,7 +270,7 @@ func (s *state) bucketHeaders() error {
 	start := run[0].Sent
 	allowed := 0
 	for i, ex := range run {
-		rl, err := scenario.HeadersOf(ex, s.Refs())
+		rl, err := check.HeadersOf(ex, s.Refs())
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package scenario
+package check
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // ClockTolerance is the contract's clock tolerance.
@@ -26,12 +27,12 @@ func Describe(ex *service.Exchange) string {
 func HeadersOf(ex *service.Exchange, refs clause.Refs) (service.RateLimit, error) {
 	if ex.Err == nil {
 		if d := ex.Observe().Dialect; d == dialect.Status {
-			return service.RateLimit{}, Skip("DIALECT=%s: the target answers with the status code only, so its rate-limit headers are not checked", d)
+			return service.RateLimit{}, scenario.Skip("DIALECT=%s: the target answers with the status code only, so its rate-limit headers are not checked", d)
 		}
 	}
 	rl, err := ex.RateLimit()
 	if err != nil {
-		return rl, Violate(refs, "rate-limit headers", fieldsOf(ex.Answer),
+		return rl, scenario.Violate(refs, "rate-limit headers", fieldsOf(ex.Answer),
 			err.Error()+" ("+Describe(ex)+")", ex)
 	}
 	return rl, nil

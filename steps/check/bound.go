@@ -1,4 +1,4 @@
-package scenario
+package check
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // AllowedAtLeast is a violation of refs unless at least want of run were
@@ -21,7 +22,7 @@ func AllowedAtLeast(refs clause.Refs, run []*service.Exchange, want int, what st
 	if got >= want {
 		return nil
 	}
-	return Violate(refs, what, fmt.Sprintf("at least %d of the %d requests allowed", want, len(run)),
+	return scenario.Violate(refs, what, fmt.Sprintf("at least %d of the %d requests allowed", want, len(run)),
 		fmt.Sprintf("%d allowed (%s)", got, statusCounts(run)), run...)
 }
 
