@@ -25,12 +25,12 @@ func (s *state) sendBypass() error {
 	if len(cfg.BypassHeaders) == 0 {
 		return scenario.Precondition(fmt.Errorf("bypass is claimed but BYPASS_HEADERS names no header"))
 	}
-	if s.Key.Client == nil {
+	if s.key.Key.Client == nil {
 		return scenario.Precondition(fmt.Errorf("no key: the scenario must start with a fresh key"))
 	}
-	s.Batch = scenario.Batch{Sent: s.Limit() + 5}
+	s.key.Batch = scenario.Batch{Sent: s.Limit() + 5}
 	for range s.Limit() + 5 {
-		r := s.Keyed(s.Key.Value)
+		r := s.key.Keyed(s.key.Key.Value)
 		r.Header = r.Header.Clone()
 		if r.Header == nil {
 			r.Header = cfg.BypassHeaders.Clone()
@@ -38,10 +38,10 @@ func (s *state) sendBypass() error {
 		for k, vs := range cfg.BypassHeaders {
 			r.Header[k] = append([]string(nil), vs...)
 		}
-		ex, err := s.Send(s.Key.Client, r)
+		ex, err := s.Send(s.key.Key.Client, r)
 		if ex != nil {
-			s.Batch.Exchanges = append(s.Batch.Exchanges, ex)
-			s.Last = scenario.Last{Req: r, Ex: ex}
+			s.key.Batch.Exchanges = append(s.key.Batch.Exchanges, ex)
+			s.key.Last = scenario.Last{Req: r, Ex: ex}
 		}
 		if err != nil {
 			return err
@@ -52,9 +52,9 @@ func (s *state) sendBypass() error {
 
 // allOfBatchAllowed: every exchange of the last batch got a 2xx.
 func (s *state) allOfBatchAllowed() error {
-	for i, ex := range s.Batch.Exchanges {
+	for i, ex := range s.key.Batch.Exchanges {
 		if ex.Status/100 != 2 {
-			return scenario.Violate(clause.Of(clause.SL10), fmt.Sprintf("bypass request %d of %d", i+1, len(s.Batch.Exchanges)),
+			return scenario.Violate(clause.Of(clause.SL10), fmt.Sprintf("bypass request %d of %d", i+1, len(s.key.Batch.Exchanges)),
 				"2xx", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 	}
@@ -64,13 +64,13 @@ func (s *state) allOfBatchAllowed() error {
 // normalAfterBypass: the key, now without the bypass headers, still has
 // its whole quota.
 func (s *state) normalAfterBypass() error {
-	run, err := s.SendRun(s.Limit())
+	run, err := s.key.SendRun(s.Limit())
 	if err != nil {
 		return err
 	}
 	for i, ex := range run {
 		if ex.Status/100 != 2 {
-			return scenario.Violate(clause.Of(clause.SL10), fmt.Sprintf("request %d of %d without the bypass headers, after %d bypass requests", i+1, len(run), len(s.Batch.Exchanges)),
+			return scenario.Violate(clause.Of(clause.SL10), fmt.Sprintf("request %d of %d without the bypass headers, after %d bypass requests", i+1, len(run), len(s.key.Batch.Exchanges)),
 				"2xx: bypass requests spend nothing", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 	}

@@ -14,13 +14,13 @@ func testWorld(ctx context.Context, env *scenario.Env) *state {
 }
 
 func newState(st *scenario.State) *state {
-	return &state{World: keyed.New(st), prd: prd.New(st)}
+	return &state{State: st, key: keyed.New(st), prd: prd.New(st)}
 }
 
 // run runs the keyed or PRD step of text on s's worlds.
 func (s *state) run(text string) error {
 	p := &scenario.Replayer{}
-	keyed.Register(s.World, p)
+	keyed.Register(s.key, p)
 	prd.Register(s.prd, p)
 	return p.Run(text)
 }

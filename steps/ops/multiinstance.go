@@ -100,18 +100,18 @@ func (s *state) ridesOverInstances(k int) error {
 // keyedOverInstances releases N+k (token-bucket: B+k) requests of the key
 // at once, spread round-robin over the instances.
 func (s *state) keyedOverInstances(of string, k int) error {
-	if s.Key.Client == nil {
+	if s.key.Key.Client == nil {
 		return scenario.Precondition(errors.New("no key: the scenario must start with a fresh key"))
 	}
-	cs, err := s.instanceClients(s.Key.Client)
+	cs, err := s.instanceClients(s.key.Key.Client)
 	if err != nil {
 		return err
 	}
 	n := s.Limit()
 	if of == "B" {
-		n = s.Burst()
+		n = s.key.Burst()
 	}
-	return s.ConcurrentNWith(&roundRobin{to: cs}, n+k)
+	return s.key.ConcurrentNWith(&roundRobin{to: cs}, n+k)
 }
 
 // bucketThroughEach sends one ride of a fresh bucket through each instance
@@ -182,10 +182,10 @@ func (s *state) bucketRefusedElsewhere() error {
 // keyThroughEach sends one request of the scenario's fresh key through
 // each instance in turn, each allowed: the start of the key's one run.
 func (s *state) keyThroughEach() error {
-	if s.Key.Client == nil {
+	if s.key.Key.Client == nil {
 		return scenario.Precondition(errors.New("no key: the scenario must start with a fresh key"))
 	}
-	cs, err := s.instanceClients(s.Key.Client)
+	cs, err := s.instanceClients(s.key.Key.Client)
 	if err != nil {
 		return err
 	}
@@ -193,9 +193,9 @@ func (s *state) keyThroughEach() error {
 		return scenario.Skip("the scenario spends one request through each of %d instances, more than the limit %d: run it with a larger limit", len(cs), s.quota())
 	}
 	var run []*service.Exchange
-	defer func() { s.Key.Runs = append(s.Key.Runs, run) }()
+	defer func() { s.key.Key.Runs = append(s.key.Key.Runs, run) }()
 	for i, c := range cs {
-		ex, err := s.SendKeyedWith(c)
+		ex, err := s.key.SendKeyedWith(c)
 		if ex != nil {
 			run = append(run, ex)
 		}
@@ -214,21 +214,21 @@ func (s *state) keyThroughEach() error {
 // B) through the first instance, one after another, each allowed; they
 // join the key's run.
 func (s *state) keyRestThroughFirst() error {
-	if len(s.Key.Runs) == 0 {
+	if len(s.key.Key.Runs) == 0 {
 		return scenario.Precondition(errors.New("the scenario must start with a request through each instance"))
 	}
-	last := len(s.Key.Runs) - 1
-	for len(s.Key.Runs[last]) < s.quota() {
-		ex, err := s.SendKeyed()
+	last := len(s.key.Key.Runs) - 1
+	for len(s.key.Key.Runs[last]) < s.quota() {
+		ex, err := s.key.SendKeyed()
 		if ex != nil {
-			s.Key.Runs[last] = append(s.Key.Runs[last], ex)
+			s.key.Key.Runs[last] = append(s.key.Key.Runs[last], ex)
 		}
 		if err != nil {
 			return err
 		}
 		if ex.Status/100 != 2 {
-			return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of %d of a fresh key within one window", len(s.Key.Runs[last]), s.quota()),
-				"2xx", fmt.Sprintf("HTTP %d", ex.Status), s.Key.Runs[last]...)
+			return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of %d of a fresh key within one window", len(s.key.Key.Runs[last]), s.quota()),
+				"2xx", fmt.Sprintf("HTTP %d", ex.Status), s.key.Key.Runs[last]...)
 		}
 	}
 	return nil
@@ -243,14 +243,14 @@ func (s *state) keyRefusedElsewhere() error {
 		return scenario.Precondition(errors.New("no other instance: the scenario must start with a request through each instance"))
 	}
 	for i, c := range s.others {
-		ex, err := s.SendKeyedWith(c)
+		ex, err := s.key.SendKeyedWith(c)
 		if err != nil {
 			return err
 		}
 		s.assumeQuotaStillSpent(ex)
 		if !ex.Refused() {
 			return scenario.Violate(s.Refs(), fmt.Sprintf("a key that spent its limit, through instance %d", i+2), "429",
-				fmt.Sprintf("HTTP %d", ex.Status), append(slices.Clone(s.Key.Runs[len(s.Key.Runs)-1]), ex)...)
+				fmt.Sprintf("HTTP %d", ex.Status), append(slices.Clone(s.key.Key.Runs[len(s.key.Key.Runs)-1]), ex)...)
 		}
 	}
 	return nil
@@ -263,17 +263,17 @@ func (s *state) keyRefusedElsewhere() error {
 // afterwards (assumeBatchInOneWindow).
 func (s *state) keyExactly(of string) error {
 	var all []*service.Exchange
-	for _, run := range s.Key.Runs {
+	for _, run := range s.key.Key.Runs {
 		all = append(all, run...)
 	}
 	if len(all) == 0 {
 		return scenario.Precondition(errors.New("no request of the key was sent"))
 	}
-	s.Batch = scenario.Batch{Exchanges: all, Sent: len(all)}
+	s.key.Batch = scenario.Batch{Exchanges: all, Sent: len(all)}
 	if of == "B" {
-		return tokenbucket.ExactlyBurst(s.World)
+		return tokenbucket.ExactlyBurst(s.key)
 	}
-	return s.ExactlyN()
+	return s.key.ExactlyN()
 }
 
 // assumeQuotaStillSpent: an allow of ex, sent after the key's run spent
@@ -282,16 +282,16 @@ func (s *state) keyExactly(of string) error {
 // than 1/R and one whole second from the run's first send to ex's receive.
 func (s *state) assumeQuotaStillSpent(ex *service.Exchange) {
 	if s.Env().Config.Profile != profile.TokenBucket {
-		s.AssumeRunInOneWindow(ex)
+		s.key.AssumeRunInOneWindow(ex)
 		return
 	}
-	run := s.Key.Runs[len(s.Key.Runs)-1]
+	run := s.key.Key.Runs[len(s.key.Key.Runs)-1]
 	s.Assume("the key's run and the request after it within one second and less than 1/R", func() string {
 		if ex.Refused() {
 			return "" // refused: the verdict rests on no timing
 		}
 		first := run[0]
-		if span := ex.Received.Sub(first.Sent); span >= s.PerToken() || ex.Received.Unix() != first.Sent.Unix() {
+		if span := ex.Received.Sub(first.Sent); span >= s.key.PerToken() || ex.Received.Unix() != first.Sent.Unix() {
 			return fmt.Sprintf("%d requests took %s from %s", len(run)+1, span.Round(time.Millisecond), first.Sent.Format("15:04:05.000"))
 		}
 		return ""
@@ -301,7 +301,7 @@ func (s *state) assumeQuotaStillSpent(ex *service.Exchange) {
 // quota is what a fresh key may spend at once: N, token-bucket's B.
 func (s *state) quota() int {
 	if s.Env().Config.Profile == profile.TokenBucket {
-		return s.Burst()
+		return s.key.Burst()
 	}
 	return s.Limit()
 }

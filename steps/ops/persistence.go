@@ -32,7 +32,7 @@ func (s *state) registerPersistence(sc scenario.Stepper) {
 // quota given back by the restart. A forgotten bucket is told apart from a
 // refilled one only while B exceeds that bound: a slower restart skips.
 func (s *state) refilledOnly() error {
-	drained := s.Key.Runs
+	drained := s.key.Key.Runs
 	if len(drained) == 0 || len(drained[len(drained)-1]) == 0 {
 		return scenario.Precondition(fmt.Errorf("no drained key: the scenario must drain the key before the restart"))
 	}
@@ -43,8 +43,8 @@ func (s *state) refilledOnly() error {
 	}
 	var after []*service.Exchange
 	allowed := 0
-	for len(after) <= s.Burst() {
-		ex, err := s.SendKeyed()
+	for len(after) <= s.key.Burst() {
+		ex, err := s.key.SendKeyed()
 		if ex != nil {
 			after = append(after, ex)
 		}
@@ -61,15 +61,15 @@ func (s *state) refilledOnly() error {
 	}
 	last := after[len(after)-1]
 	span := last.Received.Sub(empty.Sent) + bound.DefaultTolerance
-	refill := int(math.Floor(s.Rate()*span.Seconds())) + 1
+	refill := int(math.Floor(s.key.Rate()*span.Seconds())) + 1
 	if allowed > refill {
 		return scenario.Violate(s.Refs(), "quota spent before the restart",
-			fmt.Sprintf("at most %d allowed: the bucket refills %g/s·%s + 1 since it was drained", refill, s.Rate(), span.Round(time.Millisecond)),
+			fmt.Sprintf("at most %d allowed: the bucket refills %g/s·%s + 1 since it was drained", refill, s.key.Rate(), span.Round(time.Millisecond)),
 			fmt.Sprintf("%d allowed after the restart", allowed), append([]*service.Exchange{empty}, after...)...)
 	}
-	if s.Burst() <= refill {
+	if s.key.Burst() <= refill {
 		return scenario.Skip("the drain, the restart and the requests after it took %s: the bucket refills %d tokens meanwhile, as many as a forgotten bucket of B = %d gives, so the two cannot be told apart (a faster restart or a lower RL_RATE can)",
-			span.Round(time.Millisecond), refill, s.Burst())
+			span.Round(time.Millisecond), refill, s.key.Burst())
 	}
 	return nil
 }

@@ -7,10 +7,12 @@ import (
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
-// state is one scenario's operations steps: they drive both a device
-// bucket (prd) and a key (keyed), whichever the scenario's design uses.
+// state is one scenario's operations steps: they drive a device bucket
+// (prd) or a key (keyed), whichever the scenario's design uses, and say
+// which world each step reads.
 type state struct {
-	*keyed.World
+	*scenario.State
+	key *keyed.World
 	prd *prd.World
 
 	others    []scenario.Client // clients of the instances after the first (MI-1)
@@ -23,7 +25,7 @@ type state struct {
 // that takes the store away runs alone and gets the store back when it
 // ends.
 func Register(w *keyed.World, p *prd.World, sc scenario.Stepper) {
-	s := &state{World: w, prd: p}
+	s := &state{State: w.State, key: w, prd: p}
 	w.RunAloneIf(takesStore)
 	w.OnFinish(s.restoreStore)
 	for _, register := range []func(scenario.Stepper){

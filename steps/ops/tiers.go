@@ -35,7 +35,7 @@ func (s *state) allTiers() []model.Tier {
 // scenario's client address) or, without one, KEY.
 func (s *state) tierRequest(t model.Tier) (service.Request, error) {
 	if t.Key == "" {
-		return s.Keyed(s.Key.Value), nil
+		return s.key.Keyed(s.key.Key.Value), nil
 	}
 	k, err := service.ParseKey(t.Key)
 	if err != nil {
@@ -43,7 +43,7 @@ func (s *state) tierRequest(t model.Tier) (service.Request, error) {
 	}
 	tc := s.Env().Config
 	tc.Key = k
-	return tc.KeyedRequest(s.Key.Value), nil
+	return tc.KeyedRequest(s.key.Key.Value), nil
 }
 
 // spendTiers sends, tier after tier, the tier's N requests of the key and
@@ -100,7 +100,7 @@ func (s *state) tiersOwnCount() error {
 			if !ex.Refused() {
 				return scenario.Violate(clause.Of(clause.SL9), where, "429: the tier's N spent", fmt.Sprintf("HTTP %d", ex.Status), ex)
 			}
-			ra, ok, err := s.RetryAfterOf(ex)
+			ra, ok, err := s.key.RetryAfterOf(ex)
 			if err != nil {
 				return err
 			}
