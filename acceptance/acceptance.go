@@ -13,9 +13,12 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/features"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/redact"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/sqltarget"
 	"github.com/rlspec/rlspec/steps"
@@ -26,7 +29,10 @@ import (
 // edge starts TARGET_IMAGE containers or the embedded reference and fills
 // them in). Name is how reports name the target (default: the URL).
 type Config struct {
-	Target   service.Config
+	Target service.Config
+	// Reached is what became known of the service once it was up, which
+	// no setting says: its instances, an untrusting twin, a second store.
+	Reached
 	Settings Settings // how the suite runs; the zero Settings is DefaultSettings()
 	Name     string
 	// Store takes the target's store away and brings it back (the
@@ -75,7 +81,7 @@ func WithProbeTimeout(d time.Duration) Option { return func(r *runner) { r.probe
 func WithScenarioTimeout(d time.Duration) Option { return func(r *runner) { r.scenarioTimeout = d } }
 
 // WithRequestTimeout bounds every request of the suite (default
-// service.DefaultRequestTimeout).
+// httpclient.DefaultTimeout).
 func WithRequestTimeout(d time.Duration) Option { return func(r *runner) { r.requestTimeout = d } }
 
 // WithResolver sets how the targets' host names are resolved for the
@@ -179,8 +185,11 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	if err != nil {
 		return nil, couldNotRun("%v", err)
 	}
+	if unclaimed, n, err = withUnchecked(tc, set.Tags, tags, n, unclaimed); err != nil {
+		return nil, couldNotRun("%v", err)
+	}
 	if n == 0 {
-		tags = "@id:none" // only not-claimed scenarios: godog runs nothing
+		tags = "@id:none" // only skipped scenarios: godog runs nothing
 	}
 	if n == 0 && len(unclaimed) == 0 {
 		return nil, couldNotRun("TAGS=%q matched no scenario of PROFILE=%s", set.Tags, tc.Profile)
@@ -193,7 +202,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		}
 		defer sql.Close()
 	}
-	name := service.RedactURL(tc.URL)
+	name := redact.URL(tc.URL)
 	if sql != nil {
 		name = sqltarget.Describe(tc)
 	}
@@ -203,18 +212,18 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	if cfg.Name != "" {
 		name = cfg.Name
 	}
-	body, err := service.LoadBody(tc.BodyTemplate)
+	body, err := bodytmpl.Load(tc.BodyTemplate)
 	if err != nil {
 		return nil, couldNotRun("%v", err)
 	}
 	answer := dialect.Detection{Settings: tc.Answer()}.Sentence("")
 	if sql == nil {
-		if err := tc.CheckClientIPs(ctx, r.resolver); err != nil {
+		if err := tc.CheckClientIPs(ctx, r.resolver, cfg.URLs); err != nil {
 			return nil, couldNotRun("%v", err)
 		}
 		// A SQL target was probed by opening it: the function exists and
 		// takes the window.
-		if err := Probe(ctx, tc, r.probeTimeout); err != nil {
+		if err := Probe(ctx, tc, cfg.URLs, r.probeTimeout); err != nil {
 			return nil, couldNotRun("%v", err)
 		}
 		det, err := checkSettings(ctx, tc, explicit, body, r.probeTimeout)
@@ -227,7 +236,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	if err != nil {
 		return nil, couldNotRun("BODY_TEMPLATE: %v", err)
 	}
-	env, closeEnv, err := NewEnv(tc)
+	env, closeEnv, err := NewEnv(tc, cfg.Reached)
 	if err != nil {
 		return nil, couldNotRun("%v", err)
 	}
@@ -236,17 +245,17 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		env.Store = cfg.Store
 	}
 	env.Restarter = cfg.Restarter
-	var clientOpts []service.ClientOption
+	var clientOpts []httpclient.Option
 	if r.requestTimeout > 0 {
-		clientOpts = append(clientOpts, service.WithTimeout(r.requestTimeout))
+		clientOpts = append(clientOpts, httpclient.WithTimeout(r.requestTimeout))
 	}
 	if sql != nil {
-		clientOpts = append(clientOpts, service.WithTransport(sql), service.WithReplay(sql.Command))
+		clientOpts = append(clientOpts, httpclient.WithTransport(sql), httpclient.WithReplay(sql.Command))
 		env.Ager = sql
 	}
 	if len(clientOpts) > 0 {
 		env.NewClient = func(base string) steps.Client {
-			return service.NewClient(tc, base, clientOpts...)
+			return httpclient.New(tc, base, clientOpts...)
 		}
 	}
 	env.ScenarioTimeout = r.scenarioTimeout
@@ -259,19 +268,21 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	env.Recorder = col
 
 	format, output := "progress", io.Writer(io.Discard)
-	var cuke bytes.Buffer // RunAll's, completed before it gets it
-	if r.cucumber != nil {
-		format, output = "cucumber", &cuke
-	}
+	// godog writes its cucumber JSON into a buffer, completed before RunAll
+	// or the report file gets it: a path in its format string would be cut
+	// at a comma (REPORT_DIR=a,b).
+	var cuke bytes.Buffer
 	var cucumberPath string
 	if r.reports {
 		if err := os.MkdirAll(set.ReportDir, 0o755); err != nil {
 			return nil, couldNotRun("REPORT_DIR: %v", err)
 		}
 		cucumberPath = filepath.Join(set.ReportDir, "cucumber.json")
-		format = "cucumber:" + cucumberPath
 	}
-	where := service.RedactURL(tc.Endpoint(tc.URL))
+	if r.cucumber != nil || r.reports {
+		format, output = "cucumber", &cuke
+	}
+	where := redact.URL(tc.Endpoint(tc.URL))
 	switch {
 	case sql != nil:
 		where = name
@@ -321,7 +332,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		return nil, errors.New("godog reported a failure that no scenario recorded")
 	}
 	writeTable(r.out, rep, set.Verbose)
-	for _, note := range []string{service.CredentialNote(tc.Headers), service.URLCredentialNote(tc.URL)} {
+	for _, note := range []string{redact.CredentialNote(tc.Headers), redact.URLCredentialNote(tc.URL)} {
 		if note != "" && rep.Count(steps.Failed) > 0 {
 			fmt.Fprintf(r.out, "note: %s\n", note)
 		}
@@ -333,41 +344,6 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		fmt.Fprintf(r.out, "reports: %s, %s, %s, %s\n", filepath.Join(set.ReportDir, "junit.xml"), cucumberPath, filepath.Join(set.ReportDir, "report.html"), filepath.Join(set.ReportDir, ConformanceFile))
 	}
 	return rep, nil
-}
-
-// NewEnv returns the steps' environment for tc (URL set) and a function
-// closing what it opened (the TARGET_DB seeder); STORE_DOWN_CMD and
-// STORE_UP_CMD become its store control.
-func NewEnv(tc service.Config) (*steps.Env, func(), error) {
-	env, err := steps.NewEnv(tc, tc.URL, tc.DisabledURL)
-	if err != nil {
-		return nil, nil, err
-	}
-	if tc.StoreDownCmd != "" {
-		env.Store = steps.CommandStore{Down: tc.StoreDownCmd, Up: tc.StoreUpCmd}
-	}
-	closer := func() {}
-	if tc.DB != "" && tc.SQL == "" { // a SQL target's rows are aged through its transport
-		seeder, err := steps.OpenSeeder(tc, nil)
-		if err != nil {
-			return nil, nil, err
-		}
-		env.Seeder = seeder
-		closer = func() { _ = seeder.Close() }
-	}
-	if tc.PenaltiesDB != "" && tc.PenaltiesDB != tc.DB {
-		pc := tc
-		pc.DB = tc.PenaltiesDB
-		seeder, err := steps.OpenSeeder(pc, nil)
-		if err != nil {
-			closer()
-			return nil, nil, err
-		}
-		env.PenaltySeeder = seeder
-		prev := closer
-		closer = func() { prev(); _ = seeder.Close() }
-	}
-	return env, closer, nil
 }
 
 // sortResults orders results by ID, then name.

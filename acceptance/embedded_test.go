@@ -5,6 +5,7 @@ import (
 
 	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -22,14 +23,15 @@ func startEmbedded(t testing.TB, tc service.Config, f fault.Name) service.Config
 // control).
 func startEmbeddedPair(t testing.TB, tc service.Config, f fault.Name) (service.Config, *embedded.Pair) {
 	t.Helper()
-	return startEmbeddedReplicas(t, tc, f, 1)
+	cfg, p := startEmbeddedReplicas(t, tc, f, 1)
+	return cfg.Target, p
 }
 
 // startEmbeddedReplicas is startEmbeddedPair with replicas enabled
-// instances on one store (tc.URLs).
-func startEmbeddedReplicas(t testing.TB, tc service.Config, f fault.Name, replicas int) (service.Config, *embedded.Pair) {
+// instances on one store (Reached.URLs).
+func startEmbeddedReplicas(t testing.TB, tc service.Config, f fault.Name, replicas int) (Config, *embedded.Pair) {
 	t.Helper()
-	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, TrustLoopbackProxies: tc.ClientIPs == service.ClientIPsXFF, RequireAuth: tc.Headers.Get("Authorization"),
+	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Fault: f, TrustLoopbackProxies: tc.ClientIPs == httpclient.XFF, RequireAuth: tc.Headers.Get("Authorization"),
 		Profile: profile.Name(tc.Profile), Align: profile.Align(tc.WindowAlign),
 		Burst: tc.Burst, Rate: tc.Rate, Replicas: replicas,
 		Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers()})
@@ -37,7 +39,5 @@ func startEmbeddedReplicas(t testing.TB, tc service.Config, f fault.Name, replic
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = p.Close() })
-	tc.URL, tc.URLs, tc.DisabledURL, tc.DB, tc.Schema = p.URL, p.URLs, p.DisabledURL, p.TargetDB, service.SchemaPRD
-	tc.PenaltiesURL, tc.PenaltiesDB = p.PenaltiesURL, p.PenaltiesDB
-	return tc, p
+	return Config{Target: p.Point(tc), Reached: Reached{URLs: p.URLs, PenaltiesDB: p.PenaltiesDB}}, p
 }

@@ -70,7 +70,7 @@ func TestNothingAllowedCouldNotRun(t *testing.T) {
 
 // TestGenericAPIUnderThePRDProfileSaysSo: a generic API run with the
 // default PROFILE=prd answers the PRD's POST 405: the sentence names
-// PROFILE.
+// PROFILE and suggests the probe.
 func TestGenericAPIUnderThePRDProfileSaysSo(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet {
@@ -82,7 +82,8 @@ func TestGenericAPIUnderThePRDProfileSaysSo(t *testing.T) {
 	tc.URL = srv.URL
 	_, err := Run(context.Background(), Config{Target: tc}, WithoutReports())
 	var cnr *CouldNotRun
-	if !errors.As(err, &cnr) || !strings.Contains(cnr.Reason, "HTTP 405") || !strings.Contains(cnr.Reason, "for another API set PROFILE to its design") {
-		t.Fatalf("%v, want could not run naming PROFILE", err)
+	if !errors.As(err, &cnr) || !strings.Contains(cnr.Reason, "HTTP 405") || !strings.Contains(cnr.Reason, "for another API set PROFILE to its design") ||
+		!strings.Contains(cnr.Reason, "`rlspec probe`") {
+		t.Fatalf("%v, want could not run naming PROFILE and the probe", err)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps"
 )
@@ -60,11 +61,11 @@ func (s *hostile) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.left[key] = left
 	h := http.Header{}
-	h.Set(service.HeaderLimit, strconv.Itoa(s.limit))
-	h.Set(service.HeaderRemaining, strconv.Itoa(left))
-	h.Set(service.HeaderReset, strconv.FormatInt(s.reset[key], 10))
+	h.Set(dialect.HeaderLimit, strconv.Itoa(s.limit))
+	h.Set(dialect.HeaderRemaining, strconv.Itoa(left))
+	h.Set(dialect.HeaderReset, strconv.FormatInt(s.reset[key], 10))
 	if status == http.StatusTooManyRequests {
-		h.Set(service.HeaderRetryAfter, "60")
+		h.Set(dialect.HeaderRetryAfter, "60")
 	}
 	h.Set("Content-Type", "application/json")
 	s.mu.Unlock()
@@ -165,10 +166,10 @@ func TestHostileGarbageHeaders(t *testing.T) {
 	for _, tc := range []struct {
 		name, header, value, actual string
 	}{
-		{"non-integer", service.HeaderRemaining, "two", `X-RateLimit-Remaining: "two" is not a non-negative integer`},
-		{"negative", service.HeaderRemaining, "-1", `X-RateLimit-Remaining: "-1" is not a non-negative integer`},
-		{"float reset", service.HeaderReset, "1.5e9", `X-RateLimit-Reset: "1.5e9" is not unix seconds (RESET_FORMAT=unix)`},
-		{"missing", service.HeaderLimit, "", "X-RateLimit-Limit is missing"},
+		{"non-integer", dialect.HeaderRemaining, "two", `X-RateLimit-Remaining: "two" is not a non-negative integer`},
+		{"negative", dialect.HeaderRemaining, "-1", `X-RateLimit-Remaining: "-1" is not a non-negative integer`},
+		{"float reset", dialect.HeaderReset, "1.5e9", `X-RateLimit-Reset: "1.5e9" is not unix seconds (RESET_FORMAT=unix)`},
+		{"missing", dialect.HeaderLimit, "", "X-RateLimit-Limit is missing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			url := startHostile(t, func(w http.ResponseWriter, _ *http.Request, status int, h http.Header, body []byte) bool {

@@ -9,15 +9,16 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/rlspec/rlspec/redact"
 	"github.com/rlspec/rlspec/service"
 )
 
-// Probe checks that the target (its other instances and its flag-off twin,
-// when given) answers HTTP at all within timeout. Any HTTP status counts as
-// an answer.
-func Probe(ctx context.Context, tc service.Config, timeout time.Duration) error {
+// Probe checks that the target (its other instances urls and its flag-off
+// twin, when given) answers HTTP at all within timeout. Any HTTP status
+// counts as an answer.
+func Probe(ctx context.Context, tc service.Config, urls []string, timeout time.Duration) error {
 	targets := []struct{ name, url string }{{"TARGET_URL", tc.URL}}
-	for _, u := range tc.URLs {
+	for _, u := range urls {
 		if u != tc.URL {
 			targets = append(targets, struct{ name, url string }{"TARGET_URLS", u})
 		}
@@ -28,7 +29,7 @@ func Probe(ctx context.Context, tc service.Config, timeout time.Duration) error 
 			continue
 		}
 		if err := probe(ctx, tc.Endpoint(u.url), timeout); err != nil {
-			return fmt.Errorf("the target at %s=%s cannot be reached: %w", u.name, service.RedactURL(u.url), service.RedactURLError(err))
+			return fmt.Errorf("the target at %s=%s cannot be reached: %w", u.name, redact.URL(u.url), redact.URLError(err))
 		}
 	}
 	return nil

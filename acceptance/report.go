@@ -11,8 +11,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/internal/junit"
-	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps"
 )
 
@@ -196,7 +197,7 @@ const maxEvidence = 8
 
 // evidence returns the last maxEvidence exchanges of v and how many earlier
 // ones were left out.
-func evidence(v *steps.Violation) ([]*service.Exchange, int) {
+func evidence(v *steps.Violation) ([]*httpclient.Exchange, int) {
 	if n := len(v.Evidence); n > maxEvidence {
 		return v.Evidence[n-maxEvidence:], n - maxEvidence
 	}
@@ -290,14 +291,14 @@ func failuresFirst(rs []steps.ScenarioResult) []steps.ScenarioResult {
 	return out
 }
 
-func responseText(ex *service.Exchange) string {
+func responseText(ex *httpclient.Exchange) string {
 	if ex.Err != nil {
 		return fmt.Sprintf("sent %s, no response by %s: %s", stamp(ex.Sent), stamp(ex.Received), ex.Err.Error())
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "sent %s, received %s\n", stamp(ex.Sent), stamp(ex.Received))
 	fmt.Fprintf(&b, "HTTP %d (%s after sending)\n", ex.Status, ex.Received.Sub(ex.Sent).Round(time.Microsecond))
-	for _, k := range []string{service.HeaderLimit, service.HeaderRemaining, service.HeaderReset, service.HeaderRetryAfter, "Content-Type"} {
+	for _, k := range []string{dialect.HeaderLimit, dialect.HeaderRemaining, dialect.HeaderReset, dialect.HeaderRetryAfter, "Content-Type"} {
 		for _, v := range ex.RespHeader.Values(k) {
 			fmt.Fprintf(&b, "%s: %s\n", k, v)
 		}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"time"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -26,12 +27,12 @@ func DefaultSettings() Settings {
 
 // RegisterFlags binds the settings to fs, each defaulting to its
 // environment variable; call Validate after parsing.
-func (s *Settings) RegisterFlags(fs *flag.FlagSet, getenv service.Getenv) {
-	service.StringVar(fs, getenv, &s.Tags, "tags", "TAGS", "Cucumber tag expression selecting scenarios, e.g. '@AC3 and not @extended'")
-	service.BoolVar(fs, getenv, &s.Strict, "strict", "STRICT", "1: a skipped scenario fails the run")
+func (s *Settings) RegisterFlags(fs *flag.FlagSet, getenv envflag.Getenv) {
+	envflag.StringVar(fs, getenv, &s.Tags, "tags", "TAGS", "Cucumber tag expression selecting scenarios, e.g. '@AC3 and not @extended'")
+	envflag.BoolVar(fs, getenv, &s.Strict, "strict", "STRICT", "1: a skipped scenario fails the run")
 	service.ReportDirVar(fs, getenv, &s.ReportDir)
 	service.MaxWaitVar(fs, getenv, &s.MaxWait)
-	service.BoolVar(fs, getenv, &s.Verbose, "v", "VERBOSE", "list the scenarios of features not claimed one by one")
+	envflag.BoolVar(fs, getenv, &s.Verbose, "v", "VERBOSE", "list the scenarios of features not claimed one by one")
 }
 
 // Validate reports the settings that cannot work, one sentence each.

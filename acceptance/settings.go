@@ -9,8 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/redact"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -28,21 +31,21 @@ const dateSlack = 2 * time.Second
 // response is otherwise a consistent first response (HTTP 200, Limit =
 // Remaining + 1): a service that lies in its headers is left to the
 // scenarios (FR-7), which report it as a failure.
-func checkSettings(ctx context.Context, tc service.Config, explicit dialect.Settings, body *service.Body, timeout time.Duration) (dialect.Detection, error) {
+func checkSettings(ctx context.Context, tc service.Config, explicit dialect.Settings, body *bodytmpl.Body, timeout time.Duration) (dialect.Detection, error) {
 	det := dialect.Detection{Settings: tc.Answer()}
-	b, err := body.Render(service.Bucket(service.NewDeviceBucket()))
+	b, err := body.Render(bodytmpl.Bucket(bodytmpl.NewDeviceBucket()))
 	if err != nil {
 		return det, err
 	}
-	req := service.Request{Body: b}
+	req := httpclient.Request{Body: b}
 	if tc.Profile != profile.PRD {
-		key, err := tc.RenderKey(service.NewUUID())
+		key, err := tc.RenderKey(bodytmpl.NewUUID())
 		if err != nil {
 			return det, err
 		}
 		req = tc.KeyedRequest(key) // a fresh key of the profile, with its method
 	}
-	c := service.NewClient(tc, tc.URL, service.WithTimeout(timeout))
+	c := httpclient.New(tc, tc.URL, httpclient.WithTimeout(timeout))
 	defer c.Close()
 	ex := c.Do(ctx, req)
 	if err := firstAllowed(tc, ex); err != nil {
@@ -53,16 +56,25 @@ func checkSettings(ctx context.Context, tc service.Config, explicit dialect.Sett
 	}
 	r := dialect.Response{Status: ex.Status, Header: ex.RespHeader, Body: ex.RespBody, Received: ex.Received}
 	if err := explicit.Contradiction(r); err != nil {
-		return det, err
+		return det, probeHint(err)
 	}
 	det = tc.Answer().Detect(r)
 	ex.Answer = det.Settings
-	return det, settingsMismatch(tc.WithAnswer(det.Settings), ex)
+	return det, probeHint(settingsMismatch(tc.WithAnswer(det.Settings), ex))
+}
+
+// probeHint adds to a sentence on settings the first answer contradicts
+// that the probe reads them all from the target.
+func probeHint(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%w; `rlspec probe` reads every setting the target's answers show", err)
 }
 
 // settingsMismatch returns one sentence naming the setting the first
 // response of a fresh bucket contradicts, or nil.
-func settingsMismatch(tc service.Config, ex *service.Exchange) error {
+func settingsMismatch(tc service.Config, ex *httpclient.Exchange) error {
 	if ex.Err != nil || ex.Status != http.StatusOK {
 		return nil
 	}
@@ -70,8 +82,11 @@ func settingsMismatch(tc service.Config, ex *service.Exchange) error {
 	if err != nil || rl.Limit != rl.Remaining+1 {
 		return nil
 	}
-	if tc.Profile == profile.TokenBucket {
+	switch tc.Profile {
+	case profile.TokenBucket:
 		return bucketMismatch(tc, rl, ex)
+	case profile.LeakyBucket:
+		return queueMismatch(tc, rl, ex)
 	}
 	if rl.Limit != int64(tc.Limit) {
 		return fmt.Errorf("RL_LIMIT=%d but the service answers %s: %d on the first request of a fresh bucket; set RL_LIMIT=%d",
@@ -87,7 +102,7 @@ func settingsMismatch(tc service.Config, ex *service.Exchange) error {
 
 // untilReset is how far the response's Reset lies after it was answered
 // (its Date header, else when it came back).
-func untilReset(rl service.RateLimit, ex *service.Exchange) time.Duration {
+func untilReset(rl dialect.RateLimit, ex *httpclient.Exchange) time.Duration {
 	now := ex.Received
 	if d, err := http.ParseTime(ex.RespHeader.Get("Date")); err == nil {
 		now = d
@@ -97,8 +112,8 @@ func untilReset(rl service.RateLimit, ex *service.Exchange) time.Duration {
 
 // bodyNote says, when BODY_TEMPLATE renders the same body twice, that
 // AC6-03 (one Idempotency-Key, a different body) cannot run.
-func bodyNote(body *service.Body) (string, error) {
-	bucket := service.Bucket(service.NewDeviceBucket())
+func bodyNote(body *bodytmpl.Body) (string, error) {
+	bucket := bodytmpl.Bucket(bodytmpl.NewDeviceBucket())
 	a, err := body.Render(bucket)
 	if err != nil {
 		return "", err
@@ -117,7 +132,7 @@ func bodyNote(body *service.Body) (string, error) {
 // allowed (2xx): every scenario would fail on it, and a bound ("at most N")
 // would hold on a run that allowed nothing. The sentence shows the answer
 // and names the settings that usually cause it.
-func firstAllowed(tc service.Config, ex *service.Exchange) error {
+func firstAllowed(tc service.Config, ex *httpclient.Exchange) error {
 	if ex.Err != nil || ex.Status/100 == 2 {
 		return nil
 	}
@@ -136,10 +151,10 @@ func firstAllowed(tc service.Config, ex *service.Exchange) error {
 	}
 	if tc.Profile == profile.PRD && ex.Status/100 == 4 && ex.Status != http.StatusTooManyRequests {
 		// A generic API under the default profile.
-		hint += "; PROFILE=prd (the default) sends the PRD's POST of a ride: for another API set PROFILE to its design (sliding-log, fixed-window, token-bucket; docs/profiles.md)"
+		hint += "; PROFILE=prd (the default) sends the PRD's POST of a ride: for another API set PROFILE to its design (sliding-log, fixed-window, token-bucket; docs/profiles.md) — `rlspec probe` looks at your API with a few requests and prints the settings to use"
 	}
 	return fmt.Errorf("the first request of a fresh key (%s %s) was answered HTTP %d%s, not 2xx: rlspec can test only what the service allows; %s",
-		ex.Method, service.RedactURL(ex.URL), ex.Status, bodyExcerpt(ex.RespBody), hint)
+		ex.Method, redact.URL(ex.URL), ex.Status, bodyExcerpt(ex.RespBody), hint)
 }
 
 // bodyExcerpt is the start of a response body on one line, for a sentence.

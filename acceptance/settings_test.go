@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
@@ -79,7 +80,7 @@ func TestSettingsThatDoNotMatchTheServiceCannotRun(t *testing.T) {
 func TestSettingsCheckLeavesFaultsToTheScenarios(t *testing.T) {
 	lieLimit := func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set(service.HeaderLimit, "7")
+			w.Header().Set(dialect.HeaderLimit, "7")
 			h.ServeHTTP(&fixedLimit{ResponseWriter: w}, r)
 		})
 	}
@@ -97,7 +98,7 @@ func TestSettingsCheckLeavesFaultsToTheScenarios(t *testing.T) {
 			tc := service.DefaultConfig()
 			tc.Limit, tc.Window = 20, 3*time.Second
 			tc.URL = startService(t, tc.Limit, tc.Window, c.f, c.handler)
-			body, err := service.LoadBody("")
+			body, err := bodytmpl.Load("")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -115,7 +116,7 @@ func TestDialectSettingsCheckedAgainstTheFirstAnswer(t *testing.T) {
 	tc := service.DefaultConfig()
 	tc.Limit, tc.Window = 20, 3*time.Second
 	tc.URL = startService(t, tc.Limit, tc.Window, fault.None, nil)
-	body, err := service.LoadBody("")
+	body, err := bodytmpl.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +129,7 @@ func TestDialectSettingsCheckedAgainstTheFirstAnswer(t *testing.T) {
 		{dialect.Settings{Dialect: dialect.XRateLimit, Prefix: "X-Rate-Limit-"}, "HEADER_PREFIX=X-Rate-Limit- but the first response of a fresh key carries `X-RateLimit-Reset: "},
 	} {
 		_, err := checkSettings(context.Background(), tc, c.explicit, body, 5*time.Second)
-		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") || !strings.HasSuffix(err.Error(), "`rlspec probe` reads every setting the target's answers show") {
 			t.Errorf("%+v: %v, want %q…", c.explicit, err, c.want)
 		}
 	}
@@ -144,7 +145,7 @@ func TestDialectSettingsCheckedAgainstTheFirstAnswer(t *testing.T) {
 type fixedLimit struct{ http.ResponseWriter }
 
 func (w *fixedLimit) WriteHeader(status int) {
-	w.Header().Set(service.HeaderLimit, "7")
+	w.Header().Set(dialect.HeaderLimit, "7")
 	w.ResponseWriter.WriteHeader(status)
 }
 
@@ -153,7 +154,7 @@ func (w *fixedLimit) Write(b []byte) (int, error) { return w.ResponseWriter.Writ
 // A template that renders the same body twice gets a note saying AC6-03
 // cannot run and how to fix it; the default template does not.
 func TestBodyNoteOnConstantTemplate(t *testing.T) {
-	constant, err := service.NewBody(`{"route_id":"335E","submitted_at":"{{now}}"}`, nil)
+	constant, err := bodytmpl.New(`{"route_id":"335E","submitted_at":"{{now}}"}`, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func TestBodyNoteOnConstantTemplate(t *testing.T) {
 			t.Errorf("note %q lacks %q", note, want)
 		}
 	}
-	def, err := service.LoadBody("")
+	def, err := bodytmpl.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}

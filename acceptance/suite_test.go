@@ -11,6 +11,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/features"
 	"github.com/rlspec/rlspec/profile"
@@ -76,10 +77,10 @@ func runProfile(t *testing.T, tc service.Config) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tc.Headers.Set("Authorization", "Bearer "+service.NewUUID())
+	tc.Headers.Set("Authorization", "Bearer "+bodytmpl.NewUUID())
 	tc.Features = append(tc.Features, profile.Persistence, profile.MultiInstance) // the pair restarts; MI-1 on its replicas
-	tc, pair := startEmbeddedReplicas(t, tc, fault.None, 3)
-	env, closeEnv, err := NewEnv(tc)
+	cfg, pair := startEmbeddedReplicas(t, tc, fault.None, 3)
+	env, closeEnv, err := NewEnv(cfg.Target, cfg.Reached)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
@@ -15,7 +16,7 @@ import (
 // A token-bucket service whose B or R contradicts RL_BURST / RL_RATE cannot
 // run: one sentence naming the setting; matching settings pass.
 func TestBucketSettingsCheck(t *testing.T) {
-	body, err := service.LoadBody("")
+	body, err := bodytmpl.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,6 +42,36 @@ func TestBucketSettingsCheck(t *testing.T) {
 				t.Fatalf("checkSettings: %v", err)
 			case c.want != "" && (err == nil || len(err.Error()) < len(c.want) || err.Error()[:len(c.want)] != c.want):
 				t.Fatalf("checkSettings: %v, want %q…", err, c.want)
+			}
+		})
+	}
+}
+
+// A leaky-bucket service whose queue contradicts RL_BURST cannot run; a
+// matching or unknown RL_BURST passes.
+func TestQueueSettingsCheck(t *testing.T) {
+	body, err := bodytmpl.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name          string
+		burst, tBurst int
+		want          string
+	}{
+		{"match", 5, 5, ""},
+		{"unknown", 5, 0, ""},
+		{"burst", 7, 5, "RL_BURST=5 but the service answers X-RateLimit-Limit: 8 (B + 1) on the first request of an idle key; set RL_BURST=7"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tc := service.DefaultConfig().ForProfile(profile.LeakyBucket)
+			tc.Burst, tc.Rate = c.tBurst, 2
+			tc.URL = startConfigured(t, fault.None, func(cfg *fakeserver.Config) {
+				cfg.Profile, cfg.Burst, cfg.Rate = profile.LeakyBucket, c.burst, 2
+			})
+			_, err := checkSettings(context.Background(), tc, dialect.Settings{}, body, 5*time.Second)
+			if (c.want == "") != (err == nil) || (err != nil && err.Error() != c.want) {
+				t.Fatalf("checkSettings: %v, want %q", err, c.want)
 			}
 		})
 	}

@@ -7,12 +7,13 @@ import (
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps"
 )
 
 // With CLIENT_IPS=xff the harness is the target's trusted proxy; given an
-// instance that trusts no proxy (Config.UntrustedURL, as a TARGET_IMAGE
+// instance that trusts no proxy (Reached.UntrustedURL, as a TARGET_IMAGE
 // start sets it), EXT-XFF-01 runs against that one: it passes the
 // reference, fails trust-xff, and is SKIPPED only without the instance.
 func TestUntrustedInstanceRunsXFF01(t *testing.T) {
@@ -29,14 +30,15 @@ func TestUntrustedInstanceRunsXFF01(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			tc := service.DefaultConfig()
 			set := DefaultSettings()
-			tc.ClientIPs = service.ClientIPsXFF
+			tc.ClientIPs = httpclient.XFF
 			tc = startEmbedded(t, tc, fault.None)
 			tc.DB = ""
+			var reached Reached
 			if c.untrusted {
-				tc.UntrustedURL = startConfigured(t, c.f, func(*fakeserver.Config) {})
+				reached.UntrustedURL = startConfigured(t, c.f, func(*fakeserver.Config) {})
 			}
 			set.Tags = "@id:EXT-XFF-01"
-			rep, err := runWithin(t, 30*time.Second, Config{Target: tc, Settings: set}, WithoutReports())
+			rep, err := runWithin(t, 30*time.Second, Config{Target: tc, Reached: reached, Settings: set}, WithoutReports())
 			if err != nil {
 				t.Fatal(err)
 			}

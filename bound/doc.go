@@ -2,8 +2,9 @@
 // of the rate-limiting profiles (profiles.md): sliding-log's "at most N in
 // any window of length W" (SL-1), fixed-window's "at most N per window"
 // (FW-1, epoch-aligned or opened by the first request) and boundary burst
-// (FW-2), sliding-log's "no over-blocking" (SL-4) and token-bucket's
-// arrival-curve bound (TB-1).
+// (FW-2), sliding-log's "no over-blocking" (SL-4), token-bucket's
+// arrival-curve bound (TB-1), the sliding-window counter's weighted bound
+// (SWC-2) and the leaky bucket's output spacing (LB-1).
 //
 // The harness cannot see when the server decided: a request's decision time
 // lies anywhere in [Send, Recv] of its exchange, and the server's clock may

@@ -43,7 +43,7 @@ func TestRefs(t *testing.T) {
 }
 
 func TestForProfile(t *testing.T) {
-	counts := map[string]int{"prd": 18, "sliding-log": 10, "fixed-window": 7, "token-bucket": 8, "any": 10}
+	counts := map[string]int{"prd": 18, "sliding-log": 10, "fixed-window": 7, "token-bucket": 8, "sliding-window-counter": 7, "leaky-bucket": 5, "any": 10}
 	for p, n := range counts {
 		if got := len(ForProfile(p)); got != n {
 			t.Errorf("ForProfile(%q): %d clauses, want %d", p, got, n)

@@ -61,6 +61,26 @@ const (
 	TB8 ID = "TB-8"
 )
 
+// sliding-window-counter (profiles.md).
+const (
+	SWC1 ID = "SWC-1"
+	SWC2 ID = "SWC-2"
+	SWC3 ID = "SWC-3"
+	SWC4 ID = "SWC-4"
+	SWC5 ID = "SWC-5"
+	SWC6 ID = "SWC-6"
+	SWC7 ID = "SWC-7"
+)
+
+// leaky-bucket (profiles.md).
+const (
+	LB1 ID = "LB-1"
+	LB2 ID = "LB-2"
+	LB3 ID = "LB-3"
+	LB4 ID = "LB-4"
+	LB5 ID = "LB-5"
+)
+
 // penalties and the features of any profile (profiles.md).
 const (
 	PN1   ID = "PN-1"
@@ -129,6 +149,20 @@ var registry = []Clause{
 	{TB6, "token-bucket", profiles, "Retry-After integer seconds in [1, ⌈1/R⌉ + 1]; a request sent after it is allowed."},
 	{TB7, "token-bucket", profiles, "Limit = B; Remaining = whole tokens left after this request; Reset unix seconds in [now, now + ⌈B/R⌉ + 1]."},
 	{TB8, "token-bucket", profiles, "Keys have independent buckets; a request without the key is keyed by client address, never by one bucket shared by every keyless client."},
+
+	{SWC1, "sliding-window-counter", profiles, "At most N allowed in any one grid window."},
+	{SWC2, "sliding-window-counter", profiles, "No allowed request finds e ≥ N + 1 for every placement of the decision times."},
+	{SWC3, "sliding-window-counter", profiles, "A request that finds e ≤ N − 2 for every placement is allowed."},
+	{SWC4, "sliding-window-counter", profiles, "N + k concurrent requests on a fresh key: exactly N."},
+	{SWC5, "sliding-window-counter", profiles, "LIMITED_STATUS, LIMITED_BODY; a Retry-After (where sent) is in [1, W] and a request sent after it is allowed."},
+	{SWC6, "sliding-window-counter", profiles, "Limit = N; Remaining = N − ⌈e⌉ (±1); Reset = the end of the current grid window or the instant e falls below N."},
+	{SWC7, "sliding-window-counter", profiles, "Keys are independent; a request without the key's header is keyed by client address (as SL-8)."},
+
+	{LB1, "leaky-bucket", profiles, "For one key, allowed responses leave no faster than R: over any span of their decision times [t1, t2], count ≤ 1 + D + R·(t2 − t1) (+1 tolerance)."},
+	{LB2, "leaky-bucket", profiles, "B + 1 + k concurrent requests on an idle key: k refused, each within 1 s of being sent; B + 1 allowed."},
+	{LB3, "leaky-bucket", profiles, "On an idle key, the i-th of a burst of queued requests is answered within i/R + 1 s of its send."},
+	{LB4, "leaky-bucket", profiles, "One key's queue delays no other key's requests."},
+	{LB5, "leaky-bucket", profiles, "LIMITED_STATUS, LIMITED_BODY, Retry-After where sent."},
 
 	{PN1, "any", profiles, "From the violation until penalty_until, every request of the key gets 429 with penalty_active: true, penalty_until and Retry-After ≈ penalty_until − now."},
 	{PN2, "any", profiles, "After penalty_until (+1 s) the key is served by the algorithm again."},

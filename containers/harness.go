@@ -13,6 +13,7 @@ import (
 
 	"github.com/moby/moby/api/types/network"
 	"github.com/moby/moby/client"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
 	tc "github.com/testcontainers/testcontainers-go"
 )
@@ -27,7 +28,7 @@ type HarnessOptions struct {
 	// ClientIPsGiven: the user set CLIENT_IPS; otherwise xff is chosen.
 	ClientIPsGiven bool
 	// Untrusted: with CLIENT_IPS=xff, also start one instance that trusts
-	// no proxy and set cfg.UntrustedURL, so that EXT-XFF-01 (an
+	// no proxy (Harness.UntrustedURL), so that EXT-XFF-01 (an
 	// untrusted X-Forwarded-For never changes the key) runs against it.
 	Untrusted bool
 	// Postgres: the instances share one PostgreSQL (STORE=postgres,
@@ -51,18 +52,17 @@ type HarnessOptions struct {
 // Docker gateway, so per-scenario client addresses only work with
 // CLIENT_IPS=xff: it is switched on unless the user chose CLIENT_IPS.
 func StartForHarness(ctx context.Context, image string, cfg *service.Config, o HarnessOptions, note io.Writer) (*Harness, error) {
-	urls, stop, restart, err := startForHarness(ctx, image, cfg, o, note)
-	if err != nil {
-		return nil, err
-	}
-	return &Harness{URLs: urls, stop: stop, restart: restart}, nil
+	return startForHarness(ctx, image, cfg, o, note)
 }
 
 // Harness is what StartForHarness started.
 type Harness struct {
-	URLs    []string // every flag-on replica's base URL
-	stop    func() error
-	restart func(ctx context.Context) error
+	URLs []string // every flag-on replica's base URL
+	// UntrustedURL is the instance that trusts no proxy (Untrusted), ""
+	// when none was started.
+	UntrustedURL string
+	stop         func() error
+	restart      func(ctx context.Context) error
 }
 
 // Stop removes every container started; call it on every path.
@@ -72,23 +72,23 @@ func (h *Harness) Stop() error { return h.stop() }
 // volume and host ports (PS-1), returning once each answers again.
 func (h *Harness) Restart(ctx context.Context) error { return h.restart(ctx) }
 
-func startForHarness(ctx context.Context, image string, cfg *service.Config, o HarnessOptions, note io.Writer) (urls []string, stop func() error, restart func(context.Context) error, err error) {
+func startForHarness(ctx context.Context, image string, cfg *service.Config, o HarnessOptions, note io.Writer) (*Harness, error) {
 	if cfg.Window%time.Second != 0 {
-		return nil, nil, nil, fmt.Errorf("TARGET_IMAGE: RL_WINDOW=%s must be whole seconds (BMTC_RATE_LIMIT_WINDOW_SECONDS)", cfg.Window)
+		return nil, fmt.Errorf("TARGET_IMAGE: RL_WINDOW=%s must be whole seconds (BMTC_RATE_LIMIT_WINDOW_SECONDS)", cfg.Window)
 	}
 	// No registry to pull testcontainers' Ryuk reaper from: everything is
 	// removed by stop instead (the Makefile sets this too).
 	if _, set := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !set {
 		if err := os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true"); err != nil {
-			return nil, nil, nil, fmt.Errorf("disable ryuk: %w", err)
+			return nil, fmt.Errorf("disable ryuk: %w", err)
 		}
 	}
 	if err := Available(ctx); err != nil {
-		return nil, nil, nil, fmt.Errorf("TARGET_IMAGE needs a Docker engine: %w", err)
+		return nil, fmt.Errorf("TARGET_IMAGE needs a Docker engine: %w", err)
 	}
 	gw, err := DockerGateway(ctx)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("docker gateway: %w", err)
+		return nil, fmt.Errorf("docker gateway: %w", err)
 	}
 	untrustedOpts := append([]Option{
 		WithLimit(cfg.Limit),
@@ -112,13 +112,16 @@ func startForHarness(ctx context.Context, image string, cfg *service.Config, o H
 	if o.Postgres {
 		pgOpts, closePG, err := sharedPostgres(ctx, gw, note, o.Store)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, err
 		}
 		opts, untrustedOpts, closeStore = append(opts, pgOpts...), append(untrustedOpts, pgOpts...), closePG
 	}
 	fmt.Fprintf(note, "starting %s (limit %d, window %s, %s=%s/%d)…\n", image, cfg.Limit, cfg.Window, EnvTrustedProxies, gw, gw.BitLen())
-	var started []*Target
-	stop = func() error {
+	var (
+		started   []*Target
+		untrusted string
+	)
+	stop := func() error {
 		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 		defer cancel()
 		var errs []error
@@ -129,20 +132,20 @@ func startForHarness(ctx context.Context, image string, cfg *service.Config, o H
 	}
 	ct, err := StartTarget(ctx, image, opts...)
 	if err != nil {
-		return nil, nil, nil, errors.Join(err, closeStore())
+		return nil, errors.Join(err, closeStore())
 	}
 	started = append(started, ct)
 	if ct.Gateway.IsValid() && ct.Gateway != gw {
-		return nil, nil, nil, errors.Join(fmt.Errorf("the container sees requests from %s, not the default network's gateway %s it was told to trust", ct.Gateway, gw), stop())
+		return nil, errors.Join(fmt.Errorf("the container sees requests from %s, not the default network's gateway %s it was told to trust", ct.Gateway, gw), stop())
 	}
-	if xff := !o.ClientIPsGiven || cfg.ClientIPs == service.ClientIPsXFF; o.Untrusted && xff {
+	if xff := !o.ClientIPsGiven || cfg.ClientIPs == httpclient.XFF; o.Untrusted && xff {
 		fmt.Fprintf(note, "starting one more %s without %s, for EXT-XFF-01…\n", image, EnvTrustedProxies)
 		u, err := StartTarget(ctx, image, untrustedOpts...)
 		if err != nil {
-			return nil, nil, nil, errors.Join(fmt.Errorf("the instance without trusted proxies: %w", err), stop())
+			return nil, errors.Join(fmt.Errorf("the instance without trusted proxies: %w", err), stop())
 		}
 		started = append(started, u)
-		cfg.UntrustedURL = u.URL
+		untrusted = u.URL
 	}
 	// The URLs now stand for the image.
 	cfg.URL = ct.URL
@@ -151,13 +154,13 @@ func startForHarness(ctx context.Context, image string, cfg *service.Config, o H
 	}
 	switch {
 	case !o.ClientIPsGiven:
-		cfg.ClientIPs = service.ClientIPsXFF
+		cfg.ClientIPs = httpclient.XFF
 		fmt.Fprintf(note, "CLIENT_IPS=xff: the containers see every request come from the Docker gateway %s, which they trust as a proxy; client addresses travel in X-Forwarded-For\n", gw)
-	case cfg.ClientIPs != service.ClientIPsXFF:
+	case cfg.ClientIPs != httpclient.XFF:
 		fmt.Fprintf(note, "warning: CLIENT_IPS=%s with TARGET_IMAGE: every request reaches the container from the Docker gateway %s, so per-client-address scenarios share one address\n", cfg.ClientIPs, gw)
 	}
 	fmt.Fprintf(note, "started %s at %s\n", image, strings.TrimSpace(ct.URL+" "+ct.DisabledURL))
-	return ct.URLs, stop, ct.Restart, nil
+	return &Harness{URLs: ct.URLs, UntrustedURL: untrusted, stop: stop, restart: ct.Restart}, nil
 }
 
 // DockerGateway is the gateway of the default bridge network testcontainers

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/internal/pgcluster"
 	"github.com/rlspec/rlspec/service"
 )
@@ -34,7 +35,7 @@ func TestReplicasShareOnePostgres(t *testing.T) {
 	if len(urls) != 2 {
 		t.Fatalf("URLs %v, want 2 replicas", urls)
 	}
-	bucket := service.NewDeviceBucket()
+	bucket := bodytmpl.NewDeviceBucket()
 	for i, want := range []struct {
 		status    int
 		remaining int64

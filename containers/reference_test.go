@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -36,13 +38,13 @@ func buildReference(t *testing.T) string {
 }
 
 // post sends one ride summary for bucket and returns status and headers.
-func post(t *testing.T, base, bucket string) (int, service.RateLimit) {
+func post(t *testing.T, base, bucket string) (int, dialect.RateLimit) {
 	t.Helper()
-	body, err := service.LoadBody("")
+	body, err := bodytmpl.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := body.Render(service.Bucket(bucket))
+	raw, err := body.Render(bodytmpl.Bucket(bucket))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +60,7 @@ func post(t *testing.T, base, bucket string) (int, service.RateLimit) {
 		t.Fatalf("POST %s: %v", base, err)
 	}
 	resp.Body.Close()
-	rl, err := service.ParseRateLimit(resp.Header)
+	rl, err := dialect.ParseRateLimit(resp.Header)
 	if err != nil {
 		t.Fatalf("POST %s: status %d: %v", base, resp.StatusCode, err)
 	}
@@ -78,7 +80,7 @@ func TestReferenceImageSmoke(t *testing.T) {
 			t.Fatalf("%s/healthz: %d %s", u, code, body)
 		}
 	}
-	bucket := service.NewDeviceBucket()
+	bucket := bodytmpl.NewDeviceBucket()
 	for i, want := range []struct {
 		status    int
 		remaining int64

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/bodytmpl"
 )
 
 // TestRestartKeepsSpentQuota: Restart brings the reference image back at the
@@ -24,7 +24,7 @@ func TestRestartKeepsSpentQuota(t *testing.T) {
 				opts = append(opts, WithFault(tc.fault))
 			}
 			tg := start(t, img, opts...)
-			bucket := service.NewDeviceBucket()
+			bucket := bodytmpl.NewDeviceBucket()
 			post(t, tg.URL, bucket)
 			post(t, tg.URL, bucket)
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

@@ -111,13 +111,9 @@ func TestStartTargetContractAndTwin(t *testing.T) {
 	if len(ids) != 2 {
 		t.Fatalf("%d containers tracked, want 2", len(ids))
 	}
-	if err := tg.Terminate(context.Background()); err != nil {
-		t.Fatalf("Terminate: %v", err)
-	}
+	terminate(t, tg)
 	assertGone(t, ids)
-	if err := tg.Terminate(context.Background()); err != nil {
-		t.Fatalf("second Terminate: %v", err)
-	}
+	terminate(t, tg) // a second Terminate is harmless
 }
 
 func TestStartTargetOtherPort(t *testing.T) {
@@ -147,18 +143,12 @@ func TestReplicasShareOneVolume(t *testing.T) {
 	}
 	// Written through one replica as the image's user, read through the others.
 	token := randomHex(8)
-	if code, body := get(t, http.MethodPut, tg.URLs[0]+"/file?name=shared", strings.NewReader(token)); code != http.StatusNoContent {
-		t.Fatalf("write /data/shared: %d %s", code, body)
-	}
+	writeData(t, tg.URLs[0], "shared", token)
 	for _, u := range tg.URLs[1:] {
-		if code, got := get(t, http.MethodGet, u+"/file?name=shared", nil); code != 200 || got != token {
-			t.Fatalf("%s read %q (%d), want %q", u, got, code, token)
-		}
+		readData(t, u, "shared", token)
 	}
 	vol := tg.Volume
-	if err := tg.Terminate(context.Background()); err != nil {
-		t.Fatalf("Terminate: %v", err)
-	}
+	terminate(t, tg)
 	assertNoVolume(t, vol)
 }
 
@@ -171,51 +161,65 @@ func TestNamedVolumeIsKept(t *testing.T) {
 	t.Cleanup(func() { removeVolume(t, name) })
 	tg := start(t, img, label, WithVolume(name))
 	token := randomHex(8)
-	if code, body := get(t, http.MethodPut, tg.URL+"/file?name=kept", strings.NewReader(token)); code != http.StatusNoContent {
-		t.Fatalf("write: %d %s", code, body)
-	}
-	if err := tg.Terminate(context.Background()); err != nil {
-		t.Fatalf("Terminate: %v", err)
-	}
+	writeData(t, tg.URL, "kept", token)
+	terminate(t, tg)
 	again := start(t, img, label, WithVolume(name))
-	if code, got := get(t, http.MethodGet, again.URL+"/file?name=kept", nil); code != 200 || got != token {
-		t.Fatalf("after restart read %q (%d), want %q", got, code, token)
-	}
-	if err := again.Terminate(context.Background()); err != nil {
-		t.Fatalf("Terminate: %v", err)
-	}
+	readData(t, again.URL, "kept", token)
+	terminate(t, again)
 	removeVolume(t, name)
 }
 
-func TestStartTargetExitedContainer(t *testing.T) {
-	t.Parallel()
-	img := envserverImage(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	tg, err := StartTarget(ctx, img, runLabel(t), WithEnv("CRASH", "1"), WithStartupTimeout(30*time.Second))
-	if err == nil {
-		tg.Terminate(ctx)
-		t.Fatal("a container that exits at once was reported ready")
-	}
-	if !strings.Contains(err.Error(), "exited") || !strings.Contains(err.Error(), "crashing on purpose") {
-		t.Fatalf("error does not say the container exited, with its log: %v", err)
+// writeData has the server at url write token to /data/name.
+func writeData(t *testing.T, url, name, token string) {
+	t.Helper()
+	if code, body := get(t, http.MethodPut, url+"/file?name="+name, strings.NewReader(token)); code != http.StatusNoContent {
+		t.Fatalf("write /data/%s: %d %s", name, code, body)
 	}
 }
 
-func TestStartTargetNeverReady(t *testing.T) {
+// readData fails unless the server at url reads want from /data/name.
+func readData(t *testing.T, url, name, want string) {
+	t.Helper()
+	if code, got := get(t, http.MethodGet, url+"/file?name="+name, nil); code != 200 || got != want {
+		t.Fatalf("%s read /data/%s: %q (%d), want %q", url, name, got, code, want)
+	}
+}
+
+func terminate(t *testing.T, tg *Target) {
+	t.Helper()
+	if err := tg.Terminate(context.Background()); err != nil {
+		t.Fatalf("Terminate: %v", err)
+	}
+}
+
+// TestStartTargetNotReady: a container that exits at once, or runs but
+// never answers HTTP on its published port, is an error that says which,
+// never a ready target.
+func TestStartTargetNotReady(t *testing.T) {
 	t.Parallel()
 	img := envserverImage(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	// Listening on the container's own loopback: running, but the published
-	// port never answers HTTP.
-	tg, err := StartTarget(ctx, img, runLabel(t), WithEnv(EnvListenAddr, "127.0.0.1:8080"), WithStartupTimeout(2*time.Second))
-	if err == nil {
-		tg.Terminate(ctx)
-		t.Fatal("a container that never answers was reported ready")
-	}
-	if !strings.Contains(err.Error(), "not answering HTTP") {
-		t.Fatalf("error: %v", err)
+	for name, tc := range map[string]struct {
+		opts []Option
+		want []string
+	}{
+		"exits":       {[]Option{WithEnv("CRASH", "1"), WithStartupTimeout(30 * time.Second)}, []string{"exited", "crashing on purpose"}},
+		"never-ready": {[]Option{WithEnv(EnvListenAddr, "127.0.0.1:8080"), WithStartupTimeout(2 * time.Second)}, []string{"not answering HTTP"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			tg, err := StartTarget(ctx, img, append([]Option{runLabel(t)}, tc.opts...)...)
+			if err == nil {
+				tg.Terminate(ctx)
+				t.Fatal("reported ready")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Fatalf("error does not say %q: %v", w, err)
+				}
+			}
+		})
 	}
 }
 

@@ -209,7 +209,7 @@ var canonical = func() map[string]string {
 }()
 
 // defaultX are the x-ratelimit field names under DefaultPrefix.
-var defaultX = [3]string{DefaultPrefix + "Limit", DefaultPrefix + "Remaining", DefaultPrefix + "Reset"}
+var defaultX = [3]string{HeaderLimit, HeaderRemaining, HeaderReset}
 
 // values is h.Values(name), without canonicalising a name the readers
 // know.

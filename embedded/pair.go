@@ -128,14 +128,24 @@ func (p *Pair) Close() error {
 	return err
 }
 
+// Point is tc pointed at the pair: its TARGET_URL, TARGET_URL_DISABLED,
+// TARGET_URL_PENALTIES, TARGET_DB and DB_SCHEMA. What no setting says (its
+// replicas, URLs, and the penalties instance's store, PenaltiesDB) stays
+// on the pair for the run to take.
+func (p *Pair) Point(tc service.Config) service.Config {
+	tc.URL, tc.DisabledURL, tc.PenaltiesURL = p.URL, p.DisabledURL, p.PenaltiesURL
+	tc.DB, tc.Schema = p.TargetDB, service.SchemaPRD
+	return tc
+}
+
 // Claim is tc with what the embedded reference claims beyond its profile's
 // defaults, when FEATURES was not given: persistence, since Restart restarts
-// it on its store, and multi-instance when tc names several instances
-// (REPLICAS > 1).
-func Claim(tc service.Config) service.Config {
+// it on its store, and multi-instance when it runs as several instances
+// (urls, REPLICAS > 1).
+func Claim(tc service.Config, urls []string) service.Config {
 	if tc.Features == nil {
 		tc.Features = append(tc.ForProfile(tc.Profile).Features, profile.Persistence)
-		if len(tc.InstanceURLs()) > 1 {
+		if len(urls) > 1 {
 			tc.Features = append(tc.Features, profile.MultiInstance)
 		}
 	}

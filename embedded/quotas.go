@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -54,8 +55,14 @@ func StartQuotas(window time.Duration, limits []int, replicas int, o Options) (q
 	for _, limit := range limits {
 		cfg := o.base()
 		cfg.Limit, cfg.Window, cfg.Clock = limit, window, q.Clock
-		if cfg.Profile == profile.TokenBucket {
+		switch cfg.Profile {
+		case profile.TokenBucket:
 			cfg.Burst = limit // a quota is the bucket's size
+		case profile.LeakyBucket:
+			cfg.Burst = limit - 1 // a quota is the queue's places and the one in service
+			// On the fake clock a turn is not waited out in real time: the
+			// answer goes at once, its Wait decided and stored as ever.
+			cfg.Hold = func(ctx context.Context, _ time.Duration) bool { return ctx.Err() == nil }
 		}
 		path := ""
 		if q.dir != "" {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/bodytmpl"
 )
 
 // badInput is one entry of the corpus: what is sent and the 4xx expected.
@@ -164,14 +164,14 @@ func TestBadInputCorpus(t *testing.T) {
 	t.Logf("%d bad inputs, twice each: all 4xx with a JSON error, quota unchanged", len(corpus))
 }
 
-// The harness's default body (service.DefaultBodyTemplate, with and without
+// The harness's default body (bodytmpl.Default, with and without
 // device_bucket) passes the unknown-field check.
 func TestDefaultBodyIsARide(t *testing.T) {
-	b, err := service.NewBody(service.DefaultBodyTemplate, nil)
+	b, err := bodytmpl.New(bodytmpl.Default, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []service.BucketField{service.Bucket(devBucket(1)), service.Omit(), service.BucketValue(42)} {
+	for _, f := range []bodytmpl.BucketField{bodytmpl.Bucket(devBucket(1)), bodytmpl.Omit(), bodytmpl.BucketValue(42)} {
 		body, err := b.Render(f)
 		if err != nil {
 			t.Fatal(err)
@@ -180,7 +180,7 @@ func TestDefaultBodyIsARide(t *testing.T) {
 			t.Fatalf("ParseRide(%s): %v", body, perr)
 		}
 	}
-	ride, _ := ParseRide(must(b.Render(service.Bucket(devBucket(1)))))
+	ride, _ := ParseRide(must(b.Render(bodytmpl.Bucket(devBucket(1)))))
 	if !ride.HasBucket || ride.DeviceBucket != devBucket(1) {
 		t.Fatalf("device_bucket read as %+v", ride)
 	}

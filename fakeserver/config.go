@@ -1,6 +1,7 @@
 package fakeserver
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -30,14 +31,22 @@ const (
 
 // Config is the server's whole configuration, filled at the CLI edge.
 type Config struct {
-	Enabled        bool                // BMTC_RATE_LIMIT_ENABLED (default true)
-	Profile        profile.Name        // RL_PROFILE: a profile of the registry; "" the PRD
-	Align          profile.Align       // RL_WINDOW_ALIGN: fixed-window's epoch (default) or first-request
-	Limit          int                 // BMTC_RATE_LIMIT_PER_HOUR (default 500)
-	Window         time.Duration       // BMTC_RATE_LIMIT_WINDOW_SECONDS (default 1h)
-	Sentinel       int                 // RL_SENTINEL: Remaining when disabled (default 999)
-	Burst          int                 // RL_BURST: token-bucket's B (default 5)
-	Rate           float64             // RL_RATE: token-bucket's R in tokens per second (default 2)
+	Enabled    bool          // BMTC_RATE_LIMIT_ENABLED (default true)
+	Profile    profile.Name  // RL_PROFILE: a profile of the registry; "" the PRD
+	Align      profile.Align // RL_WINDOW_ALIGN: fixed-window's epoch (default) or first-request
+	Limit      int           // BMTC_RATE_LIMIT_PER_HOUR (default 500)
+	Window     time.Duration // BMTC_RATE_LIMIT_WINDOW_SECONDS (default 1h)
+	Sentinel   int           // RL_SENTINEL: Remaining when disabled (default 999)
+	Burst      int           // RL_BURST: token-bucket's B (default 5)
+	Rate       float64       // RL_RATE: token-bucket's and leaky-bucket's R per second (default 2)
+	QueueDelay int           // RL_DELAY: leaky-bucket's queued requests answered at once (default 0)
+	NoDelay    bool          // RL_LB_MODE=nodelay: leaky-bucket answers at once, frees places at R
+	// GridAnchor is an instant on the one grid of RL_WINDOW_ALIGN=grid; zero:
+	// the server's start.
+	GridAnchor time.Time
+	// Hold keeps an allowed answer back for d (a leaky bucket's turn) and
+	// reports whether the client is still there; nil: a timer.
+	Hold           func(ctx context.Context, d time.Duration) bool
 	Penalties      []model.PenaltyTier // RL_PENALTIES: penalty tiers around the profile's design (none by default)
 	IETF           bool                // RL_IETF_FIELDS: RateLimit and RateLimit-Policy beside the dialect's fields (feature ietf-headers)
 	Answer         dialect.Settings    // RL_DIALECT, RL_RESET_FORMAT, RL_HEADER_PREFIX, RL_LIMITED_STATUS: how answers are written (Answers)
@@ -117,8 +126,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("RL_PROFILE: %q is not a profile the reference serves (%s)", c.Profile, profile.Choices(false))
 	case c.Profile == profile.TokenBucket && model.CheckTokenBucket(c.Burst, c.Rate) != nil:
 		return fmt.Errorf("RL_BURST, RL_RATE: %w", model.CheckTokenBucket(c.Burst, c.Rate))
+	case c.Profile == profile.LeakyBucket && c.designErr() != nil:
+		return fmt.Errorf("RL_BURST, RL_RATE, RL_DELAY: %w", c.designErr())
 	case c.Align != "" && !slices.Contains(profile.Aligns(), c.Align):
-		return fmt.Errorf("RL_WINDOW_ALIGN: %q is not one of epoch, first-request", c.Align)
+		return fmt.Errorf("RL_WINDOW_ALIGN: %q is not one of %s", c.Align, alignChoices())
 	case c.Store != StoreSQLite && c.Store != StorePostgres:
 		return fmt.Errorf("STORE: %q is not a store (sqlite, postgres)", c.Store)
 	case c.Store == StorePostgres && c.DatabaseURL == "":
@@ -139,7 +150,7 @@ func (c Config) Validate() error {
 
 // ConfigFromEnv reads BMTC_RATE_LIMIT_ENABLED, BMTC_RATE_LIMIT_PER_HOUR,
 // BMTC_RATE_LIMIT_WINDOW_SECONDS, RL_SENTINEL, RL_PROFILE, RL_WINDOW_ALIGN,
-// RL_BURST, RL_RATE, RL_PENALTIES, RL_DIALECT, RL_RESET_FORMAT,
+// RL_BURST, RL_RATE, RL_DELAY, RL_LB_MODE, RL_PENALTIES, RL_DIALECT, RL_RESET_FORMAT,
 // RL_HEADER_PREFIX, RL_LIMITED_STATUS, RL_LIMITED_BODY, RL_IETF_FIELDS,
 // RL_BYPASS_HEADERS, RL_TIERS,
 // STORE, DB_PATH, DATABASE_URL, TRUSTED_PROXIES (comma-separated CIDRs or
@@ -220,6 +231,9 @@ func ConfigFromEnv(getenv func(string) (string, bool)) (Config, error) {
 	}
 	if v, ok := get("DATABASE_URL"); ok {
 		c.DatabaseURL = v
+	}
+	if err := c.leakyFromEnv(get); err != nil {
+		return c, err
 	}
 	if err := c.answerFromEnv(get); err != nil {
 		return c, err

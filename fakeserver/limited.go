@@ -16,7 +16,8 @@ const limitedBody = `{"error":{"code":"RATE_LIMITED","message":"Too many request
 // limited serves a non-PRD profile's endpoint: GET, keyed by
 // X-User-ID or the client address, the rate-limit fields on every decision
 // (RL_DIALECT), and on a refusal Retry-After and spec/002's body (or the
-// RL_LIMITED_BODY and RL_LIMITED_STATUS asked for).
+// RL_LIMITED_BODY and RL_LIMITED_STATUS asked for). A leaky bucket's
+// allowed answer is held for its turn in the queue (Decision.Wait).
 func (s *Server) limited(w http.ResponseWriter, r *http.Request) {
 	s.serveLimited(w, r, limitedRoute{method: http.MethodGet, ref: s.ref, bucket: s.keyer.Key(r, Ride{}), window: s.cfg.Window})
 }
@@ -46,6 +47,9 @@ func (s *Server) serveLimited(w http.ResponseWriter, r *http.Request, rt limited
 	if err != nil {
 		s.unavailable(w, r, err)
 		return
+	}
+	if !s.hold(r.Context(), d.Wait) {
+		return // the client gave up while its turn came; its place stays spent
 	}
 	s.quotaFields(w.Header(), d, rt.window)
 	if d.Outcome == reference.Limited {

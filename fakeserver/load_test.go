@@ -23,7 +23,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/bodytmpl"
 )
 
 var soak = flag.Bool("soak", false, "run the load test for 30 s instead of 3 s (make soak)")
@@ -169,11 +169,11 @@ func runLoad(t *testing.T, fault string, duration, extra time.Duration) *loadRep
 		ipAddrs[i] = net.IPv4(127, 77, 0, byte(i+1))
 		buckets = append(buckets, "ip:"+ipAddrs[i].String())
 	}
-	tmpl, err := service.NewBody(service.DefaultBodyTemplate, nil)
+	tmpl, err := bodytmpl.New(bodytmpl.Default, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	render := func(f service.BucketField) []byte {
+	render := func(f bodytmpl.BucketField) []byte {
 		b, err := tmpl.Render(f)
 		if err != nil {
 			t.Fatal(err)
@@ -183,19 +183,19 @@ func runLoad(t *testing.T, fault string, duration, extra time.Duration) *loadRep
 	var cs []*loadClient
 	for b := 0; b < loadHotBuckets; b++ {
 		for range loadHotClients {
-			cs = append(cs, &loadClient{bucket: b, body: render(service.Bucket(buckets[b])), http: loadHTTPClient(nil)})
+			cs = append(cs, &loadClient{bucket: b, body: render(bodytmpl.Bucket(buckets[b])), http: loadHTTPClient(nil)})
 		}
 	}
 	for i := range loadColdCount {
 		b := loadHotBuckets + i
-		cs = append(cs, &loadClient{bucket: b, body: render(service.Bucket(buckets[b])), http: loadHTTPClient(nil)})
+		cs = append(cs, &loadClient{bucket: b, body: render(bodytmpl.Bucket(buckets[b])), http: loadHTTPClient(nil)})
 	}
 	for a, ip := range ipAddrs {
 		b := loadHotBuckets + loadColdCount + a
 		for i := range loadIPClients {
-			f := service.Omit()
+			f := bodytmpl.Omit()
 			if i%2 == 1 {
-				f = service.Bucket("not-a-device-bucket")
+				f = bodytmpl.Bucket("not-a-device-bucket")
 			}
 			cs = append(cs, &loadClient{bucket: b, body: render(f), http: loadHTTPClient(ip)})
 		}

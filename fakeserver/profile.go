@@ -31,11 +31,33 @@ func (c Config) design() model.Model {
 	if !c.Enabled {
 		return model.FlagOff{Limit: c.Limit, Window: c.Window, Sentinel: c.Sentinel}
 	}
-	m, err := profile.Of(c.Profile).Design(profile.Params{Limit: c.Limit, Window: c.Window, Burst: c.Burst, Rate: c.Rate, Align: c.Align})
+	m, err := profile.Of(c.Profile).Design(c.params())
 	if err != nil {
 		panic(fmt.Sprintf("fakeserver: %s design of a validated config: %v", c.Profile, err))
 	}
 	return m
+}
+
+// params are the numbers the profile's design is built from.
+func (c Config) params() profile.Params {
+	return profile.Params{Limit: c.Limit, Window: c.Window, Burst: c.Burst, Rate: c.Rate, Align: c.Align,
+		Anchor: c.GridAnchor, Delay: c.QueueDelay, NoDelay: c.NoDelay}
+}
+
+// designErr is why the profile's design cannot be built from c, nil when
+// it can.
+func (c Config) designErr() error {
+	_, err := profile.Of(c.Profile).Design(c.params())
+	return err
+}
+
+// alignChoices lists RL_WINDOW_ALIGN's values for messages.
+func alignChoices() string {
+	var s []string
+	for _, a := range profile.Aligns() {
+		s = append(s, string(a))
+	}
+	return strings.Join(s, ", ")
 }
 
 // HeaderKeyer keys a request by UserHeader ("user:" and its value) and,

@@ -30,7 +30,7 @@ func (e *InputError) Error() string {
 }
 
 // rideField reports whether k may appear at the top level of a ride body:
-// everything service.DefaultBodyTemplate sends, plus device_bucket.
+// everything bodytmpl.Default sends, plus device_bucket.
 func rideField(k string) bool {
 	switch k {
 	case "route_id", "direction_id", "segments", "submitted_at", "nonce", "device_bucket":

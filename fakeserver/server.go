@@ -42,6 +42,9 @@ func New(cfg Config) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("fakeserver config: %w", err)
 	}
+	if cfg.GridAnchor.IsZero() {
+		cfg.GridAnchor = cfg.ClockOrWall().Now() // RL_WINDOW_ALIGN=grid: windows start when the server does
+	}
 	s := &Server{cfg: cfg, log: cfg.Logger, stop: make(chan struct{})}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

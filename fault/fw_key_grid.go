@@ -1,8 +1,6 @@
 package fault
 
 import (
-	"time"
-
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/model"
@@ -25,23 +23,7 @@ func fwKeyGrid() Fault {
 		Profile:     profile.FixedWindow,
 		Align:       profile.AlignFirstRequest,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Model: func(model.Model) model.Model { return keyGrid{limit: cfg.Limit, window: cfg.Window} }}
+			return fakeserver.Wrap{Model: func(model.Model) model.Model { return model.KeyGrid{Limit: cfg.Limit, Window: cfg.Window} }}
 		},
 	}
-}
-
-// keyGrid is the fixed window of a per-key grid: the key's first request
-// opens [t, t+W) (the PRD's rule); a request at or after the stored end
-// finds a full window that ends on the grid, whole windows later.
-type keyGrid struct {
-	limit  int
-	window time.Duration
-}
-
-func (m keyGrid) Step(st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-	t, w := now.Unix(), int64(m.window/time.Second)
-	if st.Found && st.Reset <= t {
-		st = model.State{Found: true, Remaining: m.limit, Reset: st.Reset + ((t-st.Reset)/w+1)*w}
-	}
-	return model.PRD{Limit: m.limit, Window: m.window}.Step(st, req, now)
 }

@@ -31,7 +31,7 @@ func slWeightedCounter() Fault {
 func counted(m model.Model) model.Model {
 	switch d := m.(type) {
 	case model.SlidingLog:
-		return model.WindowCounter(d)
+		return model.WindowCounter{Limit: d.Limit, Window: d.Window}
 	case model.Penalties:
 		d.Inner = counted(d.Inner)
 		return d

@@ -30,13 +30,18 @@ func tbLostUpdate() Fault {
 		Seed:        "spec/003 lines 550-575: the count read, then written back by an upsert, not atomically; deterministic here: a key's count read once is what its requests read while they come less than 200 ms apart",
 		Detectors:   Detectors{Scenarios: []string{"TB-5-01", "TB-2-01"}, Race: true, Replicas: 1},
 		Profile:     profile.TokenBucket,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			reads := &staleReads{clock: cfg.ClockOrWall(), read: map[string]staleRead{}}
-			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
-				return txStore{Store: s, wrap: func(tx reference.Tx) reference.Tx { return staleTx{Tx: tx, reads: reads} }}
-			}}
-		},
+		Wrap:        lostUpdate,
 	}
+}
+
+// lostUpdate is the Wrap of a non-atomic read-modify-write of a key's
+// state, whatever the design keeps there (TBLostUpdate, SWCLostUpdate,
+// LBLostUpdate).
+func lostUpdate(cfg fakeserver.Config) fakeserver.Wrap {
+	reads := &staleReads{clock: cfg.ClockOrWall(), read: map[string]staleRead{}}
+	return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
+		return txStore{Store: s, wrap: func(tx reference.Tx) reference.Tx { return staleTx{Tx: tx, reads: reads} }}
+	}}
 }
 
 // staleReads remembers, per key, the state read at the start of its race

@@ -43,6 +43,7 @@ type Attacker struct {
 	progress    func(Progress)
 	hlog        io.Writer
 	meta        Meta
+	startAt     time.Time // zero: start at once
 }
 
 // Option configures an Attacker.
@@ -103,6 +104,12 @@ func WithHlog(w io.Writer) Option { return func(a *Attacker) { a.hlog = w } }
 // WithMeta labels the result (target, buckets) for reports.
 func WithMeta(m Meta) Option { return func(a *Attacker) { a.meta = m } }
 
+// WithStartAt puts the schedule on an absolute start instant: the attack
+// waits for t (warm-up begins there) and request n is due at t+At(n) even
+// when the attack begins after t, so generators on several machines share
+// one timeline. How late the attack began is Meta.StartLag.
+func WithStartAt(t time.Time) Option { return func(a *Attacker) { a.startAt = t } }
+
 // NewAttacker returns an attacker that dials connections with d and sends
 // the requests render returns (request n uses element n mod len).
 func NewAttacker(d Dialer, render func() ([][]byte, error), opts ...Option) (*Attacker, error) {
@@ -148,7 +155,9 @@ func NewAttacker(d Dialer, render func() ([][]byte, error), opts ...Option) (*At
 	a.meta.Connections = a.connections
 	a.meta.Duration = a.duration
 	a.meta.Warmup = a.warmup
-	if cp, ok := a.pacer.(ConstantPacer); ok {
+	if op, ok := a.pacer.(OffsetPacer); ok {
+		a.meta.Mode, a.meta.Rate = "open", op.Rate
+	} else if cp, ok := a.pacer.(ConstantPacer); ok {
 		a.meta.Mode, a.meta.Rate = "open", cp.Rate
 	} else if a.pacer != nil {
 		a.meta.Mode = "open"
@@ -173,6 +182,13 @@ func (a *Attacker) Attack(ctx context.Context) (*Result, error) {
 	var pool atomic.Pointer[[][]byte]
 	pool.Store(&reqs)
 
+	var lag time.Duration // how late after startAt the attack began
+	if !a.startAt.IsZero() {
+		if err := a.clock.SleepUntil(ctx, a.startAt); err != nil {
+			return nil, fmt.Errorf("wait for the start instant %s: %w", a.startAt.Format(time.RFC3339Nano), err)
+		}
+		lag = max(a.clock.Now().Sub(a.startAt), 0)
+	}
 	first, err := a.dialer.Dial(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("target unreachable: %w", err)
@@ -191,6 +207,10 @@ func (a *Attacker) Attack(ctx context.Context) (*Result, error) {
 	c.recorders = append(recs, lagRec)
 
 	start := a.clock.Now()
+	if !a.startAt.IsZero() {
+		start = a.startAt
+		res.Meta.StartAt, res.Meta.StartLag = a.startAt, lag
+	}
 	measure := start.Add(a.warmup)
 	end := measure.Add(a.duration)
 	res.Start, res.End = measure, end
@@ -198,7 +218,7 @@ func (a *Attacker) Attack(ctx context.Context) (*Result, error) {
 		r.cutoff = end
 	}
 	if c.log != nil {
-		c.logErr = writeHlogHeader(c.log, a.meta, measure)
+		c.logErr = writeHlogHeader(c.log, res.Meta, measure)
 	}
 
 	runCtx, cancel := context.WithCancel(ctx)

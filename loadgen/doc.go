@@ -16,6 +16,9 @@
 //   - Thresholds: "p95<3ms;p99<5ms;errors<0.1%" parsed and evaluated.
 //   - WriteHlog / ReadHlog / Merge: HdrHistogram interval logs, so runs on
 //     several machines combine into one report.
+//   - Share / WithStartAt: generator i of N takes its share of the rate and
+//     keys on one absolute schedule; package loadgen/fleet starts the N on
+//     Docker Swarm (or emits them as a Kubernetes Indexed Job) and merges.
 //   - WriteHTML / WritePNG: latency over time, latency by percentile (log axes,
 //     thresholds drawn) and throughput/errors over time, drawn with gonum/plot.
 package loadgen

@@ -15,6 +15,11 @@ func writeHlogHeader(w *hdr.HistogramLogWriter, m Meta, start time.Time) error {
 		m.Target, m.Mode, m.Rate, m.Connections, m.Buckets)); err != nil {
 		return err
 	}
+	if !m.StartAt.IsZero() {
+		if err := w.OutputComment(generatorComment(m)); err != nil {
+			return err
+		}
+	}
 	if err := w.OutputStartTime(start.UnixMilli()); err != nil {
 		return err
 	}

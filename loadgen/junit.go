@@ -15,6 +15,10 @@ func (r *Report) JUnit() junit.Suite {
 		junit.Prop("answered_late", r.AnsweredLate), junit.Prop("behind", r.Behind),
 		junit.Prop("latency_p95_ms", r.LatencyMs.P95), junit.Prop("latency_p99.9_ms", r.LatencyMs.P999),
 	}}
+	if len(r.Generators) > 0 {
+		s.Properties = append(s.Properties, junit.Prop("generators", len(r.Generators)),
+			junit.Prop("generators_failed", len(r.FailedGenerators())), junit.Prop("start_skew_ms", r.StartSkewMs))
+	}
 	for _, v := range r.Thresholds {
 		c := junit.Case{Name: "threshold " + v.Expr, Classname: "rlspec.load",
 			Properties: []junit.Property{junit.Prop("actual", fmt.Sprintf("%g %s", v.Actual, v.Unit))}}

@@ -1,6 +1,7 @@
 package loadgen
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,9 @@ import (
 // interval start) in time order.
 type Log struct {
 	Intervals []LoggedInterval
+	// Generator is what the log's generator comment says (WithStartAt),
+	// zero without one; Name is set by whoever read the log.
+	Generator GeneratorRun
 }
 
 // LoggedInterval is one interval of a log.
@@ -25,7 +29,18 @@ type LoggedInterval struct {
 
 // ReadHlog reads an interval log written by an attack (WithHlog).
 func ReadHlog(r io.Reader) (*Log, error) {
-	lr := hdr.NewHistogramLogReader(r)
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read interval log: %w", err)
+	}
+	if i := bytes.LastIndexByte(raw, '\n'); i >= 0 && i < len(raw)-1 {
+		raw = raw[:i+1] // a writer that died mid-line: keep the whole lines
+	}
+	gen, _, err := parseGeneratorComment(raw)
+	if err != nil {
+		return nil, fmt.Errorf("read interval log: %w", err)
+	}
+	lr := hdr.NewHistogramLogReader(bytes.NewReader(raw))
 	byStart := map[int64]*LoggedInterval{}
 	for {
 		h, err := lr.NextIntervalHistogram()
@@ -52,7 +67,7 @@ func ReadHlog(r io.Reader) (*Log, error) {
 	if len(byStart) == 0 {
 		return nil, errors.New("read interval log: no interval histograms in it")
 	}
-	l := &Log{}
+	l := &Log{Generator: gen}
 	for _, iv := range byStart {
 		l.Intervals = append(l.Intervals, *iv)
 	}
@@ -70,7 +85,9 @@ func MergeLogs(logs []*Log, interval time.Duration) *Result {
 	res := &Result{Meta: Meta{Mode: "merged"}, Totals: NewHistograms()}
 	slots := map[int64]*LoggedInterval{}
 	for _, l := range logs {
+		g := l.Generator
 		for _, iv := range l.Intervals {
+			g.Requests += iv.H.Requests()
 			res.Totals.Merge(iv.H)
 			if res.Start.IsZero() || iv.Start.Before(res.Start) {
 				res.Start = iv.Start
@@ -92,6 +109,7 @@ func MergeLogs(logs []*Log, interval time.Duration) *Result {
 				s.End = iv.End
 			}
 		}
+		res.Generators = append(res.Generators, g)
 	}
 	keys := make([]int64, 0, len(slots))
 	for k := range slots {
@@ -121,6 +139,7 @@ func MergeFiles(paths []string, interval time.Duration) (*Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
+		l.Generator.Name = p
 		logs = append(logs, l)
 	}
 	return MergeLogs(logs, interval), nil

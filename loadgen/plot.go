@@ -232,11 +232,20 @@ func (f *figure) addLines(lines []line, floor float64) error {
 			return err
 		}
 	}
+	// With nothing drawn the ranges are still infinite (gonum starts them
+	// so): give them finite ones.
+	if math.IsInf(p.X.Min, 0) || math.IsInf(p.X.Max, 0) {
+		p.X.Min, p.X.Max = 0, 1
+	}
 	if floor > 0 {
-		p.Y.Min = math.Max(p.Y.Min, floor)
-		if p.Y.Max <= p.Y.Min {
+		if math.IsInf(p.Y.Min, 0) || p.Y.Min < floor {
+			p.Y.Min = floor
+		}
+		if math.IsInf(p.Y.Max, 0) || p.Y.Max <= p.Y.Min {
 			p.Y.Max = p.Y.Min * 10
 		}
+	} else if math.IsInf(p.Y.Min, 0) || math.IsInf(p.Y.Max, 0) {
+		p.Y.Min, p.Y.Max = 0, 1
 	}
 	return nil
 }

@@ -38,6 +38,11 @@ type Report struct {
 	ErrorSample          []string     `json:"error_sample,omitempty"`
 	Intervals            []Interval   `json:"intervals"`
 	Sources              []string     `json:"sources,omitempty"` // merged logs
+	// Generators are the merged generators, a failed one with its error;
+	// StartSkewMs the spread of their actual beginnings on a shared
+	// schedule (latest minus earliest).
+	Generators  []GeneratorRun `json:"generators,omitempty"`
+	StartSkewMs float64        `json:"start_skew_ms,omitempty"`
 
 	dist distribution // drawn from the histograms, which the report does not keep
 }
@@ -58,6 +63,8 @@ func NewReport(res *Result, thresholds []Threshold) *Report {
 		Interrupted:          res.Interrupted,
 		ErrorSample:          res.ErrorSample,
 		Intervals:            res.Intervals,
+		Generators:           res.Generators,
+		StartSkewMs:          float64(startSkew(res.Generators)) / 1e6,
 		Thresholds:           []Verdict{},
 		dist:                 distributionOf(res.Totals.Corrected, res.Totals.Uncorrected),
 	}
@@ -73,7 +80,7 @@ func NewReport(res *Result, thresholds []Threshold) *Report {
 		r.Behind = r.AchievedRate < (1-behindMargin)*r.ScheduledRate
 	}
 	f := Figures{Latency: r.LatencyMs, Requests: r.Requests, Errors: r.ByStatus.Errors(), RateLimited: r.ByStatus.RateLimited, Rate: r.AchievedRate}
-	r.Pass = !r.Interrupted
+	r.Pass = !r.Interrupted && len(r.FailedGenerators()) == 0
 	for _, t := range thresholds {
 		v := t.Evaluate(f)
 		r.Thresholds = append(r.Thresholds, v)
@@ -88,6 +95,17 @@ func (r *Report) Breached() []Verdict {
 	for _, v := range r.Thresholds {
 		if !v.Pass {
 			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// FailedGenerators lists the generators that did not finish.
+func (r *Report) FailedGenerators() []GeneratorRun {
+	var out []GeneratorRun
+	for _, g := range r.Generators {
+		if g.Error != "" {
+			out = append(out, g)
 		}
 	}
 	return out
@@ -122,6 +140,19 @@ func (r *Report) Summary() string {
 	s += line("latency (uncorrected)", r.UncorrectedLatencyMs)
 	if r.SchedulerLagMs.Count > 0 {
 		s += line("scheduler lag", r.SchedulerLagMs)
+	}
+	for _, g := range r.Generators {
+		began := "no start instant"
+		if !g.StartAt.IsZero() {
+			began = fmt.Sprintf("began %.3f ms after the start instant", g.StartLagMs)
+		}
+		s += fmt.Sprintf("generator %-5s %8d requests  %s  %s\n", g.Generator, g.Requests, began, g.Name)
+		if g.Error != "" {
+			s += fmt.Sprintf("generator %s FAILED: %s (its requests up to then are in the totals)\n", g.Generator, g.Error)
+		}
+	}
+	if len(r.Generators) > 1 && r.StartSkewMs > 0 {
+		s += fmt.Sprintf("start skew between generators: %.3f ms\n", r.StartSkewMs)
 	}
 	for _, e := range r.ErrorSample {
 		s += "transport error: " + e + "\n"

@@ -8,13 +8,15 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
 
 // Requests renders the wire bytes of the requests an attack sends: one
 // request per device bucket, each a complete HTTP/1.1 POST with the body
-// rendered from the template (service.Body) with that bucket set, and the
+// rendered from the template (bodytmpl.Body) with that bucket set, and the
 // extra headers (TARGET_HEADERS). Request n goes to bucket n mod len.
 //
 // Bodies are pre-rendered rather than executed per request, so the template
@@ -24,13 +26,13 @@ import (
 type Requests struct {
 	Endpoint string      // full URL of the endpoint
 	Header   http.Header // extra headers, sent on every request
-	Body     *service.Body
+	Body     *bodytmpl.Body
 	Buckets  []string // device buckets (or keys, with Keyed) the load is spread over
 	XFF      string   // X-Forwarded-For value; empty sends none
 	// Keyed, when set, makes the request of a key for a profile other than
 	// the PRD (service.Config.KeyedRequest: TARGET_METHOD, the key in a
 	// header or a JSON body as KEY says); Buckets then holds the keys.
-	Keyed func(key string) service.Request
+	Keyed func(key string) httpclient.Request
 }
 
 // NewRequests returns a request set for cfg against base with n fresh random
@@ -39,25 +41,25 @@ func NewRequests(cfg service.Config, base string, n int) (*Requests, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("BUCKETS=%d must be at least 1", n)
 	}
-	body, err := service.LoadBody(cfg.BodyTemplate)
+	body, err := bodytmpl.Load(cfg.BodyTemplate)
 	if err != nil {
 		return nil, err
 	}
 	r := &Requests{Endpoint: cfg.Endpoint(base), Header: cfg.Headers, Body: body, Buckets: make([]string, n)}
 	for i := range r.Buckets {
-		r.Buckets[i] = service.NewDeviceBucket()
+		r.Buckets[i] = bodytmpl.NewDeviceBucket()
 	}
 	if cfg.Profile != "" && cfg.Profile != profile.PRD {
 		cfg = cfg.ForProfile(cfg.Profile)
 		for i := range r.Buckets {
-			if r.Buckets[i], err = cfg.RenderKey(service.NewUUID()); err != nil {
+			if r.Buckets[i], err = cfg.RenderKey(bodytmpl.NewUUID()); err != nil {
 				return nil, err
 			}
 		}
 		r.Keyed = cfg.KeyedRequest
 	}
-	if cfg.ClientIPs == service.ClientIPsXFF {
-		r.XFF = service.NewClientAddr(service.ClientIPsXFF).String()
+	if cfg.ClientIPs == httpclient.XFF {
+		r.XFF = httpclient.NewAddr(httpclient.XFF).String()
 	}
 	return r, nil
 }
@@ -118,7 +120,7 @@ func (r *Requests) Render() ([][]byte, error) {
 
 // request is the request of bucket (or key) b: the PRD's POST with the
 // body template rendered for b, or Keyed's.
-func (r *Requests) request(b string) (service.Request, error) {
+func (r *Requests) request(b string) (httpclient.Request, error) {
 	if r.Keyed != nil {
 		req := r.Keyed(b)
 		if req.Method == "" {
@@ -126,8 +128,8 @@ func (r *Requests) request(b string) (service.Request, error) {
 		}
 		return req, nil
 	}
-	body, err := r.Body.Render(service.Bucket(b))
-	return service.Request{Method: http.MethodPost, Body: body, ContentType: "application/json"}, err
+	body, err := r.Body.Render(bodytmpl.Bucket(b))
+	return httpclient.Request{Method: http.MethodPost, Body: body, ContentType: "application/json"}, err
 }
 
 func sortedNames(h http.Header) []string {

@@ -16,6 +16,13 @@ type Meta struct {
 	Buckets     int           `json:"buckets"`
 	Duration    time.Duration `json:"-"`
 	Warmup      time.Duration `json:"-"`
+	// Generator is "i/N" when this attack is share i of N generators
+	// running one load together (WithStartAt puts them on one timeline).
+	Generator string `json:"generator,omitempty"`
+	// StartAt is the schedule's absolute start (zero: the attack's own
+	// start); StartLag how late after it the attack began.
+	StartAt  time.Time     `json:"-"`
+	StartLag time.Duration `json:"-"`
 }
 
 // Progress is what an attack reports once per interval.
@@ -64,6 +71,8 @@ type Result struct {
 	Intervals   []Interval
 	ErrorSample []string
 	Interrupted bool
+	// Generators are the merged logs' generators, one per log (MergeLogs).
+	Generators []GeneratorRun
 }
 
 // recorder is one worker's histograms. The worker records under mu; the

@@ -5,7 +5,9 @@
 //
 // The PRD's fixed window opened by a bucket's first request (spec/001) is
 // PRD; its feature flag switched off is FlagOff; the fixed window aligned to
-// the epoch (profiles.md fixed-window, WINDOW_ALIGN=epoch) is Epoch; at most
+// the epoch (profiles.md fixed-window, WINDOW_ALIGN=epoch) is Epoch, on a
+// key's own grid (key-grid) KeyGrid, on one grid anchored at an instant
+// (grid) Grid; at most
 // N in any window of length W (profiles.md sliding-log) is SlidingLog; a
 // bucket of B tokens refilled continuously at R per second (profiles.md
 // token-bucket) is TokenBucket; a queue of B drained at R per second

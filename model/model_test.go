@@ -14,6 +14,8 @@ func TestConformance(t *testing.T) {
 		"prd":         {New: func(n int, w time.Duration) model.Model { return model.PRD{Limit: n, Window: w} }},
 		"sliding-log": {New: func(n int, w time.Duration) model.Model { return model.SlidingLog{Limit: n, Window: w} }},
 		"epoch":       {New: func(n int, w time.Duration) model.Model { return model.Epoch{Limit: n, Window: w} }},
+		"key-grid":    {New: func(n int, w time.Duration) model.Model { return model.KeyGrid{Limit: n, Window: w} }},
+		"grid":        {New: func(n int, w time.Duration) model.Model { return model.Grid{Limit: n, Window: w, Anchor: 7} }},
 		"window-counter": {New: func(n int, w time.Duration) model.Model {
 			return model.WindowCounter{Limit: n, Window: w}
 		}},
@@ -31,4 +33,14 @@ func TestConformance(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) { modeltest.Run(t, s) })
 	}
+}
+
+// TestDesigns runs the design suites against the designs they describe.
+func TestDesigns(t *testing.T) {
+	t.Run("window-counter", func(t *testing.T) {
+		modeltest.RunCounter(t, modeltest.Counter{New: func(n int, w time.Duration) model.Model { return model.WindowCounter{Limit: n, Window: w} }})
+	})
+	t.Run("leaky-bucket", func(t *testing.T) {
+		modeltest.RunQueue(t, modeltest.Queue{New: func(b int, r float64, d int) model.Model { return model.LeakyBucket{Burst: b, Rate: r, Delay: d} }})
+	})
 }

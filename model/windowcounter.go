@@ -10,7 +10,9 @@ import (
 // Window on the epoch's grid; a request at t in the window starting at s,
 // with p allowed requests in the previous window and c already allowed in
 // this one, finds the estimate e = p·(1 − (t − s)/W) + c and is allowed
-// iff e + cost − 1 < Limit. Refused requests are not counted.
+// iff e + cost − 1 < Limit. Refused requests are not counted, unless
+// CountsRefused (the feature counts-refused, as some proxies do): then
+// every request is counted in c, allowed or not.
 //
 // The key's State keeps the current window's end (Reset, unix seconds),
 // Limit − c (Remaining) and p (Log, decimal). A decision's Remaining is
@@ -18,8 +20,9 @@ import (
 // a refusal's RetryAfter is the whole seconds until e has fallen far enough
 // (e only falls while nothing is allowed, also across a window's end).
 type WindowCounter struct {
-	Limit  int
-	Window time.Duration // whole seconds
+	Limit         int
+	Window        time.Duration // whole seconds
+	CountsRefused bool
 }
 
 var _ Model = WindowCounter{}
@@ -74,12 +77,21 @@ func (m WindowCounter) Step(st State, req Request, now time.Time) (State, Decisi
 	if k.scaled(t, req.Cost-1) >= int64(m.Limit)*w {
 		d.RetryAfter = max((m.free(k, t, req.Cost)-t+999)/1000, 1)
 		d.Reset = now.Unix() + d.RetryAfter
+		if m.CountsRefused {
+			d.Write = true
+			return m.counted(k, req.Cost), d
+		}
 		return st, d
 	}
-	next := State{Found: true, Remaining: m.Limit - k.c - req.Cost, Reset: k.end / 1000, Log: strconv.Itoa(k.p)}
+	next := m.counted(k, req.Cost)
 	d.Allowed, d.Write = true, true
 	d.Remaining = max(m.Limit-int(ceilDiv(k.scaled(t, req.Cost), w)), 0)
 	return next, d
+}
+
+// counted is k's state with cost more counted in the current window.
+func (m WindowCounter) counted(k counts, cost int) State {
+	return State{Found: true, Remaining: m.Limit - k.c - cost, Reset: k.end / 1000, Log: strconv.Itoa(k.p)}
 }
 
 // free is the first millisecond after t at which cost units fit, or a

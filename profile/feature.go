@@ -20,6 +20,10 @@ const (
 	Persistence   Feature = "persistence"
 	IETFHeaders   Feature = "ietf-headers"
 	AnonymousOpen Feature = "anonymous-open" // fixed-window only
+	// CountsRefused (sliding-window-counter only): refused requests are
+	// counted too, as some proxies do. It has no clause of its own: it
+	// changes what SWC-2 and SWC-3 expect.
+	CountsRefused Feature = "counts-refused"
 )
 
 // common are the features any profile may claim.

@@ -20,10 +20,20 @@ type Align string
 const (
 	AlignEpoch        Align = "epoch"
 	AlignFirstRequest Align = "first-request"
+	// AlignKeyGrid is a grid of W anchored at the key's first-ever request.
+	AlignKeyGrid Align = "key-grid"
+	// AlignGrid is one grid of W for all keys, anchored at an instant (the
+	// limiter's start).
+	AlignGrid Align = "grid"
 )
 
 // Aligns lists the alignments WINDOW_ALIGN accepts.
-func Aligns() []Align { return []Align{AlignEpoch, AlignFirstRequest} }
+func Aligns() []Align { return []Align{AlignEpoch, AlignFirstRequest, AlignKeyGrid, AlignGrid} }
+
+// OnGrid reports whether windows of a sit on a grid of W (epoch, key-grid,
+// grid): any span of W then holds at most 2N, against 2N − 1 for windows
+// opened by a first request (dialects.md).
+func (a Align) OnGrid() bool { return a != AlignFirstRequest }
 
 // ParseAlign reads WINDOW_ALIGN; "" is the default, epoch.
 func ParseAlign(s string) (Align, error) {
@@ -37,14 +47,23 @@ func ParseAlign(s string) (Align, error) {
 	return a, nil
 }
 
-// Params are the numbers a design is built from: N and W, B and R, and a
-// fixed window's alignment. A profile reads those it needs.
+// Params are the numbers a design is built from: N and W, B and R, a
+// fixed window's alignment (and the grid's anchor, for AlignGrid), a leaky
+// bucket's RL_DELAY and LB_MODE, and whether refused requests count
+// (counts-refused). A profile reads those it needs.
 type Params struct {
 	Limit  int
 	Window time.Duration
 	Burst  int
 	Rate   float64
 	Align  Align
+	Anchor time.Time // AlignGrid: an instant on the grid (the limiter's start)
+	// Delay is RL_DELAY: the queued requests a leaky bucket answers at once.
+	Delay int
+	// NoDelay is LB_MODE=nodelay.
+	NoDelay bool
+	// CountsRefused: the sliding-window counter counts refused requests.
+	CountsRefused bool
 }
 
 // Defaults are the settings a profile's target takes when they are not

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -98,7 +99,7 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) accepted", in)
 		}
 	}
-	if _, err := profile.Parse("nope", true); err == nil || err.Error() != `"nope" is not one of prd, sliding-log, fixed-window, token-bucket, all` {
+	if _, err := profile.Parse("nope", true); err == nil || err.Error() != `"nope" is not one of prd, sliding-log, fixed-window, token-bucket, sliding-window-counter, leaky-bucket, all` {
 		t.Errorf("Parse(nope) error = %v", err)
 	}
 }
@@ -109,5 +110,46 @@ func TestParseAlign(t *testing.T) {
 	}
 	if _, err := profile.ParseAlign("grid-ish"); err == nil {
 		t.Error("ParseAlign accepted grid-ish")
+	}
+}
+
+// TestFixedWindowAligns: each alignment builds its own design — a first
+// request 25 s after an idle key's window opened at 1003 ends where that
+// alignment says.
+func TestFixedWindowAligns(t *testing.T) {
+	fw, _ := profile.Lookup(profile.FixedWindow)
+	opened := model.State{Found: true, Remaining: 1, Reset: 1013}
+	for a, want := range map[profile.Align]int64{profile.AlignEpoch: 1030, profile.AlignFirstRequest: 1038,
+		profile.AlignKeyGrid: 1033, profile.AlignGrid: 1034} {
+		m, err := fw.Design(profile.Params{Limit: 2, Window: 10 * time.Second, Align: a, Anchor: time.Unix(4, 0)})
+		if err != nil {
+			t.Fatalf("%s: %v", a, err)
+		}
+		if _, d := m.Step(opened, model.Request{Cost: 1}, time.Unix(1028, 0)); d.Reset != want {
+			t.Errorf("%s: the window ends %d, want %d", a, d.Reset, want)
+		}
+		if a, err := profile.ParseAlign(string(a)); err != nil || a.OnGrid() == (a == profile.AlignFirstRequest) {
+			t.Errorf("ParseAlign(%s) = %v, on grid %v", a, err, a.OnGrid())
+		}
+	}
+}
+
+// TestNewDesigns: the leaky bucket reads RL_DELAY and LB_MODE, the window
+// counter counts-refused.
+func TestNewDesigns(t *testing.T) {
+	lb, _ := profile.Lookup(profile.LeakyBucket)
+	m, err := lb.Design(profile.Params{Burst: 3, Rate: 2, Delay: 1, NoDelay: true})
+	if err != nil || m != (model.LeakyBucket{Burst: 3, Rate: 2, Delay: 1, NoDelay: true}) {
+		t.Errorf("leaky-bucket design: %+v, %v", m, err)
+	}
+	if _, err := lb.Design(profile.Params{Burst: 3, Rate: 2, Delay: 4}); err == nil {
+		t.Error("RL_DELAY above RL_BURST accepted")
+	}
+	swc, _ := profile.Lookup(profile.SlidingWindowCounter)
+	if m, err := swc.Design(profile.Params{Limit: 3, Window: time.Second, CountsRefused: true}); err != nil || !m.(model.WindowCounter).CountsRefused {
+		t.Errorf("sliding-window-counter with counts-refused: %+v, %v", m, err)
+	}
+	if !slices.Contains(swc.Features(), profile.CountsRefused) || slices.Contains(lb.Features(), profile.CountsRefused) {
+		t.Error("counts-refused is the sliding-window counter's own feature")
 	}
 }

@@ -10,6 +10,10 @@ const (
 	SlidingLog  Name = "sliding-log"
 	FixedWindow Name = "fixed-window"
 	TokenBucket Name = "token-bucket"
+	// SlidingWindowCounter is the weighted two-window counter.
+	SlidingWindowCounter Name = "sliding-window-counter"
+	// LeakyBucket is the per-key queue drained at R (request shaping).
+	LeakyBucket Name = "leaky-bucket"
 	// Every is PROFILE=all: every profile the target claims, one after
 	// another. It names no profile of its own.
 	Every Name = "all"
@@ -29,6 +33,11 @@ const (
 	SettingStatus      = "LIMITED_STATUS"
 	SettingBurst       = "RL_BURST"
 	SettingRate        = "RL_RATE"
+	// SettingDelay and SettingLBMode are the leaky bucket's RL_DELAY and
+	// LB_MODE (delay or nodelay); the reference server reads them as
+	// RL_DELAY and RL_LB_MODE.
+	SettingDelay  = "RL_DELAY"
+	SettingLBMode = "LB_MODE"
 )
 
 // httpSettings are what every profile but the PRD takes: the PRD's target
@@ -73,13 +82,42 @@ var registry = []Profile{
 		Takes:     append(clone(httpSettings), SettingBurst, SettingRate),
 		Design:    func(p Params) (model.Model, error) { return model.NewTokenBucket(p.Burst, p.Rate) },
 	},
+	{
+		Name: SlidingWindowCounter, Seed: "none of the seeds (spec/003 sums per-window rows); the sliding window most services and proxies build",
+		Algorithm: "a two-window weighted estimate of the sliding count on the epoch's grid of W",
+		Defaults:  Defaults{Key: userHeader, Method: "GET", Dialect: "auto", LimitedBody: "none"},
+		Takes:     httpSettings,
+		Extra:     []Feature{CountsRefused},
+		Design:    windowCounter,
+	},
+	{
+		Name: LeakyBucket, Seed: "none of the seeds; the classic web-server and proxy limiter (request shaping)",
+		Algorithm: "a per-key queue of B drained at R requests/s: excess is delayed, not refused, until the queue is full",
+		Defaults:  Defaults{Key: userHeader, Method: "GET", Dialect: "auto", LimitedBody: "none"},
+		Takes:     append(clone(httpSettings), SettingBurst, SettingRate),
+		Design:    func(p Params) (model.Model, error) { return model.NewLeakyBucket(p.Burst, p.Rate, p.Delay, p.NoDelay) },
+	},
+}
+
+// windowCounter is the sliding-window counter, counting refused requests
+// when counts-refused is claimed.
+func windowCounter(p Params) (model.Model, error) {
+	m, err := model.NewWindowCounter(p.Limit, p.Window)
+	m.CountsRefused = p.CountsRefused
+	return m, err
 }
 
 // fixedWindow is the fixed window of p's alignment: on the epoch's grid,
-// or opened by the first request (the PRD's rule).
+// opened by the first request (the PRD's rule), on the key's own grid or
+// on one grid anchored at p.Anchor.
 func fixedWindow(p Params) (model.Model, error) {
-	if p.Align == AlignFirstRequest {
+	switch p.Align {
+	case AlignFirstRequest:
 		return model.NewPRD(p.Limit, p.Window)
+	case AlignKeyGrid:
+		return model.NewKeyGrid(p.Limit, p.Window)
+	case AlignGrid:
+		return model.NewGrid(p.Limit, p.Window, p.Anchor)
 	}
 	return model.NewEpoch(p.Limit, p.Window)
 }

@@ -11,9 +11,9 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 )
 
 // benchPRD streams a correct PRD history of n requests over buckets
@@ -114,7 +114,7 @@ func benchModel(limit int, m model.Model, n, keys int, bad bool, yield func(*Op)
 			}
 			ops = append(ops, Op{Index: i + len(ops), Req: Req{Kind: Fresh}, Bucket: fmt.Sprintf("key:%04d", r.key),
 				ServerFrom: time.Unix(0, r.send), ServerTo: time.Unix(0, r.recv),
-				Ex: &service.Exchange{Method: http.MethodGet, Status: status, RespHeader: rlHeader(limit, d.Remaining, d.Reset), RespBody: body,
+				Ex: &httpclient.Exchange{Method: http.MethodGet, Status: status, RespHeader: rlHeader(limit, d.Remaining, d.Reset), RespBody: body,
 					Sent: time.Unix(0, r.send), Received: time.Unix(0, r.recv)}})
 		}
 		bad = bad && !race

@@ -140,6 +140,9 @@ func (h *History) resetHorizon() time.Duration {
 	if tb, ok := h.Model.(model.TokenBucket); ok && tb.Rate > 0 {
 		return time.Duration(math.Ceil(float64(tb.Burst)/tb.Rate)) * time.Second
 	}
+	if lb, ok := h.Model.(model.LeakyBucket); ok && lb.Rate > 0 {
+		return time.Duration(math.Ceil(float64(lb.Burst+1)/lb.Rate)) * time.Second
+	}
 	return h.Window
 }
 

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 )
 
 // The Checker reads ops in batches on other cores; under DIALECT=auto the
@@ -31,7 +31,7 @@ func TestCheckerReadsOpsBeforeTheFirstAnswerInItsDialect(t *testing.T) {
 		}
 		at := t0.Add(time.Duration(i) * time.Millisecond)
 		h.Ops = append(h.Ops, Op{Index: i, Bucket: "k", ServerFrom: at, ServerTo: at.Add(time.Millisecond),
-			Ex: &service.Exchange{Status: st, RespHeader: hdr, Sent: at, Received: at.Add(time.Millisecond)}})
+			Ex: &httpclient.Exchange{Status: st, RespHeader: hdr, Sent: at, Received: at.Add(time.Millisecond)}})
 	}
 	Check(h)
 	if h.Answer.Dialect != dialect.Fields || len(h.Notes) != 1 || !strings.Contains(h.Notes[0], "op 2049") {

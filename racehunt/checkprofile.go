@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/rlspec/rlspec/bound"
+	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
@@ -45,7 +46,8 @@ func checkKeyedResponse(h *History, o *Op, rd *reading) []Violation {
 
 // checkBounds runs package bound's checks of h's profile on the answered
 // requests of key (decision times in [ServerFrom, ServerTo] ± Tolerance):
-// SL-1, FW-1, FW-2 as oversell, SL-4 as undersell. A key with a request
+// SL-1, FW-1, FW-2, TB-1, SWC-1, SWC-2 and the leaky bucket's admissions
+// as oversell, SL-4 as undersell. A key with a request
 // left unanswered is not checked for over-blocking: that request may have
 // been allowed.
 func checkBounds(h *History, key string, rs []rec) []Violation {
@@ -76,12 +78,13 @@ func checkBounds(h *History, key string, rs []rec) []Violation {
 		under = bound.OverBlocking(answered, n, w, tol)
 	case profile.FixedWindow:
 		most := 2 * n
-		if h.WindowAlign == profile.AlignFirstRequest {
+		switch h.WindowAlign {
+		case profile.AlignFirstRequest:
 			most = 2*n - 1
 			over = bound.FirstWindow(es, n, w, tol)
-		} else {
+		case "", profile.AlignEpoch:
 			over = bound.EpochWindows(es, n, w, tol)
-		}
+		} // a grid's windows lie where only the target knows: the burst bound
 		_, burst := bound.Burst(es, most, w, tol)
 		over = append(over, burst...)
 		under = bound.OverBlocking(answered, n, w, tol)
@@ -89,6 +92,21 @@ func checkBounds(h *History, key string, rs []rec) []Violation {
 		// TB-1's arrival curve: at most B + R·Δt + 1 allowed in any interval.
 		if tb, ok := h.Model.(model.TokenBucket); ok {
 			over = bound.TokenBucket(es, tb.Burst, tb.Rate, tol)
+		}
+	case profile.SlidingWindowCounter:
+		// SWC-1, one grid window; SWC-2, the weighted estimate.
+		over = append(bound.EpochWindows(es, n, w, tol), bound.WindowCounter(es, n, w, tol)...)
+	case profile.LeakyBucket:
+		// Admissions (decisions, not the held answers) of a queue of B + 1
+		// drained at R: at most B + 1 + R·Δt + 1 in any interval — the
+		// queue bound (LB-2) over time. LB-1's spacing of the answers is
+		// the acceptance suite's: the race hunter's clock may be a fake one
+		// the held answers do not follow.
+		if lb, ok := h.Model.(model.LeakyBucket); ok {
+			over = bound.TokenBucket(es, lb.Burst+1, lb.Rate, tol)
+			for i := range over {
+				over[i].Clause = clause.LB2
+			}
 		}
 	}
 	var vs []Violation

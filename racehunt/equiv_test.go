@@ -18,9 +18,9 @@ import (
 
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 )
 
 // TestCheckerGivesTheVerdictsOfTheWholeHistoryCheck: the Checker (keys
@@ -192,12 +192,12 @@ func randomProfileHistory(rt *rapid.T) *History {
 		case 3:
 			body = []byte(`{"error":"slow down"}`)
 		case 4:
-			hdr.Set(service.HeaderRetryAfter, "soon")
+			hdr.Set(dialect.HeaderRetryAfter, "soon")
 		case 5:
 			status = http.StatusTooManyRequests
 		}
 		if !d.Allowed && corrupt != 4 {
-			hdr.Set(service.HeaderRetryAfter, "1")
+			hdr.Set(dialect.HeaderRetryAfter, "1")
 		}
 		if corrupt != 6 {
 			q := dialect.Quota{Limit: int64(limit), Remaining: int64(rem), Reset: time.Unix(reset, 0), Window: w, Now: time.Unix(0, r.at)}
@@ -205,7 +205,7 @@ func randomProfileHistory(rt *rapid.T) *History {
 				rt.Fatal(err)
 			}
 		}
-		ex := &service.Exchange{Method: http.MethodGet, Status: status, RespHeader: hdr,
+		ex := &httpclient.Exchange{Method: http.MethodGet, Status: status, RespHeader: hdr,
 			RespBody: body, Sent: time.Unix(0, r.send), Received: time.Unix(0, r.recv)}
 		if rapid.IntRange(0, 9).Draw(rt, "lost") == 0 {
 			ex.Err = errors.New("no response")

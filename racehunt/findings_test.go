@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 )
 
 // Issue 24 item 13: a header or body deviation is a finding of its own
@@ -30,7 +30,7 @@ func TestAnswerFindingsAreNotViolations(t *testing.T) {
 		}
 		at := t0.Add(time.Duration(i) * 100 * time.Millisecond)
 		h.Ops = append(h.Ops, Op{Index: i, Bucket: "k", ServerFrom: at, ServerTo: at.Add(time.Millisecond),
-			Ex: &service.Exchange{Status: st, RespHeader: hdr, RespBody: []byte("slow down"), Sent: at, Received: at.Add(time.Millisecond)}})
+			Ex: &httpclient.Exchange{Status: st, RespHeader: hdr, RespBody: []byte("slow down"), Sent: at, Received: at.Add(time.Millisecond)}})
 	}
 	var findings, violations []Violation
 	for _, v := range Check(h) {

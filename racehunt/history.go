@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 )
 
 // Op is one recorded request of a workload run.
@@ -22,7 +22,7 @@ type Op struct {
 	Bucket   string
 	IdemKey  string
 	BodyHash string // SHA-256 of the request body, hex
-	Ex       *service.Exchange
+	Ex       *httpclient.Exchange
 	// ServerFrom and ServerTo bound the target's clock while the request was
 	// in flight: the fake clock's reading against the embedded reference,
 	// the wall clock at send and receive otherwise.
@@ -96,7 +96,7 @@ func statusOf(o *Op) int {
 }
 
 // rateLimitOf reads the op's rate-limit fields in its exchange's dialect.
-func rateLimitOf(o *Op) (service.RateLimit, error) {
+func rateLimitOf(o *Op) (dialect.RateLimit, error) {
 	rd := readOf(o)
 	return rd.rl, rd.err
 }
@@ -106,7 +106,7 @@ func rateLimitOf(o *Op) (service.RateLimit, error) {
 // malformed or deviating, or no response).
 type reading struct {
 	ob  dialect.Observation
-	rl  service.RateLimit
+	rl  dialect.RateLimit
 	err error
 }
 
@@ -116,7 +116,7 @@ func readOf(o *Op) reading {
 		return reading{err: fmt.Errorf("no response")}
 	}
 	ob := o.Ex.Observe()
-	rl, err := service.RateLimitOf(ob)
+	rl, err := dialect.RateLimitOf(ob)
 	return reading{ob: ob, rl: rl, err: err}
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -90,4 +91,38 @@ func median(ds []time.Duration) time.Duration {
 		return 0
 	}
 	return ds[len(ds)/2]
+}
+
+// TestReferenceCleanMatrix: the reference serving each design of issue 25
+// stays clean over 20 hunts of CHECKS=100 with different base seeds. Run
+// with:
+//
+//	go test ./racehunt -run TestReferenceCleanMatrix -racehunt.matrix -timeout 30m -v
+func TestReferenceCleanMatrix(t *testing.T) {
+	if !*matrix {
+		t.Skip("the 20-seed clean matrix runs with -racehunt.matrix (TestProfileRaceProperties covers each profile once)")
+	}
+	for _, cfg := range []service.Config{
+		profileConfig(profile.SlidingWindowCounter, ""),
+		profileConfig(profile.LeakyBucket, ""),
+		profileConfig(profile.FixedWindow, profile.AlignKeyGrid),
+	} {
+		t.Run(string(cfg.Profile)+"/"+string(cfg.WindowAlign), func(t *testing.T) {
+			e := startProfile(t, cfg, fault.None, 1)
+			clean := 0
+			for i := range 20 {
+				res, err := Hunt(context.Background(), e, HuntOptions{Checks: 100, SearchSeed: uint64(0x5eed0000 + 7919*i), Repeat: 5,
+					ShrinkTime: time.Second, NoFailFile: true, ReportDir: t.TempDir(), Gen: GenOptions{Boundaries: true, Profile: cfg.Profile}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Found {
+					t.Errorf("run %d: the reference was found at fault: %+v", i, res.Violations)
+					continue
+				}
+				clean++
+			}
+			t.Logf("%s %s: clean in %d/20 hunts of 100 workloads", cfg.Profile, cfg.WindowAlign, clean)
+		})
+	}
 }

@@ -11,9 +11,9 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 )
 
 // t0 starts an epoch-aligned 3 s window (1.8e9 is a multiple of 3).
@@ -33,7 +33,7 @@ func newKeyHistory(p profile.Name, m model.Model) *keyHistory {
 // t0) answered with status, Remaining rem and Reset t0/1e9 + reset.
 func (k *keyHistory) add(from, to float64, status, rem int, reset int64) *keyHistory {
 	i := len(k.h.Ops)
-	ex := &service.Exchange{Method: http.MethodGet, Status: status, RespHeader: rlHeader(1, rem, t0/int64(time.Second)+reset),
+	ex := &httpclient.Exchange{Method: http.MethodGet, Status: status, RespHeader: rlHeader(1, rem, t0/int64(time.Second)+reset),
 		Sent: time.Unix(0, sec(from)), Received: time.Unix(0, sec(to))}
 	if status == http.StatusTooManyRequests {
 		ex.RespBody = []byte(`{"error":{"code":"RATE_LIMITED"}}`)
@@ -155,7 +155,7 @@ func TestStepOracleAcceptsRandomCorrectHistories(t *testing.T) {
 			if !d.Allowed {
 				status = http.StatusTooManyRequests
 			}
-			ex := &service.Exchange{Method: http.MethodGet, Status: status, RespHeader: rlHeader(limit, d.Remaining, d.Reset),
+			ex := &httpclient.Exchange{Method: http.MethodGet, Status: status, RespHeader: rlHeader(limit, d.Remaining, d.Reset),
 				RespBody: []byte(`{}`), Sent: time.Unix(0, r.send), Received: time.Unix(0, r.recv)}
 			if rapid.IntRange(0, 9).Draw(rt, "lost") == 0 {
 				ex.Err = errors.New("no response")

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
@@ -30,7 +32,7 @@ type Runner struct {
 	cfg       service.Config
 	bases     []string
 	limit     int
-	body      *service.Body
+	body      *bodytmpl.Body
 	clock     Mover // nil: live target, wall clock
 	timeout   time.Duration
 	tolerance time.Duration
@@ -45,7 +47,7 @@ type RunnerOption func(*Runner)
 // instead of waiting on the wall clock.
 func WithFakeClock(c Mover) RunnerOption { return func(r *Runner) { r.clock = c } }
 
-// WithRequestTimeout bounds each request (default service.DefaultRequestTimeout).
+// WithRequestTimeout bounds each request (default httpclient.DefaultTimeout).
 func WithRequestTimeout(d time.Duration) RunnerOption { return func(r *Runner) { r.timeout = d } }
 
 // WithMaxWait bounds a wait on the wall clock for a window boundary
@@ -62,7 +64,7 @@ func NewRunner(cfg service.Config, bases []string, limit int, opts ...RunnerOpti
 	if len(bases) == 0 {
 		return nil, errors.New("runner: no base URL")
 	}
-	body, err := service.LoadBody(cfg.BodyTemplate)
+	body, err := bodytmpl.Load(cfg.BodyTemplate)
 	if err != nil {
 		return nil, fmt.Errorf("runner: %w", err)
 	}
@@ -71,7 +73,7 @@ func NewRunner(cfg service.Config, bases []string, limit int, opts ...RunnerOpti
 	if err != nil {
 		return nil, fmt.Errorf("runner: %w", err)
 	}
-	r := &Runner{cfg: cfg, bases: bases, limit: limit, body: body, timeout: service.DefaultRequestTimeout, tolerance: -1, maxWait: service.DefaultMaxWait, model: m}
+	r := &Runner{cfg: cfg, bases: bases, limit: limit, body: body, timeout: httpclient.DefaultTimeout, tolerance: -1, maxWait: service.DefaultMaxWait, model: m}
 	for _, o := range opts {
 		o(r)
 	}
@@ -92,8 +94,8 @@ var badBuckets = []string{"not-a-sha256", "0123456789abcdef0123456789abcdef01234
 
 // prepared is one request ready to send.
 type prepared struct {
-	client *service.Client
-	req    service.Request
+	client *httpclient.Client
+	req    httpclient.Request
 	op     Op
 }
 
@@ -106,17 +108,17 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 	}
 	h := &History{Limit: r.limit, Window: r.cfg.Window, Tolerance: r.tolerance, Profile: r.cfg.Profile, Model: r.model,
 		WindowAlign: r.cfg.WindowAlign, Answer: r.cfg.Answer()}
-	clients := make([]*service.Client, w.Clients)
+	clients := make([]*httpclient.Client, w.Clients)
 	for i := range clients {
-		opts := []service.ClientOption{service.WithTimeout(r.timeout)}
-		clients[i] = service.NewClient(r.cfg, r.bases[i%len(r.bases)], opts...)
+		opts := []httpclient.Option{httpclient.WithTimeout(r.timeout)}
+		clients[i] = httpclient.New(r.cfg, r.bases[i%len(r.bases)], opts...)
 		defer clients[i].Close()
 	}
 	buckets := make([]string, w.Buckets)
 	for i := range buckets {
-		buckets[i] = service.NewDeviceBucket()
+		buckets[i] = bodytmpl.NewDeviceBucket()
 		if !profile.IsPRD(r.cfg.Profile) {
-			k, err := r.cfg.RenderKey(service.NewUUID())
+			k, err := r.cfg.RenderKey(bodytmpl.NewUUID())
 			if err != nil {
 				return nil, fmt.Errorf("run: %w", err)
 			}
@@ -129,11 +131,11 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 	}
 	groups := make([]group, w.Groups)
 	for g := range groups {
-		b, err := r.body.Render(service.Bucket(buckets[w.GroupBucket(g)]))
+		b, err := r.body.Render(bodytmpl.Bucket(buckets[w.GroupBucket(g)]))
 		if err != nil {
 			return nil, fmt.Errorf("render group body: %w", err)
 		}
-		groups[g] = group{key: service.NewUUID(), body: b}
+		groups[g] = group{key: bodytmpl.NewUUID(), body: b}
 	}
 	if r.clock != nil && !profile.IsPRD(r.cfg.Profile) {
 		// The same boundaries every run: start Offset half-seconds into
@@ -151,7 +153,7 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 		for j, q := range burst.Reqs {
 			c := clients[q.Client]
 			p := prepared{client: c, op: Op{Burst: bi, Req: q}}
-			var field service.BucketField
+			var field bodytmpl.BucketField
 			if !profile.IsPRD(r.cfg.Profile) {
 				if err := r.keyed(&p, q, buckets); err != nil {
 					return nil, err
@@ -161,24 +163,24 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 			}
 			switch q.Kind {
 			case Fresh:
-				field = service.Bucket(buckets[q.Bucket])
+				field = bodytmpl.Bucket(buckets[q.Bucket])
 				p.op.Bucket = "dev:" + buckets[q.Bucket]
-				p.req.IdempotencyKey = service.NewUUID()
+				p.req.IdempotencyKey = bodytmpl.NewUUID()
 			case Keyed:
 				p.op.Bucket = "dev:" + buckets[q.Bucket]
 				p.req.IdempotencyKey, p.req.Body = groups[q.Group].key, groups[q.Group].body
 			case Conflict:
-				field = service.Bucket(buckets[q.Bucket])
+				field = bodytmpl.Bucket(buckets[q.Bucket])
 				p.op.Bucket = "dev:" + buckets[q.Bucket]
 				p.req.IdempotencyKey = groups[q.Group].key
 			case NoBucket:
-				field = service.Omit()
+				field = bodytmpl.Omit()
 				p.op.Bucket = "ip:" + clientKey(c.Addr())
-				p.req.IdempotencyKey = service.NewUUID()
+				p.req.IdempotencyKey = bodytmpl.NewUUID()
 			case BadBucket:
-				field = service.Bucket(badBuckets[(bi+j)%len(badBuckets)])
+				field = bodytmpl.Bucket(badBuckets[(bi+j)%len(badBuckets)])
 				p.op.Bucket = "ip:" + clientKey(c.Addr())
-				p.req.IdempotencyKey = service.NewUUID()
+				p.req.IdempotencyKey = bodytmpl.NewUUID()
 			default:
 				return nil, fmt.Errorf("run: unknown request kind %d", q.Kind)
 			}

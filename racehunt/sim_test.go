@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // sim is an in-memory bucket server used to synthesise histories: correct,
@@ -44,9 +45,9 @@ func newSim(limit int, window time.Duration) *sim {
 
 func rlHeader(limit, rem int, reset int64) http.Header {
 	h := http.Header{}
-	h.Set(service.HeaderLimit, strconv.Itoa(limit))
-	h.Set(service.HeaderRemaining, strconv.Itoa(rem))
-	h.Set(service.HeaderReset, strconv.FormatInt(reset, 10))
+	h.Set(dialect.HeaderLimit, strconv.Itoa(limit))
+	h.Set(dialect.HeaderRemaining, strconv.Itoa(rem))
+	h.Set(dialect.HeaderReset, strconv.FormatInt(reset, 10))
 	return h
 }
 
@@ -131,7 +132,7 @@ func (s *synth) run(reqs ...synthReq) []*Op {
 		}
 		o := Op{Index: s.base + len(s.h.Ops), Burst: s.burst, Req: Req{Kind: r.kind}, Bucket: r.bucket, IdemKey: r.key, BodyHash: body,
 			ServerFrom: s.now, ServerTo: s.now,
-			Ex: &service.Exchange{Method: http.MethodPost, Sent: s.t, Received: s.t.Add(time.Millisecond)}}
+			Ex: &httpclient.Exchange{Method: http.MethodPost, Sent: s.t, Received: s.t.Add(time.Millisecond)}}
 		s.h.Ops = append(s.h.Ops, o)
 	}
 	s.burst++

@@ -20,7 +20,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/bodytmpl"
 )
 
 // SQLTarget is a function target: a RoundTripper answering each request
@@ -178,7 +178,7 @@ func HuntSQL(ctx context.Context, t SQLTarget, o SQLHuntOptions) (SQLResult, err
 func runSQLWorkload(ctx context.Context, t SQLTarget, o SQLHuntOptions, w SQLWorkload) ([]string, int, error) {
 	keys := make([]string, w.Keys)
 	for i := range keys {
-		keys[i] = service.NewUUID()
+		keys[i] = bodytmpl.NewUUID()
 	}
 	counted := make([]int, w.Keys) // calls in the key's current window
 	var vs []string

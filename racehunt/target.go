@@ -7,7 +7,10 @@ import (
 	"net/http"
 	"sort"
 
+	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/redact"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -35,9 +38,7 @@ var _ Target = (*Live)(nil)
 // answers a request (on a fresh bucket, so the probe spends nothing a
 // workload will see).
 func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...RunnerOption) (*Live, error) {
-	at := cfg
-	at.URLs = bases
-	if err := at.CheckClientIPs(ctx, nil); err != nil {
+	if err := cfg.CheckClientIPs(ctx, nil, bases); err != nil {
 		return nil, err
 	}
 	r, err := NewRunner(cfg, bases, liveQuota(cfg), opts...)
@@ -51,7 +52,7 @@ func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...Ru
 	}
 	shown := make([]string, len(bases))
 	for i, b := range bases {
-		shown[i] = service.RedactURL(b)
+		shown[i] = redact.URL(b)
 	}
 	desc := fmt.Sprintf("%v (RL_LIMIT=%d, RL_WINDOW=%s)", shown, cfg.Limit, cfg.Window)
 	switch {
@@ -63,8 +64,8 @@ func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...Ru
 	return &Live{runner: r, desc: desc}, nil
 }
 
-func probe(ctx context.Context, cfg service.Config, base string, body *service.Body) error {
-	c := service.NewClient(cfg, base)
+func probe(ctx context.Context, cfg service.Config, base string, body *bodytmpl.Body) error {
+	c := httpclient.New(cfg, base)
 	defer c.Close()
 	req, err := probeRequest(cfg, body)
 	if err != nil {
@@ -72,22 +73,22 @@ func probe(ctx context.Context, cfg service.Config, base string, body *service.B
 	}
 	ex := c.Do(ctx, req)
 	if ex.Err != nil {
-		return fmt.Errorf("target %s does not answer: %w", service.RedactURL(cfg.Endpoint(base)), ex.Err)
+		return fmt.Errorf("target %s does not answer: %w", redact.URL(cfg.Endpoint(base)), ex.Err)
 	}
 	if ex.Status >= 500 || ex.Status == http.StatusNotFound {
-		return fmt.Errorf("target %s answered a valid request with HTTP %d", service.RedactURL(cfg.Endpoint(base)), ex.Status)
+		return fmt.Errorf("target %s answered a valid request with HTTP %d", redact.URL(cfg.Endpoint(base)), ex.Status)
 	}
 	return nil
 }
 
 // probeRequest is a request on a fresh bucket or key of cfg's profile.
-func probeRequest(cfg service.Config, body *service.Body) (service.Request, error) {
+func probeRequest(cfg service.Config, body *bodytmpl.Body) (httpclient.Request, error) {
 	if !profile.IsPRD(cfg.Profile) {
-		key, err := cfg.RenderKey(service.NewUUID())
+		key, err := cfg.RenderKey(bodytmpl.NewUUID())
 		return cfg.KeyedRequest(key), err
 	}
-	b, err := body.Render(service.Bucket(service.NewDeviceBucket()))
-	return service.Request{Body: b, IdempotencyKey: service.NewUUID()}, err
+	b, err := body.Render(bodytmpl.Bucket(bodytmpl.NewDeviceBucket()))
+	return httpclient.Request{Body: b, IdempotencyKey: bodytmpl.NewUUID()}, err
 }
 
 // Limits is the target's one quota.

@@ -50,7 +50,7 @@ func (r *Reference) decideTx(ctx context.Context, tx Tx, req Request, now time.T
 	if !md.Allowed {
 		return d, nil
 	}
-	d.Outcome, d.Status, d.RideID = Allowed, 200, newRideID()
+	d.Outcome, d.Status, d.RideID, d.Wait = Allowed, 200, newRideID(), md.Wait
 	d.Body = acceptedBody(d.RideID)
 	if err := tx.Ingest(ctx, Ride{ID: d.RideID, BodySHA256: req.BodySHA256, BodyBytes: req.BodyBytes, Received: now.Unix()}); err != nil {
 		return Decision{}, fmt.Errorf("ingest: %w", err)

@@ -1,6 +1,9 @@
 package reference
 
-import "strconv"
+import (
+	"strconv"
+	"time"
+)
 
 // Outcome is what a decision did.
 type Outcome int
@@ -65,4 +68,7 @@ type Decision struct {
 	PenaltyUntil int64
 	// RideID names the ingested row (Allowed only).
 	RideID string
+	// Wait is how long an Allowed answer is held before it is sent: its
+	// turn in a leaky bucket's queue (model.Decision.Wait); 0 at once.
+	Wait time.Duration
 }

@@ -17,7 +17,7 @@ func TestReferenceAlignsFollowTheFaults(t *testing.T) {
 	if !ok || f.Align != profile.AlignFirstRequest {
 		t.Fatalf("fw-key-grid is served with %q", f.Align)
 	}
-	if got := referenceAligns(profile.FixedWindow); !slices.Equal(got, []profile.Align{profile.AlignEpoch, profile.AlignFirstRequest}) {
+	if got := referenceAligns(profile.FixedWindow); !slices.Equal(got, []profile.Align{profile.AlignEpoch, profile.AlignFirstRequest, profile.AlignKeyGrid, profile.AlignGrid}) {
 		t.Errorf("fixed-window: %v", got)
 	}
 	if got := referenceAligns(profile.TokenBucket); !slices.Equal(got, []profile.Align{""}) {

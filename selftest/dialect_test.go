@@ -8,12 +8,12 @@ import (
 	"testing"
 
 	"github.com/rlspec/rlspec/acceptance"
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps"
 )
 
@@ -71,7 +71,7 @@ func refusalRun(ctx context.Context, p profile.Name, a dialect.Settings, explici
 	} else {
 		tc.Dialect = dialect.Auto
 	}
-	tc.Headers.Set("Authorization", "Bearer rlspec-dialect-"+service.NewUUID())
+	tc.Headers.Set("Authorization", "Bearer rlspec-dialect-"+bodytmpl.NewUUID())
 	set := acceptance.DefaultSettings()
 	set.Tags = "@id:" + strings.Join(ids, " or @id:")
 	rep, err := runOnPair(ctx, tc, embedded.Options{Profile: p, Fault: f, Answer: a, RefusalBody: rb, Burst: tc.Burst, Rate: tc.Rate, RequireAuth: tc.Headers.Get("Authorization")}, set)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rlspec/rlspec/containers"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/racehunt"
 	"github.com/rlspec/rlspec/service"
 )
@@ -64,7 +65,7 @@ func TestProcessCacheAcrossReplicas(t *testing.T) {
 		cfg := service.DefaultConfig()
 		// Every request reaches the containers from the gateway: client
 		// addresses travel in X-Forwarded-For.
-		cfg.Limit, cfg.Window, cfg.ClientIPs = limit, time.Minute, service.ClientIPsXFF
+		cfg.Limit, cfg.Window, cfg.ClientIPs = limit, time.Minute, httpclient.XFF
 		live, err := racehunt.NewLive(ctx, cfg, ct.URLs)
 		if err != nil {
 			t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlspec/rlspec/acceptance"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/profile"
 )
@@ -34,6 +35,7 @@ func TestExpectationsCoverEveryFault(t *testing.T) {
 		fault.CheckThenAct: 1, fault.ConcurrentReplays: 1,
 		fault.ResetRace: 1, fault.ProcessCache: 2,
 		fault.SLCheckThenRecord: 1, fault.FWInsertRace: 1, fault.FWBoundaryRace: 1, fault.TBLostUpdate: 1,
+		fault.SWCLostUpdate: 1, fault.LBLostUpdate: 1,
 	}
 	for _, e := range exps {
 		want, isRace := race[e.Fault]
@@ -44,7 +46,10 @@ func TestExpectationsCoverEveryFault(t *testing.T) {
 			t.Errorf("%s: %d replicas, want at least %d", e.Fault, e.Replicas, want)
 		}
 		if !isRace && len(e.Scenarios) == 0 {
-			t.Errorf("%s: no acceptance scenario required", e.Fault)
+			f, _ := fault.Lookup(e.Fault)
+			if awaiting, err := acceptance.AwaitingScenarios(f.Profile, f.Align, f.Breaks...); err != nil || !awaiting {
+				t.Errorf("%s: no acceptance scenario required, yet scenarios check %s (%v)", e.Fault, f.Breaks, err)
+			}
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"net/http"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -19,8 +20,8 @@ const (
 )
 
 // registerBypassFlags binds -bypass-headers.
-func (c *Config) registerBypassFlags(fs *flag.FlagSet, getenv Getenv) {
-	fs.Var(envValue(getenv, envBypass, (*bypassFlag)(&c.BypassHeaders)), "bypass-headers",
+func (c *Config) registerBypassFlags(fs *flag.FlagSet, getenv envflag.Getenv) {
+	fs.Var(envflag.Value(getenv, envBypass, (*bypassFlag)(&c.BypassHeaders)), "bypass-headers",
 		"bypass: headers that make a request a bypass identity, ';'-separated, e.g. 'X-Role: admin' ("+envBypass+")")
 }
 

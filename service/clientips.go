@@ -8,6 +8,9 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+
+	"github.com/rlspec/rlspec/httpclient"
+	"github.com/rlspec/rlspec/redact"
 )
 
 // Resolver looks a host name up (net.DefaultResolver; a stub in tests).
@@ -21,20 +24,21 @@ var _ Resolver = (*net.Resolver)(nil)
 // cannot reach: bind sends each scenario from its own address in
 // 127.0.0.0/8, which the kernel refuses towards another host ("connect:
 // invalid argument" in every scenario), so every instance must resolve to
-// IPv4 loopback addresses only. r nil is net.DefaultResolver. The error is
+// IPv4 loopback addresses only, the instances urls (TARGET_URLS, replicas)
+// too. r nil is net.DefaultResolver. The error is
 // one sentence that says what to set.
-func (c Config) CheckClientIPs(ctx context.Context, r Resolver) error {
-	if c.SQL != "" || (c.ClientIPs != ClientIPsBind && c.ClientIPs != "") {
+func (c Config) CheckClientIPs(ctx context.Context, r Resolver, urls []string) error {
+	if c.SQL != "" || (c.ClientIPs != httpclient.Bind && c.ClientIPs != "") {
 		return nil
 	}
 	if r == nil {
 		r = net.DefaultResolver
 	}
-	urls := []struct{ name, url string }{{"TARGET_URL", c.URL}, {"TARGET_URL_DISABLED", c.DisabledURL}, {"TARGET_URL_PENALTIES", c.PenaltiesURL}}
-	for _, u := range c.URLs {
-		urls = append(urls, struct{ name, url string }{"TARGET_URLS", u})
-	}
+	named := []struct{ name, url string }{{"TARGET_URL", c.URL}, {"TARGET_URL_DISABLED", c.DisabledURL}, {"TARGET_URL_PENALTIES", c.PenaltiesURL}}
 	for _, u := range urls {
+		named = append(named, struct{ name, url string }{"TARGET_URLS", u})
+	}
+	for _, u := range named {
 		if u.url == "" {
 			continue
 		}
@@ -44,11 +48,11 @@ func (c Config) CheckClientIPs(ctx context.Context, r Resolver) error {
 		}
 		addrs, err := lookup(ctx, r, p.Hostname())
 		if err != nil {
-			return fmt.Errorf("%s=%s: the host %s does not resolve: %w", u.name, RedactURL(u.url), p.Hostname(), err)
+			return fmt.Errorf("%s=%s: the host %s does not resolve: %w", u.name, redact.URL(u.url), p.Hostname(), err)
 		}
 		if bad, ok := notLoopback(addrs); !ok {
 			return fmt.Errorf("%s=%s resolves to %s, not an IPv4 loopback address, and CLIENT_IPS=bind (the default) sends from 127.x.y.z, which the kernel refuses towards another host: set CLIENT_IPS=xff (the service must then take the client address from X-Forwarded-For) or run rlspec where the service answers on 127.0.0.1",
-				u.name, RedactURL(u.url), bad)
+				u.name, redact.URL(u.url), bad)
 		}
 	}
 	return nil

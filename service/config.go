@@ -7,24 +7,16 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/envflag"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
-)
-
-// ClientIPMode says how the harness gives each scenario its own client address.
-type ClientIPMode string
-
-const (
-	// ClientIPsBind binds each client's source address in 127.0.0.0/8.
-	ClientIPsBind ClientIPMode = "bind"
-	// ClientIPsXFF sends a distinct documentation-range address in
-	// X-Forwarded-For; the implementation must trust the harness as a proxy.
-	ClientIPsXFF ClientIPMode = "xff"
+	"github.com/rlspec/rlspec/redact"
 )
 
 // DBSchema names the layout of the rate_limit_buckets table behind TARGET_DB.
@@ -51,30 +43,24 @@ const (
 // strictness, reports, an image to start, a rate) is that command's own
 // settings (acceptance.Settings, the race and load commands' configs). It is
 // filled once at the CLI edge (flags over environment over defaults) and
-// passed down by value.
+// passed down by value. It holds settings only: what a run learns once the
+// service is up (the instances it started, an untrusting twin, a second
+// store) is the run's (acceptance.Reached, steps.Env).
 type Config struct {
-	URL         string // TARGET_URL; empty: an embedded reference is started
-	DisabledURL string // TARGET_URL_DISABLED: flag-off twin for AC8
-	// UntrustedURL is not a setting: a TARGET_IMAGE start with
-	// CLIENT_IPS=xff fills it with an instance that trusts no proxy, which
-	// EXT-XFF-01 reaches with its own source address.
-	UntrustedURL string
-	// URLs is not a setting: every flag-on instance of the service on one
-	// store, URL first — TARGET_URLS, or the replicas a command started
-	// (REPLICAS); nil: URL alone (InstanceURLs).
-	URLs         []string
-	Path         string        // TARGET_PATH
-	Headers      http.Header   // TARGET_HEADERS
-	BodyTemplate string        // BODY_TEMPLATE: path of a text/template JSON file
-	Limit        int           // RL_LIMIT
-	Window       time.Duration // RL_WINDOW
-	Sentinel     int           // RL_SENTINEL
-	Burst        int           // RL_BURST: token-bucket's B; 0 not given
-	Rate         float64       // RL_RATE: token-bucket's R, tokens per second; 0 not given
-	DB           string        // TARGET_DB: sqlite:/abs/path.db, postgres://… or (with SQL) embedded
-	SQL          string        // TARGET_SQL: spec/004's function in TARGET_DB, called directly (sqltarget)
-	Schema       DBSchema      // DB_SCHEMA
-	ClientIPs    ClientIPMode  // CLIENT_IPS
+	URL          string              // TARGET_URL; empty: an embedded reference is started
+	DisabledURL  string              // TARGET_URL_DISABLED: flag-off twin for AC8
+	Path         string              // TARGET_PATH
+	Headers      http.Header         // TARGET_HEADERS
+	BodyTemplate string              // BODY_TEMPLATE: path of a text/template JSON file
+	Limit        int                 // RL_LIMIT
+	Window       time.Duration       // RL_WINDOW
+	Sentinel     int                 // RL_SENTINEL
+	Burst        int                 // RL_BURST: token-bucket's B; 0 not given
+	Rate         float64             // RL_RATE: token-bucket's R, tokens per second; 0 not given
+	DB           string              // TARGET_DB: sqlite:/abs/path.db, postgres://… or (with SQL) embedded
+	SQL          string              // TARGET_SQL: spec/004's function in TARGET_DB, called directly (sqltarget)
+	Schema       DBSchema            // DB_SCHEMA
+	ClientIPs    httpclient.AddrMode // CLIENT_IPS
 
 	// Profiles (profiles.md). Empty profile settings mean the profile's
 	// default; ForProfile fills them.
@@ -95,9 +81,6 @@ type Config struct {
 	// penalties (service/penalties.go)
 	Penalties    []model.PenaltyTier // RL_PENALTIES; nil: not given
 	PenaltiesURL string              // TARGET_URL_PENALTIES; "": TARGET_URL
-	// PenaltiesDB is not a setting: an embedded start's TARGET_DB of the
-	// penalties instance when it has a store of its own.
-	PenaltiesDB string
 	// bypass (service/bypass.go)
 	BypassHeaders http.Header // BYPASS_HEADERS; nil: not given
 	// tiers (service/tiers.go)
@@ -113,13 +96,10 @@ func DefaultConfig() Config {
 		Window:    DefaultWindow,
 		Sentinel:  DefaultSentinel,
 		Schema:    SchemaPRD,
-		ClientIPs: ClientIPsBind,
+		ClientIPs: httpclient.Bind,
 		Profile:   profile.PRD,
 	}
 }
-
-// Getenv looks a variable up; os.LookupEnv in production, a map in tests.
-type Getenv func(key string) (string, bool)
 
 // RegisterFlags binds the contract's settings to fs. Each flag's default is
 // the environment variable of the same meaning when set (via getenv),
@@ -127,11 +107,11 @@ type Getenv func(key string) (string, bool)
 //
 // Flag names are the variable names in lower case with '-' for '_', e.g.
 // -target-url, -rl-limit.
-func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
+func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv envflag.Getenv) {
 	if getenv == nil {
 		getenv = os.LookupEnv
 	}
-	str := func(p *string, name, env, usage string) { StringVar(fs, getenv, p, name, env, usage) }
+	str := func(p *string, name, env, usage string) { envflag.StringVar(fs, getenv, p, name, env, usage) }
 	str(&c.URL, "target-url", "TARGET_URL", "base URL of a running implementation; empty starts an embedded reference")
 	str(&c.DisabledURL, "target-url-disabled", "TARGET_URL_DISABLED", "base URL of a second instance with BMTC_RATE_LIMIT_ENABLED=false")
 	str(&c.Path, "target-path", "TARGET_PATH", "path of the endpoint, joined to every base URL; unset: TARGET_URL's own path, else /v1/ride_summary (prd) or / (other profiles)")
@@ -140,20 +120,20 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 	str(&c.SQL, "target-sql", "TARGET_SQL", "spec/004's function to call directly in TARGET_DB (check_rate_limit); TARGET_DB=embedded starts one")
 	str(&c.StoreDownCmd, "store-down-cmd", "STORE_DOWN_CMD", "shell command that makes the target's store unavailable (fail-open / fail-closed scenarios)")
 	str(&c.StoreUpCmd, "store-up-cmd", "STORE_UP_CMD", "shell command that makes the target's store available again")
-	fs.Var(envValue(getenv, "TARGET_HEADERS", (*headerFlag)(&c.Headers)), "target-headers", "extra request headers, ';'-separated (TARGET_HEADERS)")
-	fs.Var(envValue(getenv, "RL_LIMIT", (*intFlag)(&c.Limit)), "rl-limit", "quota per window (RL_LIMIT)")
-	fs.Var(envValue(getenv, "RL_WINDOW", (*durationFlag)(&c.Window)), "rl-window", "window length, Go duration or seconds (RL_WINDOW)")
-	fs.Var(envValue(getenv, "RL_SENTINEL", (*intFlag)(&c.Sentinel)), "rl-sentinel", "X-RateLimit-Remaining when the flag is off (RL_SENTINEL)")
+	fs.Var(envflag.Value(getenv, "TARGET_HEADERS", (*headerFlag)(&c.Headers)), "target-headers", "extra request headers, ';'-separated (TARGET_HEADERS)")
+	fs.Var(envflag.Value(getenv, "RL_LIMIT", (*envflag.IntValue)(&c.Limit)), "rl-limit", "quota per window (RL_LIMIT)")
+	fs.Var(envflag.Value(getenv, "RL_WINDOW", (*envflag.DurationValue)(&c.Window)), "rl-window", "window length, Go duration or seconds (RL_WINDOW)")
+	fs.Var(envflag.Value(getenv, "RL_SENTINEL", (*envflag.IntValue)(&c.Sentinel)), "rl-sentinel", "X-RateLimit-Remaining when the flag is off (RL_SENTINEL)")
 	c.registerTokenBucketFlags(fs, getenv)
-	fs.Var(envValue(getenv, "DB_SCHEMA", (*schemaFlag)(&c.Schema)), "db-schema", "prd or tokens (DB_SCHEMA)")
-	fs.Var(envValue(getenv, "CLIENT_IPS", (*clientIPsFlag)(&c.ClientIPs)), "client-ips", "bind or xff (CLIENT_IPS)")
-	fs.Var(envValue(getenv, "PROFILE", (*profileFlag)(&c.Profile)), "profile", profile.Choices(true)+" (PROFILE)")
-	fs.Var(envValue(getenv, "FEATURES", (*featuresFlag)(&c.Features)), "features", "comma list of extended features claimed; default the profile's (FEATURES)")
-	fs.Var(envValue(getenv, "KEY", (*keyFlag)(&c.Key)), "key", "client identity: body:<field>, header:<Name> or ip; default per profile (KEY)")
+	fs.Var(envflag.Value(getenv, "DB_SCHEMA", (*schemaFlag)(&c.Schema)), "db-schema", "prd or tokens (DB_SCHEMA)")
+	fs.Var(envflag.Value(getenv, "CLIENT_IPS", (*clientIPsFlag)(&c.ClientIPs)), "client-ips", "bind or xff (CLIENT_IPS)")
+	fs.Var(envflag.Value(getenv, "PROFILE", (*profileFlag)(&c.Profile)), "profile", profile.Choices(true)+" (PROFILE)")
+	fs.Var(envflag.Value(getenv, "FEATURES", (*featuresFlag)(&c.Features)), "features", "comma list of extended features claimed; default the profile's (FEATURES)")
+	fs.Var(envflag.Value(getenv, "KEY", (*keyFlag)(&c.Key)), "key", "client identity: body:<field>, header:<Name> or ip; default per profile (KEY)")
 	str(&c.Implementation, "implementation", "IMPLEMENTATION", "the implementation's name in conformance.json (default: the target URL)")
 	str(&c.KeyFormat, "key-format", "KEY_FORMAT", "Go template of the key's value, {{.Key}} a fresh id per scenario")
-	fs.Var(envValue(getenv, "TARGET_METHOD", (*methodFlag)(&c.Method)), "target-method", "request method; POST for prd, GET otherwise (TARGET_METHOD)")
-	fs.Var(envValue(getenv, "WINDOW_ALIGN", (*alignFlag)(&c.WindowAlign)), "window-align", profile.TakenBy(profile.SettingWindowAlign)+": epoch or first-request (WINDOW_ALIGN)")
+	fs.Var(envflag.Value(getenv, "TARGET_METHOD", (*methodFlag)(&c.Method)), "target-method", "request method; POST for prd, GET otherwise (TARGET_METHOD)")
+	fs.Var(envflag.Value(getenv, "WINDOW_ALIGN", (*alignFlag)(&c.WindowAlign)), "window-align", profile.TakenBy(profile.SettingWindowAlign)+": epoch or first-request (WINDOW_ALIGN)")
 	c.registerDialectFlags(fs, getenv)
 	c.registerPenaltyFlags(fs, getenv)
 	c.registerBypassFlags(fs, getenv)
@@ -164,7 +144,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv Getenv) {
 func CheckBaseURL(u string) error {
 	p, err := url.Parse(u)
 	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-		return fmt.Errorf("%q is not an http(s) base URL", RedactURL(u))
+		return fmt.Errorf("%q is not an http(s) base URL", redact.URL(u))
 	}
 	return nil
 }
@@ -177,7 +157,7 @@ func (c Config) Validate() error {
 			continue
 		}
 		if err := CheckBaseURL(u); err != nil {
-			errs = append(errs, fmt.Errorf("%s=%q is not an http(s) base URL", name, RedactURL(u)))
+			errs = append(errs, fmt.Errorf("%s=%q is not an http(s) base URL", name, redact.URL(u)))
 		}
 	}
 	if !strings.HasPrefix(c.Path, "/") {
@@ -195,7 +175,7 @@ func (c Config) Validate() error {
 		}
 	} else if c.DB != "" && c.DBIsPostgres() {
 		if u, err := url.Parse(c.DB); err != nil || (u.Host == "" && u.Query().Get("host") == "") {
-			errs = append(errs, fmt.Errorf("TARGET_DB=%q is not a postgres://host/db URL", RedactDSN(c.DB)))
+			errs = append(errs, fmt.Errorf("TARGET_DB=%q is not a postgres://host/db URL", redact.DSN(c.DB)))
 		}
 	} else if c.DB != "" {
 		if _, err := c.DBPath(); err != nil {
@@ -203,7 +183,7 @@ func (c Config) Validate() error {
 		}
 	}
 	if c.BodyTemplate != "" {
-		if _, err := LoadBody(c.BodyTemplate); err != nil {
+		if _, err := bodytmpl.Load(c.BodyTemplate); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -220,7 +200,7 @@ func (c Config) Validate() error {
 func (c Config) DBPath() (string, error) {
 	p, ok := strings.CutPrefix(c.DB, "sqlite:")
 	if !ok || !strings.HasPrefix(p, "/") {
-		return "", fmt.Errorf("TARGET_DB=%q must be sqlite:/absolute/path.db or postgres://host/db", RedactDSN(c.DB))
+		return "", fmt.Errorf("TARGET_DB=%q must be sqlite:/absolute/path.db or postgres://host/db", redact.DSN(c.DB))
 	}
 	return p, nil
 }
@@ -248,20 +228,4 @@ func ParseHeaders(s string) (http.Header, error) {
 		h.Add(name, strings.TrimSpace(value))
 	}
 	return h, nil
-}
-
-// ParseWindow reads a Go duration ("3s", "1h") or a number of seconds ("3600").
-func ParseWindow(s string) (time.Duration, error) {
-	s = strings.TrimSpace(s)
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		if n < 0 || n > int64(1<<62/time.Second) {
-			return 0, fmt.Errorf("duration %q out of range", s)
-		}
-		return time.Duration(n) * time.Second, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("%q is neither a Go duration nor seconds", s)
-	}
-	return d, nil
 }

@@ -6,10 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/envflag"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/redact"
 )
 
-func envMap(m map[string]string) Getenv {
+func envMap(m map[string]string) envflag.Getenv {
 	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
 }
 
@@ -21,7 +24,7 @@ func parse(t *testing.T, env map[string]string, args ...string) (Config, error) 
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
-	if err := EnvErrors(fs); err != nil {
+	if err := envflag.Errors(fs); err != nil {
 		return c, err
 	}
 	return c, c.Validate()
@@ -33,7 +36,7 @@ func TestConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Path != "/v1/ride_summary" || c.Limit != 500 || c.Window != time.Hour || c.Sentinel != 999 ||
-		c.Schema != SchemaPRD || c.ClientIPs != ClientIPsBind || c.Profile != profile.PRD {
+		c.Schema != SchemaPRD || c.ClientIPs != httpclient.Bind || c.Profile != profile.PRD {
 		t.Fatalf("defaults differ from the contract: %+v", c)
 	}
 }
@@ -53,7 +56,7 @@ func TestConfigEnvironmentAndFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.URL != "http://127.0.0.1:8080" || c.Limit != 20 || c.Window != 5*time.Second ||
-		c.Schema != SchemaTokens || c.ClientIPs != ClientIPsXFF {
+		c.Schema != SchemaTokens || c.ClientIPs != httpclient.XFF {
 		t.Fatalf("got %+v", c)
 	}
 	if got := c.Headers.Get("Authorization"); got != "Bearer abc" {
@@ -101,7 +104,7 @@ func TestConfigAcceptsPostgresTargetDB(t *testing.T) {
 	for _, dsn := range []string{"postgres://u:secretpw@db:5432/app?sslmode=disable", "postgresql:///app?host=/tmp"} {
 		c, err := parse(t, map[string]string{"TARGET_DB": dsn})
 		if err != nil || !c.DBIsPostgres() {
-			t.Fatalf("%s: err = %v, DBIsPostgres = %v", RedactDSN(dsn), err, c.DBIsPostgres())
+			t.Fatalf("%s: err = %v, DBIsPostgres = %v", redact.DSN(dsn), err, c.DBIsPostgres())
 		}
 	}
 	_, err := parse(t, map[string]string{"TARGET_DB": "postgres://u:secretpw@[bad/db"})
@@ -110,37 +113,9 @@ func TestConfigAcceptsPostgresTargetDB(t *testing.T) {
 	}
 }
 
-func TestRedactDSN(t *testing.T) {
-	for in, want := range map[string]string{
-		"postgres://u:secretpw@db/app":        "postgres://u:xxxxx@db/app",
-		"postgres://db/app?password=secretpw": "postgres://db/app?password=xxxxx",
-		"postgres://u@db/app":                 "postgres://u@db/app",
-		"sqlite:/tmp/x.db":                    "sqlite:/tmp/x.db",
-		"postgres://u:secretpw@[bad/db":       "(unparsable database URL withheld)",
-	} {
-		if got := RedactDSN(in); got != want {
-			t.Errorf("RedactDSN(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestFlagOverridesBadEnvironment(t *testing.T) {
 	c, err := parse(t, map[string]string{"RL_LIMIT": "many"}, "-rl-limit", "7")
 	if err != nil || c.Limit != 7 {
 		t.Fatalf("c.Limit=%d err=%v", c.Limit, err)
-	}
-}
-
-func TestParseWindow(t *testing.T) {
-	for in, want := range map[string]time.Duration{"3600": time.Hour, "3s": 3 * time.Second, " 90 ": 90 * time.Second, "1h30m": 90 * time.Minute} {
-		got, err := ParseWindow(in)
-		if err != nil || got != want {
-			t.Errorf("ParseWindow(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "-", "1x", "99999999999999999999"} {
-		if _, err := ParseWindow(in); err == nil {
-			t.Errorf("ParseWindow(%q) accepted", in)
-		}
 	}
 }

@@ -30,11 +30,11 @@ func TestResolvePath(t *testing.T) {
 		{name: "instances disagree", profile: profile.FixedWindow, url: "http://h:1/api", urls: []string{"http://h:1/api", "http://h:2/other"}, errSubstr: "TARGET_URLS=http://h:2/other has the path /other, and TARGET_URL /api"},
 	} {
 		c := DefaultConfig().ForProfile(tc.profile)
-		c.URL, c.URLs, c.DisabledURL = tc.url, tc.urls, tc.disabled
+		c.URL, c.DisabledURL = tc.url, tc.disabled
 		if tc.given != "" {
 			c.Path = tc.given
 		}
-		err := c.ResolvePath(tc.given != "")
+		urls, err := c.ResolvePath(tc.given != "", tc.urls)
 		if tc.errSubstr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.errSubstr) {
 				t.Errorf("%s: %v, want %q", tc.name, err, tc.errSubstr)
@@ -53,7 +53,7 @@ func TestResolvePath(t *testing.T) {
 				t.Errorf("%s: twin %s, want %s", tc.name, got, tc.twin)
 			}
 		}
-		for _, u := range c.URLs {
+		for _, u := range urls {
 			if got := c.Endpoint(u); !strings.HasSuffix(got, "/api") {
 				t.Errorf("%s: instance endpoint %s", tc.name, got)
 			}
@@ -61,7 +61,7 @@ func TestResolvePath(t *testing.T) {
 	}
 	// Started targets (no URL) keep the reference's path.
 	c := DefaultConfig().ForProfile(profile.SlidingLog)
-	if err := c.ResolvePath(false); err != nil || c.Path != DefaultPath {
+	if _, err := c.ResolvePath(false, nil); err != nil || c.Path != DefaultPath {
 		t.Errorf("embedded: path %q, %v", c.Path, err)
 	}
 }

@@ -5,12 +5,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rlspec/rlspec/envflag"
 )
 
 // knownOfAcceptance are the names the contract's flags look up.
 func knownNames(t *testing.T) []string {
 	t.Helper()
-	rec := RecordEnv(func(string) (string, bool) { return "", false })
+	rec := envflag.Record(func(string) (string, bool) { return "", false })
 	c := DefaultConfig()
 	c.RegisterFlags(flag.NewFlagSet("x", flag.ContinueOnError), rec.Lookup)
 	return append(rec.Names(), "TAGS")
@@ -25,7 +27,7 @@ func TestUnknownSettingsNameTheNearest(t *testing.T) {
 	}
 	env := []string{"TARGET_ULR=http://x", "TAG=@AC1", "PROFLE=prd", "RL_LIMT=5", "TARGET_PORT=8080",
 		"TARGET_URL=http://y", "HOME=/root", "PATH=/bin", "USER=me", "TERM=xterm", "LANG=C", "SHELL=/bin/sh", "GITHUB_ACTIONS=true"}
-	got := UnknownSettings(env, known, "rlspec acceptance")
+	got := envflag.Unknown(env, known, "rlspec acceptance")
 	want := []string{
 		"PROFLE is not a setting of rlspec acceptance; did you mean PROFILE?",
 		"RL_LIMT is not a setting of rlspec acceptance; did you mean RL_LIMIT?",
@@ -35,17 +37,6 @@ func TestUnknownSettingsNameTheNearest(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-}
-
-func TestEditDistance(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		d    int
-	}{{"TARGET_ULR", "TARGET_URL", 1}, {"TAG", "TAGS", 1}, {"", "ABC", 3}, {"KITTEN", "SITTING", 3}, {"SAME", "SAME", 0}} {
-		if d := editDistance(tc.a, tc.b); d != tc.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, d, tc.d)
-		}
 	}
 }
 

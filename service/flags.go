@@ -1,109 +1,24 @@
 package service
 
 import (
-	"flag"
 	"fmt"
 	"net/http"
-	"os"
-	"strconv"
 	"strings"
-	"time"
 
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/redact"
 )
-
-// envValue seeds v from the environment variable env and returns it as a flag
-// value. A malformed environment value is remembered and reported by Set's
-// caller through flag parsing: it is applied again when the flag set parses,
-// so the error surfaces as a usage error, not a panic.
-func envValue(getenv Getenv, env string, v flag.Value) flag.Value {
-	if s, ok := getenv(env); ok {
-		if err := v.Set(s); err != nil {
-			return &badEnv{Value: v, err: fmt.Errorf("%s: %w", env, err)}
-		}
-	}
-	return v
-}
-
-// badEnv carries an invalid environment value until the caller asks.
-type badEnv struct {
-	flag.Value
-	err error
-}
-
-// Set clears the error when the flag overrides the environment.
-func (b *badEnv) Set(s string) error {
-	if err := b.Value.Set(s); err != nil {
-		return err
-	}
-	b.err = nil
-	return nil
-}
-
-// EnvErrors returns the environment values that could not be parsed for the
-// flags of fs, one error each.
-func EnvErrors(fs *flag.FlagSet) error {
-	var msgs []string
-	fs.VisitAll(func(f *flag.Flag) {
-		if b, ok := f.Value.(*badEnv); ok && b.err != nil {
-			msgs = append(msgs, b.err.Error())
-		}
-	})
-	if len(msgs) == 0 {
-		return nil
-	}
-	return fmt.Errorf("bad settings: %s", strings.Join(msgs, "; "))
-}
-
-type intFlag int
-
-func (f *intFlag) String() string { return strconv.Itoa(int(*f)) }
-func (f *intFlag) Set(s string) error {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil {
-		return fmt.Errorf("%q is not an integer", s)
-	}
-	*f = intFlag(n)
-	return nil
-}
-
-type durationFlag time.Duration
-
-func (f *durationFlag) String() string { return time.Duration(*f).String() }
-func (f *durationFlag) Set(s string) error {
-	d, err := ParseWindow(s)
-	if err != nil {
-		return err
-	}
-	*f = durationFlag(d)
-	return nil
-}
-
-type boolFlag bool
-
-func (f *boolFlag) String() string   { return strconv.FormatBool(bool(*f)) }
-func (f *boolFlag) IsBoolFlag() bool { return true }
-func (f *boolFlag) Set(s string) error {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "1", "true", "yes", "on":
-		*f = true
-	case "", "0", "false", "no", "off":
-		*f = false
-	default:
-		return fmt.Errorf("%q is not 0 or 1", s)
-	}
-	return nil
-}
 
 type headerFlag http.Header
 
 // String shows credentials as references to their variables
-// (RedactedHeaders, unquoted): it is what help and replay commands print.
+// (redact.Headers, unquoted): it is what help and replay commands print.
 func (f *headerFlag) String() string {
 	if f == nil || len(*f) == 0 {
 		return ""
 	}
-	s := RedactedHeaders(http.Header(*f))
+	s := redact.Headers(http.Header(*f))
 	return s[1 : len(s)-1]
 }
 func (f *headerFlag) Set(s string) error {
@@ -127,31 +42,16 @@ func (f *schemaFlag) Set(s string) error {
 	return fmt.Errorf("%q is neither prd nor tokens", s)
 }
 
-type clientIPsFlag ClientIPMode
+type clientIPsFlag httpclient.AddrMode
 
 func (f *clientIPsFlag) String() string { return string(*f) }
 func (f *clientIPsFlag) Set(s string) error {
-	switch ClientIPMode(s) {
-	case ClientIPsBind, ClientIPsXFF:
+	switch httpclient.AddrMode(s) {
+	case httpclient.Bind, httpclient.XFF:
 		*f = clientIPsFlag(s)
 		return nil
 	}
 	return fmt.Errorf("%q is neither bind nor xff", s)
-}
-
-// FromEnvironment fills a Config from the process environment and the given
-// command-line arguments (flags win), validates it and returns it.
-func FromEnvironment(name string, args []string) (Config, error) {
-	c := DefaultConfig()
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	c.RegisterFlags(fs, os.LookupEnv)
-	if err := fs.Parse(args); err != nil {
-		return c, err
-	}
-	if err := EnvErrors(fs); err != nil {
-		return c, err
-	}
-	return c, c.Validate()
 }
 
 type profileFlag profile.Name

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/rlspec/rlspec/envflag"
 )
 
 // Several instances of one service on one store (profiles.md MI-1): running
@@ -21,10 +23,10 @@ type Instances struct {
 // InstancesVar binds TARGET_URLS and REPLICAS to fs (flags -target-urls and
 // -replicas over the environment); the values are parsed and checked by
 // the function it returns, to be called after fs.Parse.
-func InstancesVar(fs *flag.FlagSet, getenv Getenv, replicasUsage string) func() (Instances, error) {
+func InstancesVar(fs *flag.FlagSet, getenv envflag.Getenv, replicasUsage string) func() (Instances, error) {
 	var urls, replicas string
-	StringVar(fs, getenv, &urls, "target-urls", "TARGET_URLS", "base URLs of several instances of one service sharing one store, comma-separated (replaces TARGET_URL)")
-	StringVar(fs, getenv, &replicas, "replicas", "REPLICAS", replicasUsage)
+	envflag.StringVar(fs, getenv, &urls, "target-urls", "TARGET_URLS", "base URLs of several instances of one service sharing one store, comma-separated (replaces TARGET_URL)")
+	envflag.StringVar(fs, getenv, &replicas, "replicas", "REPLICAS", replicasUsage)
 	return func() (Instances, error) {
 		in := Instances{Replicas: 1}
 		var errs []error
@@ -88,16 +90,4 @@ func (in Instances) Check(c Config, image string) error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// InstanceURLs are the base URLs of every flag-on instance: URLs, or URL
-// alone (none without URL).
-func (c Config) InstanceURLs() []string {
-	if len(c.URLs) > 0 {
-		return c.URLs
-	}
-	if c.URL == "" {
-		return nil
-	}
-	return []string{c.URL}
 }

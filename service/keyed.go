@@ -3,6 +3,8 @@ package service
 import (
 	"encoding/json"
 	"net/http"
+
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // KeyedRequest is a request of a profile other than the PRD carrying key as
@@ -10,8 +12,8 @@ import (
 // address is the key). key "" sends no key, so the client address keys the
 // request. The method is TARGET_METHOD; no Content-Type unless a body is
 // sent.
-func (c Config) KeyedRequest(key string) Request {
-	r := Request{Method: c.Method, ContentType: "-"}
+func (c Config) KeyedRequest(key string) httpclient.Request {
+	r := httpclient.Request{Method: c.Method, ContentType: "-"}
 	if key == "" {
 		return r
 	}

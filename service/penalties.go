@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 )
@@ -28,8 +29,8 @@ const (
 )
 
 // registerPenaltyFlags binds -rl-penalties and -target-url-penalties.
-func (c *Config) registerPenaltyFlags(fs *flag.FlagSet, getenv Getenv) {
-	fs.Var(envValue(getenv, envPenalties, (*penaltiesFlag)(&c.Penalties)), "rl-penalties",
+func (c *Config) registerPenaltyFlags(fs *flag.FlagSet, getenv envflag.Getenv) {
+	fs.Var(envflag.Value(getenv, envPenalties, (*penaltiesFlag)(&c.Penalties)), "rl-penalties",
 		"penalties: the target's tiers count:duration,…, e.g. 2:4s,3:8s (RL_PENALTIES)")
 	if v, ok := getenv(envPenaltiesURL); ok {
 		c.PenaltiesURL = v
@@ -68,15 +69,6 @@ func (c Config) needsPenalties() error {
 		return errors.New("FEATURES=penalties needs RL_PENALTIES, the target's penalty tiers as count:duration,… (e.g. RL_PENALTIES=2:5s,3:9s)")
 	}
 	return nil
-}
-
-// PenaltyDB is the TARGET_DB of the instance the penalties scenarios
-// send to: PenaltiesDB when an embedded start gave it one, else TARGET_DB.
-func (c Config) PenaltyDB() string {
-	if c.PenaltiesDB != "" {
-		return c.PenaltiesDB
-	}
-	return c.DB
 }
 
 // WithPenaltyDefaults fills RL_PENALTIES left unset with the embedded

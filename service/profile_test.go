@@ -74,7 +74,7 @@ func TestProfileRejectsBadSettings(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		"profile":       {map[string]string{"PROFILE": "leaky-bucket"}, "PROFILE"},
+		"profile":       {map[string]string{"PROFILE": "gcra-queue"}, "PROFILE"},
 		"feature":       {map[string]string{"PROFILE": "sliding-log", "FEATURES": "teleport"}, `"teleport" is not a feature`},
 		"fw-only":       {map[string]string{"PROFILE": "sliding-log", "FEATURES": "anonymous-open"}, "anonymous-open"},
 		"key":           {map[string]string{"KEY": "cookie:x"}, "KEY"},

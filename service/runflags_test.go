@@ -5,10 +5,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rlspec/rlspec/envflag"
 )
 
 // The run-setting helpers read the environment as the default, let the flag
-// win, and report a malformed environment value through EnvErrors.
+// win, and report a malformed environment value through envflag.Errors.
 func TestRunFlags(t *testing.T) {
 	env := map[string]string{"REPORT_DIR": "/tmp/r", "TARGET_IMAGE": "img:1", "MAX_WAIT": "3", "STRICT": "1"}
 	getenv := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
@@ -21,11 +23,11 @@ func TestRunFlags(t *testing.T) {
 	ReportDirVar(fs, getenv, &dir)
 	ImageVar(fs, getenv, &image)
 	MaxWaitVar(fs, getenv, &wait)
-	BoolVar(fs, getenv, &strict, "strict", "STRICT", "skips fail")
+	envflag.BoolVar(fs, getenv, &strict, "strict", "STRICT", "skips fail")
 	if err := fs.Parse([]string{"-max-wait", "5s"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := EnvErrors(fs); err != nil {
+	if err := envflag.Errors(fs); err != nil {
 		t.Fatal(err)
 	}
 	if dir != "/tmp/r" || image != "img:1" || wait != 5*time.Second || !strict {
@@ -34,10 +36,10 @@ func TestRunFlags(t *testing.T) {
 
 	env = map[string]string{"STRICT": "maybe", "MAX_WAIT": "soon"}
 	fs = flag.NewFlagSet("t", flag.ContinueOnError)
-	BoolVar(fs, getenv, &strict, "strict", "STRICT", "skips fail")
+	envflag.BoolVar(fs, getenv, &strict, "strict", "STRICT", "skips fail")
 	MaxWaitVar(fs, getenv, &wait)
 	_ = fs.Parse(nil)
-	if err := EnvErrors(fs); err == nil || !strings.Contains(err.Error(), "STRICT") || !strings.Contains(err.Error(), "MAX_WAIT") {
+	if err := envflag.Errors(fs); err == nil || !strings.Contains(err.Error(), "STRICT") || !strings.Contains(err.Error(), "MAX_WAIT") {
 		t.Fatalf("err = %v, want STRICT and MAX_WAIT named", err)
 	}
 }

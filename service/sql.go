@@ -7,6 +7,7 @@ import (
 
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/redact"
 )
 
 // DBEmbedded is the TARGET_DB value that, with TARGET_SQL, makes rlspec
@@ -47,7 +48,7 @@ func (c Config) validateSQL() []error {
 	case c.DB == "":
 		errs = append(errs, fmt.Errorf("TARGET_SQL=%s needs TARGET_DB=postgres://… (the database holding the function) or TARGET_DB=embedded", c.SQL))
 	case c.DB != DBEmbedded && !c.DBIsPostgres():
-		errs = append(errs, fmt.Errorf("TARGET_SQL=%s needs a postgres:// TARGET_DB, not %q", c.SQL, RedactDSN(c.DB)))
+		errs = append(errs, fmt.Errorf("TARGET_SQL=%s needs a postgres:// TARGET_DB, not %q", c.SQL, redact.DSN(c.DB)))
 	}
 	if c.URL != "" {
 		errs = append(errs, errors.New("TARGET_SQL is the target: unset TARGET_URL (and TARGET_IMAGE)"))

@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 )
@@ -28,8 +29,8 @@ func DefaultTiers() []model.Tier {
 }
 
 // registerTierFlags binds -rl-tiers.
-func (c *Config) registerTierFlags(fs *flag.FlagSet, getenv Getenv) {
-	fs.Var(envValue(getenv, envTiers, (*tiersFlag)(&c.Tiers)), "rl-tiers",
+func (c *Config) registerTierFlags(fs *flag.FlagSet, getenv envflag.Getenv) {
+	fs.Var(envflag.Value(getenv, envTiers, (*tiersFlag)(&c.Tiers)), "rl-tiers",
 		"tiers: JSON file of the target's tiers [{\"path\",\"method\",\"limit\",\"window\",\"key\"}] ("+envTiers+")")
 }
 

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -24,9 +25,9 @@ const (
 )
 
 // registerTokenBucketFlags binds -rl-burst and -rl-rate.
-func (c *Config) registerTokenBucketFlags(fs *flag.FlagSet, getenv Getenv) {
-	fs.Var(envValue(getenv, envBurst, (*burstFlag)(&c.Burst)), "rl-burst", profile.TakenBy(envBurst)+": the bucket's size B (RL_BURST)")
-	fs.Var(envValue(getenv, envRate, (*rateFlag)(&c.Rate)), "rl-rate", profile.TakenBy(envRate)+": refill rate R in tokens per second, may be fractional (RL_RATE)")
+func (c *Config) registerTokenBucketFlags(fs *flag.FlagSet, getenv envflag.Getenv) {
+	fs.Var(envflag.Value(getenv, envBurst, (*burstFlag)(&c.Burst)), "rl-burst", profile.TakenBy(envBurst)+": the bucket's size B (RL_BURST)")
+	fs.Var(envflag.Value(getenv, envRate, (*rateFlag)(&c.Rate)), "rl-rate", profile.TakenBy(envRate)+": refill rate R in tokens per second, may be fractional (RL_RATE)")
 }
 
 // burstFlag is RL_BURST: a positive integer (0 in Config: not given).

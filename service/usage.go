@@ -1,11 +1,9 @@
 package service
 
 import (
-	"errors"
 	"flag"
-	"fmt"
-	"io"
-	"strings"
+
+	"github.com/rlspec/rlspec/envflag"
 )
 
 // Flag names of the contract's settings, for RegisterSome.
@@ -40,7 +38,7 @@ const (
 
 // RegisterSome binds only the named settings to fs (RegisterFlags binds them
 // all), so that a command shows and accepts only the flags it uses.
-func (c *Config) RegisterSome(fs *flag.FlagSet, getenv Getenv, names ...string) {
+func (c *Config) RegisterSome(fs *flag.FlagSet, getenv envflag.Getenv, names ...string) {
 	all := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
 	c.RegisterFlags(all, getenv)
 	for _, n := range names {
@@ -50,47 +48,4 @@ func (c *Config) RegisterSome(fs *flag.FlagSet, getenv Getenv, names ...string) 
 		}
 		fs.Var(f.Value, f.Name, f.Usage)
 	}
-}
-
-// ParseFlags parses args with fs for a command line: -h prints usage (the
-// summary, then every flag with its environment variable) to help and
-// returns flag.ErrHelp; any other mistake is returned as one sentence
-// pointing at -h, with nothing printed.
-func ParseFlags(fs *flag.FlagSet, args []string, summary string, help io.Writer) error {
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		PrintUsage(help, fs, summary)
-		return err
-	}
-	if err != nil {
-		return fmt.Errorf("%v (%s -h lists the flags)", err, fs.Name())
-	}
-	return nil
-}
-
-// PrintUsage writes the usage of the command fs: its summary and its flags.
-func PrintUsage(w io.Writer, fs *flag.FlagSet, summary string) {
-	fmt.Fprintf(w, "usage: %s [flags]\n\n%s\n", fs.Name(), strings.TrimSpace(summary))
-	n := 0
-	fs.VisitAll(func(*flag.Flag) { n++ })
-	if n == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\nEach flag can also be set by the environment variable in parentheses; a flag wins.\n\nflags:\n")
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
-}
-
-// SettingGiven reports whether the flag name was set on the command line
-// of the parsed fs or the variable env is in the environment.
-func SettingGiven(fs *flag.FlagSet, getenv Getenv, name, env string) bool {
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
-	if _, ok := getenv(env); ok {
-		given = true
-	}
-	return given
 }

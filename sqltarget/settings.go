@@ -3,6 +3,7 @@ package sqltarget
 import (
 	"fmt"
 
+	"github.com/rlspec/rlspec/redact"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -19,5 +20,5 @@ func ConfigFor(tc service.Config) Config {
 // Describe names tc's SQL target for reports: the function and where it
 // is, without credentials.
 func Describe(tc service.Config) string {
-	return fmt.Sprintf("%s in %s", tc.SQL, service.RedactDSN(tc.DB))
+	return fmt.Sprintf("%s in %s", tc.SQL, redact.DSN(tc.DB))
 }

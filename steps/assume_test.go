@@ -13,6 +13,9 @@ import (
 
 	"github.com/stretchr/testify/mock"
 
+	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps/scenario"
 	"github.com/rlspec/rlspec/steps/steptest"
@@ -69,7 +72,7 @@ type slowServer struct {
 	mu      sync.Mutex
 	n       int
 	buckets map[string]*fwBucket
-	cache   map[string]*service.Exchange
+	cache   map[string]*httpclient.Exchange
 }
 
 type fwBucket struct {
@@ -77,8 +80,8 @@ type fwBucket struct {
 	end  time.Time
 }
 
-func (s *slowServer) Do(_ context.Context, r service.Request) *service.Exchange {
-	ex := &service.Exchange{Method: r.Method, Body: r.Body, Sent: s.clock.Now()}
+func (s *slowServer) Do(_ context.Context, r httpclient.Request) *httpclient.Exchange {
+	ex := &httpclient.Exchange{Method: r.Method, Body: r.Body, Sent: s.clock.Now()}
 	if ex.Method == "" {
 		ex.Method = http.MethodPost
 	}
@@ -118,11 +121,11 @@ func (s *slowServer) Do(_ context.Context, r service.Request) *service.Exchange 
 		b.left--
 	}
 	ex.RespHeader = http.Header{"Date": {now.UTC().Format(http.TimeFormat)}}
-	ex.RespHeader.Set(service.HeaderLimit, strconv.Itoa(s.limit))
-	ex.RespHeader.Set(service.HeaderRemaining, strconv.Itoa(b.left))
-	ex.RespHeader.Set(service.HeaderReset, strconv.FormatInt(reset.Unix(), 10))
+	ex.RespHeader.Set(dialect.HeaderLimit, strconv.Itoa(s.limit))
+	ex.RespHeader.Set(dialect.HeaderRemaining, strconv.Itoa(b.left))
+	ex.RespHeader.Set(dialect.HeaderReset, strconv.FormatInt(reset.Unix(), 10))
 	if ex.Status == http.StatusTooManyRequests {
-		ex.RespHeader.Set(service.HeaderRetryAfter, strconv.Itoa(int(reset.Sub(now).Seconds())+1))
+		ex.RespHeader.Set(dialect.HeaderRetryAfter, strconv.Itoa(int(reset.Sub(now).Seconds())+1))
 	}
 	s.cache[r.IdempotencyKey] = ex
 	return ex
@@ -130,7 +133,7 @@ func (s *slowServer) Do(_ context.Context, r service.Request) *service.Exchange 
 
 func newSlowServer(clock *fakeTime, limit int, window time.Duration, delay func(int) time.Duration) *slowServer {
 	return &slowServer{clock: clock, limit: limit, window: window, delay: delay,
-		buckets: map[string]*fwBucket{}, cache: map[string]*service.Exchange{}}
+		buckets: map[string]*fwBucket{}, cache: map[string]*httpclient.Exchange{}}
 }
 
 // runScenario runs texts as godog would (steps in order, stopping at the
@@ -144,18 +147,18 @@ func runScenario(t *testing.T, srv *slowServer, window time.Duration, texts ...s
 }
 
 // answer is a fake target: the response to r from a client at addr.
-type answer func(addr netip.Addr, ctx context.Context, r service.Request) *service.Exchange
+type answer func(addr netip.Addr, ctx context.Context, r httpclient.Request) *httpclient.Exchange
 
 // anyAddress is do as an answer that does not look at the address.
-func anyAddress(do func(context.Context, service.Request) *service.Exchange) answer {
-	return func(_ netip.Addr, ctx context.Context, r service.Request) *service.Exchange { return do(ctx, r) }
+func anyAddress(do func(context.Context, httpclient.Request) *httpclient.Exchange) answer {
+	return func(_ netip.Addr, ctx context.Context, r httpclient.Request) *httpclient.Exchange { return do(ctx, r) }
 }
 
 // runScenarioOn is runScenario with cfg, on clock, answered by do; each
 // client the scenario makes has an address of its own (127.0.0.9, .10, …).
 func runScenarioOn(t *testing.T, cfg service.Config, clock *fakeTime, do answer, texts ...string) scenario.ScenarioResult {
 	t.Helper()
-	body, err := service.LoadBody("")
+	body, err := bodytmpl.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +170,7 @@ func runScenarioOn(t *testing.T, cfg service.Config, clock *fakeTime, do answer,
 		NewClient: func(string) scenario.Client {
 			c, addr := newMockClient(t), netip.AddrFrom4([4]byte{127, 0, 0, byte(9 + clients)})
 			clients++
-			c.EXPECT().Do(mock.Anything, mock.Anything).RunAndReturn(func(ctx context.Context, r service.Request) *service.Exchange {
+			c.EXPECT().Do(mock.Anything, mock.Anything).RunAndReturn(func(ctx context.Context, r httpclient.Request) *httpclient.Exchange {
 				ex := do(addr, ctx, r)
 				ex.ClientAddr = addr
 				return ex

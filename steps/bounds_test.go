@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps/scenario"
@@ -27,10 +28,10 @@ type quotaClient struct {
 
 func (c *quotaClient) Addr() netip.Addr { return netip.MustParseAddr("127.0.0.9") }
 func (c *quotaClient) Close()           {}
-func (c *quotaClient) Do(_ context.Context, r service.Request) *service.Exchange {
+func (c *quotaClient) Do(_ context.Context, r httpclient.Request) *httpclient.Exchange {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ex := &service.Exchange{Method: r.Method, Header: r.Header.Clone(), Sent: time.Now(), Status: c.refuse, RespHeader: http.Header{}}
+	ex := &httpclient.Exchange{Method: r.Method, Header: r.Header.Clone(), Sent: time.Now(), Status: c.refuse, RespHeader: http.Header{}}
 	if c.answers < c.n {
 		ex.Status = http.StatusOK
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -46,9 +47,9 @@ func configFrom(t *testing.T, env map[string]string) service.Config {
 }
 
 // exchange sends one request to url as the steps do.
-func exchange(t *testing.T, cfg service.Config, url string) *service.Exchange {
+func exchange(t *testing.T, cfg service.Config, url string) *httpclient.Exchange {
 	t.Helper()
-	c := service.NewClient(cfg, url)
+	c := httpclient.New(cfg, url)
 	defer c.Close()
 	ex := c.Do(context.Background(), cfg.KeyedRequest("k"))
 	if ex.Err != nil {
@@ -65,7 +66,7 @@ func TestStatusDialectSkipsHeaderClauses(t *testing.T) {
 		cfg := configFrom(t, map[string]string{"PROFILE": profile, "DIALECT": "status", "RL_LIMIT": "5", "RL_WINDOW": "3", "RL_BURST": "5", "RL_RATE": "2"})
 		ok := exchange(t, cfg, answerer(t, 200, nil, "ok"))
 		s, p := keyedSteps(context.Background(), &scenario.Env{Config: cfg, Now: time.Now})
-		s.Key.Runs = [][]*service.Exchange{{ok}}
+		s.Key.Runs = [][]*httpclient.Exchange{{ok}}
 		s.Last.Ex = exchange(t, cfg, answerer(t, 429, map[string]string{"Retry-After": "1"}, "slow down"))
 		step := on(p, "every response carried Limit B, Remaining the whole tokens left, and Reset within ⌈B/R⌉ + 1 seconds")
 		if profile == "sliding-log" {

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
@@ -37,8 +39,8 @@ func newFWFake(clock *fakeTime, m model.Model, delay func(int) time.Duration) *f
 	return &fwFake{clock: clock, m: m, limit: 5, window: 3 * time.Second, delay: delay, st: map[string]model.State{}}
 }
 
-func (f *fwFake) Do(_ context.Context, r service.Request) *service.Exchange {
-	ex := &service.Exchange{Method: http.MethodGet, Header: r.Header, Sent: f.clock.Now()}
+func (f *fwFake) Do(_ context.Context, r httpclient.Request) *httpclient.Exchange {
+	ex := &httpclient.Exchange{Method: http.MethodGet, Header: r.Header, Sent: f.clock.Now()}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	ex.Received = f.clock.advance(f.delay(f.n))
@@ -63,9 +65,9 @@ func (f *fwFake) Do(_ context.Context, r service.Request) *service.Exchange {
 		ex.Status = http.StatusTooManyRequests
 	}
 	ex.RespHeader = http.Header{}
-	ex.RespHeader.Set(service.HeaderLimit, strconv.Itoa(d.Limit))
-	ex.RespHeader.Set(service.HeaderRemaining, strconv.Itoa(d.Remaining))
-	ex.RespHeader.Set(service.HeaderReset, strconv.FormatInt(d.Reset, 10))
+	ex.RespHeader.Set(dialect.HeaderLimit, strconv.Itoa(d.Limit))
+	ex.RespHeader.Set(dialect.HeaderRemaining, strconv.Itoa(d.Remaining))
+	ex.RespHeader.Set(dialect.HeaderReset, strconv.FormatInt(d.Reset, 10))
 	return ex
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
@@ -30,8 +31,8 @@ type tbFake struct {
 	st map[string]model.State
 }
 
-func (f *tbFake) Do(addr netip.Addr, _ context.Context, r service.Request) *service.Exchange {
-	ex := &service.Exchange{Method: http.MethodGet, Header: r.Header, Sent: f.clock.Now()}
+func (f *tbFake) Do(addr netip.Addr, _ context.Context, r httpclient.Request) *httpclient.Exchange {
+	ex := &httpclient.Exchange{Method: http.MethodGet, Header: r.Header, Sent: f.clock.Now()}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	d := f.delay(f.n)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/internal/pgcluster"
 	"github.com/rlspec/rlspec/loadgen"
@@ -31,6 +32,7 @@ type config struct {
 	Buckets     int
 	Thresholds  []loadgen.Threshold
 	Files       []string // merge: the interval logs
+	Fleet       fleetConfig
 }
 
 // Summaries: the first paragraph of each subcommand's -h.
@@ -53,7 +55,7 @@ var runFlags = []string{service.FlagURL, service.FlagPath, service.FlagHeaders, 
 // parseConfig fills a config from args and getenv and validates it: the
 // flags of `loadgen run`, or with merge those of `loadgen merge`. -h writes
 // the usage to help and returns flag.ErrHelp.
-func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Writer) (config, error) {
+func parseConfig(merge bool, args []string, getenv envflag.Getenv, help io.Writer) (config, error) {
 	c := config{Target: service.DefaultConfig(), ReportDir: service.DefaultReportDir}
 	name, summary, own := "loadgen run", runSummary, runFlags
 	if merge {
@@ -76,7 +78,9 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 	rate, duration, warmup := new(string), new(string), new(string)
 	conns, buckets := new(string), new(string)
 	replicas, store := new(string), new(string)
+	var ff fleetFlags
 	if !merge {
+		ff = registerFleet(fs, getenv)
 		rate = fs.String("rate", env("RATE", strconv.Itoa(loadgen.DefaultRate)), "requests per second, open loop; 0: closed loop on CONNECTIONS connections (RATE)")
 		duration = fs.String("duration", env("DURATION", loadgen.DefaultDuration.String()), "measured duration (DURATION)")
 		warmup = fs.String("warmup", env("WARMUP", loadgen.DefaultWarmup.String()), "warm-up before measuring, excluded from every figure (WARMUP)")
@@ -85,10 +89,10 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 		replicas = fs.String("replicas", env("REPLICAS", "1"), "TARGET_IMAGE: instances started, sharing STORE; the connections are spread over them (REPLICAS)")
 		store = fs.String("store", env("STORE", string(fakeserver.StoreSQLite)), "TARGET_IMAGE: the instances' store, sqlite (a shared volume) or postgres (a throwaway PostgreSQL on the Docker gateway) (STORE)")
 	}
-	if err := service.ParseFlags(fs, args, summary, help); err != nil {
+	if err := envflag.Parse(fs, args, summary, help); err != nil {
 		return c, err
 	}
-	if err := service.EnvErrors(fs); err != nil {
+	if err := envflag.Errors(fs); err != nil {
 		errs = append(errs, err)
 	}
 	var err error
@@ -108,10 +112,10 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 	if c.Rate, err = strconv.ParseFloat(strings.TrimSpace(*rate), 64); err != nil || c.Rate < 0 {
 		errs = append(errs, fmt.Errorf("RATE=%q is not a non-negative number of requests per second", *rate))
 	}
-	if c.Duration, err = service.ParseWindow(*duration); err != nil || c.Duration <= 0 {
+	if c.Duration, err = envflag.ParseDuration(*duration); err != nil || c.Duration <= 0 {
 		errs = append(errs, fmt.Errorf("DURATION=%q is not a positive duration", *duration))
 	}
-	if c.Warmup, err = service.ParseWindow(*warmup); err != nil {
+	if c.Warmup, err = envflag.ParseDuration(*warmup); err != nil {
 		errs = append(errs, fmt.Errorf("WARMUP=%q is not a duration", *warmup))
 	}
 	if c.Connections, err = strconv.Atoi(strings.TrimSpace(*conns)); err != nil || c.Connections < 0 {
@@ -131,7 +135,8 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 	}
 	errs = append(errs, c.checkImageStore())
 	c.Target.SQLDefaults(false)
-	errs = append(errs, c.Target.ResolvePath(service.SettingGiven(fs, getenv, service.FlagPath, "TARGET_PATH")))
+	_, err = c.Target.ResolvePath(envflag.Given(fs, getenv, service.FlagPath, "TARGET_PATH"), nil)
+	errs = append(errs, err)
 	if err := c.Target.Validate(); err != nil {
 		errs = append(errs, err)
 	}
@@ -144,6 +149,9 @@ func parseConfig(merge bool, args []string, getenv service.Getenv, help io.Write
 	c.Target = c.Target.ForProfile(c.Target.Profile)
 	if c.Target.DB != "" && c.Target.SQL == "" {
 		errs = append(errs, errors.New("TARGET_DB applies to loadgen only with TARGET_SQL (spec/004's function)"))
+	}
+	if errors.Join(errs...) == nil {
+		errs = append(errs, ff.parse(fs, getenv, &c))
 	}
 	return c, errors.Join(errs...)
 }

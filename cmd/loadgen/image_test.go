@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/containers"
 	"github.com/rlspec/rlspec/containers/containerstest"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/internal/pgcluster"
-	"github.com/rlspec/rlspec/service"
 )
 
 // TestImageStoreSettingsExit2: REPLICAS and STORE=postgres are how
@@ -70,7 +70,7 @@ func TestRunImageOnPostgres(t *testing.T) {
 	containerstest.RequireDocker(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	tag := "rlspec-reference:loadgen-test-" + strings.ToLower(service.NewUUID()[:8])
+	tag := "rlspec-reference:loadgen-test-" + strings.ToLower(bodytmpl.NewUUID()[:8])
 	if err := containers.BuildImage(ctx, tag, containers.WithBuildDir("../..")); err != nil {
 		t.Fatalf("build %s: %v", tag, err)
 	}

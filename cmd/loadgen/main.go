@@ -1,7 +1,8 @@
 // Command loadgen puts open-loop load on a rate limiter and checks latency
 // thresholds.
 //
-//	loadgen run [flags]                    load one target (make load)
+//	loadgen run [flags]                    load one target (make load); GENERATORS=N: N generators
+//	                                       on Docker Swarm, or -emit k8s: a Kubernetes Indexed Job
 //	loadgen merge [flags] a.hlog b.hlog …   combine interval logs from several machines
 //	loadgen version                        print the module version, VCS revision and Go version
 //
@@ -33,7 +34,8 @@ const usage = `usage: loadgen <command> [flags]
 loadgen puts open-loop load on a rate limiter and checks latency thresholds.
 
 commands:
-  run     load one target (make load)
+  run     load one target (make load); GENERATORS=N has N generators on
+          Docker Swarm share it, -emit k8s prints them as a Kubernetes Job
   merge   combine interval logs (load.hlog) from several machines
 
 loadgen <command> -h lists a command's flags; every flag can also be set by

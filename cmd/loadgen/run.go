@@ -12,15 +12,15 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/containers"
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/internal/junit"
 	"github.com/rlspec/rlspec/loadgen"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 )
 
 // runLoad is `loadgen run`.
-func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer, getenv service.Getenv) int {
+func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer, getenv envflag.Getenv) int {
 	cfg, err := parseConfig(false, args, getenv, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -28,7 +28,14 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 	if err != nil {
 		return cannot(stderr, "run", junit.ReportDir("", getenv), err.Error())
 	}
+	if cfg.Fleet.Emit != "" {
+		return emitJob(cfg, stdout, stderr)
+	}
 	rep, err := load(ctx, cfg, stdout)
+	if rep != nil && err != nil { // a fleet interrupted: its partial report
+		fmt.Fprintf(stderr, "loadgen: %v\n", err)
+		return verdict(rep, cfg.ReportDir, stdout, stderr)
+	}
 	if err != nil {
 		return cannot(stderr, "run", cfg.ReportDir, err.Error())
 	}
@@ -52,6 +59,9 @@ func verdict(rep *loadgen.Report, dir string, stdout, stderr io.Writer) int {
 	switch {
 	case rep.Interrupted:
 		return cannot(stderr, "run", dir, "interrupted before the end; figures are partial")
+	case len(rep.FailedGenerators()) > 0:
+		g := rep.FailedGenerators()[0]
+		return cannot(stderr, "run", dir, fmt.Sprintf("%d of %d generators failed, generator %s first: %s; what they logged is in the totals", len(rep.FailedGenerators()), len(rep.Generators), g.Generator, g.Error))
 	case rep.Requests == 0:
 		return cannot(stderr, "run", dir, "no request was measured")
 	case len(rep.Breached()) > 0:
@@ -64,24 +74,9 @@ func verdict(rep *loadgen.Report, dir string, stdout, stderr io.Writer) int {
 }
 
 // load starts the embedded reference when no target is given, runs the
-// attack and writes the reports.
+// attack (or, with GENERATORS, has the generators run it) and writes the
+// reports.
 func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, error) {
-	var replicas []string // TARGET_IMAGE's instances
-	if cfg.Image != "" {
-		h, err := containers.StartForHarness(ctx, cfg.Image, &cfg.Target, containers.HarnessOptions{
-			Postgres: cfg.Store == fakeserver.StorePostgres,
-			Extra:    []containers.Option{containers.WithReplicas(cfg.Replicas)},
-		}, stdout)
-		if err != nil {
-			return nil, fmt.Errorf("start TARGET_IMAGE: %w", err)
-		}
-		defer func() {
-			if err := h.Stop(); err != nil {
-				fmt.Fprintf(stdout, "remove containers: %v\n", err)
-			}
-		}()
-		replicas = h.URLs
-	}
 	if cfg.Target.SQL != "" {
 		target, dialer, render, closeSQL, err := sqlTarget(ctx, cfg, stdout)
 		if err != nil {
@@ -90,22 +85,13 @@ func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, e
 		defer closeSQL()
 		return attack(ctx, cfg, target, dialer, render, stdout)
 	}
-	base := cfg.Target.URL
-	if base == "" {
-		fc := fakeserver.DefaultConfig()
-		fc.Limit, fc.Window, fc.Sentinel = cfg.Target.Limit, cfg.Target.Window, cfg.Target.Sentinel
-		if p := cfg.Target.Profile; p != profile.PRD {
-			// The reference serves sliding-log and fixed-window (keyed
-			// by X-User-ID); another profile fails to start.
-			fc.Profile, fc.Align = profile.Name(p), profile.Align(cfg.Target.WindowAlign)
-		}
-		srv, err := fakeserver.Start(fc, "127.0.0.1:0")
-		if err != nil {
-			return nil, fmt.Errorf("start embedded reference: %w", err)
-		}
-		defer srv.Close()
-		base = srv.URL
-		fmt.Fprintf(stdout, "target: embedded reference at %s\n", base)
+	base, replicas, stop, err := startTarget(ctx, &cfg, stdout)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	if cfg.Fleet.Generators > 1 && cfg.Fleet.Share == nil {
+		return runFleet(ctx, cfg, base, stdout)
 	}
 	reqs, err := loadgen.NewRequests(cfg.Target, base, cfg.Buckets)
 	if err != nil {
@@ -119,6 +105,51 @@ func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, e
 		return nil, err
 	}
 	return attack(ctx, cfg, cfg.Target.Endpoint(base), dialer, reqs.Render, stdout)
+}
+
+// startTarget starts TARGET_IMAGE's instances (replicas: their URLs) or,
+// without TARGET_URL, the embedded reference, and returns the base URL
+// the load goes to; stop removes what it started.
+func startTarget(ctx context.Context, cfg *config, stdout io.Writer) (base string, replicas []string, stop func(), err error) {
+	stops := []func(){}
+	stop = func() {
+		for i := len(stops) - 1; i >= 0; i-- {
+			stops[i]()
+		}
+	}
+	base = cfg.Target.URL
+	if cfg.Image != "" {
+		h, err := containers.StartForHarness(ctx, cfg.Image, &cfg.Target, containers.HarnessOptions{
+			Postgres: cfg.Store == fakeserver.StorePostgres,
+			Extra:    []containers.Option{containers.WithReplicas(cfg.Replicas)},
+		}, stdout)
+		if err != nil {
+			return "", nil, stop, fmt.Errorf("start TARGET_IMAGE: %w", err)
+		}
+		stops = append(stops, func() {
+			if err := h.Stop(); err != nil {
+				fmt.Fprintf(stdout, "remove containers: %v\n", err)
+			}
+		})
+		replicas, base = h.URLs, h.URLs[0]
+	}
+	if base == "" {
+		fc := fakeserver.DefaultConfig()
+		fc.Limit, fc.Window, fc.Sentinel = cfg.Target.Limit, cfg.Target.Window, cfg.Target.Sentinel
+		if p := cfg.Target.Profile; p != profile.PRD {
+			// The reference serves sliding-log and fixed-window (keyed
+			// by X-User-ID); another profile fails to start.
+			fc.Profile, fc.Align = profile.Name(p), profile.Align(cfg.Target.WindowAlign)
+		}
+		srv, err := fakeserver.Start(fc, "127.0.0.1:0")
+		if err != nil {
+			return "", nil, stop, fmt.Errorf("start embedded reference: %w", err)
+		}
+		stops = append(stops, func() { srv.Close() })
+		base = srv.URL
+		fmt.Fprintf(stdout, "target: embedded reference at %s\n", base)
+	}
+	return base, replicas, stop, nil
 }
 
 // spreadAttack runs the attack with its connections spread over the
@@ -151,13 +182,13 @@ func attack(ctx context.Context, cfg config, target string, dialer loadgen.Diale
 		return nil, fmt.Errorf("create load.hlog: %w", err)
 	}
 	defer hlog.Close()
-	att, err := loadgen.NewAttacker(dialer, render,
-		loadgen.WithRate(cfg.Rate),
+	opts := append([]loadgen.Option{loadgen.WithRate(cfg.Rate)}, cfg.Fleet.attackOptions()...)
+	att, err := loadgen.NewAttacker(dialer, render, append(opts,
 		loadgen.WithConnections(cfg.Connections),
 		loadgen.WithDuration(cfg.Duration),
 		loadgen.WithWarmup(cfg.Warmup),
 		loadgen.WithHlog(hlog),
-		loadgen.WithMeta(loadgen.Meta{Target: target, Buckets: cfg.Buckets}),
+		loadgen.WithMeta(loadgen.Meta{Target: target, Buckets: cfg.Buckets, Generator: cfg.Fleet.generator()}),
 		loadgen.WithProgress(func(p loadgen.Progress) {
 			if p.Warmup {
 				fmt.Fprintf(stdout, "[%5.1fs] warming up\n", p.Elapsed.Seconds())
@@ -165,7 +196,7 @@ func attack(ctx context.Context, cfg config, target string, dialer loadgen.Diale
 			}
 			fmt.Fprintf(stdout, "[%5.1fs] throughput %8.1f req/s (last interval)  p95 so far %.3f ms  errors %d of %d measured\n", p.Elapsed.Seconds(), p.Rate, p.P95, p.Errors, p.Requests)
 		}),
-	)
+	)...)
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +231,7 @@ func describe(cfg config) string {
 
 // runMerge is `loadgen merge a.hlog b.hlog …`: one report of the combined
 // histograms, thresholds evaluated on it.
-func runMerge(args []string, stdout, stderr io.Writer, getenv service.Getenv) int {
+func runMerge(args []string, stdout, stderr io.Writer, getenv envflag.Getenv) int {
 	cfg, err := parseConfig(true, args, getenv, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/loadgen"
 	"github.com/rlspec/rlspec/service"
@@ -38,7 +39,7 @@ func sqlTarget(ctx context.Context, cfg config, stdout io.Writer) (string, loadg
 	fmt.Fprintf(stdout, "target: %s (RL_LIMIT=%d, RL_WINDOW=%s)\n", target, tc.Limit, tc.Window)
 	keys := make([]string, cfg.Buckets)
 	for i := range keys {
-		keys[i] = service.NewUUID()
+		keys[i] = bodytmpl.NewUUID()
 	}
 	dial := func(ctx context.Context) (loadgen.KeyCaller, error) {
 		c, err := tr.Dial(ctx)

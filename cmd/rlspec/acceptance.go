@@ -11,10 +11,13 @@ import (
 	"strings"
 
 	"github.com/rlspec/rlspec/acceptance"
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/containers"
 	"github.com/rlspec/rlspec/embedded"
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/sqltarget/spec004"
@@ -70,7 +73,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 			}
 		}()
 		cfg.Restarter = h
-		cfg.Target.URLs = h.URLs
+		cfg.URLs, cfg.UntrustedURL = h.URLs, h.UntrustedURL
 	}
 	if cfg.Target.URL == "" && cfg.Target.SQL == "" {
 		p, err := startEmbedded(&cfg, cmd)
@@ -94,21 +97,20 @@ func startEmbedded(cfg *acceptance.Config, cmd acceptanceCmd) (*embedded.Pair, e
 		tc.Headers = http.Header{}
 	}
 	if tc.Headers.Get("Authorization") == "" {
-		tc.Headers.Set("Authorization", "Bearer rlspec-embedded-"+service.NewUUID())
+		tc.Headers.Set("Authorization", "Bearer rlspec-embedded-"+bodytmpl.NewUUID())
 	}
 	*tc = tc.SizedForEmbedded(cmd.Sized[0], cmd.Sized[1]).WithEmbeddedDefaults()
 	answer, refusal := embedded.AnswerFor(*tc)
 	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers(),
-		Fault: flt, Store: store, TrustLoopbackProxies: tc.ClientIPs == service.ClientIPsXFF,
+		Fault: flt, Store: store, TrustLoopbackProxies: tc.ClientIPs == httpclient.XFF,
 		RequireAuth: tc.Headers.Get("Authorization"),
 		Profile:     profile.Name(tc.Profile), Align: profile.Align(tc.WindowAlign),
 		Burst: tc.Burst, Rate: tc.Rate, Replicas: replicas, Answer: answer, RefusalBody: refusal})
 	if err != nil {
 		return nil, err
 	}
-	tc.URL, tc.URLs, tc.DisabledURL, tc.DB, tc.Schema = p.URL, p.URLs, p.DisabledURL, p.TargetDB, service.SchemaPRD
-	tc.PenaltiesURL, tc.PenaltiesDB = p.PenaltiesURL, p.PenaltiesDB
-	*tc = embedded.Claim(*tc)
+	*tc = embedded.Claim(p.Point(*tc), p.URLs)
+	cfg.URLs, cfg.PenaltiesDB = p.URLs, p.PenaltiesDB
 	cfg.Name, cfg.Store, cfg.Restarter = p.Description, p, p
 	return p, nil
 }
@@ -154,7 +156,7 @@ type acceptanceCmd struct {
 // acceptanceConfig fills the one config struct from flags and environment;
 // -h writes the usage to help. -fault NAME selects a fault of the embedded
 // reference (self-tests).
-func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acceptanceCmd, error) {
+func acceptanceConfig(args []string, getenv envflag.Getenv, help io.Writer) (acceptanceCmd, error) {
 	tc, set := service.DefaultConfig(), acceptance.DefaultSettings()
 	var image string
 	fs := flag.NewFlagSet("rlspec acceptance", flag.ContinueOnError)
@@ -162,20 +164,21 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	set.RegisterFlags(fs, getenv)
 	service.ImageVar(fs, getenv, &image)
 	instances := service.InstancesVar(fs, getenv, "instances on one store: containers with TARGET_IMAGE, in-process servers otherwise (default 1; more than 1 claims multi-instance for the embedded reference)")
-	faultName := fs.String("fault", "", "start the embedded reference with this fault (self-tests); see bin/fakeserver -list-faults")
+	var faults faultFlag
+	fs.Var(&faults, "fault", "start the embedded reference with this fault (self-tests); see bin/fakeserver -list-faults")
 	envStore, _ := getenv("STORE")
 	storeName := fs.String("store", envStore, "the embedded reference's store: sqlite (default) or postgres, a throwaway cluster (STORE)")
 	fail := func(err error) (acceptanceCmd, error) { return acceptanceCmd{}, err }
-	if err := service.ParseFlags(fs, args, acceptanceSummary, help); err != nil {
+	if err := envflag.Parse(fs, args, acceptanceSummary, help); err != nil {
 		return fail(err)
 	}
 	if fs.NArg() > 0 {
 		return fail(fmt.Errorf("unexpected arguments %q", fs.Args()))
 	}
-	if err := service.EnvErrors(fs); err != nil {
+	if err := envflag.Errors(fs); err != nil {
 		return fail(err)
 	}
-	tc.SQLDefaults(service.SettingGiven(fs, getenv, service.FlagProfile, "PROFILE"))
+	tc.SQLDefaults(envflag.Given(fs, getenv, service.FlagProfile, "PROFILE"))
 	in, err := instances()
 	if err == nil {
 		err = chooseEmbedded(&tc, fs, getenv, len(in.URLs) > 0 || image != "")
@@ -189,17 +192,19 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	if len(in.URLs) > 0 {
 		// TARGET_URLS replaces TARGET_URL: the first is where every
 		// scenario but the multi-instance ones goes.
-		tc.URL, tc.URLs = in.URLs[0], in.URLs
+		tc.URL = in.URLs[0]
 	}
-	if err := tc.ResolvePath(service.SettingGiven(fs, getenv, service.FlagPath, "TARGET_PATH")); err != nil {
+	urls, err := tc.ResolvePath(envflag.Given(fs, getenv, service.FlagPath, "TARGET_PATH"), in.URLs)
+	if err != nil {
 		return fail(err)
 	}
+	suite := acceptance.Config{Target: tc, Reached: acceptance.Reached{URLs: urls}, Settings: set}
 	if tc.SQL != "" {
 		// -fault names a variant of spec/004's function (TARGET_DB=embedded).
-		v, err := sqlFault(tc, *faultName, *storeName)
-		return acceptanceCmd{Suite: acceptance.Config{Target: tc, Settings: set}, Variant: v, Store: fakeserver.StoreSQLite}, err
+		v, err := faults.Variant(tc, *storeName)
+		return acceptanceCmd{Suite: suite, Variant: v, Store: fakeserver.StoreSQLite}, err
 	}
-	f, err := fault.Parse(*faultName)
+	f, err := faults.Fault()
 	if err != nil {
 		return fail(err)
 	}
@@ -213,8 +218,8 @@ func acceptanceConfig(args []string, getenv service.Getenv, help io.Writer) (acc
 	if store != fakeserver.StoreSQLite && tc.URL != "" {
 		return fail(errors.New("STORE applies to the embedded reference and TARGET_IMAGE (STORE=postgres: the image on a throwaway PostgreSQL); unset TARGET_URL and TARGET_URLS"))
 	}
-	sized := [2]bool{service.SettingGiven(fs, getenv, "rl-limit", "RL_LIMIT"), service.SettingGiven(fs, getenv, "rl-window", "RL_WINDOW")}
-	return acceptanceCmd{Suite: acceptance.Config{Target: tc, Settings: set}, Image: image, Fault: f, Store: store, Replicas: in.Replicas, Sized: sized}, nil
+	sized := [2]bool{envflag.Given(fs, getenv, "rl-limit", "RL_LIMIT"), envflag.Given(fs, getenv, "rl-window", "RL_WINDOW")}
+	return acceptanceCmd{Suite: suite, Image: image, Fault: f, Store: store, Replicas: in.Replicas, Sized: sized}, nil
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

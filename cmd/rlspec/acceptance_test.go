@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rlspec/rlspec/profile"
 )
 
 // runCLI runs the acceptance subcommand in a child process with env set
@@ -106,7 +108,7 @@ func TestAcceptanceProfileSettingsExit2(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		"unknown":   {map[string]string{"PROFILE": "leaky-bucket"}, "PROFILE"},
+		"unknown":   {map[string]string{"PROFILE": "gcra-queue"}, "PROFILE"},
 		"feature":   {map[string]string{"PROFILE": "sliding-log", "FEATURES": "teleport"}, "teleport"},
 		"not-taken": {map[string]string{"PROFILE": "sliding-log", "WINDOW_ALIGN": "epoch"}, "WINDOW_ALIGN does not apply"},
 		"tb-needs":  {map[string]string{"PROFILE": "token-bucket", "TARGET_URL": "http://127.0.0.1:1"}, "needs RL_BURST and RL_RATE"},
@@ -131,13 +133,14 @@ func TestAcceptanceAllNeedsTheEmbeddedReference(t *testing.T) {
 	}
 }
 
-// PROFILE=all runs every profile with scenarios against the embedded
-// reference in one run: one conformance.json with each profile passing.
+// PROFILE=all runs every profile against the embedded reference in one
+// run: one conformance.json with each profile with scenarios passing and
+// those without (yet) partial, never passing.
 func TestAcceptanceAllProfiles(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	code, stdout, stderr := runCLI(t, 60*time.Second, map[string]string{"PROFILE": "all", "RL_LIMIT": "20", "RL_WINDOW": "3s", "REPORT_DIR": dir})
-	if code != 0 {
+	if code != 0 && !(code == 1 && onlyStarved(t, dir)) {
 		t.Fatalf("exit %d; the lines that are not passes:\n%s\n%s", code, notPassed(stdout), stderr)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "conformance.json"))
@@ -154,15 +157,47 @@ func TestAcceptanceAllProfiles(t *testing.T) {
 			} `json:"core"`
 		} `json:"profiles"`
 	}
-	if err := json.Unmarshal(b, &c); err != nil || c.Profile != "all" || len(c.Profiles) != 4 {
+	if err := json.Unmarshal(b, &c); err != nil || c.Profile != "all" || len(c.Profiles) != len(profile.Names()) {
 		t.Fatalf("conformance.json: %s (%v)", b, err)
 	}
 	for _, p := range c.Profiles {
-		// "partial" when a loaded machine broke a time assumption twice
-		if p.Core.Result == "fail" || p.Core.Passed == 0 {
-			t.Errorf("%s: %+v", p.Profile, p.Core)
+		switch profile.Name(p.Profile) {
+		case profile.SlidingWindowCounter, profile.LeakyBucket:
+			// No scenario checks them yet: never a pass.
+			if p.Core.Result != "partial" || p.Core.Passed != 0 {
+				t.Errorf("%s, without scenarios: %+v", p.Profile, p.Core)
+			}
+		default:
+			// "partial" when a loaded machine broke a time assumption twice
+			if p.Core.Result == "fail" || p.Core.Passed == 0 {
+				t.Errorf("%s: %+v", p.Profile, p.Core)
+			}
 		}
 	}
+}
+
+// onlyStarved reports whether the run in dir failed nothing and left
+// scenarios undecided only because a starved machine broke their time
+// assumptions: exit 1 then is the suite refusing a verdict, as it must,
+// not a defect of the reference.
+func onlyStarved(t *testing.T, dir string) bool {
+	t.Helper()
+	r := readJUnit(t, dir)
+	if r.Failures != 0 || r.Errors != 0 {
+		return false
+	}
+	starved := 0
+	for _, s := range r.Suites {
+		for _, c := range s.Cases {
+			if c.Skipped != "" && brokenAssumption(c.Skipped) {
+				starved++
+			}
+		}
+	}
+	if starved > 0 {
+		t.Logf("%d scenarios could not decide on this starved machine (their time assumptions broke): no verdict, as the suite must", starved)
+	}
+	return starved > 0
 }
 
 // notPassed is a run's output without its passing scenarios: what a

@@ -9,19 +9,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/envflag"
 )
 
 // TARGET_URLS replaces TARGET_URL (the first is URL, all are URLs);
 // REPLICAS is read for what the command starts.
 func TestAcceptanceConfigInstances(t *testing.T) {
-	env := func(m map[string]string) service.Getenv {
+	env := func(m map[string]string) envflag.Getenv {
 		return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
 	}
 	cmd, err := acceptanceConfig(nil, env(map[string]string{"TARGET_URLS": " http://a:1, http://b:2 ,"}), io.Discard)
 	tc := cmd.Suite.Target
-	if err != nil || tc.URL != "http://a:1" || strings.Join(tc.URLs, " ") != "http://a:1 http://b:2" || cmd.Replicas != 1 {
-		t.Fatalf("URL %q, URLs %q, replicas %d, err %v", tc.URL, tc.URLs, cmd.Replicas, err)
+	if urls := cmd.Suite.URLs; err != nil || tc.URL != "http://a:1" || strings.Join(urls, " ") != "http://a:1 http://b:2" || cmd.Replicas != 1 {
+		t.Fatalf("URL %q, URLs %q, replicas %d, err %v", tc.URL, urls, cmd.Replicas, err)
 	}
 	cmd, err = acceptanceConfig([]string{"-replicas", "3"}, env(nil), io.Discard)
 	if err != nil || cmd.Replicas != 3 || cmd.Suite.Target.URL != "" {

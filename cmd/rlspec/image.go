@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/containers"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/envflag"
 )
 
 // imageConfig is the whole configuration of `rlspec image`.
@@ -38,7 +38,7 @@ func runImage(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.BoolVar(&c.smoke, "smoke", true, "start the built image once and check GET /healthz")
 	fs.BoolVar(&c.verbose, "v", false, "print the go and docker build output")
 	fs.StringVar(&c.harness, "harness-tag", containers.HarnessImage, "also build the harness image (rlspec, loadgen, features embedded) with this tag; empty skips it")
-	if err := service.ParseFlags(fs, args, imageSummary, stdout); err != nil {
+	if err := envflag.Parse(fs, args, imageSummary, stdout); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}

@@ -1,31 +1,19 @@
 package main
 
 import (
-	"encoding/xml"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rlspec/rlspec/internal/junit"
 )
 
-// junitFile is what the tests read of a junit.xml: the counts, and the
-// suites as the summary command reads them.
-type junitFile struct {
-	Tests    int `xml:"tests,attr"`
-	Failures int `xml:"failures,attr"`
-	Errors   int `xml:"errors,attr"`
-	junitReport
-}
-
-func readJUnit(t *testing.T, dir string) junitFile {
+func readJUnit(t *testing.T, dir string) junit.Report {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, "junit.xml"))
+	r, err := junit.ReadFile(filepath.Join(dir, junit.FileName))
 	if err != nil {
-		t.Fatalf("no junit.xml: %v", err)
-	}
-	var r junitFile
-	if err := xml.Unmarshal(b, &r); err != nil {
 		t.Fatalf("junit.xml: %v", err)
 	}
 	return r

@@ -1,10 +1,12 @@
 // Command rlspec verifies an HTTP rate limiter against its design: one of the
 // profiles of the registry (package profile; docs/profiles.md), the PRD among them.
 //
+//	rlspec probe [flags]        look at TARGET_URL with a few requests, suggest the settings
 //	rlspec acceptance [flags]   run the Gherkin acceptance suite (make acceptance)
 //	rlspec race [flags]         hunt races with property-based workloads (make race)
 //	rlspec selftest [flags]     run the suite against the reference and every fault
 //	rlspec image                build the reference image rlspec-reference:latest
+//	rlspec load [flags]         loadgen run: load, on Docker Swarm or as a k8s Job (make load)
 //	rlspec version              print the module version, VCS revision and Go version
 //	rlspec summary              the Markdown summary of a JUnit report, for CI step summaries
 //
@@ -32,8 +34,10 @@ func commands() map[string]command {
 		"race":       runRace,
 		"selftest":   runSelftest,
 		"image":      runImage,
+		"load":       runLoad,
 		"version":    runVersion,
 		"summary":    runSummary,
+		"probe":      runProbe,
 	}
 }
 
@@ -50,6 +54,8 @@ var summaries = map[string]string{
 	"race":       "hunt races with property-based workloads (make race)",
 	"selftest":   "run the suite against the reference and every fault (make selftest)",
 	"image":      "build the reference image rlspec-reference:latest (make image)",
+	"load":       "open-loop load and latency thresholds: loadgen run (GENERATORS, -emit k8s)",
+	"probe":      "look at your endpoint with a few requests and suggest the settings",
 	"summary":    "the Markdown summary of a JUnit report, for CI job summaries",
 	"version":    "print the module version, VCS revision and Go version",
 }

@@ -13,11 +13,13 @@ import (
 
 	"github.com/rlspec/rlspec/containers"
 	"github.com/rlspec/rlspec/embedded"
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/internal/junit"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/racehunt"
+	"github.com/rlspec/rlspec/redact"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/sqltarget/spec004"
 )
@@ -122,7 +124,7 @@ func printRaceFailure(w io.Writer, cfg raceConfig, tgt racehunt.Target, res race
 	if cfg.Target.URL == "" && cfg.Image == "" && len(cfg.URLs) == 0 {
 		fmt.Fprintln(w, "  (the embedded reference stops with rlspec: point the curl commands at your own target)")
 	}
-	if note := service.CredentialNote(cfg.Target.Headers); note != "" {
+	if note := redact.CredentialNote(cfg.Target.Headers); note != "" {
 		fmt.Fprintf(w, "  (%s)\n", note)
 	}
 	for _, n := range res.History.Notes {
@@ -169,14 +171,15 @@ var raceFlags = []string{service.FlagURL, service.FlagPath, service.FlagHeaders,
 // CHECKS, REPEAT, REPLICAS, FAULT (the embedded reference's fault, for
 // self-tests) and SHRINK_TIME; flags win over the environment. -h writes
 // the usage to help.
-func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceConfig, error) {
+func raceSettings(args []string, getenv envflag.Getenv, help io.Writer) (raceConfig, error) {
 	cfg := raceConfig{Target: service.DefaultConfig(), ReportDir: service.DefaultReportDir, MaxWait: service.DefaultMaxWait, Repeat: 20, Replicas: 1, ShrinkTime: 20 * time.Second, set: map[string]string{}}
 	fs := flag.NewFlagSet("rlspec race", flag.ContinueOnError)
 	cfg.Target.RegisterSome(fs, getenv, raceFlags...)
 	service.ImageVar(fs, getenv, &cfg.Image)
 	service.ReportDirVar(fs, getenv, &cfg.ReportDir)
 	service.MaxWaitVar(fs, getenv, &cfg.MaxWait)
-	var seed, checks, repeat, faultName, store, shrink string
+	var seed, checks, repeat, store, shrink string
+	var faults faultFlag
 	env := func(p *string, name, envName, usage string) {
 		if v, ok := getenv(envName); ok {
 			*p = v
@@ -187,17 +190,17 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 	env(&checks, "checks", "CHECKS", "generated workloads (default 100; 1 with SEED)")
 	env(&repeat, "repeat", "REPEAT", "replays of a found or seeded workload (default 20)")
 	instances := service.InstancesVar(fs, getenv, "targets sharing one database: containers with TARGET_IMAGE, in-process servers otherwise (default 1)")
-	env(&faultName, "fault", "FAULT", "fault of the embedded reference (self-tests; see fakeserver)")
+	fs.Var(envflag.Value(getenv, "FAULT", &faults), "fault", "fault of the embedded reference (self-tests; see fakeserver) (FAULT)")
 	env(&store, "store", "STORE", "the embedded reference's store: sqlite (default) or postgres, a throwaway cluster")
 	env(&shrink, "shrink-time", "SHRINK_TIME", "longest time spent shrinking a failing workload (default 20s)")
 	fs.BoolVar(&cfg.Verbose, "v", false, "verbose")
-	if err := service.ParseFlags(fs, args, raceSummary, help); err != nil {
+	if err := envflag.Parse(fs, args, raceSummary, help); err != nil {
 		return cfg, err
 	}
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if err := service.EnvErrors(fs); err != nil {
+	if err := envflag.Errors(fs); err != nil {
 		return cfg, err
 	}
 	cfg.Target.SQLDefaults(false)
@@ -238,15 +241,14 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 	if err == nil {
 		errs = append(errs, in.Check(cfg.Target, cfg.Image))
 	}
-	cfg.Replicas, cfg.URLs = in.Replicas, in.URLs
-	cfg.Target.URLs = cfg.URLs
-	errs = append(errs, cfg.Target.ResolvePath(service.SettingGiven(fs, getenv, service.FlagPath, "TARGET_PATH")))
-	cfg.URLs, cfg.Target.URLs = cfg.Target.URLs, nil
+	cfg.Replicas = in.Replicas
+	cfg.URLs, err = cfg.Target.ResolvePath(envflag.Given(fs, getenv, service.FlagPath, "TARGET_PATH"), in.URLs)
+	errs = append(errs, err)
 	if cfg.Target.SQL != "" {
-		v, err := sqlFault(cfg.Target, faultName, store)
+		v, err := faults.Variant(cfg.Target, store)
 		errs = append(errs, err)
 		cfg.Variant = v
-	} else if f, err := fault.Parse(faultName); err != nil {
+	} else if f, err := faults.Fault(); err != nil {
 		errs = append(errs, fmt.Errorf("FAULT: %w", err))
 	} else {
 		cfg.Fault = f
@@ -261,7 +263,7 @@ func raceSettings(args []string, getenv service.Getenv, help io.Writer) (raceCon
 		cfg.Store = k
 	}
 	if shrink != "" {
-		d, err := service.ParseWindow(shrink)
+		d, err := envflag.ParseDuration(shrink)
 		if err != nil || d <= 0 {
 			errs = append(errs, fmt.Errorf("SHRINK_TIME=%q is not a positive duration", shrink))
 		}
@@ -371,12 +373,15 @@ func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (raceh
 				tc.Window = 3 * time.Second
 			}
 		}
-		if tc.Profile == profile.TokenBucket {
+		if tc.Profile == profile.TokenBucket || tc.Profile == profile.LeakyBucket {
 			// Quotas are bucket sizes (RL_BURST when given), refilled at
 			// RL_RATE (default 2/s) by every server.
 			tc = tc.WithTokenBucketDefaults()
 			if _, ok := cfg.set["RL_BURST"]; ok {
 				limits = []int{tc.Burst}
+				if tc.Profile == profile.LeakyBucket {
+					limits = []int{tc.Burst + 1} // the queue's places and the one in service
+				}
 			}
 			o.Rate = tc.Rate
 		}

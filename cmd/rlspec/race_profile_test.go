@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 )
 
 // TestRaceSettingsProfile: PROFILE and its settings reach the hunt, a
 // profile fault selects its profile, and what cannot run is refused.
 func TestRaceSettingsProfile(t *testing.T) {
-	getenv := func(env map[string]string) service.Getenv {
+	getenv := func(env map[string]string) envflag.Getenv {
 		return func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	}
 	cfg, err := raceSettings(nil, getenv(map[string]string{"PROFILE": "sliding-log", "KEY_FORMAT": "u-{{.Key}}"}), nil)

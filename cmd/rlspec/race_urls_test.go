@@ -6,13 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/service"
 )
 
 func TestRaceSettingsTargetURLs(t *testing.T) {
-	getenv := func(env map[string]string) service.Getenv {
+	getenv := func(env map[string]string) envflag.Getenv {
 		return func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	}
 	cfg, err := raceSettings(nil, getenv(map[string]string{"TARGET_URLS": " http://a:1, http://b:2 ,"}), nil)

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/rlspec/rlspec/racehunt"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/redact"
 )
 
 // raceFailKey names the target for rapid's fail files: the image or the
@@ -18,11 +18,11 @@ func raceFailKey(cfg raceConfig, tgt racehunt.Target) string {
 	case cfg.Image != "":
 		return fmt.Sprintf("image %s fault %s replicas %d", cfg.Image, cfg.Fault, cfg.Replicas)
 	case cfg.Target.URL != "":
-		return "url " + service.RedactURL(cfg.Target.Endpoint(cfg.Target.URL))
+		return "url " + redact.URL(cfg.Target.Endpoint(cfg.Target.URL))
 	case len(cfg.URLs) > 0:
 		var us []string
 		for _, u := range cfg.URLs {
-			us = append(us, service.RedactURL(u))
+			us = append(us, redact.URL(u))
 		}
 		return "urls " + strings.Join(us, ",") + " " + cfg.Target.Path
 	}
@@ -48,19 +48,19 @@ func replayCommand(cfg raceConfig, seed uint64) string {
 		switch v := vars[k]; {
 		case k == "TARGET_HEADERS":
 			// Credentials stay out: their values are references to variables.
-			parts = append(parts, k+"="+service.RedactedHeaders(cfg.Target.Headers))
+			parts = append(parts, k+"="+redact.Headers(cfg.Target.Headers))
 			continue
-		case (k == "TARGET_URL" || k == "TARGET_URL_DISABLED") && service.RedactURL(v) != v:
-			parts = append(parts, k+"="+service.CurlURL(v))
+		case (k == "TARGET_URL" || k == "TARGET_URL_DISABLED") && redact.URL(v) != v:
+			parts = append(parts, k+"="+redact.CurlURL(v))
 			continue
 		case k == "TARGET_URLS":
 			us := strings.Split(v, ",")
 			for i, u := range us {
-				us[i] = service.RedactURL(strings.TrimSpace(u))
+				us[i] = redact.URL(strings.TrimSpace(u))
 			}
 			vars[k] = strings.Join(us, ",")
 		case k == "TARGET_DB":
-			vars[k] = service.RedactDSN(v)
+			vars[k] = redact.DSN(v)
 		}
 		parts = append(parts, k+"="+shellWord(vars[k]))
 	}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/internal/junit"
@@ -97,7 +98,7 @@ the reference passed and every fault was caught, 1 otherwise, 2 could not run.`
 
 // selftestSettings reads RUNS, CHECKS, FAULTS and REPORT_DIR (flags win over
 // the environment); -h writes the usage to help.
-func selftestSettings(args []string, getenv service.Getenv, help io.Writer) (selftestConfig, error) {
+func selftestSettings(args []string, getenv envflag.Getenv, help io.Writer) (selftestConfig, error) {
 	cfg := selftestConfig{Runs: 1, Checks: selftest.DefaultRaceChecks, Parallel: selftest.DefaultParallel, ReportDir: service.DefaultReportDir}
 	fs := flag.NewFlagSet("rlspec selftest", flag.ContinueOnError)
 	var runs, checks, faults, reportDir, store, parallel, profiles, starve, detections string
@@ -117,7 +118,7 @@ func selftestSettings(args []string, getenv service.Getenv, help io.Writer) (sel
 	env(&detections, "detect", "DETECT", "run each fault's suite this many times, single runs without a second chance, and print the detection table (a required scenario must catch its fault in 19 of 20)")
 	env(&reportDir, "report-dir", "REPORT_DIR", "where a failing race history's porcupine visualisation goes")
 	fs.BoolVar(&cfg.Quiet, "q", false, "no progress lines on stderr")
-	if err := service.ParseFlags(fs, args, selftestSummary, help); err != nil {
+	if err := envflag.Parse(fs, args, selftestSummary, help); err != nil {
 		return cfg, err
 	}
 	if fs.NArg() > 0 {

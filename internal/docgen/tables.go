@@ -143,8 +143,14 @@ func faults() string {
 		if p == "" {
 			p = profile.PRD
 		}
+		switch {
+		case len(must) == 0 && (f.Align == profile.AlignKeyGrid || f.Align == profile.AlignGrid):
+			must = []string{"— (the scenarios do not read WINDOW_ALIGN=" + string(f.Align) + " yet)"}
+		case len(must) == 0:
+			must = []string{"— (no scenario checks " + f.Breaks.String() + " yet)"}
+		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s |\n", f.Name, p, f.Breaks, wraps(f), cell(f.Description), orDash(cell(f.Seed)),
-			orDash(strings.Join(must, ", ")))
+			strings.Join(must, ", "))
 	}
 	return b.String()
 }

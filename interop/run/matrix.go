@@ -147,6 +147,9 @@ func WriteMatrix(w io.Writer, rl Rlspec, outs []Outcome, now time.Time, took tim
 			if o.Skip != "" {
 				notes = append(notes, o.Skip)
 			}
+			if r := raceTerms(o.Target); r != "" && o.Skip == "" {
+				notes = append(notes, r)
+			}
 			if len(o.Diffs) > 0 {
 				notes = append(notes, fmt.Sprintf("%d difference(s) from expected.md", len(o.Diffs)))
 			}

@@ -157,3 +157,25 @@ func TestTargetsParse(t *testing.T) {
 		}
 	}
 }
+
+func TestRaceBudgetAndTerms(t *testing.T) {
+	plain := Target{Dir: "x", Env: map[string]string{}}
+	if d, err := raceBudget(plain); err != nil || d != raceTimeout {
+		t.Errorf("default budget = %v, %v; want %v", d, err, raceTimeout)
+	}
+	if s := raceTerms(plain); s != "" {
+		t.Errorf("default terms = %q, want none", s)
+	}
+	own := Target{Dir: "x", Env: map[string]string{keyRaceTime: "6m", keyRaceSeed: "42"}}
+	if d, err := raceBudget(own); err != nil || d.String() != "6m0s" {
+		t.Errorf("budget = %v, %v; want 6m", d, err)
+	}
+	if s := raceTerms(own); !strings.Contains(s, "budget 6m") || !strings.Contains(s, "SEED=42") {
+		t.Errorf("terms = %q, want the budget and the seed stated", s)
+	}
+	for _, bad := range []string{"soon", "0s", "-1m"} {
+		if _, err := raceBudget(Target{Dir: "x", Env: map[string]string{keyRaceTime: bad}}); err == nil {
+			t.Errorf("budget %q: no error", bad)
+		}
+	}
+}

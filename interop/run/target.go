@@ -40,6 +40,8 @@ const (
 	keyReady     = "INTEROP_READY"       // path polled until it answers, default /
 	keyOrder     = "INTEROP_ORDER"       // the limiter's place in the matrix
 	keyRace      = "INTEROP_RACE_CHECKS" // CHECKS of the short rlspec race, default 3; 0 skips it
+	keyRaceTime  = "INTEROP_RACE_BUDGET" // the race's time budget (Go duration), default raceTimeout; stated in the matrix
+	keyRaceSeed  = "INTEROP_RACE_SEED"   // SEED of the race: the same workloads every run; stated in the matrix
 )
 
 // Discover lists the targets under root: every folder holding target.env,

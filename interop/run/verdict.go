@@ -1,10 +1,10 @@
 package main
 
 import (
-	"encoding/xml"
 	"fmt"
-	"os"
 	"strings"
+
+	"github.com/rlspec/rlspec/internal/junit"
 )
 
 // Result is what rlspec said about one scenario.
@@ -13,48 +13,18 @@ type Result struct {
 	Reason  string // the failure's or the skip's message, one line
 }
 
-type junitCase struct {
-	Name  string `xml:"name,attr"`
-	Props []struct {
-		Name  string `xml:"name,attr"`
-		Value string `xml:"value,attr"`
-	} `xml:"properties>property"`
-	Failure *struct {
-		Message string `xml:"message,attr"`
-	} `xml:"failure"`
-	Error *struct {
-		Message string `xml:"message,attr"`
-	} `xml:"error"`
-	Skipped *struct {
-		Message string `xml:"message,attr"`
-	} `xml:"skipped"`
-}
-
 // ReadJUnit reads rlspec acceptance's junit.xml: each scenario's id (its
 // "id" property) and verdict. An error case (the check could not run) is a
 // FAIL whose reason says so.
 func ReadJUnit(path string) (map[string]Result, error) {
-	b, err := os.ReadFile(path)
+	rep, err := junit.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read junit: %w", err)
 	}
-	var doc struct {
-		Suites []struct {
-			Cases []junitCase `xml:"testcase"`
-		} `xml:"testsuite"`
-	}
-	if err := xml.Unmarshal(b, &doc); err != nil {
-		return nil, fmt.Errorf("read junit %s: %w", path, err)
-	}
 	out := map[string]Result{}
-	for _, s := range doc.Suites {
+	for _, s := range rep.Suites {
 		for _, c := range s.Cases {
-			id := ""
-			for _, p := range c.Props {
-				if p.Name == "id" {
-					id = p.Value
-				}
-			}
+			id := c.Property("id")
 			if id == "" {
 				continue
 			}
@@ -64,8 +34,8 @@ func ReadJUnit(path string) (map[string]Result, error) {
 				r = Result{Fail, oneLine(c.Failure.Message)}
 			case c.Error != nil:
 				r = Result{Fail, "error: " + oneLine(c.Error.Message)}
-			case c.Skipped != nil:
-				r = Result{Skipped, oneLine(c.Skipped.Message)}
+			case c.Skipped != "":
+				r = Result{Skipped, oneLine(c.Skipped)}
 			}
 			out[id] = r
 		}

@@ -9,7 +9,10 @@
 // The properties hold for any design: purity, looks that change nothing,
 // honest Write flags, refusals that change nothing and say when to retry,
 // the burst a fresh key gets, recovery after RetryAfter, headers, and at most
-// twice the limit in any span of one window.
+// twice the limit in any span of one window. Designs with clauses of their
+// own have a suite of their own (RunCounter, the sliding-window counter's
+// SWC-1…3; RunQueue, the leaky bucket's LB-1…3), each property deciding
+// from the decisions alone, with time an argument.
 package modeltest
 
 import (

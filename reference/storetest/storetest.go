@@ -7,7 +7,10 @@
 // It checks what the reference relies on: buckets, idempotency records and
 // ingest rows read back as written; a failed Update leaves nothing; View
 // reads committed state and cannot write; concurrent Updates are
-// serialisable; Cleanup deletes by age; a closed store refuses work.
+// serialisable; Cleanup deletes by age; a closed store refuses work; and
+// the reference on the store decides every design (the sliding-window
+// counter, the leaky bucket, the grids) as the design does in memory, and
+// atomically under concurrency (TestDesigns, TestDesignsAtomic).
 // Engine-specific behaviour (lock timeouts, files, processes) is tested
 // beside the adapter.
 package storetest
@@ -38,6 +41,8 @@ func Properties() map[string]func(testing.TB, Open) {
 		"Serialisable":       TestSerialisable,
 		"Cleanup":            TestCleanup,
 		"Closed":             TestClosed,
+		"Designs":            TestDesigns,
+		"DesignsAtomic":      TestDesignsAtomic,
 	}
 }
 

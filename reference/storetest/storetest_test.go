@@ -118,6 +118,8 @@ func TestEachPropertyCatchesItsDefect(t *testing.T) {
 		"Cleanup": {cleanup: func(s *sqlite.Store, ctx context.Context, cut int64) (reference.CleanupStats, error) {
 			return s.Cleanup(ctx, cut-1)
 		}},
+		"Designs":       {tx: func(_ *sqlite.Store, tx reference.Tx) reference.Tx { return logless{tx} }},
+		"DesignsAtomic": {tx: func(s *sqlite.Store, tx reference.Tx) reference.Tx { return stale{Tx: tx, s: s} }},
 		"Closed": {update: func(s *sqlite.Store, ctx context.Context, f fn) error {
 			if err := s.Update(ctx, f); !errors.Is(err, reference.ErrClosed) {
 				return err

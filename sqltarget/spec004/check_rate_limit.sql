@@ -13,12 +13,15 @@ BEGIN
   IF v_user_id IS NULL THEN
     RETURN TRUE;
   END IF;
+  -- rlspec:decide begin (faulty variants replace a region: fault_*.sql)
   LOOP
+    -- rlspec:update begin
     UPDATE rpc_rate_limits
        SET call_count   = CASE WHEN window_start < v_now - v_window THEN 1 ELSE call_count + 1 END,
            window_start = CASE WHEN window_start < v_now - v_window THEN v_now ELSE window_start END
      WHERE user_id = v_user_id AND rpc_name = p_rpc_name
     RETURNING call_count INTO v_count;
+    -- rlspec:update end
     IF FOUND THEN
       EXIT;
     END IF;
@@ -31,6 +34,7 @@ BEGIN
       NULL; -- another caller inserted the row first: retry the UPDATE
     END;
   END LOOP;
+  -- rlspec:decide end
   RETURN v_count <= p_max_calls;
 END
 $$;

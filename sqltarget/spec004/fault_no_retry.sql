@@ -4,18 +4,7 @@
 -- between the UPDATE that found no row and the INSERT stands for the
 -- application's round trip and makes the race deterministic: calls released
 -- together all miss the row.
-CREATE OR REPLACE FUNCTION public.check_rate_limit(p_rpc_name text, p_max_calls integer, p_window_minutes integer)
-RETURNS boolean
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
-DECLARE
-  v_user_id uuid := auth.uid();
-  v_now     timestamptz := now();
-  v_window  interval := make_interval(mins => p_window_minutes);
-  v_count   integer;
-BEGIN
-  IF v_user_id IS NULL THEN
-    RETURN TRUE;
-  END IF;
+-- rlspec:replaces decide
   UPDATE rpc_rate_limits
      SET call_count   = CASE WHEN window_start < v_now - v_window THEN 1 ELSE call_count + 1 END,
          window_start = CASE WHEN window_start < v_now - v_window THEN v_now ELSE window_start END
@@ -27,6 +16,3 @@ BEGIN
     VALUES (v_user_id, p_rpc_name, 1, v_now)
     RETURNING call_count INTO v_count;
   END IF;
-  RETURN v_count <= p_max_calls;
-END
-$$;

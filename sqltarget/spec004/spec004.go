@@ -46,12 +46,15 @@ type VariantInfo struct {
 	// Scenarios are the acceptance scenarios that must fail against the
 	// variant (the self-test's demand); the race hunter must find it too.
 	Scenarios []string
-	sql       string
+	// patch is the fault's file: the region of the shipped function it
+	// replaces ("-- rlspec:replaces NAME") and what stands there instead;
+	// "" for the shipped function.
+	patch string
 }
 
 // variants is a constant table, never written.
 var variants = []VariantInfo{
-	{Shipped, nil, "spec/004's check_rate_limit v2.0 as documented", nil, shippedSQL},
+	{Shipped, nil, "spec/004's check_rate_limit v2.0 as documented", nil, ""},
 	{NoRetry, clause.Of(clause.FW4), "UPDATE-then-INSERT without the unique_violation retry: the first requests of a user race their own INSERT and error", []string{"FW-4-01"}, noRetrySQL},
 	{ResetRace, clause.Of(clause.FW3), "the window's expiry is read and the reset written in two statements without a lock: callers at the boundary each reset", []string{"FW-3-02"}, resetRaceSQL},
 }
@@ -87,14 +90,9 @@ func ParseVariant(s string) (Variant, error) {
 // database conn is connected to. It is idempotent: a second Install of
 // another variant replaces the function and keeps the table.
 func Install(ctx context.Context, conn *pgx.Conn, v Variant) error {
-	var fn string
-	for _, info := range variants {
-		if info.Variant == v {
-			fn = info.sql
-		}
-	}
-	if fn == "" {
-		return fmt.Errorf("install spec/004: unknown variant %q", v)
+	fn, err := FunctionSQL(v)
+	if err != nil {
+		return fmt.Errorf("install spec/004: %w", err)
 	}
 	if _, err := conn.Exec(ctx, schemaSQL); err != nil {
 		return fmt.Errorf("install spec/004 schema: %w", err)
@@ -103,4 +101,44 @@ func Install(ctx context.Context, conn *pgx.Conn, v Variant) error {
 		return fmt.Errorf("install spec/004 check_rate_limit: %w", err)
 	}
 	return nil
+}
+
+// FunctionSQL is the CREATE FUNCTION statement of variant v: the shipped
+// function, or the shipped function with the region its fault replaces
+// spliced out (each fault is one place: its file says only what differs).
+func FunctionSQL(v Variant) (string, error) {
+	for _, info := range variants {
+		if info.Variant != v {
+			continue
+		}
+		if info.patch == "" {
+			return shippedSQL, nil
+		}
+		return splice(shippedSQL, info.patch)
+	}
+	return "", fmt.Errorf("unknown variant %q", v)
+}
+
+// splice replaces, in shipped, the lines from "-- rlspec:NAME begin" to
+// "-- rlspec:NAME end" with patch, whose line "-- rlspec:replaces NAME"
+// names the region.
+func splice(shipped, patch string) (string, error) {
+	const directive = "-- rlspec:replaces "
+	i := strings.Index(patch, directive)
+	if i < 0 {
+		return "", fmt.Errorf("fault file names no region (%q)", directive+"NAME")
+	}
+	name, _, _ := strings.Cut(patch[i+len(directive):], "\n")
+	name = strings.TrimSpace(name)
+	begin, end := "-- rlspec:"+name+" begin", "-- rlspec:"+name+" end"
+	b, e := strings.Index(shipped, begin), strings.Index(shipped, end)
+	if b < 0 || e < b {
+		return "", fmt.Errorf("the shipped function has no region %q", name)
+	}
+	b = strings.LastIndex(shipped[:b], "\n") + 1
+	e += len(end)
+	if nl := strings.IndexByte(shipped[e:], '\n'); nl >= 0 {
+		e += nl + 1
+	}
+	return shipped[:b] + patch + shipped[e:], nil
 }

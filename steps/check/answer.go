@@ -6,7 +6,7 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -14,7 +14,7 @@ import (
 const ClockTolerance = 2 * time.Second
 
 // Describe is an exchange as a violation's Actual shows it.
-func Describe(ex *service.Exchange) string {
+func Describe(ex *httpclient.Exchange) string {
 	if ex == nil {
 		return "no request was sent"
 	}
@@ -24,10 +24,10 @@ func Describe(ex *service.Exchange) string {
 // HeadersOf reads ex's rate-limit fields in the target's dialect (package
 // dialect); missing or malformed fields are a violation of refs, and under
 // DIALECT=status the header clause is skipped with the dialect as reason.
-func HeadersOf(ex *service.Exchange, refs clause.Refs) (service.RateLimit, error) {
+func HeadersOf(ex *httpclient.Exchange, refs clause.Refs) (dialect.RateLimit, error) {
 	if ex.Err == nil {
 		if d := ex.Observe().Dialect; d == dialect.Status {
-			return service.RateLimit{}, scenario.Skip("DIALECT=%s: the target answers with the status code only, so its rate-limit headers are not checked", d)
+			return dialect.RateLimit{}, scenario.Skip("DIALECT=%s: the target answers with the status code only, so its rate-limit headers are not checked", d)
 		}
 	}
 	rl, err := ex.RateLimit()

@@ -6,13 +6,13 @@ import (
 	"strings"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // AllowedAtLeast is a violation of refs unless at least want of run were
 // allowed (2xx): a lower bound, which holds whatever the timing.
-func AllowedAtLeast(refs clause.Refs, run []*service.Exchange, want int, what string) error {
+func AllowedAtLeast(refs clause.Refs, run []*httpclient.Exchange, want int, what string) error {
 	got := 0
 	for _, ex := range run {
 		if ex.Err == nil && ex.Status/100 == 2 {
@@ -27,7 +27,7 @@ func AllowedAtLeast(refs clause.Refs, run []*service.Exchange, want int, what st
 }
 
 // statusCounts is "3× 200, 2× 429" for run.
-func statusCounts(run []*service.Exchange) string {
+func statusCounts(run []*httpclient.Exchange) string {
 	n := map[int]int{}
 	var order []int
 	for _, ex := range run {

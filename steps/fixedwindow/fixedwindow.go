@@ -11,8 +11,8 @@ import (
 	"github.com/cucumber/godog"
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -47,11 +47,11 @@ func (s *state) openWindow() error {
 	if ex.Status/100 != 2 {
 		return s.setupFailed("the first request of a fresh key", ex)
 	}
-	s.Key.Runs = append(s.Key.Runs, []*service.Exchange{ex})
+	s.Key.Runs = append(s.Key.Runs, []*httpclient.Exchange{ex})
 	return nil
 }
 
-func (s *state) setupFailed(what string, ex *service.Exchange) error {
+func (s *state) setupFailed(what string, ex *httpclient.Exchange) error {
 	v := scenario.Violate(s.Refs(), what, "2xx", fmt.Sprintf("HTTP %d", ex.Status), ex)
 	v.Precondition = true
 	return v

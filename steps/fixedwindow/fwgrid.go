@@ -5,16 +5,16 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/bound"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // gridState is what FW-2-02 knows of the key's first-ever request and of
 // the multiple of W after it that its traffic straddles.
 type gridState struct {
-	first *service.Exchange // the key's first-ever request
-	k     int               // the multiple of W after it
-	burst int               // index of the first exchange after the idle gap
+	first *httpclient.Exchange // the key's first-ever request
+	k     int                  // the multiple of W after it
+	burst int                  // index of the first exchange after the idle gap
 }
 
 // registerFixedWindowGrid registers the steps that tell a window opened by
@@ -66,7 +66,7 @@ func (s *state) idleToGrid(ms int) error {
 	if err != nil {
 		return err
 	}
-	s.Key.Runs = append(s.Key.Runs, []*service.Exchange{ex})
+	s.Key.Runs = append(s.Key.Runs, []*httpclient.Exchange{ex})
 	if ex.Status/100 != 2 {
 		return s.setupFailed("the first request of a fresh key", ex)
 	}

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/bound"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -43,7 +43,7 @@ func (s *state) retryWhileRefused(ms, secs int) error {
 	if now := s.Now(); now.After(next) {
 		next = now
 	}
-	var retries []*service.Exchange
+	var retries []*httpclient.Exchange
 	for ; next.Before(stop); next = next.Add(every) {
 		if err := s.WaitUntil(next); err != nil {
 			return err

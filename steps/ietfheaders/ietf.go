@@ -6,8 +6,8 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -24,7 +24,7 @@ func (s *state) ietfFields() error {
 	if !s.Env().Config.Claims(profile.IETFHeaders) {
 		return scenario.Skip("%s FEATURES does not include ietf-headers", scenario.NotClaimed)
 	}
-	var exs []*service.Exchange
+	var exs []*httpclient.Exchange
 	for _, run := range s.Key.Runs {
 		exs = append(exs, run...)
 	}
@@ -62,7 +62,7 @@ func (s *state) ietfFields() error {
 
 // beside reads the x-ratelimit headers an ietf-headers target sends beside
 // the IETF fields (with HEADER_PREFIX and RESET_FORMAT as configured).
-func (s *state) beside(ex *service.Exchange) (service.RateLimit, error) {
+func (s *state) beside(ex *httpclient.Exchange) (dialect.RateLimit, error) {
 	a := s.Env().Config.Answer()
 	x := *ex
 	x.Answer = dialect.Settings{Dialect: dialect.XRateLimit, Prefix: a.Prefix}

@@ -6,8 +6,10 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps/check"
@@ -20,10 +22,10 @@ import (
 type Key struct {
 	Value  string
 	Client scenario.Client
-	Runs   [][]*service.Exchange // the batches sent with the key, in order
+	Runs   [][]*httpclient.Exchange // the batches sent with the key, in order
 	// fixed windows: the exchange that opened the current window
 	// (first-request), the allowed requests in it, and its end (epoch)
-	Opened *service.Exchange
+	Opened *httpclient.Exchange
 	Spent  int
 	End    time.Time
 }
@@ -43,7 +45,7 @@ func (s *World) registerKeys(sc scenario.Stepper) {
 
 // NewKey returns a fresh key value rendered with KEY_FORMAT.
 func (s *World) NewKey() (string, error) {
-	v, err := s.Env().Config.RenderKey(service.NewUUID())
+	v, err := s.Env().Config.RenderKey(bodytmpl.NewUUID())
 	if err != nil {
 		return "", scenario.Precondition(err)
 	}
@@ -70,13 +72,13 @@ func (s *World) freshAnonymous() error {
 
 // Keyed is a request carrying key (none when "") as KEY says: a header, a
 // JSON body field, or nothing (ip: the client address is the key).
-func (s *World) Keyed(key string) service.Request {
+func (s *World) Keyed(key string) httpclient.Request {
 	return s.Env().Config.KeyedRequest(key)
 }
 
 // KeyOf names an exchange's key for the bound checks: the key it carried,
 // or its client address.
-func (s *World) KeyOf(ex *service.Exchange) string {
+func (s *World) KeyOf(ex *httpclient.Exchange) string {
 	cfg := s.Env().Config
 	if cfg.Key.Kind == service.KeyHeader {
 		if v := ex.Header.Get(cfg.Key.Name); v != "" {
@@ -95,7 +97,7 @@ func (s *World) KeyOf(ex *service.Exchange) string {
 }
 
 // SendKeyed sends one request of the scenario's key and records it.
-func (s *World) SendKeyed() (*service.Exchange, error) {
+func (s *World) SendKeyed() (*httpclient.Exchange, error) {
 	if s.Key.Client == nil {
 		return nil, scenario.Precondition(fmt.Errorf("no key: the scenario must start with a fresh key or client address"))
 	}
@@ -104,7 +106,7 @@ func (s *World) SendKeyed() (*service.Exchange, error) {
 
 // SendKeyedWith sends one request of the scenario's key with c (the key's
 // client, or another instance's: MI-1) and records it.
-func (s *World) SendKeyedWith(c scenario.Sender) (*service.Exchange, error) {
+func (s *World) SendKeyedWith(c scenario.Sender) (*httpclient.Exchange, error) {
 	ex, err := s.Send(c, s.Keyed(s.Key.Value))
 	if ex != nil {
 		s.Last = scenario.Last{Req: s.Keyed(s.Key.Value), Ex: ex}
@@ -119,8 +121,8 @@ func (s *World) SendKeyedWith(c scenario.Sender) (*service.Exchange, error) {
 }
 
 // SendRun sends n requests of the key one after another as one run.
-func (s *World) SendRun(n int) ([]*service.Exchange, error) {
-	run := make([]*service.Exchange, 0, n)
+func (s *World) SendRun(n int) ([]*httpclient.Exchange, error) {
+	run := make([]*httpclient.Exchange, 0, n)
 	for range n {
 		ex, err := s.SendKeyed()
 		if ex != nil {
@@ -180,7 +182,7 @@ func (s *World) ConcurrentN(n int) error { return s.ConcurrentNWith(s.Key.Client
 // ConcurrentNWith is concurrentN sent with c (the key's client, or one
 // that spreads the requests over the instances: MI-1).
 func (s *World) ConcurrentNWith(c scenario.Sender, n int) error {
-	reqs := make([]service.Request, n)
+	reqs := make([]httpclient.Request, n)
 	for i := range reqs {
 		reqs[i] = s.Keyed(s.Key.Value)
 	}
@@ -191,8 +193,8 @@ func (s *World) ConcurrentNWith(c scenario.Sender, n int) error {
 }
 
 // fireKeyed sends reqs concurrently with c, released together.
-func (s *World) fireKeyed(c scenario.Sender, reqs []service.Request) ([]*service.Exchange, error) {
-	out := make([]*service.Exchange, len(reqs))
+func (s *World) fireKeyed(c scenario.Sender, reqs []httpclient.Request) ([]*httpclient.Exchange, error) {
+	out := make([]*httpclient.Exchange, len(reqs))
 	start := make(chan struct{})
 	done := make(chan int, len(reqs))
 	for i, r := range reqs {
@@ -236,7 +238,7 @@ func (s *World) nextRefused() error {
 // than W − 1 s from the run's first send to ex's receive, and, fixed-window,
 // before the window's end); otherwise the time assumption broke. A 429
 // rests on no timing.
-func (s *World) AssumeRunInOneWindow(ex *service.Exchange) {
+func (s *World) AssumeRunInOneWindow(ex *httpclient.Exchange) {
 	if len(s.Key.Runs) == 0 || len(s.Key.Runs[len(s.Key.Runs)-1]) == 0 {
 		return
 	}
@@ -262,7 +264,7 @@ func (s *World) secondsPass(n int) error {
 
 // ExactlyN checks the last batch: exactly N allowed, the rest 429.
 func (s *World) ExactlyN() error {
-	allowed, other := 0, []*service.Exchange(nil)
+	allowed, other := 0, []*httpclient.Exchange(nil)
 	for _, ex := range s.Batch.Exchanges {
 		switch {
 		case ex.Status/100 == 2:
@@ -293,7 +295,7 @@ func (s *World) ExactlyN() error {
 // key's first allowed request opened). A slow machine that stretches a
 // sequential batch across a window's end breaks the assumption; the
 // verdict is then no verdict.
-func (s *World) AssumeBatchInOneWindow(exs []*service.Exchange) {
+func (s *World) AssumeBatchInOneWindow(exs []*httpclient.Exchange) {
 	if len(exs) == 0 {
 		return
 	}
@@ -334,7 +336,7 @@ func (s *World) BoundViolation(vs []bound.Violation) error {
 		return nil
 	}
 	all := s.Exchanges()
-	var ev []*service.Exchange
+	var ev []*httpclient.Exchange
 	for _, e := range vs[0].Events {
 		ev = append(ev, all[e.ID])
 	}
@@ -342,7 +344,7 @@ func (s *World) BoundViolation(vs []bound.Violation) error {
 }
 
 // LimitHeaders parses ex's rate-limit headers and checks Limit = N.
-func (s *World) LimitHeaders(ex *service.Exchange) (service.RateLimit, error) {
+func (s *World) LimitHeaders(ex *httpclient.Exchange) (dialect.RateLimit, error) {
 	rl, err := check.HeadersOf(ex, s.Refs())
 	if err != nil {
 		return rl, err

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/check"
 )
 
@@ -24,7 +24,7 @@ func (s *World) FreshKeyAllowed(n int) error {
 		return nil // the scenario's own checks count its requests (MI-1)
 	}
 	key := s.KeyOf(s.Key.Runs[0][0])
-	var run []*service.Exchange
+	var run []*httpclient.Exchange
 	lost := 0
 	for _, ex := range s.Exchanges() {
 		if s.KeyOf(ex) != key {

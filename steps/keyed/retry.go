@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/dialect"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -16,7 +16,7 @@ import (
 // other fields say. ok is false when it is absent under DIALECT=status (not
 // a failure there); absent in another dialect, or malformed, is a
 // violation.
-func (s *World) RetryAfterOf(ex *service.Exchange) (ra int64, ok bool, err error) {
+func (s *World) RetryAfterOf(ex *httpclient.Exchange) (ra int64, ok bool, err error) {
 	o := ex.Observe()
 	switch {
 	case o.RetryAfterErr != nil:
@@ -54,7 +54,7 @@ func (s *World) AllowedAfterRetryPlus(extra time.Duration) error {
 
 // LimitedBody checks LIMITED_BODY (a JSON pointer's value, a text
 // regexp, or none) and a retry value in a JSON body.
-func (s *World) LimitedBody(ex *service.Exchange, ra int64) error {
+func (s *World) LimitedBody(ex *httpclient.Exchange, ra int64) error {
 	lb := s.Env().Config.LimitedBody
 	if err := lb.Check(ex.RespBody); err != nil {
 		return scenario.Violate(s.Refs(), "the 429 body", "LIMITED_BODY="+lb.String(), check.Truncate(ex.RespBody), ex)
@@ -77,7 +77,7 @@ func Pointer(doc any, p string) (any, bool) { return dialect.JSONPointer(doc, p)
 // RetryToWait is a refusal's Retry-After for a step that waits for it: an
 // absent or unreadable one skips the step (the 429's own clause reports
 // it), so that a header deviation never fails an algorithm clause.
-func (s *World) RetryToWait(ex *service.Exchange) (int64, error) {
+func (s *World) RetryToWait(ex *httpclient.Exchange) (int64, error) {
 	ra, ok, err := s.RetryAfterOf(ex)
 	switch {
 	case err != nil:

@@ -10,9 +10,11 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -86,7 +88,7 @@ func (s *state) restoreStore() {
 
 // sendWhileDown sends n fresh rides at once; the batch keeps them.
 func (s *state) sendWhileDown(n int) error {
-	reqs, err := s.Requests(n, service.Bucket(s.prd.Bucket.ID))
+	reqs, err := s.Requests(n, bodytmpl.Bucket(s.prd.Bucket.ID))
 	if err != nil {
 		return err
 	}
@@ -107,7 +109,7 @@ func (s *state) noneAllowed() error {
 		case ex.Status != http.StatusServiceUnavailable && ex.Status != http.StatusTooManyRequests:
 			return scenario.Violate(refs, where, "503 (or 429) with Retry-After", check.Describe(ex), ex)
 		}
-		if v := strings.TrimSpace(ex.RespHeader.Get(service.HeaderRetryAfter)); !validRetryAfter(v) {
+		if v := strings.TrimSpace(ex.RespHeader.Get(dialect.HeaderRetryAfter)); !validRetryAfter(v) {
 			return scenario.Violate(refs, where, "a Retry-After header (seconds or an HTTP date)", fmt.Sprintf("%s; Retry-After %q", check.Describe(ex), v), ex)
 		}
 	}
@@ -125,7 +127,7 @@ func validRetryAfter(v string) bool {
 func (s *state) allAllowed() error {
 	exs := s.prd.Batch.Exchanges
 	allowed := 0
-	var bad *service.Exchange
+	var bad *httpclient.Exchange
 	for _, ex := range exs {
 		if ex.Status == http.StatusOK {
 			allowed++
@@ -144,10 +146,10 @@ func (s *state) allAllowed() error {
 // answeredAgain sends rides until one is not a 503 (the store may take a
 // moment to come back), up to secs seconds, and checks that it is a 200:
 // refs is the clause, after the event it follows.
-func (s *state) answeredAgain(secs int, refs clause.Refs, after string) (*service.Exchange, error) {
+func (s *state) answeredAgain(secs int, refs clause.Refs, after string) (*httpclient.Exchange, error) {
 	deadline := s.Env().Clock().Add(time.Duration(secs) * time.Second)
 	for {
-		ex, err := s.prd.One(s.Client(), service.Bucket(s.prd.Bucket.ID))
+		ex, err := s.prd.One(s.Client(), bodytmpl.Bucket(s.prd.Bucket.ID))
 		if err != nil {
 			return ex, err
 		}

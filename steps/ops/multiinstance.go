@@ -9,7 +9,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps/check"
@@ -74,7 +76,7 @@ type roundRobin struct {
 
 var _ scenario.Sender = (*roundRobin)(nil)
 
-func (r *roundRobin) Do(ctx context.Context, req service.Request) *service.Exchange {
+func (r *roundRobin) Do(ctx context.Context, req httpclient.Request) *httpclient.Exchange {
 	i := r.next.Add(1) - 1
 	return r.to[i%uint64(len(r.to))].Do(ctx, req)
 }
@@ -88,7 +90,7 @@ func (s *state) ridesOverInstances(k int) error {
 		return err
 	}
 	n := s.prd.UnitsLeft() + k
-	reqs, err := s.Requests(n, service.Bucket(s.prd.Bucket.ID))
+	reqs, err := s.Requests(n, bodytmpl.Bucket(s.prd.Bucket.ID))
 	if err != nil {
 		return err
 	}
@@ -129,7 +131,7 @@ func (s *state) bucketThroughEach() error {
 		return scenario.Skip("the scenario spends one unit through each of %d instances, more than RL_LIMIT=%d: run it with a larger RL_LIMIT", len(cs), s.Limit())
 	}
 	for i, c := range cs {
-		ex, err := s.prd.OneWith(c, service.Bucket(s.prd.Bucket.ID), nil)
+		ex, err := s.prd.OneWith(c, bodytmpl.Bucket(s.prd.Bucket.ID), nil)
 		if err != nil {
 			return scenario.Precondition(err)
 		}
@@ -167,7 +169,7 @@ func (s *state) bucketRefusedElsewhere() error {
 		return scenario.Precondition(errors.New("no other instance: the scenario must start with a ride through each instance"))
 	}
 	for i, c := range s.others {
-		ex, err := s.prd.OneWith(c, service.Bucket(s.prd.Bucket.ID), nil)
+		ex, err := s.prd.OneWith(c, bodytmpl.Bucket(s.prd.Bucket.ID), nil)
 		if err != nil {
 			return err
 		}
@@ -192,7 +194,7 @@ func (s *state) keyThroughEach() error {
 	if len(cs) > s.quota() {
 		return scenario.Skip("the scenario spends one request through each of %d instances, more than the limit %d: run it with a larger limit", len(cs), s.quota())
 	}
-	var run []*service.Exchange
+	var run []*httpclient.Exchange
 	defer func() { s.key.Key.Runs = append(s.key.Key.Runs, run) }()
 	for i, c := range cs {
 		ex, err := s.key.SendKeyedWith(c)
@@ -262,7 +264,7 @@ func (s *state) keyRefusedElsewhere() error {
 // violation only when they lay in one window, which exactlyN checks
 // afterwards (assumeBatchInOneWindow).
 func (s *state) keyExactly(of string) error {
-	var all []*service.Exchange
+	var all []*httpclient.Exchange
 	for _, run := range s.key.Key.Runs {
 		all = append(all, run...)
 	}
@@ -280,7 +282,7 @@ func (s *state) keyExactly(of string) error {
 // its limit, breaks the profile only when nothing could have come back
 // meanwhile — one window (assumeRunInOneWindow), or for token-bucket less
 // than 1/R and one whole second from the run's first send to ex's receive.
-func (s *state) assumeQuotaStillSpent(ex *service.Exchange) {
+func (s *state) assumeQuotaStillSpent(ex *httpclient.Exchange) {
 	if s.Env().Config.Profile != profile.TokenBucket {
 		s.key.AssumeRunInOneWindow(ex)
 		return

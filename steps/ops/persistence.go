@@ -7,8 +7,8 @@ import (
 
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -41,7 +41,7 @@ func (s *state) refilledOnly() error {
 	if !empty.Refused() {
 		return scenario.Precondition(fmt.Errorf("the drain ended with HTTP %d, not a 429", empty.Status))
 	}
-	var after []*service.Exchange
+	var after []*httpclient.Exchange
 	allowed := 0
 	for len(after) <= s.key.Burst() {
 		ex, err := s.key.SendKeyed()
@@ -65,7 +65,7 @@ func (s *state) refilledOnly() error {
 	if allowed > refill {
 		return scenario.Violate(s.Refs(), "quota spent before the restart",
 			fmt.Sprintf("at most %d allowed: the bucket refills %g/s·%s + 1 since it was drained", refill, s.key.Rate(), span.Round(time.Millisecond)),
-			fmt.Sprintf("%d allowed after the restart", allowed), append([]*service.Exchange{empty}, after...)...)
+			fmt.Sprintf("%d allowed after the restart", allowed), append([]*httpclient.Exchange{empty}, after...)...)
 	}
 	if s.key.Burst() <= refill {
 		return scenario.Skip("the drain, the restart and the requests after it took %s: the bucket refills %d tokens meanwhile, as many as a forgotten bucket of B = %d gives, so the two cannot be told apart (a faster restart or a lower RL_RATE can)",

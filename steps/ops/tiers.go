@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
@@ -15,7 +16,7 @@ import (
 // after.
 type tierRun struct {
 	tier      model.Tier
-	exchanges []*service.Exchange
+	exchanges []*httpclient.Exchange
 }
 
 // registerTiers registers the steps of feature tiers (SL-9).
@@ -33,13 +34,13 @@ func (s *state) allTiers() []model.Tier {
 // tierRequest is a request of the scenario's key as tier t is keyed: its
 // own key (RL_TIERS "key": a header, a body field, or "ip": no key, the
 // scenario's client address) or, without one, KEY.
-func (s *state) tierRequest(t model.Tier) (service.Request, error) {
+func (s *state) tierRequest(t model.Tier) (httpclient.Request, error) {
 	if t.Key == "" {
 		return s.key.Keyed(s.key.Key.Value), nil
 	}
 	k, err := service.ParseKey(t.Key)
 	if err != nil {
-		return service.Request{}, scenario.Precondition(fmt.Errorf("RL_TIERS: tier %s: key: %w", t.Path, err))
+		return httpclient.Request{}, scenario.Precondition(fmt.Errorf("RL_TIERS: tier %s: key: %w", t.Path, err))
 	}
 	tc := s.Env().Config
 	tc.Key = k
@@ -60,7 +61,7 @@ func (s *state) spendTiers() error {
 	for _, t := range s.allTiers() {
 		tc := cfg
 		tc.Path = t.Path
-		c := service.NewClient(tc, s.Base())
+		c := httpclient.New(tc, s.Base())
 		s.Track(c)
 		run := tierRun{tier: t}
 		for range t.Limit + 1 {

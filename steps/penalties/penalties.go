@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
@@ -27,13 +28,13 @@ type PenaltyAger interface {
 type penaltyState struct {
 	violations  int
 	penalties   []seenPenalty
-	lastAllowed *service.Exchange
+	lastAllowed *httpclient.Exchange
 }
 
 // seenPenalty is a 429 that started a penalty: the violation's number
 // and the penalty's end as the response said it.
 type seenPenalty struct {
-	ex        *service.Exchange
+	ex        *httpclient.Exchange
 	violation int
 	until     int64 // unix seconds
 }
@@ -73,7 +74,7 @@ func (s *state) penaltyInstance() error {
 
 // penaltyOf reads a 429 body's penalty_active and penalty_until (at the
 // top level, as spec/003's RateLimitResult, or under /error).
-func penaltyOf(ex *service.Exchange) (active bool, until int64) {
+func penaltyOf(ex *httpclient.Exchange) (active bool, until int64) {
 	var doc any
 	if json.Unmarshal(ex.RespBody, &doc) != nil {
 		return false, 0
@@ -153,7 +154,7 @@ func (s *state) penaltyDuration() error {
 
 // underPenalty checks that ex is a 429 under penalty p: penalty_active,
 // the same penalty_until (±1 s) and Retry-After ≈ penalty_until − now.
-func (s *state) underPenalty(p seenPenalty, ex *service.Exchange) error {
+func (s *state) underPenalty(p seenPenalty, ex *httpclient.Exchange) error {
 	active, until := penaltyOf(ex)
 	if !ex.Refused() || !active || until < p.until-1 || until > p.until+1 {
 		return scenario.Violate(clause.Of(clause.PN1), fmt.Sprintf("a request %s before penalty_until %d", time.Unix(p.until, 0).Sub(ex.Received).Round(time.Millisecond), p.until),

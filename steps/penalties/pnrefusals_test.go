@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -16,8 +17,8 @@ import (
 // comes back late: received at the given instant.
 type lateClient struct{ received time.Time }
 
-func (c lateClient) Do(_ context.Context, r service.Request) *service.Exchange {
-	return &service.Exchange{Method: r.Method, Status: http.StatusOK, Sent: c.received.Add(-10 * time.Millisecond), Received: c.received, RespHeader: http.Header{}}
+func (c lateClient) Do(_ context.Context, r httpclient.Request) *httpclient.Exchange {
+	return &httpclient.Exchange{Method: r.Method, Status: http.StatusOK, Sent: c.received.Add(-10 * time.Millisecond), Received: c.received, RespHeader: http.Header{}}
 }
 func (lateClient) Addr() netip.Addr { return netip.MustParseAddr("127.0.0.9") }
 func (lateClient) Close()           {}
@@ -32,7 +33,7 @@ func TestRefusalCameBackLateIsNoVerdict(t *testing.T) {
 	stop := now.Add(-time.Second) // the loop's end is already past
 	s := testWorld(context.Background(), &scenario.Env{Config: service.DefaultConfig(), Now: time.Now, MaxWait: time.Minute})
 	s.Key.Client, s.Key.Value = lateClient{received: now}, "k"
-	p := seenPenalty{ex: &service.Exchange{Received: now.Add(-5 * time.Second)}, violation: 1, until: now.Unix()}
+	p := seenPenalty{ex: &httpclient.Exchange{Received: now.Add(-5 * time.Second)}, violation: 1, until: now.Unix()}
 	if err := s.retryUnder(p, now.Add(-2*time.Second), stop.Add(time.Millisecond)); err != nil {
 		t.Fatalf("a late 200 was judged: %v", err)
 	}

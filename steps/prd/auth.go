@@ -5,8 +5,9 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/redact"
 	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -24,7 +25,7 @@ func (s *World) registerAuth(sc scenario.Stepper) {
 func (s *World) credentials() []string {
 	var names []string
 	for k := range s.Env().Config.Headers {
-		if service.IsCredential(k) {
+		if redact.IsCredential(k) {
 			names = append(names, k)
 		}
 	}
@@ -51,7 +52,7 @@ func (s *World) withoutCredentials() http.Header {
 
 func (s *World) wrongCredentials() http.Header {
 	h := http.Header{}
-	wrong := "rlspec-wrong-" + service.NewUUID()
+	wrong := "rlspec-wrong-" + bodytmpl.NewUUID()
 	for _, k := range s.credentials() {
 		for _, v := range s.Env().Config.Headers[k] {
 			if scheme, _, ok := strings.Cut(v, " "); ok {
@@ -69,7 +70,7 @@ func (s *World) wrongCredentials() http.Header {
 func (s *World) sendUnauthorised() error {
 	s.Batch = scenario.Batch{}
 	for _, h := range []http.Header{s.withoutCredentials(), s.wrongCredentials()} {
-		_, ex, err := s.SendFresh(s.Client(), service.Bucket(s.Bucket.ID), h)
+		_, ex, err := s.SendFresh(s.Client(), bodytmpl.Bucket(s.Bucket.ID), h)
 		if ex != nil {
 			s.Batch.Exchanges = append(s.Batch.Exchanges, ex)
 		}

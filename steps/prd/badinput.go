@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -33,7 +34,7 @@ func (s *World) badBody(kind string) ([]byte, error) {
 	case "JSON null":
 		return []byte(`null`), nil
 	case "oversized body":
-		r, err := s.Request(service.Omit())
+		r, err := s.Request(bodytmpl.Omit())
 		if err != nil {
 			return nil, err
 		}
@@ -49,7 +50,7 @@ func (s *World) sendBadBody(kind string) error {
 	if err != nil {
 		return err
 	}
-	r := service.Request{Body: body, IdempotencyKey: service.NewUUID()}
+	r := httpclient.Request{Body: body, IdempotencyKey: bodytmpl.NewUUID()}
 	ex := s.Do(s.Client(), r)
 	s.Last = scenario.Last{Req: r, Ex: ex, Keyed: ex}
 	if ex.Err != nil {
@@ -73,7 +74,7 @@ func (s *World) is4xxJSON() error {
 }
 
 func (s *World) nextNoBucketAtMost(n int) error {
-	ex, err := s.One(s.Client(), service.Omit())
+	ex, err := s.One(s.Client(), bodytmpl.Omit())
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/cucumber/godog"
 
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/steps/steptest"
 )
 
@@ -16,7 +16,7 @@ import (
 // second render the same {{now}}.
 func TestConstantBodySkipsWithUUIDAdvice(t *testing.T) {
 	s := newTestScenario(t, steptest.NewLimiter(10))
-	body, err := service.NewBody(`{"route_id":"335E","submitted_at":"{{now}}"}`, nil)
+	body, err := bodytmpl.New(`{"route_id":"335E","submitted_at":"{{now}}"}`, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/mock"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/scenario"
 	"github.com/rlspec/rlspec/steps/steptest"
 )
@@ -34,8 +34,8 @@ func newServerErrorScenario(t *testing.T) *World {
 	s := newTestScenario(t, steptest.NewLimiter(10))
 	s.Env().NewClient = func(string) scenario.Client {
 		c := newMockSender(t)
-		c.EXPECT().Do(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, r service.Request) *service.Exchange {
-			return &service.Exchange{Method: http.MethodPost, Body: r.Body, Status: http.StatusInternalServerError,
+		c.EXPECT().Do(mock.Anything, mock.Anything).RunAndReturn(func(_ context.Context, r httpclient.Request) *httpclient.Exchange {
+			return &httpclient.Exchange{Method: http.MethodPost, Body: r.Body, Status: http.StatusInternalServerError,
 				RespHeader: http.Header{}, RespBody: []byte(`{"error":"internal"}`)}
 		}).Maybe()
 		return senderClient{Sender: c, addr: netip.MustParseAddr("127.0.0.9")}

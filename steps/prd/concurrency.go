@@ -6,8 +6,9 @@ import (
 	"sort"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -36,7 +37,7 @@ func (s *World) UnitsLeft() int {
 // concurrentDifferent sends n fresh rides at once; the batch records how
 // many were sent and how many units the bucket had before.
 func (s *World) concurrentDifferent(n int) error {
-	reqs, err := s.Requests(n, service.Bucket(s.Bucket.ID))
+	reqs, err := s.Requests(n, bodytmpl.Bucket(s.Bucket.ID))
 	if err != nil {
 		return err
 	}
@@ -50,7 +51,7 @@ func (s *World) exactlyMinNQ() error {
 	k := min(n, q)
 	var got []int64
 	others := 0
-	var bad *service.Exchange
+	var bad *httpclient.Exchange
 	for _, ex := range s.Batch.Exchanges {
 		switch ex.Status {
 		case http.StatusOK:

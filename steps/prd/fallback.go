@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -23,7 +25,7 @@ func (s *World) registerFallback(sc scenario.Stepper) {
 
 func (s *World) addressBucketWithLeft(n int) error {
 	s.Bucket.First = nil
-	ex, err := s.One(s.Client(), service.Omit())
+	ex, err := s.One(s.Client(), bodytmpl.Omit())
 	if err != nil {
 		return scenario.Precondition(err)
 	}
@@ -34,7 +36,7 @@ func (s *World) addressBucketWithLeft(n int) error {
 }
 
 func (s *World) sendNoBucket() error {
-	ex, err := s.One(s.Client(), service.Omit())
+	ex, err := s.One(s.Client(), bodytmpl.Omit())
 	if err == nil && ex.Status == http.StatusOK {
 		s.address.paid++
 	}
@@ -42,7 +44,7 @@ func (s *World) sendNoBucket() error {
 }
 
 func (s *World) sendNoBucketOtherAddr() error {
-	_, err := s.One(s.NewClient(), service.Omit())
+	_, err := s.One(s.NewClient(), bodytmpl.Omit())
 	return err
 }
 
@@ -53,8 +55,8 @@ func (s *World) sendSpoofedXFF() error {
 	if s.spoofer == nil {
 		return scenario.Skip("CLIENT_IPS=xff makes the harness a trusted proxy, so an untrusted X-Forwarded-For cannot be sent (with TARGET_IMAGE, rlspec starts an instance that trusts no proxy for it)")
 	}
-	spoof := service.NewClientAddr(service.ClientIPsXFF)
-	_, err := s.OneWith(s.spoofer, service.Omit(), http.Header{"X-Forwarded-For": {spoof.String()}})
+	spoof := httpclient.NewAddr(httpclient.XFF)
+	_, err := s.OneWith(s.spoofer, bodytmpl.Omit(), http.Header{"X-Forwarded-For": {spoof.String()}})
 	return err
 }
 
@@ -62,27 +64,27 @@ func (s *World) sendSpoofedXFF() error {
 // the value sent. Values are fresh where the kind allows, so that a target
 // that keys by the invalid value itself cannot have two scenarios share a
 // bucket (and one of them pass by that chance).
-func invalidBucket(kind string) (service.BucketField, error) {
-	hex := service.NewDeviceBucket()
+func invalidBucket(kind string) (bodytmpl.BucketField, error) {
+	hex := bodytmpl.NewDeviceBucket()
 	switch kind {
 	case "not-a-hash":
-		return service.Bucket("not-a-hash-" + hex[:8]), nil
+		return bodytmpl.Bucket("not-a-hash-" + hex[:8]), nil
 	case "63 hex":
-		return service.Bucket(hex[:63]), nil
+		return bodytmpl.Bucket(hex[:63]), nil
 	case "65 hex":
-		return service.Bucket(hex + "a"), nil
+		return bodytmpl.Bucket(hex + "a"), nil
 	case "64 non-hex":
-		return service.Bucket(strings.Repeat("z", 8) + hex[8:]), nil
+		return bodytmpl.Bucket(strings.Repeat("z", 8) + hex[8:]), nil
 	case "empty":
-		return service.Bucket(""), nil
+		return bodytmpl.Bucket(""), nil
 	case "number":
 		n, err := strconv.ParseInt(hex[:7], 16, 64)
 		if err != nil {
-			return service.BucketField{}, fmt.Errorf("number device_bucket: %w", err)
+			return bodytmpl.BucketField{}, fmt.Errorf("number device_bucket: %w", err)
 		}
-		return service.BucketValue(n), nil
+		return bodytmpl.BucketValue(n), nil
 	}
-	return service.BucketField{}, fmt.Errorf("unknown invalid device_bucket kind %q", kind)
+	return bodytmpl.BucketField{}, fmt.Errorf("unknown invalid device_bucket kind %q", kind)
 }
 
 func (s *World) sendInvalidBucket(kind string) error {
@@ -102,7 +104,7 @@ func (s *World) sendInvalidBucket(kind string) error {
 // invalid device_bucket, which AC9 keys by the address too.
 type addressLedger struct {
 	paid    int
-	invalid []*service.Exchange
+	invalid []*httpclient.Exchange
 }
 
 // spentUnderInvalid says, after a failure of a scenario that sent invalid
@@ -114,8 +116,8 @@ func (s *World) spentUnderInvalid() string {
 	if n == 0 || s.Ctx() == nil || s.Ctx().Err() != nil {
 		return ""
 	}
-	_, ex, err := s.SendFresh(s.Client(), service.Omit(), nil)
-	var rl service.RateLimit
+	_, ex, err := s.SendFresh(s.Client(), bodytmpl.Omit(), nil)
+	var rl dialect.RateLimit
 	if err == nil {
 		rl, err = ex.RateLimit()
 	}

@@ -5,14 +5,14 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/bodytmpl"
 )
 
 // Every invalid device_bucket is not 64 hex characters, and is fresh on
 // every call where its kind allows, so that scenarios never share a bucket
 // on a target that keys by the invalid value itself.
 func TestInvalidBucketsAreInvalidAndFresh(t *testing.T) {
-	body, err := service.LoadBody("")
+	body, err := bodytmpl.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}

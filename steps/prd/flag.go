@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -32,12 +33,12 @@ func (s *World) flagOff() error {
 // first that is not a 200 (the Then step reports it).
 func (s *World) sendPastLimit() error {
 	if s.Bucket.ID == "" {
-		s.Bucket.ID = service.NewDeviceBucket()
+		s.Bucket.ID = bodytmpl.NewDeviceBucket()
 	}
 	n := s.Limit() + 1
-	s.Batch = scenario.Batch{Exchanges: make([]*service.Exchange, 0, n)}
+	s.Batch = scenario.Batch{Exchanges: make([]*httpclient.Exchange, 0, n)}
 	for range n {
-		ex, err := s.One(s.Client(), service.Bucket(s.Bucket.ID))
+		ex, err := s.One(s.Client(), bodytmpl.Bucket(s.Bucket.ID))
 		if ex != nil {
 			s.Batch.Exchanges = append(s.Batch.Exchanges, ex)
 		}

@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps/scenario"
 	"github.com/rlspec/rlspec/steps/steptest"
 )
@@ -29,18 +30,18 @@ func FuzzResponseChecks(f *testing.F) {
 		s.Env().Config = s.Env().Config.ForProfile(profile.PRD)
 		now := time.Now()
 		h := http.Header{}
-		for k, v := range map[string]string{service.HeaderLimit: limit, service.HeaderRemaining: remaining, service.HeaderReset: reset, service.HeaderRetryAfter: retry} {
+		for k, v := range map[string]string{dialect.HeaderLimit: limit, dialect.HeaderRemaining: remaining, dialect.HeaderReset: reset, dialect.HeaderRetryAfter: retry} {
 			if v != "" {
 				h.Set(k, v)
 			}
 		}
-		first := &service.Exchange{Method: "POST", Status: 200, RespBody: []byte(`{}`), Sent: now, Received: now,
-			RespHeader: http.Header{service.HeaderLimit: {"500"}, service.HeaderRemaining: {"499"}, service.HeaderReset: {"1767225600"}}}
-		ex := &service.Exchange{Method: "POST", Status: status, RespHeader: h, RespBody: body, Sent: now, Received: now}
+		first := &httpclient.Exchange{Method: "POST", Status: 200, RespBody: []byte(`{}`), Sent: now, Received: now,
+			RespHeader: http.Header{dialect.HeaderLimit: {"500"}, dialect.HeaderRemaining: {"499"}, dialect.HeaderReset: {"1767225600"}}}
+		ex := &httpclient.Exchange{Method: "POST", Status: status, RespHeader: h, RespBody: body, Sent: now, Received: now}
 		first.Answer, ex.Answer = s.Env().Config.Answer(), s.Env().Config.Answer() // as the client stamps them
 		s.Bucket.First = first
 		s.Last = scenario.Last{Ex: ex, Keyed: first}
-		s.Batch = scenario.Batch{Exchanges: []*service.Exchange{ex, first}, Sent: 2, Left: 1, Rounds: [][]*service.Exchange{{ex}}}
+		s.Batch = scenario.Batch{Exchanges: []*httpclient.Exchange{ex, first}, Sent: 2, Left: 1, Rounds: [][]*httpclient.Exchange{{ex}}}
 		checks := map[string]func() error{
 			"validHeaders":  func() error { return s.validHeaders(ex) },
 			"remainingIs":   func() error { return s.remainingIs(0, "") },
@@ -67,7 +68,7 @@ func FuzzResponseChecks(f *testing.F) {
 			}
 		}
 		if s.validHeaders(ex) == nil {
-			rl, err := service.ParseRateLimit(h)
+			rl, err := dialect.ParseRateLimit(h)
 			if err != nil || rl.Limit != 500 || rl.Remaining > rl.Limit {
 				t.Fatalf("validHeaders accepted %v (%+v, %v)", h, rl, err)
 			}

@@ -6,7 +6,7 @@ import (
 	"net/http"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -30,7 +30,7 @@ func (s *World) limitIsConfigured() error {
 }
 
 // validHeaders checks clause 1 of the reading on one response.
-func (s *World) validHeaders(ex *service.Exchange) error {
+func (s *World) validHeaders(ex *httpclient.Exchange) error {
 	if ex == nil {
 		return errors.New("no response to check")
 	}

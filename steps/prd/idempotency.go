@@ -7,8 +7,9 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -38,7 +39,7 @@ func (s *World) sameKeyOtherBody() error {
 	if s.Last.Ex == nil {
 		return errors.New("no earlier request")
 	}
-	r, err := s.Request(service.Bucket(s.Bucket.ID))
+	r, err := s.Request(bodytmpl.Bucket(s.Bucket.ID))
 	if err != nil {
 		return err
 	}
@@ -70,11 +71,11 @@ func (s *World) concurrentIdentical(rounds, n int) error {
 	}
 	s.AssumeOneWindow(s.Recorded(), -1)
 	for range rounds {
-		r, err := s.Request(service.Bucket(s.Bucket.ID))
+		r, err := s.Request(bodytmpl.Bucket(s.Bucket.ID))
 		if err != nil {
 			return err
 		}
-		reqs := make([]service.Request, n)
+		reqs := make([]httpclient.Request, n)
 		for i := range reqs {
 			reqs[i] = r
 		}
@@ -103,8 +104,8 @@ func (s *World) replayMatches() error {
 
 // nextFresh sends a fresh ride (new key) on the bucket and returns its
 // Remaining.
-func (s *World) nextFresh() (*service.Exchange, int64, error) {
-	_, ex, err := s.SendFresh(s.Client(), service.Bucket(s.Bucket.ID), nil)
+func (s *World) nextFresh() (*httpclient.Exchange, int64, error) {
+	_, ex, err := s.SendFresh(s.Client(), bodytmpl.Bucket(s.Bucket.ID), nil)
 	if err != nil {
 		return ex, 0, err
 	}

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -28,23 +29,23 @@ func (s *World) registerQuota(sc scenario.Stepper) {
 
 // FreshBucket makes the scenario's bucket a fresh random device bucket.
 func (s *World) FreshBucket() error {
-	s.Bucket.ID = service.NewDeviceBucket()
+	s.Bucket.ID = bodytmpl.NewDeviceBucket()
 	s.Bucket.First = nil
 	return nil
 }
 
 func (s *World) sendRide() error {
 	if s.Bucket.ID == "" {
-		s.Bucket.ID = service.NewDeviceBucket()
+		s.Bucket.ID = bodytmpl.NewDeviceBucket()
 	}
-	_, err := s.One(s.Client(), service.Bucket(s.Bucket.ID))
+	_, err := s.One(s.Client(), bodytmpl.Bucket(s.Bucket.ID))
 	return err
 }
 
 func (s *World) freshBucketFirstSent() error {
-	s.Bucket.ID = service.NewDeviceBucket()
+	s.Bucket.ID = bodytmpl.NewDeviceBucket()
 	s.Bucket.First = nil
-	ex, err := s.One(s.Client(), service.Bucket(s.Bucket.ID))
+	ex, err := s.One(s.Client(), bodytmpl.Bucket(s.Bucket.ID))
 	if err != nil {
 		return scenario.Precondition(err)
 	}
@@ -60,7 +61,7 @@ func (s *World) freshBucketWithLeft(n int) error {
 
 // ExpectFirst checks the first response of a fresh bucket (AC1), which
 // every quota set-up relies on.
-func (s *World) ExpectFirst(ex *service.Exchange, want int) error {
+func (s *World) ExpectFirst(ex *httpclient.Exchange, want int) error {
 	rl, err := ex.RateLimit()
 	if ex.Status != http.StatusOK || err != nil || int(rl.Remaining) != want {
 		return scenario.Violate(clause.Of(clause.AC1), "first request on a fresh bucket",
@@ -129,11 +130,11 @@ func (s *World) SpendTo(n int, address bool) error {
 
 // field is the device_bucket field of the bucket under test: the device
 // bucket, or none for the address's bucket.
-func (s *World) field(address bool) service.BucketField {
+func (s *World) field(address bool) bodytmpl.BucketField {
 	if address {
-		return service.Omit()
+		return bodytmpl.Omit()
 	}
-	return service.Bucket(s.Bucket.ID)
+	return bodytmpl.Bucket(s.Bucket.ID)
 }
 
 func (s *World) statusIs(code int) error {

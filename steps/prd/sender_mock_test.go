@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/scenario"
 	"github.com/rlspec/rlspec/steps/steptest"
 	"github.com/stretchr/testify/mock"
@@ -19,12 +20,12 @@ import (
 
 // scripted is the exchange a scenario.Sender mock answers with: the request as sent,
 // the given status and rate-limit headers.
-func scripted(r service.Request, status, limit, remaining int, reset time.Time) *service.Exchange {
+func scripted(r httpclient.Request, status, limit, remaining int, reset time.Time) *httpclient.Exchange {
 	h := http.Header{}
 	h.Set("X-RateLimit-Limit", strconv.Itoa(limit))
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
 	h.Set("X-RateLimit-Reset", strconv.FormatInt(reset.Unix(), 10))
-	return &service.Exchange{Method: http.MethodPost, URL: "http://fake/v1/ride_summary", Body: r.Body,
+	return &httpclient.Exchange{Method: http.MethodPost, URL: "http://fake/v1/ride_summary", Body: r.Body,
 		Status: status, RespHeader: h, RespBody: []byte(`{"status":"accepted"}`)}
 }
 
@@ -34,14 +35,14 @@ func scripted(r service.Request, status, limit, remaining int, reset time.Time) 
 func TestFirstRequestOffByOneIsAViolation(t *testing.T) {
 	s := newTestScenario(t, steptest.NewLimiter(10))
 	sender := newMockSender(t)
-	s.Bucket.ID = service.NewDeviceBucket()
-	sender.EXPECT().Do(mock.Anything, mock.MatchedBy(func(r service.Request) bool {
+	s.Bucket.ID = bodytmpl.NewDeviceBucket()
+	sender.EXPECT().Do(mock.Anything, mock.MatchedBy(func(r httpclient.Request) bool {
 		// The step sends the scenario's bucket with a fresh Idempotency-Key.
 		return r.IdempotencyKey != "" && strings.Contains(string(r.Body), s.Bucket.ID)
-	})).RunAndReturn(func(_ context.Context, r service.Request) *service.Exchange {
+	})).RunAndReturn(func(_ context.Context, r httpclient.Request) *httpclient.Exchange {
 		return scripted(r, http.StatusOK, 10, 10, time.Now().Add(time.Hour))
 	}).Once()
-	if _, err := s.One(sender, service.Bucket(s.Bucket.ID)); err != nil {
+	if _, err := s.One(sender, bodytmpl.Bucket(s.Bucket.ID)); err != nil {
 		t.Fatalf("send: %v", err)
 	}
 	if err := s.statusIs(http.StatusOK); err != nil {
@@ -63,8 +64,8 @@ func TestTransportErrorIsAViolation(t *testing.T) {
 	s := newTestScenario(t, steptest.NewLimiter(10))
 	sender := newMockSender(t)
 	reset := errors.New("connection reset by peer")
-	sender.EXPECT().Do(mock.Anything, mock.Anything).Return(&service.Exchange{Err: reset}).Once()
-	_, err := s.One(sender, service.Bucket(service.NewDeviceBucket()))
+	sender.EXPECT().Do(mock.Anything, mock.Anything).Return(&httpclient.Exchange{Err: reset}).Once()
+	_, err := s.One(sender, bodytmpl.Bucket(bodytmpl.NewDeviceBucket()))
 	var v *scenario.Violation
 	if !errors.As(err, &v) || !slices.Equal(v.Clause, clause.Of(clause.FR7)) || !strings.Contains(v.Actual, "connection reset") {
 		t.Fatalf("err = %v, want an FR-7 violation with the transport error", err)

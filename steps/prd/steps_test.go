@@ -13,7 +13,8 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/scenario"
 	"github.com/rlspec/rlspec/steps/steptest"
 )
@@ -154,13 +155,13 @@ func TestValidHeadersNamesTheBadHeader(t *testing.T) {
 	s := newTestScenario(t, steptest.NewLimiter(10))
 	now := time.Now()
 	for name, h := range map[string]http.Header{
-		"missing":  {service.HeaderLimit: {"10"}, service.HeaderReset: {"1"}},
-		"negative": {service.HeaderLimit: {"10"}, service.HeaderRemaining: {"-1"}, service.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
-		"word":     {service.HeaderLimit: {"ten"}, service.HeaderRemaining: {"1"}, service.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
-		"past":     {service.HeaderLimit: {"10"}, service.HeaderRemaining: {"1"}, service.HeaderReset: {"1"}},
-		"over":     {service.HeaderLimit: {"10"}, service.HeaderRemaining: {"11"}, service.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
+		"missing":  {dialect.HeaderLimit: {"10"}, dialect.HeaderReset: {"1"}},
+		"negative": {dialect.HeaderLimit: {"10"}, dialect.HeaderRemaining: {"-1"}, dialect.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
+		"word":     {dialect.HeaderLimit: {"ten"}, dialect.HeaderRemaining: {"1"}, dialect.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
+		"past":     {dialect.HeaderLimit: {"10"}, dialect.HeaderRemaining: {"1"}, dialect.HeaderReset: {"1"}},
+		"over":     {dialect.HeaderLimit: {"10"}, dialect.HeaderRemaining: {"11"}, dialect.HeaderReset: {strconv.FormatInt(now.Unix(), 10)}},
 	} {
-		ex := &service.Exchange{Method: "POST", Status: 200, RespHeader: h, Sent: now, Received: now}
+		ex := &httpclient.Exchange{Method: "POST", Status: 200, RespHeader: h, Sent: now, Received: now}
 		err := s.validHeaders(ex)
 		var v *scenario.Violation
 		if !errors.As(err, &v) || !slices.Equal(v.Clause, clause.Of(clause.FR7)) {

@@ -7,8 +7,9 @@ import (
 	"sort"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -208,7 +209,7 @@ func (s *World) raceBoundary() error {
 			}
 			release = s.boundaryAim(until.Add(-time.Second))
 		}
-		reqs, err := s.Requests(n, service.Bucket(s.Bucket.ID))
+		reqs, err := s.Requests(n, bodytmpl.Bucket(s.Bucket.ID))
 		if err != nil {
 			return err
 		}
@@ -234,7 +235,7 @@ func (s *World) boundaryOnce() error {
 	return nil
 }
 
-func (s *World) resetOnce(round []*service.Exchange, i, rounds int) error {
+func (s *World) resetOnce(round []*httpclient.Exchange, i, rounds int) error {
 	var got []int64
 	seen := map[int64]bool{}
 	dup := false

@@ -3,7 +3,8 @@ package prd
 import (
 	"net/http"
 
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -23,12 +24,12 @@ type World struct {
 
 // Bucket is what the scenario knows of the bucket it is testing.
 type Bucket struct {
-	ID     string            // the device bucket ("" until one is made)
-	First  *service.Exchange // first exchange on the bucket (or address)
-	from   int               // index of the current window's first exchange
-	until  int               // index where one window stops mattering (-1: never)
-	spent  *service.Exchange // last exchange whose headers say what is left
-	seeded bool              // left was set through TARGET_DB
+	ID     string               // the device bucket ("" until one is made)
+	First  *httpclient.Exchange // first exchange on the bucket (or address)
+	from   int                  // index of the current window's first exchange
+	until  int                  // index where one window stops mattering (-1: never)
+	spent  *httpclient.Exchange // last exchange whose headers say what is left
+	seeded bool                 // left was set through TARGET_DB
 	left   int
 }
 
@@ -54,12 +55,12 @@ func Register(w *World, sc scenario.Stepper) {
 
 // One sends a fresh request as the scenario's last exchange; the first one
 // on a bucket also becomes its first exchange.
-func (s *World) One(c scenario.Sender, f service.BucketField) (*service.Exchange, error) {
+func (s *World) One(c scenario.Sender, f bodytmpl.BucketField) (*httpclient.Exchange, error) {
 	return s.OneWith(c, f, nil)
 }
 
 // OneWith is One with header h added (may be nil).
-func (s *World) OneWith(c scenario.Sender, f service.BucketField, h http.Header) (*service.Exchange, error) {
+func (s *World) OneWith(c scenario.Sender, f bodytmpl.BucketField, h http.Header) (*httpclient.Exchange, error) {
 	if s.Bucket.First == nil {
 		if err := s.alignWindowStart(); err != nil {
 			return nil, err

@@ -8,7 +8,8 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // assumption is a time assumption a check rests on (one window, two
@@ -84,12 +85,12 @@ func (s *State) settle(ctx context.Context) *State {
 
 // posts are the POST exchanges recorded at indexes [from, to) (to < 0:
 // to the end) that the target answered.
-func (s *State) posts(from, to int) []*service.Exchange {
+func (s *State) posts(from, to int) []*httpclient.Exchange {
 	all := s.Exchanges()
 	if to < 0 || to > len(all) {
 		to = len(all)
 	}
-	var out []*service.Exchange
+	var out []*httpclient.Exchange
 	for _, ex := range all[min(from, to):to] {
 		if ex.Method == http.MethodPost && ex.Err == nil {
 			out = append(out, ex)
@@ -124,7 +125,7 @@ func (s *State) OneWindow(from, to int) string {
 // second (nil: none yet) was sent at least d after the first response came back (so the
 // server's two decisions are at least d apart, however long the first
 // request queued) and came back before end, the first window's end.
-func SamplesApart(first, second *service.Exchange, d time.Duration, end time.Time) string {
+func SamplesApart(first, second *httpclient.Exchange, d time.Duration, end time.Time) string {
 	if second == nil || second == first {
 		return ""
 	}
@@ -153,9 +154,9 @@ func (s *State) Refill(from, to int) string {
 		to = len(all)
 	}
 	type sample struct {
-		ex   *service.Exchange
+		ex   *httpclient.Exchange
 		left int64
-		rl   service.RateLimit
+		rl   dialect.RateLimit
 	}
 	byBucket := map[string][]sample{}
 	keys := map[string]bool{}
@@ -163,7 +164,7 @@ func (s *State) Refill(from, to int) string {
 		if ex.Method != http.MethodPost || (ex.Status != http.StatusOK && !ex.Refused()) {
 			continue
 		}
-		if k := ex.Header.Get(service.HeaderIdemKey); k != "" {
+		if k := ex.Header.Get(httpclient.HeaderIdemKey); k != "" {
 			if keys[k] {
 				continue // a replay
 			}
@@ -207,7 +208,7 @@ func (s *State) Refill(from, to int) string {
 
 // BucketOf is the bucket a request is counted on: its device_bucket when
 // that is 64 hex characters, else its client address.
-func BucketOf(ex *service.Exchange) string {
+func BucketOf(ex *httpclient.Exchange) string {
 	var body struct {
 		Bucket any `json:"device_bucket"`
 	}
@@ -236,7 +237,7 @@ func ValidBucket(id string) bool {
 func AddrKey(a netip.Addr) string { return "ip:" + a.String() }
 
 // Span is the first send and the last receive of exs (not empty).
-func Span(exs []*service.Exchange) (first, last time.Time) {
+func Span(exs []*httpclient.Exchange) (first, last time.Time) {
 	first, last = exs[0].Sent, exs[0].Received
 	for _, ex := range exs {
 		if ex.Sent.Before(first) {

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -18,8 +20,12 @@ type Env struct {
 	// their requests over them, the others use URL.
 	URLs        []string
 	DisabledURL string // base URL of the flag-off twin; "" skips AC8
-	Body        *service.Body
-	Seeder      StateSeeder // nil without TARGET_DB
+	// UntrustedURL is an instance that trusts no proxy, which EXT-XFF-01
+	// reaches with CLIENT_IPS=xff from its own source address (a
+	// TARGET_IMAGE start); "": none.
+	UntrustedURL string
+	Body         *bodytmpl.Body
+	Seeder       StateSeeder // nil without TARGET_DB
 	// PenaltySeeder is the penalties instance's TARGET_DB when it has a
 	// store of its own (the embedded reference); nil: Seeder.
 	PenaltySeeder StateSeeder
@@ -48,32 +54,28 @@ type Env struct {
 }
 
 // NewEnv returns an Env for cfg against url (and disabled, may be empty)
-// with service.Client clients and the default body or BODY_TEMPLATE.
+// with httpclient.Client clients and the default body or BODY_TEMPLATE.
 func NewEnv(cfg service.Config, url, disabled string) (*Env, error) {
-	body, err := service.LoadBody(cfg.BodyTemplate)
+	body, err := bodytmpl.Load(cfg.BodyTemplate)
 	if err != nil {
 		return nil, err
 	}
 	return &Env{
 		Config:      cfg,
 		URL:         url,
-		URLs:        instanceURLs(cfg, url),
+		URLs:        instanceURLs(url),
 		DisabledURL: disabled,
 		Body:        body,
 		NewClient: func(base string) Client {
-			return service.NewClient(cfg, base)
+			return httpclient.New(cfg, base)
 		},
 		Now:     time.Now,
 		MaxWait: service.DefaultMaxWait,
 	}, nil
 }
 
-// instanceURLs are cfg's instances when url is the first of them, else url
-// alone.
-func instanceURLs(cfg service.Config, url string) []string {
-	if all := cfg.InstanceURLs(); len(all) > 0 && all[0] == url {
-		return all
-	}
+// instanceURLs is url alone; a run of several instances sets Env.URLs.
+func instanceURLs(url string) []string {
 	if url == "" {
 		return nil
 	}

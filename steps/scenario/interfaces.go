@@ -5,13 +5,13 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // Sender sends one request to the target and records the exchange. It never
 // returns nil; transport failures are in Exchange.Err.
 type Sender interface {
-	Do(ctx context.Context, r service.Request) *service.Exchange
+	Do(ctx context.Context, r httpclient.Request) *httpclient.Exchange
 }
 
 // Client is a Sender bound to one client address.
@@ -22,8 +22,8 @@ type Client interface {
 }
 
 var (
-	_ Sender = (*service.Client)(nil)
-	_ Client = (*service.Client)(nil)
+	_ Sender = (*httpclient.Client)(nil)
+	_ Client = (*httpclient.Client)(nil)
 )
 
 // ClientFactory returns a client of the endpoint on base with a fresh client

@@ -1,20 +1,20 @@
 package scenario
 
-import "github.com/rlspec/rlspec/service"
+import "github.com/rlspec/rlspec/httpclient"
 
 // Last is the record a step that sends one request leaves for the steps
 // that check it.
 type Last struct {
-	Req   service.Request   // what was sent
-	Ex    *service.Exchange // what came back
-	Keyed *service.Exchange // the exchange a replay or a reused key repeats
+	Req   httpclient.Request   // what was sent
+	Ex    *httpclient.Exchange // what came back
+	Keyed *httpclient.Exchange // the exchange a replay or a reused key repeats
 }
 
 // Batch is the record a concurrent or bulk step leaves for the steps that
 // check it.
 type Batch struct {
-	Exchanges []*service.Exchange
-	Sent      int                   // requests sent at once
-	Left      int                   // units the bucket had before them
-	Rounds    [][]*service.Exchange // its rounds (identical requests, boundary race)
+	Exchanges []*httpclient.Exchange
+	Sent      int                      // requests sent at once
+	Left      int                      // units the bucket had before them
+	Rounds    [][]*httpclient.Exchange // its rounds (identical requests, boundary race)
 }

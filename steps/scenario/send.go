@@ -6,22 +6,23 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // Request renders a body with field f under a fresh Idempotency-Key.
-func (s *State) Request(f service.BucketField) (service.Request, error) {
+func (s *State) Request(f bodytmpl.BucketField) (httpclient.Request, error) {
 	b, err := s.env.Body.Render(f)
 	if err != nil {
-		return service.Request{}, fmt.Errorf("render body: %w", err)
+		return httpclient.Request{}, fmt.Errorf("render body: %w", err)
 	}
-	return service.Request{Body: b, IdempotencyKey: service.NewUUID()}, nil
+	return httpclient.Request{Body: b, IdempotencyKey: bodytmpl.NewUUID()}, nil
 }
 
 // Requests renders n requests with field f, each under its own key.
-func (s *State) Requests(n int, f service.BucketField) ([]service.Request, error) {
-	reqs := make([]service.Request, n)
+func (s *State) Requests(n int, f bodytmpl.BucketField) ([]httpclient.Request, error) {
+	reqs := make([]httpclient.Request, n)
 	for i := range reqs {
 		r, err := s.Request(f)
 		if err != nil {
@@ -33,14 +34,14 @@ func (s *State) Requests(n int, f service.BucketField) ([]service.Request, error
 }
 
 // Do sends r with c and records the exchange as evidence.
-func (s *State) Do(c Sender, r service.Request) *service.Exchange {
+func (s *State) Do(c Sender, r httpclient.Request) *httpclient.Exchange {
 	ex := c.Do(s.ctx, r)
 	s.Record(ex)
 	return ex
 }
 
 // Send sends r with c, records it, and fails when no response came back.
-func (s *State) Send(c Sender, r service.Request) (*service.Exchange, error) {
+func (s *State) Send(c Sender, r httpclient.Request) (*httpclient.Exchange, error) {
 	ex := s.Do(c, r)
 	if ex.Err != nil {
 		return ex, Violate(clause.Of(clause.FR7), "the target answers every request",
@@ -51,7 +52,7 @@ func (s *State) Send(c Sender, r service.Request) (*service.Exchange, error) {
 
 // SendFresh is the one render-and-send: a fresh request with field f (and
 // header h, may be nil), sent with c.
-func (s *State) SendFresh(c Sender, f service.BucketField, h http.Header) (service.Request, *service.Exchange, error) {
+func (s *State) SendFresh(c Sender, f bodytmpl.BucketField, h http.Header) (httpclient.Request, *httpclient.Exchange, error) {
 	r, err := s.Request(f)
 	if err != nil {
 		return r, nil, err
@@ -64,9 +65,9 @@ func (s *State) SendFresh(c Sender, f service.BucketField, h http.Header) (servi
 // Fire sends reqs concurrently: connections are pre-dialled, every goroutine
 // is ready, then one channel close releases them all at release (zero: at
 // once). Any transport failure is a violation.
-func (s *State) Fire(c Sender, reqs []service.Request, release time.Time) ([]*service.Exchange, error) {
+func (s *State) Fire(c Sender, reqs []httpclient.Request, release time.Time) ([]*httpclient.Exchange, error) {
 	s.predial(c, len(reqs))
-	out := make([]*service.Exchange, len(reqs))
+	out := make([]*httpclient.Exchange, len(reqs))
 	start := make(chan struct{})
 	var ready, done sync.WaitGroup
 	for i, r := range reqs {
@@ -106,7 +107,7 @@ func (s *State) predial(c Sender, n int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c.Do(s.ctx, service.Request{Method: http.MethodHead, ContentType: "-"})
+			c.Do(s.ctx, httpclient.Request{Method: http.MethodHead, ContentType: "-"})
 		}()
 	}
 	wg.Wait()

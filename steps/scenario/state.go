@@ -12,7 +12,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // State is the fresh state of one scenario: its clock and deadline, its
@@ -33,7 +33,7 @@ type State struct {
 	refs clause.Refs // the scenario's clause tags, for its violations
 
 	mu  sync.Mutex
-	all []*service.Exchange
+	all []*httpclient.Exchange
 
 	texts       []string     // the scenario's step texts, for a re-run
 	stepIDs     []string     // godog's ids of those steps
@@ -176,7 +176,7 @@ func (s *State) Result(sc *godog.Scenario) ScenarioResult {
 		r.ID = id // outline rows carry their own id, <id>.<row>, in the name
 	}
 	s.mu.Lock()
-	r.Exchanges = append([]*service.Exchange(nil), s.all...)
+	r.Exchanges = append([]*httpclient.Exchange(nil), s.all...)
 	r.Rerun = s.rerun
 	r.Steps = append([]string(nil), s.texts...)
 	if s.err != nil {
@@ -291,7 +291,7 @@ func (s *State) unlockOutage() {
 }
 
 // Record keeps exchanges as evidence of the scenario.
-func (s *State) Record(exs ...*service.Exchange) {
+func (s *State) Record(exs ...*httpclient.Exchange) {
 	s.shift(exs)
 	s.mu.Lock()
 	s.all = append(s.all, exs...)
@@ -299,10 +299,10 @@ func (s *State) Record(exs ...*service.Exchange) {
 }
 
 // Exchanges are the exchanges recorded so far.
-func (s *State) Exchanges() []*service.Exchange {
+func (s *State) Exchanges() []*httpclient.Exchange {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]*service.Exchange(nil), s.all...)
+	return append([]*httpclient.Exchange(nil), s.all...)
 }
 
 // Client returns the scenario's client, created on first use.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // A scenario against a target whose windows are aged rather than waited
@@ -47,7 +47,7 @@ func (s *State) age(t time.Time) error {
 }
 
 // shift moves freshly recorded exchanges onto the scenario's clock.
-func (s *State) shift(exs []*service.Exchange) {
+func (s *State) shift(exs []*httpclient.Exchange) {
 	if s.offset == 0 {
 		return
 	}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // Violation is a step's verdict that the target breaks a clause: what the
@@ -16,7 +16,7 @@ type Violation struct {
 	Check    string      // what was checked, one short phrase
 	Expected string
 	Actual   string
-	Evidence []*service.Exchange
+	Evidence []*httpclient.Exchange
 	// Precondition is set when the scenario failed setting itself up (a
 	// Given step, or the first request of a fresh bucket), before it reached
 	// the clause it checks: the failure is not charged to Clause.
@@ -28,7 +28,7 @@ type Violation struct {
 
 // Violate is the verdict that the target breaks refs: check is what was
 // checked, evidence the exchanges that show it.
-func Violate(refs clause.Refs, check, expected, actual string, evidence ...*service.Exchange) *Violation {
+func Violate(refs clause.Refs, check, expected, actual string, evidence ...*httpclient.Exchange) *Violation {
 	return &Violation{Clause: refs, Check: check, Expected: expected, Actual: actual, Evidence: evidence}
 }
 
@@ -85,7 +85,7 @@ type ScenarioResult struct {
 	// is not claimed (FEATURES): no failure under STRICT=1.
 	NotClaimed bool
 	Violation  *Violation // set when a step found a violation
-	Exchanges  []*service.Exchange
+	Exchanges  []*httpclient.Exchange
 	Duration   time.Duration
 	// Steps are the scenario's step texts; FailedStep is the 1-based index
 	// of the one that failed or skipped it (0: none did).

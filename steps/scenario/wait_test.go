@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/cucumber/godog"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 )
 
 // recordingAger records the ages it was asked for.
@@ -43,7 +43,7 @@ func TestWaitAgesTheKey(t *testing.T) {
 	if err := s.WaitUntil(wall.Add(time.Second)); err != nil || len(ager.ages) != 1 {
 		t.Errorf("a wait for a time already passed aged: %v %v", ager.ages, err)
 	}
-	ex := &service.Exchange{Sent: wall, Received: wall.Add(time.Millisecond)}
+	ex := &httpclient.Exchange{Sent: wall, Received: wall.Add(time.Millisecond)}
 	s.Record(ex)
 	if ex.Sent.Sub(wall) != 59*time.Second || ex.Received.Sub(ex.Sent) != time.Millisecond {
 		t.Errorf("recorded exchange at %s … %s, want moved by 59 s", ex.Sent.Sub(wall), ex.Received.Sub(wall))

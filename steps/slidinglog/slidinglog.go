@@ -9,7 +9,7 @@ import (
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/keyed"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -57,7 +57,7 @@ func (s *state) refusedNotRecorded() error {
 	if err := s.MayWaitUntil(due); err != nil {
 		return err
 	}
-	var refused []*service.Exchange
+	var refused []*httpclient.Exchange
 	for {
 		ex, err := s.SendKeyed()
 		if err != nil {
@@ -73,7 +73,7 @@ func (s *state) refusedNotRecorded() error {
 		if !ex.Sent.Before(due) {
 			return scenario.Violate(clause.Of(clause.SL5), "refused requests do not move when the key is allowed again",
 				fmt.Sprintf("allowed once the first allowed request left the window (sent %s after it)", ex.Sent.Sub(first.Received).Round(time.Millisecond)),
-				fmt.Sprintf("429 after %d refused requests", len(refused)), append([]*service.Exchange{first}, refused...)...)
+				fmt.Sprintf("429 after %d refused requests", len(refused)), append([]*httpclient.Exchange{first}, refused...)...)
 		}
 		if err := s.WaitUntil(ex.Received.Add(250 * time.Millisecond)); err != nil {
 			return err

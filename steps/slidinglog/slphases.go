@@ -9,7 +9,7 @@ import (
 
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -28,9 +28,9 @@ func (s *state) registerSLPhases(sc scenario.Stepper) {
 // phaseRun is what one key of SL-1-02 sent: its first request, its burst
 // of N and the probes after it.
 type phaseRun struct {
-	first  *service.Exchange
-	burst  []*service.Exchange
-	probes []*service.Exchange
+	first  *httpclient.Exchange
+	burst  []*httpclient.Exchange
+	probes []*httpclient.Exchange
 	err    error
 }
 

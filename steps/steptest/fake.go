@@ -16,6 +16,9 @@ import (
 	messages "github.com/cucumber/messages/go/v21"
 
 	"github.com/cucumber/godog"
+	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -26,7 +29,7 @@ type Client struct {
 	addr netip.Addr
 	lim  *Limiter
 	mu   sync.Mutex
-	reqs []service.Request
+	reqs []httpclient.Request
 }
 
 var _ scenario.Client = (*Client)(nil)
@@ -38,11 +41,11 @@ func (c *Client) Addr() netip.Addr { return c.addr }
 func (c *Client) Close() {}
 
 // Do answers r from the limiter (POST) or with 405.
-func (c *Client) Do(_ context.Context, r service.Request) *service.Exchange {
+func (c *Client) Do(_ context.Context, r httpclient.Request) *httpclient.Exchange {
 	c.mu.Lock()
 	c.reqs = append(c.reqs, r)
 	c.mu.Unlock()
-	ex := &service.Exchange{Method: r.Method, Body: r.Body, ClientAddr: c.addr, Sent: time.Now()}
+	ex := &httpclient.Exchange{Method: r.Method, Body: r.Body, ClientAddr: c.addr, Sent: time.Now()}
 	if ex.Method == "" {
 		ex.Method = http.MethodPost
 	}
@@ -60,7 +63,7 @@ type Limiter struct {
 	mu        sync.Mutex
 	Limit     int
 	left      map[string]int
-	cache     map[string]*service.Exchange
+	cache     map[string]*httpclient.Exchange
 	Oversell  bool // the bug: every request sees the quota before any spend
 	IgnoreKey bool // the bug: the same key with any body gets the cache
 	NoReplay  bool // the bug: a replay is processed (and spends) again
@@ -69,11 +72,11 @@ type Limiter struct {
 
 // NewLimiter is a limiter of limit units per bucket and no defect.
 func NewLimiter(limit int) *Limiter {
-	return &Limiter{Limit: limit, left: map[string]int{}, cache: map[string]*service.Exchange{}}
+	return &Limiter{Limit: limit, left: map[string]int{}, cache: map[string]*httpclient.Exchange{}}
 }
 
 // Answer answers r from addr as the limiter would, into ex.
-func (l *Limiter) Answer(addr netip.Addr, r service.Request, ex *service.Exchange) {
+func (l *Limiter) Answer(addr netip.Addr, r httpclient.Request, ex *httpclient.Exchange) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var body map[string]any
@@ -95,19 +98,19 @@ func (l *Limiter) Answer(addr netip.Addr, r service.Request, ex *service.Exchang
 		left = l.Limit
 	}
 	ex.RespHeader = http.Header{}
-	ex.RespHeader.Set(service.HeaderLimit, strconv.Itoa(l.Limit))
-	ex.RespHeader.Set(service.HeaderReset, strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
+	ex.RespHeader.Set(dialect.HeaderLimit, strconv.Itoa(l.Limit))
+	ex.RespHeader.Set(dialect.HeaderReset, strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
 	if left <= 0 {
 		ex.Status, ex.RespBody = 429, []byte(`{"error":"rate_limited"}`)
-		ex.RespHeader.Set(service.HeaderRemaining, "0")
-		ex.RespHeader.Set(service.HeaderRetryAfter, "3600")
+		ex.RespHeader.Set(dialect.HeaderRemaining, "0")
+		ex.RespHeader.Set(dialect.HeaderRetryAfter, "3600")
 		return
 	}
 	if !l.Oversell {
 		l.left[key] = left - 1
 	}
 	ex.Status, ex.RespBody = 200, []byte(`{"status":"accepted"}`)
-	ex.RespHeader.Set(service.HeaderRemaining, strconv.Itoa(left-1))
+	ex.RespHeader.Set(dialect.HeaderRemaining, strconv.Itoa(left-1))
 	if r.IdempotencyKey != "" {
 		l.cache[r.IdempotencyKey] = ex
 	}
@@ -115,7 +118,7 @@ func (l *Limiter) Answer(addr netip.Addr, r service.Request, ex *service.Exchang
 
 // NewClient is a client with a fresh address answered by lim.
 func NewClient(lim *Limiter) *Client {
-	return &Client{addr: service.NewClientAddr(service.ClientIPsBind), lim: lim}
+	return &Client{addr: httpclient.NewAddr(httpclient.Bind), lim: lim}
 }
 
 // Requests is how many requests c sent.
@@ -142,7 +145,7 @@ func (l *Limiter) SetLeft(id string, n int) bool {
 func Env(lim *Limiter) (*scenario.Env, error) {
 	cfg := service.DefaultConfig()
 	cfg.Limit = lim.Limit
-	body, err := service.LoadBody("")
+	body, err := bodytmpl.Load("")
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
 
+	"github.com/rlspec/rlspec/redact"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps/scenario"
 
@@ -69,7 +70,7 @@ func OpenSQLiteSeeder(path string, schema service.DBSchema, window time.Duration
 // is written as the contract's ISO-8601 text when the column is text, as a
 // timestamp otherwise.
 func OpenPostgresSeeder(dsn string, schema service.DBSchema, window time.Duration, now func() time.Time) (*DBSeeder, error) {
-	where := service.RedactDSN(dsn)
+	where := redact.DSN(dsn)
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open TARGET_DB %s: %w", where, err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps/keyed"
 	"github.com/rlspec/rlspec/steps/scenario"
@@ -51,7 +52,7 @@ func (s *state) fullBucketAfterDrain(who string, k keyed.Key) error {
 	for i, ex := range run {
 		if ex.Status/100 != 2 {
 			return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of %d of %s", i+1, len(run), who), "2xx (a bucket of its own, full)",
-				fmt.Sprintf("HTTP %d", ex.Status), append([]*service.Exchange{drained}, run[:i+1]...)...)
+				fmt.Sprintf("HTTP %d", ex.Status), append([]*httpclient.Exchange{drained}, run[:i+1]...)...)
 		}
 	}
 	s.Assume("the requests decided before a shared bucket could have refilled", func() string {

@@ -7,7 +7,7 @@ import (
 	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
-	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/check"
 	"github.com/rlspec/rlspec/steps/keyed"
 	"github.com/rlspec/rlspec/steps/scenario"
@@ -40,7 +40,7 @@ func (s *state) registerTokenBucket(sc scenario.Stepper) {
 // with 429 (the last exchange). Allowed requests beyond what the bucket can
 // hold over the run (B + R·Δt + 1, with the 1 s tolerance) break TB-1.
 func (s *state) drain() error {
-	var run []*service.Exchange
+	var run []*httpclient.Exchange
 	fresh := len(s.Key.Runs) == 0
 	defer func() { s.Key.Runs = append(s.Key.Runs, run) }()
 	allowed := 0
@@ -178,7 +178,7 @@ func (s *state) allowedInARow(which string) error {
 	for i, ex := range run {
 		if ex.Status/100 != 2 {
 			return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of %d after a drained key idled %s", i+1, n, run[0].Sent.Sub(drained.Received).Round(time.Millisecond)),
-				"2xx", fmt.Sprintf("HTTP %d", ex.Status), append([]*service.Exchange{drained}, run[:i+1]...)...)
+				"2xx", fmt.Sprintf("HTTP %d", ex.Status), append([]*httpclient.Exchange{drained}, run[:i+1]...)...)
 		}
 	}
 	return nil
@@ -195,7 +195,7 @@ func (s *state) steadyClient() error {
 	if err := s.FitsMaxWait(10*s.PerToken(), "a steady client for 10/R"); err != nil {
 		return err
 	}
-	run := []*service.Exchange{drained}
+	run := []*httpclient.Exchange{drained}
 	for i := 1; i <= n; i++ {
 		if err := s.WaitUntil(drained.Received.Add(time.Duration(i) * every)); err != nil {
 			return err

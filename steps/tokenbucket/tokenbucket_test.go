@@ -9,6 +9,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps/scenario"
@@ -20,7 +21,7 @@ func TestBucketWaitBeyondMaxWaitIsSkippedWithReason(t *testing.T) {
 	cfg := service.DefaultConfig().ForProfile(profile.TokenBucket)
 	cfg.Burst, cfg.Rate = 5, 0.1 // a token every 10 s
 	s := testWorld(context.Background(), &scenario.Env{Config: cfg, Now: time.Now, MaxWait: service.DefaultMaxWait})
-	s.Last.Ex = &service.Exchange{Received: time.Now()}
+	s.Last.Ex = &httpclient.Exchange{Received: time.Now()}
 	for name, step := range map[string]func() error{
 		"idle 2·B/R":      func() error { return s.idleBurstTimes(2) },
 		"idle B/R + 1":    s.idleFull,

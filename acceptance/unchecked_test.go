@@ -1,0 +1,94 @@
+package acceptance
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/features"
+	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps"
+)
+
+// A core clause no scenario is tagged with comes back SKIPPED, "not yet
+// checked"; a clause with a scenario, a feature's clause and one TAGS
+// leaves out do not.
+func TestUncheckedClauses(t *testing.T) {
+	fsys := fstest.MapFS{"sl.feature": {Data: []byte(`Feature: sl
+
+  @SL-1 @SL-2 @SL-3 @SL-4 @SL-5 @SL-6 @SL-7 @profile:sliding-log @id:SL-1-99
+  Scenario: SL-1-99 [SL-1] core
+    Given a fresh key
+`)}}
+	got, err := unchecked(fsys, "", profile.SlidingLog)
+	if err != nil || len(got) != 1 || got[0].Clauses[0] != clause.SL8 || got[0].Status != steps.Skipped ||
+		got[0].NotClaimed || !strings.HasPrefix(got[0].Reason, NotYetChecked) {
+		t.Fatalf("unchecked: %+v %v", got, err)
+	}
+	if got, err := unchecked(fsys, "@SL-1", profile.SlidingLog); err != nil || len(got) != 0 {
+		t.Fatalf("TAGS=@SL-1: %+v %v", got, err)
+	}
+	// The real features: every core clause of the profiles with scenarios
+	// is checked; the new designs' clauses are not, yet.
+	for _, p := range profile.All() {
+		got, err := unchecked(features.FS, "", p.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, r := range got {
+			ids = append(ids, string(r.Clauses[0]))
+		}
+		switch p.Name {
+		case profile.SlidingWindowCounter, profile.LeakyBucket:
+			if len(got) != len(p.Core()) {
+				t.Errorf("%s: unchecked %v, want all of %v", p.Name, ids, p.Core())
+			}
+		default:
+			if len(got) != 0 {
+				t.Errorf("%s: clauses without a scenario: %v", p.Name, ids)
+			}
+		}
+	}
+}
+
+// conformance.json never says pass for a profile whose clauses were not
+// checked: the unchecked results make its core partial.
+func TestUncheckedCoreIsNotAPass(t *testing.T) {
+	notYet, err := unchecked(features.FS, "", profile.LeakyBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := coreOf(notYet, profile.LeakyBucket); c.Result != "partial" || c.Skipped != 5 || c.Passed != 0 {
+		t.Fatalf("core of an unchecked profile: %+v", c)
+	}
+	rep := &Report{Strict: true, Results: notYet}
+	if rep.ExitCode() != 1 {
+		t.Fatal("STRICT=1 passed clauses nothing checked")
+	}
+}
+
+// The fixed-window scenarios read epoch and first-request windows only:
+// under a grid every selected scenario is skipped, not judged as epoch.
+func TestGridAlignmentsAreNotYetRead(t *testing.T) {
+	for a, want := range map[profile.Align]bool{"": false, profile.AlignEpoch: false, profile.AlignFirstRequest: false,
+		profile.AlignKeyGrid: true, profile.AlignGrid: true} {
+		tc := service.Config{Profile: profile.FixedWindow, WindowAlign: a}
+		if got := unreadAlign(tc) != ""; got != want {
+			t.Errorf("%q: unread %v, want %v", a, got, want)
+		}
+	}
+	filter, n, _, err := selectClaimed(features.FS, "", profile.FixedWindow, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	skipped, n2, err := withUnchecked(service.Config{Profile: profile.FixedWindow, WindowAlign: profile.AlignKeyGrid}, "", filter, n, nil)
+	if err != nil || n2 != 0 || len(skipped) != n || n == 0 {
+		t.Fatalf("key-grid: %d of %d skipped, %d left to run, %v", len(skipped), n, n2, err)
+	}
+	if c := coreOf(skipped, profile.FixedWindow); c.Result != "partial" || c.Passed != 0 {
+		t.Fatalf("key-grid core: %+v", c)
+	}
+}

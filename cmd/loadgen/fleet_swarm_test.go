@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/moby/moby/client"
+	"github.com/rlspec/rlspec/containers"
+	"github.com/rlspec/rlspec/containers/containerstest"
+	"github.com/rlspec/rlspec/loadgen"
+	"github.com/rlspec/rlspec/loadgen/fleet"
+)
+
+// swarmTest is what a Swarm test needs: a Docker client on a swarm
+// manager (a one-node swarm made here, and left again, when the engine
+// was in none) and a harness image of this tree's loadgen.
+func swarmTest(t *testing.T) (*client.Client, string) {
+	t.Helper()
+	t.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
+	containerstest.RequireDocker(t)
+	ctx := context.Background()
+	cli, err := client.New(client.FromEnv)
+	if err != nil {
+		t.Skip("docker client: " + err.Error())
+	}
+	t.Cleanup(func() { cli.Close() })
+	info, err := cli.Info(ctx, client.InfoOptions{})
+	if err != nil {
+		t.Skip("docker info: " + err.Error())
+	}
+	if !info.Info.Swarm.ControlAvailable {
+		if info.Info.Swarm.NodeID != "" {
+			t.Skip("this engine is a swarm worker, not a manager")
+		}
+		if _, err := cli.SwarmInit(ctx, client.SwarmInitOptions{ListenAddr: "127.0.0.1:2377", AdvertiseAddr: "127.0.0.1"}); err != nil {
+			t.Skip("docker swarm init: " + err.Error())
+		}
+		t.Cleanup(func() {
+			if _, err := cli.SwarmLeave(context.Background(), client.SwarmLeaveOptions{Force: true}); err != nil {
+				t.Errorf("leave the swarm made for the test: %v", err)
+			}
+		})
+	}
+	if _, err := cli.ImageInspect(ctx, containers.ReferenceImage); err != nil {
+		if err := containers.BuildReferenceImage(ctx, containers.WithBuildDir("../..")); err != nil {
+			t.Fatalf("build %s: %v", containers.ReferenceImage, err)
+		}
+	}
+	tag := "rlspec-fleet-test:latest"
+	if err := containers.BuildHarnessImage(ctx, tag, containers.WithBuildDir("../..")); err != nil {
+		t.Fatalf("build %s: %v", tag, err)
+	}
+	t.Cleanup(func() {
+		if err := containers.RemoveImage(context.Background(), tag); err != nil {
+			t.Logf("remove %s: %v", tag, err)
+		}
+	})
+	return cli, tag
+}
+
+// TestSwarmThreeGenerators: three generators on a Swarm service put one
+// open-loop load on the reference image; the merged load.json is what
+// their three logs add up to (requests, statuses, percentiles of the
+// merged histogram), every generator is listed with its start lag, the
+// start skew between them is reported, and the service is gone afterwards.
+func TestSwarmThreeGenerators(t *testing.T) {
+	cli, image := swarmTest(t)
+	dir := t.TempDir()
+	env := map[string]string{
+		"TARGET_IMAGE": containers.ReferenceImage, "RL_LIMIT": "1000000", "RL_WINDOW": "60s",
+		"GENERATORS": "3", "GENERATOR_IMAGE": image, "START_DELAY": "5s",
+		"RATE": "300", "DURATION": "3s", "WARMUP": "1s", "BUCKETS": "30",
+		"THRESHOLDS": "errors<1%", "REPORT_DIR": dir,
+	}
+	var out, errb bytes.Buffer
+	code := runLoad(context.Background(), nil, &out, &errb, envOf(env))
+	t.Logf("stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	rep := readReport(t, dir)
+
+	// What the generators' own logs add up to.
+	sum := loadgen.NewHistograms()
+	for i := range 3 {
+		f, err := os.Open(filepath.Join(fleet.GeneratorDir(dir, i), "load.hlog"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := loadgen.ReadHlog(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n int64
+		for _, iv := range l.Intervals {
+			sum.Merge(iv.H)
+			n += iv.H.Requests()
+		}
+		if n < 200 || n > 400 { // 100 req/s for 3 s each
+			t.Errorf("generator %d logged %d requests, want about 300", i, n)
+		}
+		if l.Generator.StartAt.IsZero() || l.Generator.Generator == "" {
+			t.Errorf("generator %d: log without its start comment: %+v", i, l.Generator)
+		}
+	}
+	if rep.Requests != sum.Requests() {
+		t.Errorf("load.json requests %d, logs add up to %d", rep.Requests, sum.Requests())
+	}
+	wantStatus := loadgen.StatusCountsOf(sum.Status)
+	if rep.ByStatus.OK != wantStatus.OK || rep.ByStatus.RateLimited != wantStatus.RateLimited || rep.ByStatus.Errors() != wantStatus.Errors() {
+		t.Errorf("load.json statuses %+v, logs add up to %+v", rep.ByStatus, wantStatus)
+	}
+	if want := loadgen.PercentilesOf(sum.Corrected); rep.LatencyMs != want {
+		t.Errorf("load.json latency %+v, merged logs %+v", rep.LatencyMs, want)
+	}
+	if want := loadgen.PercentilesOf(sum.Uncorrected); rep.UncorrectedLatencyMs != want {
+		t.Errorf("load.json uncorrected latency %+v, merged logs %+v", rep.UncorrectedLatencyMs, want)
+	}
+	if len(rep.Generators) != 3 {
+		t.Fatalf("load.json lists %d generators, want 3", len(rep.Generators))
+	}
+	var total int64
+	for _, g := range rep.Generators {
+		total += g.Requests
+		if g.Error != "" || g.StartAt.IsZero() {
+			t.Errorf("generator %+v", g)
+		}
+	}
+	if total != rep.Requests {
+		t.Errorf("generators' requests add up to %d, load.json says %d", total, rep.Requests)
+	}
+	if rep.StartSkewMs <= 0 || rep.StartSkewMs > 5000 {
+		t.Errorf("start skew %.3f ms not reported (or more than the start delay)", rep.StartSkewMs)
+	}
+	if rep.ScheduledRate != 300 || rep.Buckets != 30 {
+		t.Errorf("load.json scheduled rate %g buckets %d, want the totals 300 and 30", rep.ScheduledRate, rep.Buckets)
+	}
+	services, err := cli.ServiceList(context.Background(), client.ServiceListOptions{Filters: make(client.Filters).Add("label", fleet.Label)})
+	if err != nil || len(services.Items) != 0 {
+		t.Errorf("services left behind: %v, %v", services.Items, err)
+	}
+}
+
+// TestSwarmDeadGenerator: one of two generators is killed once it has
+// logged its first interval; the run exits 2 naming it, load.json lists it
+// with its exit status, and the requests it logged before dying are in the
+// totals (they equal what the two logs add up to).
+func TestSwarmDeadGenerator(t *testing.T) {
+	cli, image := swarmTest(t)
+	dir := t.TempDir()
+	env := map[string]string{
+		"GENERATORS": "2", "GENERATOR_IMAGE": image, "START_DELAY": "3s",
+		"RATE": "100", "DURATION": "6s", "WARMUP": "0s", "BUCKETS": "10", "THRESHOLDS": "", "REPORT_DIR": dir,
+	}
+	type result struct {
+		code     int
+		out, err string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var out, errb bytes.Buffer
+		code := runLoad(context.Background(), nil, &out, &errb, envOf(env))
+		done <- result{code, out.String(), errb.String()}
+	}()
+	victim := filepath.Join(fleet.GeneratorDir(dir, 1), "load.hlog")
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	killed := false
+	for !killed {
+		select {
+		case r := <-done:
+			t.Fatalf("ended before a generator was killed: exit %d\n%s\n%s", r.code, r.out, r.err)
+		case <-tick.C:
+		}
+		if !loggedInterval(victim) {
+			continue
+		}
+		list, err := cli.ContainerList(context.Background(), client.ContainerListOptions{Filters: make(client.Filters).Add("label", fleet.Label)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range list.Items {
+			if strings.HasSuffix(c.Labels["com.docker.swarm.task.name"], ".2."+c.Labels["com.docker.swarm.task.id"]) {
+				if _, err := cli.ContainerKill(context.Background(), c.ID, client.ContainerKillOptions{}); err != nil {
+					t.Fatal(err)
+				}
+				killed = true
+			}
+		}
+	}
+	r := <-done
+	t.Logf("stdout:\n%s\nstderr:\n%s", r.out, r.err)
+	if r.code != 2 || !strings.Contains(r.err, "1 of 2 generators failed, generator 1/2") {
+		t.Fatalf("exit %d; want 2 naming generator 1/2", r.code)
+	}
+	rep := readReport(t, dir)
+	if len(rep.Generators) != 2 || rep.Generators[0].Error != "" || !strings.Contains(rep.Generators[1].Error, "exit status 137") {
+		t.Fatalf("generators %+v", rep.Generators)
+	}
+	if rep.Generators[1].Requests == 0 || rep.Requests != rep.Generators[0].Requests+rep.Generators[1].Requests {
+		t.Errorf("requests %d; generators %d + %d: the dead one's must count", rep.Requests, rep.Generators[0].Requests, rep.Generators[1].Requests)
+	}
+	if rep.Pass {
+		t.Error("a run with a dead generator passes")
+	}
+}
+
+// loggedInterval reports whether the interval log at path has an interval
+// line yet (one that is neither a comment nor the legend).
+func loggedInterval(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "Tag=") || line != "" && line[0] >= '0' && line[0] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// readReport reads dir/load.json.
+func readReport(t *testing.T, dir string) loadgen.Report {
+	t.Helper()
+	var rep loadgen.Report
+	b, err := os.ReadFile(filepath.Join(dir, "load.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}

@@ -1,0 +1,58 @@
+package fakeserver
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The leaky bucket's modes (RL_LB_MODE, profiles.md LB_MODE).
+const (
+	LBModeDelay   = "delay"
+	LBModeNoDelay = "nodelay"
+)
+
+// leakyFromEnv reads RL_DELAY (the queued requests answered at once) and
+// RL_LB_MODE (delay, the default, or nodelay).
+func (c *Config) leakyFromEnv(get func(string) (string, bool)) error {
+	if v, ok := get("RL_DELAY"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return fmt.Errorf("RL_DELAY: %q is not a non-negative integer", v)
+		}
+		c.QueueDelay = n
+	}
+	if v, ok := get("RL_LB_MODE"); ok {
+		switch strings.ToLower(v) {
+		case LBModeDelay:
+			c.NoDelay = false
+		case LBModeNoDelay:
+			c.NoDelay = true
+		default:
+			return fmt.Errorf("RL_LB_MODE: %q is not one of %s, %s", v, LBModeDelay, LBModeNoDelay)
+		}
+	}
+	return nil
+}
+
+// hold keeps an allowed answer back for its turn in the queue (a leaky
+// bucket's Decision.Wait) with Config.Hold, a timer by default. It
+// reports false when the client gave up meanwhile: nothing is written.
+func (s *Server) hold(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	if s.cfg.Hold != nil {
+		return s.cfg.Hold(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

@@ -1,0 +1,113 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/reference"
+)
+
+// design is a model the suite runs the reference on, with the burst a
+// fresh key gets at one instant (its N, or a leaky bucket's B + 1).
+type design struct {
+	name  string
+	m     model.Model
+	burst int
+}
+
+// designs are the models whose state is more than a window's count: the
+// sliding-window counter (the previous window's count in State.Log) and
+// the leaky bucket (the instant its queue is empty), and the fixed
+// windows on a grid.
+func designs() []design {
+	return []design{
+		{"sliding-window-counter", model.WindowCounter{Limit: 20, Window: 3 * time.Second}, 20},
+		{"leaky-bucket", model.LeakyBucket{Burst: 19, Rate: 4}, 20},
+		{"leaky-bucket-nodelay", model.LeakyBucket{Burst: 19, Rate: 4, NoDelay: true}, 20},
+		{"key-grid", model.KeyGrid{Limit: 20, Window: 3 * time.Second}, 20},
+		{"grid", model.Grid{Limit: 20, Window: 3 * time.Second, Anchor: 1_800_000_001}, 20},
+	}
+}
+
+var designT0 = time.Unix(1_800_000_000, 250_000_000)
+
+// TestDesigns: the reference on the store decides a random walk of
+// requests (bursts, pauses, two keys) exactly as the design does on states
+// kept in memory — the store keeps every field the design writes.
+func TestDesigns(t testing.TB, open Open) {
+	for _, d := range designs() {
+		clock := reference.NewFakeClock(designT0)
+		ref, err := reference.New(d.m, fresh(t, open), reference.WithClock(clock))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(7, 11))
+		mem := map[string]model.State{}
+		for i := range 120 {
+			if r.IntN(3) == 0 {
+				clock.Advance(time.Duration(r.Int64N(1500)) * time.Millisecond)
+			}
+			key := fmt.Sprint("k", r.IntN(2))
+			got, err := ref.Decide(context.Background(), reference.Request{Bucket: key, BodySHA256: sum("")})
+			if err != nil {
+				t.Fatalf("%s: request %d: %v", d.name, i, err)
+			}
+			next, want := d.m.Step(mem[key], model.Request{Cost: 1}, clock.Now())
+			mem[key] = next
+			if (got.Outcome == reference.Allowed) != want.Allowed || got.Remaining != want.Remaining || got.Reset != want.Reset ||
+				got.RetryAfter != want.RetryAfter || got.Wait != want.Wait {
+				t.Fatalf("%s: request %d at %v: the reference on the store decided %+v, the design %+v", d.name, i, clock.Now(), got, want)
+			}
+		}
+	}
+}
+
+// TestDesignsAtomic: burst + k concurrent requests on a fresh key at one
+// instant get exactly the design's burst allowed, and a leaky bucket gives
+// each allowed request its own turn (no two the same Wait) — the check
+// and the spend are one transaction.
+func TestDesignsAtomic(t testing.TB, open Open) {
+	for _, d := range designs() {
+		clock := reference.NewFakeClock(designT0)
+		ref, err := reference.New(d.m, fresh(t, open), reference.WithClock(clock))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := d.burst + 30
+		ds := make([]reference.Decision, n)
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ds[i], errs[i] = ref.Decide(context.Background(), reference.Request{Bucket: "hot", BodySHA256: sum("")})
+			}()
+		}
+		wg.Wait()
+		allowed, waits := 0, map[time.Duration]bool{}
+		for i, dec := range ds {
+			if errs[i] != nil {
+				t.Fatalf("%s: %v", d.name, errs[i])
+			}
+			if dec.Outcome != reference.Allowed {
+				continue
+			}
+			allowed++
+			if lb, ok := d.m.(model.LeakyBucket); ok && !lb.NoDelay {
+				if waits[dec.Wait] {
+					t.Fatalf("%s: two requests were given the turn %v", d.name, dec.Wait)
+				}
+				waits[dec.Wait] = true
+			}
+		}
+		if allowed != d.burst {
+			t.Fatalf("%s: %d concurrent requests on a fresh key: %d allowed, want %d", d.name, n, allowed, d.burst)
+		}
+	}
+}
