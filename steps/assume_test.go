@@ -17,6 +17,8 @@ import (
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
+	"github.com/rlspec/rlspec/steps/steptest"
 )
 
 // fakeTime is a fake clock; waiting moves it (by a share of the wait, for
@@ -137,7 +139,7 @@ func newSlowServer(clock *fakeTime, limit int, window time.Duration, delay func(
 // runScenario runs texts as godog would (steps in order, stopping at the
 // first error) on a scenario whose clients are mockery mocks answered by
 // srv, and returns the verdict its end records.
-func runScenario(t *testing.T, srv *slowServer, window time.Duration, texts ...string) ScenarioResult {
+func runScenario(t *testing.T, srv *slowServer, window time.Duration, texts ...string) scenario.ScenarioResult {
 	t.Helper()
 	cfg := service.DefaultConfig()
 	cfg.Limit, cfg.Window = srv.limit, window
@@ -154,18 +156,18 @@ func anyAddress(do func(context.Context, httpclient.Request) *httpclient.Exchang
 
 // runScenarioOn is runScenario with cfg, on clock, answered by do; each
 // client the scenario makes has an address of its own (127.0.0.9, .10, …).
-func runScenarioOn(t *testing.T, cfg service.Config, clock *fakeTime, do answer, texts ...string) ScenarioResult {
+func runScenarioOn(t *testing.T, cfg service.Config, clock *fakeTime, do answer, texts ...string) scenario.ScenarioResult {
 	t.Helper()
 	body, err := bodytmpl.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec := newMockRecorder(t)
-	var got ScenarioResult
-	rec.EXPECT().Record(mock.Anything).Run(func(r ScenarioResult) { got = r }).Once()
+	var got scenario.ScenarioResult
+	rec.EXPECT().Record(mock.Anything).Run(func(r scenario.ScenarioResult) { got = r }).Once()
 	clients := 0
-	env := &Env{Config: cfg, URL: "http://fake", Body: body, Now: clock.Now, Wait: clock.Wait, Recorder: rec, MaxWait: service.DefaultMaxWait,
-		NewClient: func(string) Client {
+	env := &scenario.Env{Config: cfg, URL: "http://fake", Body: body, Now: clock.Now, Wait: clock.Wait, Recorder: rec, MaxWait: service.DefaultMaxWait,
+		NewClient: func(string) scenario.Client {
 			c, addr := newMockClient(t), netip.AddrFrom4([4]byte{127, 0, 0, byte(9 + clients)})
 			clients++
 			c.EXPECT().Do(mock.Anything, mock.Anything).RunAndReturn(func(ctx context.Context, r httpclient.Request) *httpclient.Exchange {
@@ -177,19 +179,7 @@ func runScenarioOn(t *testing.T, cfg service.Config, clock *fakeTime, do answer,
 			c.EXPECT().Close().Maybe()
 			return c
 		}}
-	s := &scenario{env: env, base: env.URL, enabled: true, texts: texts}
-	ctx := context.Background()
-	s.begin(ctx)
-	p := &replayer{}
-	s.register(p)
-	for _, text := range texts {
-		if s.err = p.run(text); s.err != nil {
-			break
-		}
-	}
-	if _, err := s.after(ctx, fakeGodogScenario("RL-T [x] t", "@id:RL-T"), nil); err != nil {
-		t.Fatal(err)
-	}
+	scenario.Run(context.Background(), env, steptest.Scenario("RL-T [x] t", "@id:RL-T"), texts, registerAll)
 	return got
 }
 
@@ -220,7 +210,7 @@ func slowAt(i int, d time.Duration) func(int) time.Duration {
 func TestAC602OnASlowServerIsNeverAFalseFailure(t *testing.T) {
 	clock := &fakeTime{now: time.Unix(1_800_000_000, 0)}
 	r := runScenario(t, newSlowServer(clock, 20, 3*time.Second, every(50*time.Millisecond)), 3*time.Second, ac602...)
-	if r.Status != Skipped || !strings.Contains(r.Reason, "one window did not hold") || r.Rerun == "" {
+	if r.Status != scenario.Skipped || !strings.Contains(r.Reason, "one window did not hold") || r.Rerun == "" {
 		t.Fatalf("%s: %s (re-run: %q)", r.Status, r.Reason, r.Rerun)
 	}
 }
@@ -235,13 +225,13 @@ func TestAC602SecondRunInOneWindowGivesTheVerdict(t *testing.T) {
 		return time.Millisecond
 	}
 	r := runScenario(t, newSlowServer(clock, 20, 3*time.Second, slowFirst), 3*time.Second, ac602...)
-	if r.Status != Passed || !strings.Contains(r.Rerun, "one window did not hold") {
+	if r.Status != scenario.Passed || !strings.Contains(r.Rerun, "one window did not hold") {
 		t.Fatalf("%s: %s (re-run: %q)", r.Status, r.Reason, r.Rerun)
 	}
 	// A fast correct server passes at once; a fast server whose replays
 	// spend still fails.
 	r = runScenario(t, newSlowServer(clock, 20, 3*time.Second, every(time.Millisecond)), 3*time.Second, ac602...)
-	if r.Status != Passed || r.Rerun != "" {
+	if r.Status != scenario.Passed || r.Rerun != "" {
 		t.Fatalf("fast: %s: %s (re-run: %q)", r.Status, r.Reason, r.Rerun)
 	}
 }
@@ -256,12 +246,12 @@ func TestAC602MovingResetIsNoSkip(t *testing.T) {
 	start := time.Unix(1_800_000_000, 5_000_000)
 	srv := newSlowServer(&fakeTime{now: start}, 20, 10*time.Second, every(40*time.Millisecond))
 	srv.sliding = true
-	if r := runScenario(t, srv, 10*time.Second, ac602...); r.Status != Passed || r.Rerun != "" {
+	if r := runScenario(t, srv, 10*time.Second, ac602...); r.Status != scenario.Passed || r.Rerun != "" {
 		t.Fatalf("moving Reset, correct replays: %s: %s (re-run: %q)", r.Status, r.Reason, r.Rerun)
 	}
 	srv = newSlowServer(&fakeTime{now: start}, 20, 10*time.Second, every(40*time.Millisecond))
 	srv.sliding, srv.replaySpends = true, true
-	if r := runScenario(t, srv, 10*time.Second, ac602...); r.Status != Failed || r.Rerun != "" {
+	if r := runScenario(t, srv, 10*time.Second, ac602...); r.Status != scenario.Failed || r.Rerun != "" {
 		t.Fatalf("moving Reset, replays that spend: %s: %s (re-run: %q)", r.Status, r.Reason, r.Rerun)
 	}
 }
@@ -288,11 +278,11 @@ func TestAC303MeasuresTheGapAtTheServer(t *testing.T) {
 	srv := newSlowServer(clock, 3, time.Hour, queued)
 	srv.sliding = true
 	r := runScenario(t, srv, time.Hour, ac303...)
-	if r.Status != Failed || r.Violation == nil || r.Violation.Check != "X-RateLimit-Reset does not move within a window" {
+	if r.Status != scenario.Failed || r.Violation == nil || r.Violation.Check != "X-RateLimit-Reset does not move within a window" {
 		t.Fatalf("sliding Reset: %s: %s", r.Status, r.Reason)
 	}
 	clock = &fakeTime{now: time.Unix(1_800_000_000, 5_000_000)}
-	if r := runScenario(t, newSlowServer(clock, 3, time.Hour, queued), time.Hour, ac303...); r.Status != Passed {
+	if r := runScenario(t, newSlowServer(clock, 3, time.Hour, queued), time.Hour, ac303...); r.Status != scenario.Passed {
 		t.Fatalf("correct server: %s: %s", r.Status, r.Reason)
 	}
 }
@@ -305,7 +295,7 @@ func TestAC303SamplesTooCloseAreSkipped(t *testing.T) {
 	srv := newSlowServer(clock, 3, time.Hour, every(time.Millisecond))
 	srv.sliding = true
 	r := runScenario(t, srv, time.Hour, ac303...)
-	if r.Status != Skipped || !strings.Contains(r.Reason, "two samples 2s apart at the server inside one window did not hold") {
+	if r.Status != scenario.Skipped || !strings.Contains(r.Reason, "two samples 2s apart at the server inside one window did not hold") {
 		t.Fatalf("%s: %s", r.Status, r.Reason)
 	}
 }
@@ -328,17 +318,17 @@ func TestAC401WindowNotPassedAtTheServerIsNoVerdict(t *testing.T) {
 	srv := newSlowServer(&fakeTime{now: start}, 3, 3*time.Second, every(time.Millisecond))
 	srv.behind = 1500 * time.Millisecond
 	r := runScenario(t, srv, 3*time.Second, ac401...)
-	if r.Status != Skipped || !strings.Contains(r.Reason, "the window had passed at the server did not hold") {
+	if r.Status != scenario.Skipped || !strings.Contains(r.Reason, "the window had passed at the server did not hold") {
 		t.Fatalf("clock behind: %s: %s", r.Status, r.Reason)
 	}
 	r = runScenario(t, newSlowServer(&fakeTime{now: start}, 3, 3*time.Second, every(time.Millisecond)), 3*time.Second, ac401...)
-	if r.Status != Passed {
+	if r.Status != scenario.Passed {
 		t.Fatalf("in step: %s: %s", r.Status, r.Reason)
 	}
 	srv = newSlowServer(&fakeTime{now: start}, 3, 3*time.Second, every(time.Millisecond))
 	srv.noReset = true
 	r = runScenario(t, srv, 3*time.Second, ac401...)
-	if r.Status != Failed {
+	if r.Status != scenario.Failed {
 		t.Fatalf("no reset: %s: %s", r.Status, r.Reason)
 	}
 }
@@ -362,14 +352,14 @@ func TestOneStallIsNoFalseFailure(t *testing.T) {
 	stallOnce := slowAt(1, 3500*time.Millisecond)
 	clock := &fakeTime{now: time.Unix(1_800_000_000, 5_000_000)}
 	r := runScenario(t, newSlowServer(clock, 20, 3*time.Second, stallOnce), 3*time.Second, ac102...)
-	if r.Status != Passed || !strings.Contains(r.Rerun, "one window did not hold") {
+	if r.Status != scenario.Passed || !strings.Contains(r.Rerun, "one window did not hold") {
 		t.Fatalf("stall: %s: %s (re-run: %q)", r.Status, r.Reason, r.Rerun)
 	}
 	// A server whose window is a tenth of RL_WINDOW refills too soon: FAIL.
 	clock = &fakeTime{now: time.Unix(1_800_000_000, 5_000_000)}
 	short := newSlowServer(clock, 20, 300*time.Millisecond, every(200*time.Millisecond))
 	r = runScenario(t, short, 3*time.Second, ac102...)
-	if r.Status != Failed || r.Rerun != "" {
+	if r.Status != scenario.Failed || r.Rerun != "" {
 		t.Fatalf("short window: %s: %s (re-run: %q)", r.Status, r.Reason, r.Rerun)
 	}
 }

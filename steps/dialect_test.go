@@ -15,6 +15,7 @@ import (
 
 	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // answerer is a target that answers every request with status, header
@@ -64,12 +65,12 @@ func TestStatusDialectSkipsHeaderClauses(t *testing.T) {
 	for _, profile := range []string{"token-bucket", "sliding-log"} {
 		cfg := configFrom(t, map[string]string{"PROFILE": profile, "DIALECT": "status", "RL_LIMIT": "5", "RL_WINDOW": "3", "RL_BURST": "5", "RL_RATE": "2"})
 		ok := exchange(t, cfg, answerer(t, 200, nil, "ok"))
-		s := &scenario{env: &Env{Config: cfg, Now: time.Now}, enabled: true, ctx: context.Background()}
-		s.key.runs = [][]*httpclient.Exchange{{ok}}
-		s.last.ex = exchange(t, cfg, answerer(t, 429, map[string]string{"Retry-After": "1"}, "slow down"))
-		step := s.bucketHeaders
+		s, p := keyedSteps(context.Background(), &scenario.Env{Config: cfg, Now: time.Now})
+		s.Key.Runs = [][]*httpclient.Exchange{{ok}}
+		s.Last.Ex = exchange(t, cfg, answerer(t, 429, map[string]string{"Retry-After": "1"}, "slow down"))
+		step := on(p, "every response carried Limit B, Remaining the whole tokens left, and Reset within ⌈B/R⌉ + 1 seconds")
 		if profile == "sliding-log" {
-			step = s.logHeaders
+			step = on(p, "every response carried Limit N, Remaining N minus the allowed requests, and Reset at the oldest allowed request plus W")
 		}
 		err := step()
 		if !errors.Is(err, godog.ErrSkip) || !strings.Contains(err.Error(), "DIALECT=status") {
@@ -85,11 +86,11 @@ func TestRetryAfterReadOnItsOwn(t *testing.T) {
 	for _, ra := range []string{"3", time.Now().Add(3 * time.Second).UTC().Format(http.TimeFormat)} {
 		for _, profile := range []string{"sliding-log", "token-bucket"} {
 			cfg := configFrom(t, map[string]string{"PROFILE": profile, "RL_LIMIT": "5", "RL_WINDOW": "5", "RL_BURST": "5", "RL_RATE": "0.5", "LIMITED_BODY": "/error/code=RATE_LIMITED"})
-			s := &scenario{env: &Env{Config: cfg, Now: time.Now}, enabled: true, ctx: context.Background()}
-			s.last.ex = exchange(t, cfg, answerer(t, 429, map[string]string{"Retry-After": ra}, `{"error":{"code":"RATE_LIMITED"}}`))
-			step := s.the429
+			s, p := keyedSteps(context.Background(), &scenario.Env{Config: cfg, Now: time.Now})
+			s.Last.Ex = exchange(t, cfg, answerer(t, 429, map[string]string{"Retry-After": ra}, `{"error":{"code":"RATE_LIMITED"}}`))
+			step := on(p, "the 429 has Retry-After in [1, W] and a body matching LIMITED_BODY")
 			if profile == "token-bucket" {
-				step = s.bucket429
+				step = on(p, "the 429 has Retry-After in [1, ⌈1/R⌉ + 1] and a body matching LIMITED_BODY")
 			}
 			if err := step(); err != nil {
 				t.Errorf("%s, Retry-After: %s alone: %v", profile, ra, err)
@@ -106,9 +107,9 @@ func TestLimitedBodyNoneAndText(t *testing.T) {
 		"X-RateLimit-Reset": strconv.FormatInt(time.Now().Unix()+2, 10)}, "Too Many Requests\n")
 	for body, pass := range map[string]bool{"none": true, "text:(?i)too many": true, "text:^slow": false} {
 		cfg := configFrom(t, map[string]string{"PROFILE": "sliding-log", "RL_LIMIT": "5", "RL_WINDOW": "5", "LIMITED_BODY": body})
-		s := &scenario{env: &Env{Config: cfg, Now: time.Now}, enabled: true, ctx: context.Background()}
-		s.last.ex = exchange(t, cfg, url)
-		if err := s.the429(); (err == nil) != pass {
+		s, p := keyedSteps(context.Background(), &scenario.Env{Config: cfg, Now: time.Now})
+		s.Last.Ex = exchange(t, cfg, url)
+		if err := p.Run("the 429 has Retry-After in [1, W] and a body matching LIMITED_BODY"); (err == nil) != pass {
 			t.Errorf("LIMITED_BODY=%s on a text 429: %v, want pass %v", body, err, pass)
 		}
 	}
@@ -124,9 +125,9 @@ func TestWaitingStepSkipsWithoutRetryAfter(t *testing.T) {
 		if ra != "" {
 			h["Retry-After"] = ra
 		}
-		s := &scenario{env: &Env{Config: cfg, Now: time.Now}, enabled: true, ctx: context.Background()}
-		s.last.ex = exchange(t, cfg, answerer(t, 429, h, `{"error":{"code":"RATE_LIMITED"}}`))
-		if err := s.allowedAfterRetry(); !errors.Is(err, godog.ErrSkip) || !strings.Contains(err.Error(), why) {
+		s, p := keyedSteps(context.Background(), &scenario.Env{Config: cfg, Now: time.Now})
+		s.Last.Ex = exchange(t, cfg, answerer(t, 429, h, `{"error":{"code":"RATE_LIMITED"}}`))
+		if err := p.Run("a request sent once Retry-After plus 1 second has passed is allowed"); !errors.Is(err, godog.ErrSkip) || !strings.Contains(err.Error(), why) {
 			t.Errorf("Retry-After %q: %v, want a skip saying %q", ra, err, why)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // fwFake is a fixed-window limiter keyed by X-User-ID on a fake clock, one
@@ -99,15 +100,15 @@ func TestFW202TellsAFirstRequestWindowFromAKeyGrid(t *testing.T) {
 		name  string
 		align profile.Align
 		srv   func(*fakeTime) *fwFake
-		want  Status
+		want  scenario.Status
 	}{
-		{"first-request", profile.AlignFirstRequest, func(c *fakeTime) *fwFake { return newFWFake(c, model.PRD{Limit: 5, Window: w}, fast) }, Passed},
-		{"epoch", profile.AlignEpoch, func(c *fakeTime) *fwFake { return newFWFake(c, model.Epoch{Limit: 5, Window: w}, fast) }, Passed},
+		{"first-request", profile.AlignFirstRequest, func(c *fakeTime) *fwFake { return newFWFake(c, model.PRD{Limit: 5, Window: w}, fast) }, scenario.Passed},
+		{"epoch", profile.AlignEpoch, func(c *fakeTime) *fwFake { return newFWFake(c, model.Epoch{Limit: 5, Window: w}, fast) }, scenario.Passed},
 		{"key grid", profile.AlignFirstRequest, func(c *fakeTime) *fwFake {
 			f := newFWFake(c, model.PRD{Limit: 5, Window: w}, fast)
 			f.grid = true
 			return f
-		}, Failed},
+		}, scenario.Failed},
 	} {
 		clock := &fakeTime{now: start}
 		r := runScenarioOn(t, fwConfig(c.align), clock, anyAddress(c.srv(clock).Do), fw202...)
@@ -126,7 +127,7 @@ func TestFW202TellsAFirstRequestWindowFromAKeyGrid(t *testing.T) {
 	})
 	f.grid = true
 	r := runScenarioOn(t, fwConfig(profile.AlignFirstRequest), clock, anyAddress(f.Do), fw202...)
-	if r.Status != Skipped || !strings.Contains(r.Reason, "within one span of W did not hold") {
+	if r.Status != scenario.Skipped || !strings.Contains(r.Reason, "within one span of W did not hold") {
 		t.Fatalf("stalled key grid: %s: %s", r.Status, r.Reason)
 	}
 }
@@ -156,9 +157,9 @@ func TestFW303RetryingClientGetsItsNextWindow(t *testing.T) {
 			f := newFWFake(clock, m, every(2*time.Millisecond))
 			f.movesOnRefusal = moves
 			r := runScenarioOn(t, fwConfig(align), clock, anyAddress(f.Do), fw303...)
-			want := Passed
+			want := scenario.Passed
 			if moves {
-				want = Failed
+				want = scenario.Failed
 			}
 			if r.Status != want || r.Rerun != "" {
 				t.Errorf("%s, refusal moves the window %v: %s: %s (re-run %q), want %s", align, moves, r.Status, r.Reason, r.Rerun, want)

@@ -13,6 +13,7 @@ import (
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // tbFake is a token bucket of B = 5 at R = 2/s on a fake clock, keyed by
@@ -80,17 +81,17 @@ func TestTB8KeysHaveBucketsOfTheirOwn(t *testing.T) {
 		name    string
 		texts   []string
 		fake    func(*tbFake)
-		want    Status
+		want    scenario.Status
 		because string
 	}{
-		{"TB-8-01 correct", tb801, func(*tbFake) {}, Passed, ""},
-		{"TB-8-02 correct", tb802, func(*tbFake) {}, Passed, ""},
-		{"TB-8-01 key ignored", tb801, func(f *tbFake) { f.ignoreKey = true }, Failed, ""},
-		{"TB-8-02 keyless shared", tb802, func(f *tbFake) { f.sharedKeyless = true }, Failed, ""},
+		{"TB-8-01 correct", tb801, func(*tbFake) {}, scenario.Passed, ""},
+		{"TB-8-02 correct", tb802, func(*tbFake) {}, scenario.Passed, ""},
+		{"TB-8-01 key ignored", tb801, func(f *tbFake) { f.ignoreKey = true }, scenario.Failed, ""},
+		{"TB-8-02 keyless shared", tb802, func(f *tbFake) { f.sharedKeyless = true }, scenario.Failed, ""},
 		// Refused before B at a fresh address: whatever the timing, no
 		// correct bucket does that (the drain's lower bound, TB-2's B in a
 		// row), so the slow case fails too.
-		{"TB-8-02 keyless shared, slow", tb802, func(f *tbFake) { f.sharedKeyless, f.slowOthers = true, true }, Failed,
+		{"TB-8-02 keyless shared, slow", tb802, func(f *tbFake) { f.sharedKeyless, f.slowOthers = true, true }, scenario.Failed,
 			"full bucket before the first 429"},
 	} {
 		clock := &fakeTime{now: start}
@@ -110,7 +111,7 @@ func TestTB801SkipsKeyIP(t *testing.T) {
 	f := &tbFake{clock: clock, delay: every(2 * time.Millisecond), st: map[string]model.State{}, ignoreKey: true}
 	cfg := tbConfig()
 	cfg.Key = service.Key{Kind: service.KeyIP}
-	if r := runScenarioOn(t, cfg, clock, f.Do, tb801...); r.Status != Skipped || !strings.Contains(r.Reason, "KEY=ip") {
+	if r := runScenarioOn(t, cfg, clock, f.Do, tb801...); r.Status != scenario.Skipped || !strings.Contains(r.Reason, "KEY=ip") {
 		t.Fatalf("%s: %s", r.Status, r.Reason)
 	}
 }

@@ -1,0 +1,28 @@
+package keyed
+
+import "github.com/rlspec/rlspec/steps/scenario"
+
+// World is what the steps of one scenario on a key share: the key under
+// test, the last request sent with it and the last run. Each design's
+// step set holds the scenario's World and adds its own state.
+type World struct {
+	*scenario.State
+	Key   Key
+	Last  scenario.Last
+	Batch scenario.Batch
+}
+
+// New is a scenario's fresh key world on st: a wait of the scenario ages
+// the key's stored window (Env.Ager) once there is a key.
+func New(st *scenario.State) *World {
+	w := &World{State: st}
+	st.AgeWith(func() string { return w.Key.Value })
+	return w
+}
+
+// Register registers the steps every keyed design shares: making keys,
+// sending with them, passing time, and the penalty-free instance.
+func Register(w *World, sc scenario.Stepper) {
+	w.registerKeys(sc)
+	w.registerNoPenalty(sc)
+}

@@ -1,0 +1,114 @@
+package scenario
+
+import (
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/httpclient"
+)
+
+// Request renders a body with field f under a fresh Idempotency-Key.
+func (s *State) Request(f bodytmpl.BucketField) (httpclient.Request, error) {
+	b, err := s.env.Body.Render(f)
+	if err != nil {
+		return httpclient.Request{}, fmt.Errorf("render body: %w", err)
+	}
+	return httpclient.Request{Body: b, IdempotencyKey: bodytmpl.NewUUID()}, nil
+}
+
+// Requests renders n requests with field f, each under its own key.
+func (s *State) Requests(n int, f bodytmpl.BucketField) ([]httpclient.Request, error) {
+	reqs := make([]httpclient.Request, n)
+	for i := range reqs {
+		r, err := s.Request(f)
+		if err != nil {
+			return nil, err
+		}
+		reqs[i] = r
+	}
+	return reqs, nil
+}
+
+// Do sends r with c and records the exchange as evidence.
+func (s *State) Do(c Sender, r httpclient.Request) *httpclient.Exchange {
+	ex := c.Do(s.ctx, r)
+	s.Record(ex)
+	return ex
+}
+
+// Send sends r with c, records it, and fails when no response came back.
+func (s *State) Send(c Sender, r httpclient.Request) (*httpclient.Exchange, error) {
+	ex := s.Do(c, r)
+	if ex.Err != nil {
+		return ex, Violate(clause.Of(clause.FR7), "the target answers every request",
+			"an HTTP response", ex.Err.Error(), ex)
+	}
+	return ex, nil
+}
+
+// SendFresh is the one render-and-send: a fresh request with field f (and
+// header h, may be nil), sent with c.
+func (s *State) SendFresh(c Sender, f bodytmpl.BucketField, h http.Header) (httpclient.Request, *httpclient.Exchange, error) {
+	r, err := s.Request(f)
+	if err != nil {
+		return r, nil, err
+	}
+	r.Header = h
+	ex, err := s.Send(c, r)
+	return r, ex, err
+}
+
+// Fire sends reqs concurrently: connections are pre-dialled, every goroutine
+// is ready, then one channel close releases them all at release (zero: at
+// once). Any transport failure is a violation.
+func (s *State) Fire(c Sender, reqs []httpclient.Request, release time.Time) ([]*httpclient.Exchange, error) {
+	s.predial(c, len(reqs))
+	out := make([]*httpclient.Exchange, len(reqs))
+	start := make(chan struct{})
+	var ready, done sync.WaitGroup
+	for i, r := range reqs {
+		ready.Add(1)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			ready.Done()
+			select {
+			case <-start:
+			case <-s.ctx.Done():
+			}
+			out[i] = c.Do(s.ctx, r)
+		}()
+	}
+	ready.Wait()
+	if !release.IsZero() {
+		_ = s.WaitUntil(release)
+	}
+	close(start)
+	done.Wait()
+	s.Record(out...)
+	for _, ex := range out {
+		if ex.Err != nil {
+			return out, Violate(clause.Of(clause.FR4), "the target answers concurrent requests",
+				"an HTTP response to each", ex.Err.Error(), ex)
+		}
+	}
+	return out, nil
+}
+
+// predial opens n connections by sending n concurrent HEAD requests, so
+// that the released requests do not queue behind dials.
+func (s *State) predial(c Sender, n int) {
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.Do(s.ctx, httpclient.Request{Method: http.MethodHead, ContentType: "-"})
+		}()
+	}
+	wg.Wait()
+}
