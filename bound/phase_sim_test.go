@@ -29,7 +29,7 @@ func (l *windowCounter) allow(key string, at int64) bool {
 	return d.Allowed
 }
 
-// phaseTraffic is SL-1-02's traffic (steps/slphases.go) with a fixed
+// phaseTraffic is SL-1-02's traffic (steps/slidinglog/slphases.go) with a fixed
 // latency: three keys send one request each from t0; W + 1 s after the last
 // came back, key j sends N one after another at j·W/3, then one every tick
 // while the next goes out before its burst's first send + W − 1 s − tick.
