@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"strconv"
@@ -29,6 +30,7 @@ type fwFake struct {
 	delay          func(n int) time.Duration
 	grid           bool
 	movesOnRefusal bool
+	refusal        int // the refusal's status; 0: 429
 
 	mu sync.Mutex
 	n  int
@@ -62,7 +64,7 @@ func (f *fwFake) Do(_ context.Context, r httpclient.Request) *httpclient.Exchang
 	}
 	ex.Status = http.StatusOK
 	if !d.Allowed {
-		ex.Status = http.StatusTooManyRequests
+		ex.Status = cmp.Or(f.refusal, http.StatusTooManyRequests)
 	}
 	ex.RespHeader = http.Header{}
 	ex.RespHeader.Set(dialect.HeaderLimit, strconv.Itoa(d.Limit))
@@ -165,5 +167,19 @@ func TestFW303RetryingClientGetsItsNextWindow(t *testing.T) {
 				t.Errorf("%s, refusal moves the window %v: %s: %s (re-run %q), want %s", align, moves, r.Status, r.Reason, r.Rerun, want)
 			}
 		}
+	}
+	// A correct window refusing with LIMITED_STATUS=503 passes too.
+	clock := &fakeTime{now: time.Unix(1_800_000_000, 300_000_000)}
+	f := newFWFake(clock, model.Epoch{Limit: 5, Window: w}, every(2*time.Millisecond))
+	f.refusal = http.StatusServiceUnavailable
+	cfg := fwConfig(profile.AlignEpoch)
+	cfg.LimitedStatus = http.StatusServiceUnavailable
+	stamped := func(ctx context.Context, r httpclient.Request) *httpclient.Exchange {
+		ex := f.Do(ctx, r)
+		ex.Answer = cfg.Answer() // as the client stamps what it reads answers as
+		return ex
+	}
+	if r := runScenarioOn(t, cfg, clock, anyAddress(stamped), fw303...); r.Status != scenario.Passed {
+		t.Errorf("LIMITED_STATUS=503: %s: %s", r.Status, r.Reason)
 	}
 }

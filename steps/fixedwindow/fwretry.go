@@ -2,7 +2,6 @@ package fixedwindow
 
 import (
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/rlspec/rlspec/bound"
@@ -56,11 +55,11 @@ func (s *state) retryWhileRefused(ms, secs int) error {
 			return err
 		}
 		retries = append(retries, ex)
-		if ex.Status == http.StatusTooManyRequests {
+		if ex.Refused() { // LIMITED_STATUS, 429 by default
 			continue
 		}
 		if ex.Status/100 != 2 || ex.Received.Before(end.Add(-bound.DefaultTolerance)) {
-			return scenario.Violate(s.Refs(), "a retry while the window was spent", "HTTP 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
+			return scenario.Violate(s.Refs(), "a retry while the window was spent", fmt.Sprintf("HTTP %d", ex.Answer.Status()), fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 		break // allowed near the window's end (the server's clock may be ahead): the assumption below breaks
 	}
