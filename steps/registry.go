@@ -12,6 +12,7 @@ import (
 	"github.com/rlspec/rlspec/steps/prd"
 	"github.com/rlspec/rlspec/steps/scenario"
 	"github.com/rlspec/rlspec/steps/slidinglog"
+	"github.com/rlspec/rlspec/steps/swcounter"
 	"github.com/rlspec/rlspec/steps/tokenbucket"
 )
 
@@ -34,6 +35,7 @@ func registerAll(st *scenario.State, sc scenario.Stepper) {
 	fixedwindow.Register(key, sc)
 	tokenbucket.Register(key, sc)
 	leakybucket.Register(key, sc)
+	swcounter.Register(key, sc)
 	penalties.Register(key, sc)
 	ietfheaders.Register(key, sc)
 	ops.Register(key, bucket, sc)
