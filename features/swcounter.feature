@@ -20,11 +20,11 @@ Feature: Sliding-window counter: a two-window weighted estimate of the sliding c
   @SWC-2 @profile:sliding-window-counter @id:SWC-2-01
   Scenario: SWC-2-01 [SWC-2] the previous window still weighs after it ended
     "SWC-2: No allowed request finds e ≥ N + 1 for every placement of the
-    decision times." N allowed late in one window weigh most of their
-    count 1 s into the next: a counter that forgets them (a fixed window),
-    or weighs them the wrong way, allows N again there.
+    decision times." N allowed in one window weigh most of their count
+    early in the next: a counter that forgets them (a fixed window) allows
+    N again there.
     Given a fresh key
-    When N requests of the key are allowed 1.5 seconds before a grid window ends
+    When N requests of the key are allowed in a grid window
     And 1 second into the next window N−1 requests of the key are sent, and 2 more 2 seconds after them
     Then no allowed request of the key found the weighted count at N + 1 or more
 
