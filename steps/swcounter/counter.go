@@ -23,7 +23,7 @@ func (s *state) registerCounter(sc scenario.Stepper) {
 	sc.Step(`^a grid window begins$`, s.windowBegins)
 	sc.Step(`^N\+(\d+) requests of the key are sent one after another$`, s.sequential)
 	sc.Step(`^exactly N of them were allowed, all within one grid window$`, s.exactlyNInWindow)
-	sc.Step(`^N requests of the key are allowed in a grid window$`, s.lateInWindow)
+	sc.Step(`^N requests of the key are allowed in a grid window$`, s.spendInWindow)
 	sc.Step(`^1 second into the next window N−1 requests of the key are sent, and 2 more 2 seconds after them$`, s.earlyInNext)
 	sc.Step(`^no allowed request of the key found the weighted count at N \+ 1 or more$`, s.weightedBound)
 }
@@ -97,11 +97,11 @@ func (s *state) assumeOneWindow(exs []*httpclient.Exchange) {
 	})
 }
 
-// lateInWindow waits until 1.1 s into the next grid window and sends N
+// spendInWindow waits until 1.1 s into the next grid window and sends N
 // requests of the fresh key: each allowed (a fresh key's first N always
 // are). They are counted in that window when they come back more than 1 s
 // before it ends: W − 2.1 s for N requests.
-func (s *state) lateInWindow() error {
+func (s *state) spendInWindow() error {
 	if err := s.grid(); err != nil {
 		return err
 	}
@@ -127,9 +127,9 @@ func (s *state) lateInWindow() error {
 // about 1 − 4.3/W of their count. A counter that forgets the previous
 // window allows them (e ≥ N + 1 when W ≥ 6 s and N ≥ 10, e.g.).
 func (s *state) earlyInNext() error {
-	late := s.Key.Runs[len(s.Key.Runs)-1]
+	spent := s.Key.Runs[len(s.Key.Runs)-1]
 	tol := bound.DefaultTolerance
-	if err := s.WaitUntil(s.EpochStart(late[0].Sent).Add(s.Window() + tol)); err != nil {
+	if err := s.WaitUntil(s.EpochStart(spent[0].Sent).Add(s.Window() + tol)); err != nil {
 		return err
 	}
 	first, err := s.SendRun(s.Limit() - 1)
@@ -143,27 +143,27 @@ func (s *state) earlyInNext() error {
 	if err != nil {
 		return err
 	}
-	s.Assume("the runs certainly in two grid windows", func() string { return s.straddles(late, first, then) })
+	s.Assume("the runs certainly in two grid windows", func() string { return s.straddles(spent, first, then) })
 	return nil
 }
 
 // straddles is the assumption of a pass of SWC-2-01: the checker counts a
 // request only in the one window its decision certainly lies in (send − 1
-// s to receipt + 1 s), so a pass shows something only when the late run
+// s to receipt + 1 s), so a pass shows something only when the run of N
 // lay certainly in one window, the early ones certainly in the next, and
 // the last two 2 s after the N − 1. A violation found rests on no timing.
-func (s *state) straddles(late, first, then []*httpclient.Exchange) string {
+func (s *state) straddles(spent, first, then []*httpclient.Exchange) string {
 	var v *scenario.Violation
 	if errors.As(s.Err(), &v) && !v.Precondition {
 		return ""
 	}
 	tol := bound.DefaultTolerance
-	next := s.EpochStart(late[0].Sent).Add(s.Window())
+	next := s.EpochStart(spent[0].Sent).Add(s.Window())
 	in := func(exs []*httpclient.Exchange, start time.Time) bool {
 		from, to := scenario.Span(exs)
 		return !from.Add(-tol).Before(start) && to.Add(tol).Before(start.Add(s.Window()))
 	}
-	if !in(late, next.Add(-s.Window())) || !in(first, next) || !in(then, next) {
+	if !in(spent, next.Add(-s.Window())) || !in(first, next) || !in(then, next) {
 		return "a run came within 1 s of a grid boundary (a starved machine stretched it)"
 	}
 	if _, to := scenario.Span(first); !to.Add(2 * tol).Before(then[0].Sent) {
