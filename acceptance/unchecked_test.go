@@ -31,7 +31,11 @@ func TestUncheckedClauses(t *testing.T) {
 		t.Fatalf("TAGS=@SL-1: %+v %v", got, err)
 	}
 	// The real features: every core clause of the profiles with scenarios
-	// is checked; the new designs' clauses are not, yet.
+	// is checked but those whose scenarios are still to be written.
+	stillUnchecked := map[profile.Name]string{
+		profile.SlidingWindowCounter: "SWC-5 SWC-6 SWC-7",
+		profile.LeakyBucket:          "LB-5",
+	}
 	for _, p := range profile.All() {
 		got, err := unchecked(features.FS, "", p.Name)
 		if err != nil {
@@ -41,15 +45,8 @@ func TestUncheckedClauses(t *testing.T) {
 		for _, r := range got {
 			ids = append(ids, string(r.Clauses[0]))
 		}
-		switch p.Name {
-		case profile.SlidingWindowCounter, profile.LeakyBucket:
-			if len(got) != len(p.Core()) {
-				t.Errorf("%s: unchecked %v, want all of %v", p.Name, ids, p.Core())
-			}
-		default:
-			if len(got) != 0 {
-				t.Errorf("%s: clauses without a scenario: %v", p.Name, ids)
-			}
+		if want := stillUnchecked[p.Name]; strings.Join(ids, " ") != want {
+			t.Errorf("%s: clauses without a scenario: %v, want %q", p.Name, ids, want)
 		}
 	}
 }
@@ -57,7 +54,7 @@ func TestUncheckedClauses(t *testing.T) {
 // conformance.json never says pass for a profile whose clauses were not
 // checked: the unchecked results make its core partial.
 func TestUncheckedCoreIsNotAPass(t *testing.T) {
-	notYet, err := unchecked(features.FS, "", profile.LeakyBucket)
+	notYet, err := unchecked(fstest.MapFS{}, "", profile.LeakyBucket)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ func lbFixedSleep() Fault {
 	return Fault{
 		Name:        LBFixedSleep,
 		Breaks:      clause.Of(clause.LB1),
+		Detectors:   Detectors{Scenarios: []string{"LB-1-01"}},
 		Description: "a fixed sleep of 1/R for every queued request instead of its turn: a burst leaves as a burst",
 		Profile:     profile.LeakyBucket,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {

@@ -18,7 +18,7 @@ func lbLostUpdate() Fault {
 		Name:        LBLostUpdate,
 		Breaks:      clause.Of(clause.LB2, clause.LB1),
 		Description: "a non-atomic update of the queue: requests of a key within 200 ms read the same queue and take the same turn",
-		Detectors:   Detectors{Race: true, Replicas: 1},
+		Detectors:   Detectors{Scenarios: []string{"LB-1-01", "LB-2-01"}, Race: true, Replicas: 1},
 		Profile:     profile.LeakyBucket,
 		Wrap:        lostUpdate,
 	}

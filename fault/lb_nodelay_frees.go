@@ -13,14 +13,14 @@ import (
 // frees their places at once too, not at R: the queue never fills, every
 // request is allowed and answers leave as fast as they come (LB-1; under
 // nodelay the token-bucket bound with B + 1 and R). Served in either
-// mode. Its scenario is still to be written: nothing detects it yet but
-// TestFaultsBreakTheirClause.
+// mode.
 const LBNoDelayFrees Name = "lb-nodelay-frees"
 
 func lbNoDelayFrees() Fault {
 	return Fault{
 		Name:        LBNoDelayFrees,
 		Breaks:      clause.Of(clause.LB1, clause.LB2),
+		Detectors:   Detectors{Scenarios: []string{"LB-1-01", "LB-2-01"}},
 		Description: "nodelay that frees a request's place as soon as it is answered: the queue never fills",
 		Profile:     profile.LeakyBucket,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {

@@ -20,6 +20,7 @@ func lbRefusesWaiters() Fault {
 	return Fault{
 		Name:        LBRefusesWaiters,
 		Breaks:      clause.Of(clause.LB2),
+		Detectors:   Detectors{Scenarios: []string{"LB-2-01"}},
 		Description: "requests that should wait their turn are refused: a queue of no places behind the one in service",
 		Profile:     profile.LeakyBucket,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {

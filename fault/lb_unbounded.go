@@ -20,6 +20,7 @@ func lbUnbounded() Fault {
 	return Fault{
 		Name:        LBUnbounded,
 		Breaks:      clause.Of(clause.LB2),
+		Detectors:   Detectors{Scenarios: []string{"LB-2-01"}},
 		Description: "a queue without bound: nothing is ever refused, the excess waits however long",
 		Profile:     profile.LeakyBucket,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {

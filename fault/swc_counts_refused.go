@@ -10,15 +10,14 @@ import (
 // SWCCountsRefused counts refused requests in the window's count without
 // claiming counts-refused (as some proxies do): a client that kept
 // retrying while refused weighs on the next window, and a request that
-// finds e ≤ N − 2 among the allowed ones is refused (SWC-3). Its scenario
-// is still to be written: nothing detects it yet but
-// TestFaultsBreakTheirClause.
+// finds e ≤ N − 2 among the allowed ones is refused (SWC-3).
 const SWCCountsRefused Name = "swc-counts-refused"
 
 func swcCountsRefused() Fault {
 	return Fault{
 		Name:        SWCCountsRefused,
 		Breaks:      clause.Of(clause.SWC3),
+		Detectors:   Detectors{Scenarios: []string{"SWC-3-01"}},
 		Description: "refused requests are counted although counts-refused is not claimed: retries weigh on the next window",
 		Profile:     profile.SlidingWindowCounter,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {

@@ -19,7 +19,7 @@ func swcLostUpdate() Fault {
 		Name:        SWCLostUpdate,
 		Breaks:      clause.Of(clause.SWC4, clause.SWC1),
 		Description: "a non-atomic update of the window counter: requests of a key within 200 ms read the same count and each add one",
-		Detectors:   Detectors{Race: true, Replicas: 1},
+		Detectors:   Detectors{Scenarios: []string{"SWC-4-01", "SWC-1-01"}, Race: true, Replicas: 1},
 		Profile:     profile.SlidingWindowCounter,
 		Wrap:        lostUpdate,
 	}

@@ -13,14 +13,14 @@ import (
 // p·(t − s)/W + c in place of p·(1 − (t − s)/W) + c, so the previous
 // window weighs least just after it ended, when it should weigh most — a
 // request early in a window finds e ≥ N + 1 and is allowed (SWC-2); late
-// in a window requests that fit are refused (SWC-3). Its scenarios are
-// still to be written: nothing detects it yet but TestFaultsBreakTheirClause.
+// in a window requests that fit are refused (SWC-3).
 const SWCWeightsWrong Name = "swc-weights-wrong"
 
 func swcWeightsWrong() Fault {
 	return Fault{
 		Name:        SWCWeightsWrong,
 		Breaks:      clause.Of(clause.SWC2, clause.SWC3),
+		Detectors:   Detectors{Scenarios: []string{"SWC-3-01"}},
 		Description: "the previous window weighs (t − s)/W instead of 1 − (t − s)/W: least just after it ended",
 		Profile:     profile.SlidingWindowCounter,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {

@@ -34,6 +34,12 @@ func profileConfig(p profile.Name) service.Config {
 		tc.Profile, tc.Limit, tc.Window = profile.Name(p), 5, 3*time.Second
 		tc.LimitedBody = dialect.JSONBody("/error/code", "RATE_LIMITED")
 	}
+	if p == profile.SlidingWindowCounter {
+		// SWC-2 is decided 1 s either side of each decision: a counter
+		// that forgets the previous window is seen only when N and W leave
+		// the previous window's weight 2 s into the next one above 1.
+		tc.Limit, tc.Window = 10, 6*time.Second
+	}
 	if p == profile.TokenBucket || p == profile.LeakyBucket {
 		tc = tc.WithTokenBucketDefaults() // B and R: the reference's defaults
 	}

@@ -6,11 +6,13 @@ import (
 	"github.com/rlspec/rlspec/steps/fixedwindow"
 	"github.com/rlspec/rlspec/steps/ietfheaders"
 	"github.com/rlspec/rlspec/steps/keyed"
+	"github.com/rlspec/rlspec/steps/leakybucket"
 	"github.com/rlspec/rlspec/steps/ops"
 	"github.com/rlspec/rlspec/steps/penalties"
 	"github.com/rlspec/rlspec/steps/prd"
 	"github.com/rlspec/rlspec/steps/scenario"
 	"github.com/rlspec/rlspec/steps/slidinglog"
+	"github.com/rlspec/rlspec/steps/swcounter"
 	"github.com/rlspec/rlspec/steps/tokenbucket"
 )
 
@@ -32,6 +34,8 @@ func registerAll(st *scenario.State, sc scenario.Stepper) {
 	slidinglog.Register(key, sc)
 	fixedwindow.Register(key, sc)
 	tokenbucket.Register(key, sc)
+	leakybucket.Register(key, sc)
+	swcounter.Register(key, sc)
 	penalties.Register(key, sc)
 	ietfheaders.Register(key, sc)
 	ops.Register(key, bucket, sc)

@@ -135,7 +135,7 @@ func TestAcceptanceAllNeedsTheEmbeddedReference(t *testing.T) {
 
 // PROFILE=all runs every profile against the embedded reference in one
 // run: one conformance.json with each profile with scenarios passing and
-// those without (yet) partial, never passing.
+// those with clauses still without one partial, never passing.
 func TestAcceptanceAllProfiles(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -163,9 +163,10 @@ func TestAcceptanceAllProfiles(t *testing.T) {
 	for _, p := range c.Profiles {
 		switch profile.Name(p.Profile) {
 		case profile.SlidingWindowCounter, profile.LeakyBucket:
-			// No scenario checks them yet: never a pass.
-			if p.Core.Result != "partial" || p.Core.Passed != 0 {
-				t.Errorf("%s, without scenarios: %+v", p.Profile, p.Core)
+			// Some clauses have no scenario yet (SWC-5 … SWC-7, LB-5):
+			// never a pass, but what is checked passes.
+			if p.Core.Result != "partial" || p.Core.Passed == 0 {
+				t.Errorf("%s, partly without scenarios: %+v", p.Profile, p.Core)
 			}
 		default:
 			// "partial" when a loaded machine broke a time assumption twice

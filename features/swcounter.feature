@@ -1,0 +1,51 @@
+Feature: Sliding-window counter: a two-window weighted estimate of the sliding count (SWC-1 … SWC-4)
+
+  Profile sliding-window-counter (profiles.md). N is RL_LIMIT, W is
+  RL_WINDOW; windows of W on the epoch's grid. A request at t in the window
+  starting at s, with p allowed in the previous window and c already
+  allowed in its own, is allowed iff p·(1 − (t − s)/W) + c < N. Every
+  scenario uses a fresh key (KEY, KEY_FORMAT) and its own client address;
+  decision times are placed anywhere in [send − 1 s, receipt + 1 s], so
+  SWC-2 needs W of at least 4 s.
+
+  @SWC-1 @profile:sliding-window-counter @id:SWC-1-01
+  Scenario: SWC-1-01 [SWC-1] one grid window holds at most N
+    "SWC-1: At most N allowed in any one grid window." A fresh key sends
+    N+3 requests one after another early in a window.
+    Given a fresh key
+    When a grid window begins
+    And N+3 requests of the key are sent one after another
+    Then exactly N of them were allowed, all within one grid window
+
+  @SWC-2 @profile:sliding-window-counter @id:SWC-2-01
+  Scenario: SWC-2-01 [SWC-2] the previous window still weighs after it ended
+    "SWC-2: No allowed request finds e ≥ N + 1 for every placement of the
+    decision times." N allowed in one window weigh most of their count
+    early in the next: a counter that forgets them (a fixed window) allows
+    N again there.
+    Given a fresh key
+    When N requests of the key are allowed in a grid window
+    And 1 second into the next window N−1 requests of the key are sent, and 2 more 2 seconds after them
+    Then no allowed request of the key found the weighted count at N + 1 or more
+
+  @SWC-3 @profile:sliding-window-counter @id:SWC-3-01
+  Scenario: SWC-3-01 [SWC-3] late in the next window the previous one weighs little
+    "SWC-3: A request that finds e ≤ N − 2 for every placement is allowed."
+    The key spends N early in a window and keeps retrying while refused;
+    1.2 s before the next window ends the previous one weighs a fifth of
+    its count. A counter that counts the refused retries, or weighs the
+    previous window the wrong way, refuses requests that fit.
+    Given a fresh key
+    When a grid window begins
+    And N requests of the key are allowed and 30 more sent while it is refused
+    And 1.2 seconds before the next window ends requests of the key are sent one after another until one is refused
+    Then no request of the key was refused while the weighted count was at most N − 2
+
+  @SWC-4 @profile:sliding-window-counter @id:SWC-4-01
+  Scenario: SWC-4-01 [SWC-4] concurrent requests on a fresh key
+    "SWC-4: N + k concurrent requests on a fresh key: exactly N." Here k is
+    5; the first-ever request of the key races its own insert.
+    Given a fresh key
+    When a grid window begins
+    And N+5 requests are sent with the key concurrently
+    Then exactly N of them were allowed, all within one grid window

@@ -1,0 +1,129 @@
+package leakybucket
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/rlspec/rlspec/httpclient"
+	"github.com/rlspec/rlspec/steps/scenario"
+)
+
+// lead is how long after another key's batch the key's own requests are
+// released: time for the other batch to reach the server, well inside the
+// B/R its queue stays busy. The assumption checked afterwards is the order
+// of the sends, not this figure.
+const lead = 200 * time.Millisecond
+
+// registerKeys registers the checks of queues under load from another key
+// (LB-3, LB-4).
+func (s *state) registerKeys(sc scenario.Stepper) {
+	sc.Step(`^another fresh key queues B−1 requests and the key sends a burst of B\+1 while they wait$`, func() error { return s.besideOther(s.Burst()-1, s.places()) })
+	sc.Step(`^another fresh key queues B\+1 requests and the key sends one while they wait$`, func() error { return s.besideOther(s.places(), 1) })
+	sc.Step(`^the i-th answer of the key came within i/R \+ 1 second of its send$`, s.noOverDelay)
+	sc.Step(`^the key's request was allowed within 1 second of its send$`, s.notDelayed)
+}
+
+// besideOther releases n requests of a fresh other key at once and, lead
+// later, own requests of the scenario's key at once (the key's batch). The
+// verdicts rest on the key's requests having been sent after all of the
+// other key's and before the last of them was answered (its queue still
+// held requests), checked afterwards: a pass where they were not shows
+// nothing. A violation rests on no timing (the key was idle).
+func (s *state) besideOther(n, own int) error {
+	otherKey, err := s.NewKey()
+	if err != nil {
+		return err
+	}
+	if n < 1 {
+		return scenario.Skip("RL_BURST=%d leaves no other key's queue to wait beside", s.Burst())
+	}
+	oc := s.NewClient()
+	reqs := func(key string, k int) []httpclient.Request {
+		out := make([]httpclient.Request, k)
+		for i := range out {
+			out[i] = s.Keyed(key)
+		}
+		return out
+	}
+	release := s.Now().Add(lead)
+	var wg sync.WaitGroup
+	var otherErr error
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		s.other, otherErr = s.Fire(oc, reqs(otherKey, n), release)
+	}()
+	mine, err := s.Fire(s.Key.Client, reqs(s.Key.Value, own), release.Add(lead))
+	wg.Wait()
+	s.Key.Runs = append(s.Key.Runs, mine)
+	s.Batch = scenario.Batch{Exchanges: mine, Sent: len(mine)}
+	if err != nil {
+		return err
+	}
+	if otherErr != nil {
+		return otherErr
+	}
+	s.Assume("the key's requests sent while the other key's were queued", func() string {
+		var v *scenario.Violation
+		if errors.As(s.Err(), &v) && !v.Precondition {
+			return "" // a violation on an idle key rests on no timing
+		}
+		lastSent, lastAnswer := s.other[0].Sent, s.other[0].Received
+		for _, ex := range s.other {
+			lastSent, lastAnswer = later(lastSent, ex.Sent), later(lastAnswer, ex.Received)
+		}
+		for _, ex := range mine {
+			if ex.Sent.Before(lastSent) || !ex.Sent.Before(lastAnswer) {
+				return fmt.Sprintf("a request of the key went out at %s, outside [%s, %s): the other key's sends and its last answer",
+					ex.Sent.Format("15:04:05.000"), lastSent.Format("15:04:05.000"), lastAnswer.Format("15:04:05.000"))
+			}
+		}
+		return ""
+	})
+	return nil
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// noOverDelay is LB-3 on the key's batch (an idle key's burst of B + 1,
+// each finding a place): ordered by answer, the i-th (from 1) came back
+// within i/R + 1 s of its send. Each must be allowed.
+func (s *state) noOverDelay() error {
+	exs := slices.Clone(s.Batch.Exchanges)
+	slices.SortFunc(exs, func(a, b *httpclient.Exchange) int { return a.Received.Compare(b.Received) })
+	for i, ex := range exs {
+		if ex.Status/100 != 2 {
+			return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of an idle key's burst of %d (each finds a place)", i+1, len(exs)),
+				"2xx", fmt.Sprintf("HTTP %d", ex.Status), append(exs, s.other...)...)
+		}
+		most := time.Duration(i+1)*s.PerToken() + time.Second
+		if took := ex.Received.Sub(ex.Sent); took > most {
+			return scenario.Violate(s.Refs(), fmt.Sprintf("answer %d of an idle key's burst of %d", i+1, len(exs)),
+				fmt.Sprintf("within %s of its send (i/R + 1 s, R = %g/s)", most, s.Rate()), fmt.Sprintf("after %s", took.Round(time.Millisecond)),
+				append(exs[:i+1:i+1], s.other...)...)
+		}
+	}
+	return nil
+}
+
+// notDelayed is LB-4: the key's one request, sent while another key's
+// queue was full, was allowed and answered within 1 s.
+func (s *state) notDelayed() error {
+	ex := s.Batch.Exchanges[0]
+	if ex.Status/100 != 2 {
+		return scenario.Violate(s.Refs(), "the first request of an idle key while another key's queue is full", "2xx", fmt.Sprintf("HTTP %d", ex.Status), append([]*httpclient.Exchange{ex}, s.other...)...)
+	}
+	if took := ex.Received.Sub(ex.Sent); took > time.Second {
+		return scenario.Violate(s.Refs(), "the first request of an idle key while another key's queue is full",
+			"answered within 1 s of its send", fmt.Sprintf("after %s", took.Round(time.Millisecond)), append([]*httpclient.Exchange{ex}, s.other...)...)
+	}
+	return nil
+}

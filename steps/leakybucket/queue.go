@@ -1,0 +1,100 @@
+package leakybucket
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/rlspec/rlspec/bound"
+	"github.com/rlspec/rlspec/httpclient"
+	"github.com/rlspec/rlspec/steps/check"
+	"github.com/rlspec/rlspec/steps/scenario"
+)
+
+// registerQueue registers the checks of one key's queue (LB-1, LB-2): a
+// burst on an idle key, the spacing of its answers and the bound of its
+// queue. B is RL_BURST, R is RL_RATE; RL_DELAY's D is taken as 0 (the
+// harness has no setting for it).
+func (s *state) registerQueue(sc scenario.Stepper) {
+	sc.Step(`^a burst of B\+1(?:\+(\d+))? requests is sent with the key concurrently$`, s.burst)
+	sc.Step(`^no span of the key's allowed answers held more than 1 \+ R·Δt \(\+1\)$`, s.outputRate)
+	sc.Step(`^B\+1 of them were allowed and the rest refused with 429, each within 1 second of its send$`, s.queueBound)
+}
+
+// burst releases B+1+k requests of the key at once (k empty: 0).
+func (s *state) burst(k string) error {
+	extra := 0
+	if k != "" {
+		if _, err := fmt.Sscan(k, &extra); err != nil {
+			return scenario.Precondition(fmt.Errorf("burst: %q is not a count: %w", k, err))
+		}
+	}
+	return s.ConcurrentN(s.Burst() + 1 + extra)
+}
+
+// places is B + 1: the request in service and the B queued behind it.
+func (s *state) places() int { return s.Burst() + 1 }
+
+// outputRate is LB-1 on every exchange of the scenario (package bound).
+// Its lower bound holds whatever the timing: the first B + 1 requests an
+// idle key's queue sees all find a place.
+func (s *state) outputRate() error {
+	if err := s.BoundViolation(bound.LeakyBucket(s.Events(), 0, s.Rate(), bound.DefaultTolerance)); err != nil {
+		return err
+	}
+	run := s.Batch.Exchanges
+	return check.AllowedAtLeast(s.Refs(), run, min(len(run), s.places()), "an idle key's burst: its first B + 1 requests find a place in the queue")
+}
+
+// queueBound is LB-2 on the last batch. Fewer than B + 1 allowed is a
+// violation whatever the timing (an idle key's first B + 1 requests find a
+// place); a refusal answered more than 1 s after its send too. More than
+// B + 1 allowed rests on the batch having reached the server before a
+// place could drain: its sends and the quickest round trip of the batch
+// (how long a request took to reach the server and come back) fit in 1/R.
+func (s *state) queueBound() error {
+	exs := s.Batch.Exchanges
+	var allowed []*httpclient.Exchange
+	for _, ex := range exs {
+		if ex.Status/100 == 2 {
+			allowed = append(allowed, ex)
+			continue
+		}
+		if !ex.Refused() {
+			return scenario.Violate(s.Refs(), "each request is allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
+		}
+		if took := ex.Received.Sub(ex.Sent); took > time.Second {
+			return scenario.Violate(s.Refs(), "a request that finds the queue full is refused at once",
+				"the 429 within 1 s of its send", fmt.Sprintf("after %s", took.Round(time.Millisecond)), ex)
+		}
+	}
+	if err := check.AllowedAtLeast(s.Refs(), exs, min(len(exs), s.places()), "an idle key's burst: its first B + 1 requests find a place in the queue"); err != nil {
+		return err
+	}
+	if len(allowed) > s.places() {
+		s.assumeTogether(exs)
+		return scenario.Violate(s.Refs(), fmt.Sprintf("%d concurrent requests on an idle key", len(exs)),
+			fmt.Sprintf("%d allowed (B + 1), %d refused", s.places(), len(exs)-s.places()), fmt.Sprintf("%d allowed", len(allowed)), exs...)
+	}
+	return nil
+}
+
+// assumeTogether: the batch exs reached the server before one place of the
+// queue could drain (1/R): from its first send to its last, plus the
+// quickest round trip any of its requests took, is less than 1/R.
+func (s *state) assumeTogether(exs []*httpclient.Exchange) {
+	s.Assume("the batch at the server within 1/R", func() string {
+		sends := make([]time.Time, len(exs))
+		rtt := exs[0].Received.Sub(exs[0].Sent)
+		for i, ex := range exs {
+			sends[i] = ex.Sent
+			rtt = min(rtt, ex.Received.Sub(ex.Sent))
+		}
+		spread := slices.MaxFunc(sends, time.Time.Compare).Sub(slices.MinFunc(sends, time.Time.Compare))
+		if spread+rtt >= s.PerToken() {
+			return fmt.Sprintf("the %d requests went out over %s and the quickest came back after %s: not less than 1/R = %s",
+				len(exs), spread.Round(time.Millisecond), rtt.Round(time.Millisecond), s.PerToken())
+		}
+		return ""
+	})
+}

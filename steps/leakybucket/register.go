@@ -1,0 +1,22 @@
+package leakybucket
+
+import (
+	"github.com/rlspec/rlspec/httpclient"
+	"github.com/rlspec/rlspec/steps/keyed"
+	"github.com/rlspec/rlspec/steps/scenario"
+)
+
+// state is one scenario's leaky-bucket steps: the key world it shares with
+// the other keyed step sets and the other key's batch its LB-3 and LB-4
+// steps send beside the key's own.
+type state struct {
+	*keyed.World
+	other []*httpclient.Exchange
+}
+
+// Register registers the leaky-bucket steps on the scenario's key world w.
+func Register(w *keyed.World, sc scenario.Stepper) {
+	s := &state{World: w}
+	s.registerQueue(sc)
+	s.registerKeys(sc)
+}

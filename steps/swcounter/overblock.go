@@ -1,0 +1,104 @@
+package swcounter
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rlspec/rlspec/bound"
+	"github.com/rlspec/rlspec/httpclient"
+	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/steps/scenario"
+)
+
+// retries is how many refused requests SWC-3-01 sends after spending N: a
+// counter that counts them weighs them on the next window.
+const retries = 30
+
+// registerOverBlock registers SWC-3's steps: a key that spent N and kept
+// retrying, then requests late in the next window.
+func (s *state) registerOverBlock(sc scenario.Stepper) {
+	sc.Step(`^N requests of the key are allowed and 30 more sent while it is refused$`, s.spendAndRetry)
+	sc.Step(`^1\.2 seconds before the next window ends requests of the key are sent one after another until one is refused$`, s.lateUntilRefused)
+	sc.Step(`^no request of the key was refused while the weighted count was at most N − 2$`, s.noOverBlocking)
+}
+
+// spendAndRetry sends N requests of the fresh key (each allowed) and then
+// retries more one after another.
+func (s *state) spendAndRetry() error {
+	if s.Env().Config.Claims(profile.CountsRefused) {
+		return scenario.Skip("counts-refused is claimed: refused requests weigh on the next window, and SWC-3's count is the allowed ones only")
+	}
+	if err := s.NAllowed(); err != nil {
+		return err
+	}
+	_, err := s.SendRun(retries)
+	return err
+}
+
+// lateUntilRefused waits until 1.2 s before the end of the window after
+// the one the key spent N in, and sends requests one after another until
+// one is refused (at most N + 1).
+func (s *state) lateUntilRefused() error {
+	spent := s.Key.Runs[0][0]
+	at := s.EpochStart(spent.Sent).Add(2*s.Window() - bound.DefaultTolerance - bound.DefaultTolerance/5)
+	if err := s.FitsMaxWait(at.Sub(s.Now()), "waiting for the end of the next window"); err != nil {
+		return err
+	}
+	if err := s.WaitUntil(at); err != nil {
+		return err
+	}
+	var run []*httpclient.Exchange
+	defer func() { s.Key.Runs = append(s.Key.Runs, run) }()
+	for range s.Limit() + 1 {
+		ex, err := s.SendKeyed()
+		if ex != nil {
+			run = append(run, ex)
+		}
+		if err != nil || ex.Refused() {
+			return err
+		}
+	}
+	return nil
+}
+
+// noOverBlocking is SWC-3 on the key's last run: its first refusal is a
+// violation when even the largest estimate any placement of the decisions
+// gives (most weight on the previous window, every other allowed request
+// counted that may come before it) is at most N − 2. Judged only for a
+// refusal certainly inside one grid window.
+func (s *state) noOverBlocking() error {
+	run := s.Key.Runs[len(s.Key.Runs)-1]
+	j := run[len(run)-1]
+	if !j.Refused() {
+		return nil
+	}
+	tol := bound.DefaultTolerance
+	start := s.EpochStart(j.Sent.Add(-tol))
+	if !start.Equal(s.EpochStart(j.Received.Add(tol))) {
+		s.Assume("the refusal certainly inside one grid window", func() string {
+			return fmt.Sprintf("the refusal sent at %s lies within 1 s of a boundary of the grid of %s", j.Sent.Format("15:04:05.000"), s.Window())
+		})
+		return nil
+	}
+	a, b := j.Sent.Add(-tol), j.Received.Add(tol)
+	prev, c := 0, 0
+	for _, ex := range s.Exchanges() {
+		if ex == j || ex.Status/100 != 2 {
+			continue
+		}
+		from, to := ex.Sent.Add(-tol), ex.Received.Add(tol)
+		if to.After(start.Add(-s.Window())) && from.Before(start) {
+			prev++
+		}
+		if to.After(start) && from.Before(b) {
+			c++
+		}
+	}
+	most := float64(prev)*(1-a.Sub(start).Seconds()/s.Window().Seconds()) + float64(c)
+	if most > float64(s.Limit()-2) {
+		return nil
+	}
+	return scenario.Violate(s.Refs(), "a request that finds e ≤ N − 2 for every placement is allowed",
+		fmt.Sprintf("allowed: at most %.2f = %d·(1 − %s/W) + %d wherever the decisions lie (±1 s)", most, prev, a.Sub(start).Round(time.Millisecond), c),
+		fmt.Sprintf("HTTP %d", j.Status), run...)
+}

@@ -1,0 +1,20 @@
+package swcounter
+
+import (
+	"github.com/rlspec/rlspec/steps/keyed"
+	"github.com/rlspec/rlspec/steps/scenario"
+)
+
+// state is one scenario's sliding-window-counter steps: the key world it
+// shares with the other keyed step sets.
+type state struct {
+	*keyed.World
+}
+
+// Register registers the sliding-window-counter steps on the scenario's
+// key world w.
+func Register(w *keyed.World, sc scenario.Stepper) {
+	s := &state{World: w}
+	s.registerCounter(sc)
+	s.registerOverBlock(sc)
+}
