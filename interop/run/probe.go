@@ -34,6 +34,11 @@ type ProbeOutcome struct {
 	Extra     []Setting // suggested where target.env keeps rlspec's default
 	Took      time.Duration
 	Ran       bool
+	// AsPrinted are the differences from expected.md of an acceptance run
+	// with the suggested settings (nil: not run, and AsPrintedNot says why)
+	AsPrinted    []Diff
+	AsPrintedRan bool
+	AsPrintedNot string
 }
 
 // Setting is one suggested NAME=value and the probe's reason for it.
@@ -85,12 +90,7 @@ func probeTarget(ctx context.Context, rl Rlspec, t Target, url, dir string) Prob
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
 	c := exec.CommandContext(ctx, rl.Bin, "probe")
-	c.Env = append(cleanEnv(), "TARGET_URL="+url)
-	for _, k := range probeGiven {
-		if v, ok := t.Env[k]; ok {
-			c.Env = append(c.Env, k+"="+v)
-		}
-	}
+	c.Env = probeEnv(t, url)
 	out, err := c.CombinedOutput()
 	keep(dir, "probe.txt", out)
 	p := ProbeOutcome{Took: time.Since(began)}
@@ -106,6 +106,47 @@ func probeTarget(ctx context.Context, rl Rlspec, t Target, url, dir string) Prob
 	}
 	p.Checks, p.Extra = CompareProbe(t.Env, p.Suggested)
 	return p
+}
+
+// probeEnv is the environment of a probe, and of an acceptance run with
+// its suggestion: the driver's, the target's URL and probeGiven settings.
+func probeEnv(t Target, url string) []string {
+	env := append(cleanEnv(), "TARGET_URL="+url)
+	for _, k := range probeGiven {
+		if v, ok := t.Env[k]; ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+// asPrinted runs acceptance with the probe's suggestion, as its printed
+// command would, when the suggestion names target.env's profile (another
+// profile's scenarios have no expectation to compare with), and keeps the
+// differences from expected.md in p.
+func asPrinted(ctx context.Context, rl Rlspec, t Target, url, dir string, exp Expected, p *ProbeOutcome) {
+	if p.Err != "" {
+		return
+	}
+	prof := ""
+	env := probeEnv(t, url)
+	for _, s := range p.Suggested {
+		env = append(env, s.Name+"="+s.Value)
+		if s.Name == "PROFILE" {
+			prof = s.Value
+		}
+	}
+	if prof != t.Env["PROFILE"] {
+		p.AsPrintedNot = "another profile"
+		return
+	}
+	res := acceptance(ctx, rl, env, dir)
+	if r, ok := res[couldNotRun]; ok {
+		p.AsPrinted = []Diff{{ID: "acceptance", Got: r}}
+	} else {
+		p.AsPrinted = Compare(exp.Rows, res)
+	}
+	p.AsPrintedRan = true
 }
 
 // ParseProbe reads `rlspec probe`'s report: the "suggested settings"

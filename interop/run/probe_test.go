@@ -165,13 +165,27 @@ func TestMatrixProbeSection(t *testing.T) {
 	for _, want := range []string{
 		"## Differences from expected.md\n\nNone.",
 		"| Echo memory-store | `PROFILE=fixed-window` `RL_LIMIT=5` `RL_WINDOW=60s`",
-		"| `PROFILE=token-bucket` (probe: fixed-window), `RL_BURST=5` (not suggested), `RL_RATE=2` (not suggested) | differs | 2s |",
-		"| nginx delay | — |  | could not probe (the probe has no leaky-bucket to suggest): start: nginx exited |",
+		"| `PROFILE=token-bucket` (probe: fixed-window), `RL_BURST=5` (not suggested), `RL_RATE=2` (not suggested) | differs | not run | 2s |",
+		"| nginx delay | — |  | could not probe (the probe has no leaky-bucket to suggest): start: nginx exited | not run |",
 		"  - the window's length: the answers show none; RL_WINDOW is a placeholder",
 		"- nginx delay: could not probe: start: nginx exited",
 	} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("matrix lacks %q:\n%s", want, doc)
+		}
+	}
+}
+
+func TestPrintedText(t *testing.T) {
+	for want, p := range map[string]ProbeOutcome{
+		"not run: another profile": {AsPrintedNot: "another profile"},
+		"not run":                  {},
+		"as expected.md":           {AsPrintedRan: true},
+		"1 differ: FW-2-01: expected PASS, rlspec says FAIL (late)": {AsPrintedRan: true,
+			AsPrinted: []Diff{{ID: "FW-2-01", Expected: Pass, Got: Result{Fail, "late"}}}},
+	} {
+		if got := printedText(p); got != want {
+			t.Errorf("got %q, want %q", got, want)
 		}
 	}
 }

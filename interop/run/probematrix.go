@@ -30,11 +30,13 @@ func writeProbes(b *strings.Builder, rl Rlspec, outs []Outcome) {
 	} else {
 		fmt.Fprintf(b, "\n")
 	}
-	fmt.Fprintf(b, "\n| limiter | probe suggests | target.env says otherwise | agrees | took |\n|---|---|---|---|---|\n")
+	fmt.Fprintf(b, "Where the suggested profile is target.env's, `rlspec acceptance` is run as the probe printed it and\n")
+	fmt.Fprintf(b, "its verdicts are compared with expected.md (*verdicts as printed*).\n")
+	fmt.Fprintf(b, "\n| limiter | probe suggests | target.env says otherwise | agrees | verdicts as printed | took |\n|---|---|---|---|---|---|\n")
 	for _, o := range rows {
 		p := *o.Probe
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", o.Target.Label(), cellText(suggestedText(p)), cellText(otherwise(p)),
-			cellText(agreement(p, o.Target.Env["PROFILE"], rl.ProbeProfiles)), p.Took.Round(time.Second))
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", o.Target.Label(), cellText(suggestedText(p)), cellText(otherwise(p)),
+			cellText(agreement(p, o.Target.Env["PROFILE"], rl.ProbeProfiles)), cellText(printedText(p)), p.Took.Round(time.Second))
 	}
 	fmt.Fprintf(b, "\nWhat the probe could not tell, in its own words:\n\n")
 	for _, o := range rows {
@@ -100,4 +102,22 @@ func agreement(p ProbeOutcome, want string, profiles []string) string {
 // escaped, never cut.
 func cellText(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "\n", " "), "|", `\|`)
+}
+
+// printedText says how the acceptance run with the suggestion compares
+// with expected.md.
+func printedText(p ProbeOutcome) string {
+	switch {
+	case !p.AsPrintedRan && p.AsPrintedNot != "":
+		return "not run: " + p.AsPrintedNot
+	case !p.AsPrintedRan:
+		return "not run"
+	case len(p.AsPrinted) == 0:
+		return "as expected.md"
+	}
+	var s []string
+	for _, d := range p.AsPrinted {
+		s = append(s, esc(d.String()))
+	}
+	return fmt.Sprintf("%d differ: %s", len(p.AsPrinted), strings.Join(s, "; "))
 }

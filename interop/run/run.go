@@ -118,6 +118,7 @@ func RunTarget(ctx context.Context, rl Rlspec, t Target, aptUpdated *bool) (o Ou
 		}
 	}
 	o.Results["race"] = race(ctx, rl, t, env, filepath.Join(reports, "race"))
+	asPrinted(ctx, rl, t, run.URLs[0], filepath.Join(reports, "probe", "acceptance"), exp, o.Probe)
 	o.Diffs = Compare(exp.Rows, o.Results)
 	return o
 }
