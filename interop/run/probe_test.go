@@ -189,3 +189,11 @@ func TestPrintedText(t *testing.T) {
 		}
 	}
 }
+
+func TestAcceptanceRows(t *testing.T) {
+	rows := []Row{{ID: "FW-1-01", Verdict: Pass}, {ID: "race", Verdict: Fail}}
+	got := Compare(acceptanceRows(rows), map[string]Result{"FW-1-01": {Verdict: Pass}})
+	if len(got) != 0 {
+		t.Errorf("an acceptance run compared with the race's row: %v", got)
+	}
+}

@@ -99,6 +99,7 @@ func RunTarget(ctx context.Context, rl Rlspec, t Target, aptUpdated *bool) (o Ou
 	p := probeTarget(ctx, rl, t, run.URLs[0], probeDir(rl, t))
 	o.Probe = &p
 	if o.Skip != "" {
+		p.AsPrintedNot = "the target is skipped"
 		return o
 	}
 	env := append(cleanEnv(), t.Settings()...)
