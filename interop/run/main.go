@@ -103,5 +103,5 @@ func describe(bin string) (Rlspec, error) {
 	if rev, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output(); err == nil && strings.Contains(ver, "revision unknown") {
 		ver = strings.Replace(ver, "revision unknown", "checkout at "+strings.TrimSpace(string(rev)), 1)
 	}
-	return Rlspec{Bin: bin, Help: string(help), Version: ver}, nil
+	return Rlspec{Bin: bin, Help: string(help), Version: ver, ProbeProfiles: probeProfiles(bin)}, nil
 }

@@ -177,6 +177,7 @@ func WriteMatrix(w io.Writer, rl Rlspec, outs []Outcome, now time.Time, took tim
 	if n == 0 {
 		fmt.Fprintf(&b, "None.\n")
 	}
+	writeProbes(&b, rl, outs)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -19,6 +19,7 @@ type Outcome struct {
 	Results  map[string]Result // scenario id (and "race") -> rlspec's verdict
 	Expected Expected
 	Diffs    []Diff
+	Probe    *ProbeOutcome // what rlspec probe suggested; nil when not run
 	Took     time.Duration
 }
 
@@ -29,6 +30,8 @@ type Rlspec struct {
 	Reports string // each target's reports go to Reports/<limiter>-<case>/
 	Help    string // `acceptance -h`: which settings it has
 	Version string
+	// ProbeProfiles are the profiles `rlspec probe` can suggest.
+	ProbeProfiles []string
 }
 
 // rlspecVars are the settings of rlspec the driver's environment must not
@@ -69,13 +72,12 @@ func RunTarget(ctx context.Context, rl Rlspec, t Target, aptUpdated *bool) (o Ou
 			s = append(s, n.String())
 		}
 		o.Skip = "needs " + strings.Join(s, ", ")
-		o.Version = version(ctx, t)
-		return o
 	}
 	if skip, err := ensureRuntime(ctx, t, aptUpdated); err != nil || skip != "" {
-		o.Skip = skip
+		o.Skip = cmp.Or(o.Skip, skip)
+		o.Version = version(ctx, t)
 		if err != nil {
-			o.Diffs = []Diff{{ID: "install", Got: Result{Fail, err.Error()}}}
+			o.setupFailed("install", err)
 		}
 		return o
 	}
@@ -88,10 +90,18 @@ func RunTarget(ctx context.Context, rl Rlspec, t Target, aptUpdated *bool) (o Ou
 	defer os.RemoveAll(work)
 	run, err := start(ctx, t, work)
 	if err != nil {
-		o.Diffs = []Diff{{ID: "start", Got: Result{Fail, err.Error()}}}
+		o.setupFailed("start", err)
 		return o
 	}
 	defer run.Stop()
+	// the probe first, on a target nothing has touched yet; a target that
+	// waits for a profile rlspec lacks is probed all the same
+	p := probeTarget(ctx, rl, t, run.URLs[0], probeDir(rl, t))
+	o.Probe = &p
+	if o.Skip != "" {
+		p.AsPrintedNot = "the target is skipped"
+		return o
+	}
 	env := append(cleanEnv(), t.Settings()...)
 	env = append(env, "IMPLEMENTATION="+t.Label()+" "+o.Version)
 	if len(run.URLs) > 1 {
@@ -109,8 +119,19 @@ func RunTarget(ctx context.Context, rl Rlspec, t Target, aptUpdated *bool) (o Ou
 		}
 	}
 	o.Results["race"] = race(ctx, rl, t, env, filepath.Join(reports, "race"))
+	asPrinted(ctx, rl, t, run.URLs[0], filepath.Join(reports, "probe", "acceptance"), exp, o.Probe)
 	o.Diffs = Compare(exp.Rows, o.Results)
 	return o
+}
+
+// setupFailed records a failed install or start: a difference, except on
+// a target skipped anyway, where only its probe is lost.
+func (o *Outcome) setupFailed(step string, err error) {
+	if o.Skip != "" {
+		o.Probe = &ProbeOutcome{Err: step + ": " + err.Error()}
+		return
+	}
+	o.Diffs = []Diff{{ID: step, Got: Result{Fail, err.Error()}}}
 }
 
 // couldNotRun is the result's key of an acceptance run that gave no

@@ -176,7 +176,11 @@ func (r *Running) Stop() {
 // instances (INTEROP_START), each on a port from the OS, and waits until
 // they answer.
 func start(ctx context.Context, t Target, work string) (*Running, error) {
-	env := append(t.Settings(), "BIN="+filepath.Join(work, "server"), "CASE_DIR="+t.Dir, "WORK_DIR="+work)
+	caseDir, err := filepath.Abs(t.Dir) // the commands run in the limiter's folder
+	if err != nil {
+		return nil, fmt.Errorf("case folder: %w", err)
+	}
+	env := append(t.Settings(), "BIN="+filepath.Join(work, "server"), "CASE_DIR="+caseDir, "WORK_DIR="+work)
 	if b := t.Env[keyBuild]; b != "" {
 		if _, err := shell(ctx, t.Limiter, b, env); err != nil {
 			return nil, fmt.Errorf("build: %w", err)
