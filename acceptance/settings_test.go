@@ -11,6 +11,7 @@ import (
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -32,7 +33,7 @@ func startConfigured(t *testing.T, f fault.Name, mutate func(*fakeserver.Config)
 	t.Helper()
 	cfg := fakeserver.DefaultConfig()
 	mutate(&cfg)
-	cfg, err := fault.Apply(f, cfg)
+	cfg, err := faults.Apply(f, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

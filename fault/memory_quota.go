@@ -20,20 +20,9 @@ const (
 	TBMemoryQuota Name = "tb-memory-quota"
 )
 
-func memoryQuota() Fault { return memoryQuotaOf(MemoryQuota, "", "PS-1-01") }
-func slMemoryQuota() Fault {
-	return memoryQuotaOf(SLMemoryQuota, profile.SlidingLog, "PS-1-02")
-}
-func fwMemoryQuota() Fault {
-	return memoryQuotaOf(FWMemoryQuota, profile.FixedWindow, "PS-1-03")
-}
-func tbMemoryQuota() Fault {
-	return memoryQuotaOf(TBMemoryQuota, profile.TokenBucket, "PS-1-04")
-}
-
-// memoryQuotaOf is a memory-only quota in profile p, which scenario must
+// MemoryQuotaOf is a memory-only quota in profile p, which scenario must
 // catch.
-func memoryQuotaOf(n Name, p profile.Name, scenario string) Fault {
+func MemoryQuotaOf(n Name, p profile.Name, scenario string) Fault {
 	return Fault{
 		Name:        n,
 		Breaks:      clause.Of(clause.PS1),
@@ -44,7 +33,7 @@ func memoryQuotaOf(n Name, p profile.Name, scenario string) Fault {
 			// A new process (a restart) starts with an empty memory.
 			mem := &memory{buckets: map[string]model.State{}}
 			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
-				return effectStore{Store: s, wrap: func(tx reference.Tx, e *effects) reference.Tx { return memoryTx{Tx: tx, mem: mem, e: e} }}
+				return EffectStore{Store: s, wrap: func(tx reference.Tx, e *Effects) reference.Tx { return memoryTx{Tx: tx, mem: mem, e: e} }}
 			}}
 		},
 	}
@@ -61,7 +50,7 @@ type memory struct {
 type memoryTx struct {
 	reference.Tx
 	mem *memory
-	e   *effects // the memory writes, made once the Update commits
+	e   *Effects // the memory writes, made once the Update commits
 }
 
 func (t memoryTx) Bucket(_ context.Context, id string) (model.State, error) {

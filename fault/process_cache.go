@@ -20,28 +20,12 @@ const (
 	TBProcessCache Name = "tb-process-cache"
 )
 
-func processCache() Fault {
-	f := processCacheOf(ProcessCache, "", "MI-1-01", "MI-1-02")
-	f.Breaks = clause.Of(clause.MI1, clause.AC7, clause.FR4)
-	f.Detectors.Race = true
-	return f
-}
-func slProcessCache() Fault {
-	return processCacheOf(SLProcessCache, profile.SlidingLog, "MI-1-03", "MI-1-04")
-}
-func fwProcessCache() Fault {
-	return processCacheOf(FWProcessCache, profile.FixedWindow, "MI-1-05", "MI-1-06")
-}
-func tbProcessCache() Fault {
-	return processCacheOf(TBProcessCache, profile.TokenBucket, "MI-1-07", "MI-1-08")
-}
-
-// processCacheOf is a per-process cache in profile p. Its symptom,
+// ProcessCacheOf is a per-process cache in profile p. Its symptom,
 // oversell across replicas, is invisible with one instance: the self-test
 // runs the acceptance suite against several on one store (Replicas), where
 // MI-1's scenarios of p must catch it (and, for the PRD's, the race hunter
 // against Replicas servers).
-func processCacheOf(n Name, p profile.Name, scenarios ...string) Fault {
+func ProcessCacheOf(n Name, p profile.Name, scenarios ...string) Fault {
 	return Fault{
 		Name:        n,
 		Breaks:      clause.Of(clause.MI1),
@@ -71,7 +55,7 @@ type cachedStore struct {
 func (s *cachedStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
 	s.decide.Lock()
 	defer s.decide.Unlock()
-	return effectStore{Store: s.Store, wrap: func(tx reference.Tx, e *effects) reference.Tx { return cachedTx{Tx: tx, s: s, e: e} }}.Update(ctx, fn)
+	return EffectStore{Store: s.Store, wrap: func(tx reference.Tx, e *Effects) reference.Tx { return cachedTx{Tx: tx, s: s, e: e} }}.Update(ctx, fn)
 }
 
 func (s *cachedStore) Cleanup(ctx context.Context, cut int64) (reference.CleanupStats, error) {
@@ -91,7 +75,7 @@ func (s *cachedStore) put(id string, st model.State) {
 type cachedTx struct {
 	reference.Tx
 	s *cachedStore
-	e *effects // the cache's fills, made once the Update commits
+	e *Effects // the cache's fills, made once the Update commits
 }
 
 func (t cachedTx) Bucket(ctx context.Context, id string) (model.State, error) {

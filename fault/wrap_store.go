@@ -9,41 +9,41 @@ import (
 	"github.com/rlspec/rlspec/reference"
 )
 
-// txStore is a store whose Update transactions pass through wrap: how store
+// TxStore is a store whose Update transactions pass through wrap: how store
 // faults wrap the correct store. View, Cleanup and the rest are the inner
 // store's.
-type txStore struct {
+type TxStore struct {
 	reference.Store
-	wrap func(tx reference.Tx) reference.Tx
+	Wrap func(tx reference.Tx) reference.Tx
 }
 
 // Update runs fn on the wrapped transaction.
-func (s txStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
-	return s.Store.Update(ctx, func(ctx context.Context, tx reference.Tx) error { return fn(ctx, s.wrap(tx)) })
+func (s TxStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
+	return s.Store.Update(ctx, func(ctx context.Context, tx reference.Tx) error { return fn(ctx, s.Wrap(tx)) })
 }
 
-// effectStore is txStore for faults that keep state outside the store (a
+// EffectStore is txStore for faults that keep state outside the store (a
 // process's memory, a cache): wrap gets the run's effects, which take
 // effect once the Update has committed, for its last run of fn only, as the
 // store's own writes do. (A store may run fn more than once: a failed group
 // commit's retry alone, the PostgreSQL store's optimistic attempt and its
 // locked fallback.)
-type effectStore struct {
+type EffectStore struct {
 	reference.Store
-	wrap func(tx reference.Tx, e *effects) reference.Tx
+	wrap func(tx reference.Tx, e *Effects) reference.Tx
 }
 
-// effects are one run of fn's writes outside the store.
-type effects []func()
+// Effects are one run of fn's writes outside the store.
+type Effects []func()
 
-func (e *effects) add(f func()) { *e = append(*e, f) }
+func (e *Effects) add(f func()) { *e = append(*e, f) }
 
 // Update runs fn on the wrapped transaction and applies its last run's
-// effects once it committed.
-func (s effectStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
-	var last *effects
+// Effects once it committed.
+func (s EffectStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
+	var last *Effects
 	err := s.Store.Update(ctx, func(ctx context.Context, tx reference.Tx) error {
-		last = new(effects)
+		last = new(Effects)
 		return fn(ctx, s.wrap(tx, last))
 	})
 	if err == nil && last != nil {
@@ -54,7 +54,7 @@ func (s effectStore) Update(ctx context.Context, fn func(ctx context.Context, tx
 	return err
 }
 
-// staleStore is a store that checks before it acts: each Update first runs
+// StaleStore is a store that checks before it acts: each Update first runs
 // fn on committed state (Store.View) up to its first write, recording what
 // fn read, and then runs fn in the transaction with wrap deciding which of
 // those earlier reads it sees. This is how the time-of-check/time-of-use
@@ -65,27 +65,27 @@ func (s effectStore) Update(ctx context.Context, fn func(ctx context.Context, tx
 // self-test must catch the fault every run. So the race is widened, the
 // same for every such fault: while another request on the same key is in
 // flight, a check reads the key as it was before its writes of the last
-// raceWindow. A request alone on its key (a sequential client) checks the
+// RaceWindow. A request alone on its key (a sequential client) checks the
 // committed state, as the correct store does.
-type staleStore struct {
+type StaleStore struct {
 	reference.Store
 	lag  *lag
-	wrap func(tx reference.Tx, earlier reads) reference.Tx
+	wrap func(tx reference.Tx, earlier Reads) reference.Tx
 }
 
-// newStaleStore wraps s; clock times raceWindow.
-func newStaleStore(s reference.Store, clock reference.Clock, wrap func(tx reference.Tx, earlier reads) reference.Tx) staleStore {
-	return staleStore{Store: s, wrap: wrap, lag: &lag{clock: clock, inflight: map[string]int{}, bursts: map[string]burst{}}}
+// NewStaleStore wraps s; clock times raceWindow.
+func NewStaleStore(s reference.Store, clock reference.Clock, wrap func(tx reference.Tx, earlier Reads) reference.Tx) StaleStore {
+	return StaleStore{Store: s, wrap: wrap, lag: &lag{clock: clock, inflight: map[string]int{}, bursts: map[string]burst{}}}
 }
 
-// reads is what an Update's check saw, by bucket id.
-type reads struct {
-	buckets map[string]model.State
+// Reads is what an Update's check saw, by bucket id.
+type Reads struct {
+	Buckets map[string]model.State
 }
 
 // Update checks, then acts.
-func (s staleStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
-	earlier := reads{buckets: map[string]model.State{}}
+func (s StaleStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
+	earlier := Reads{Buckets: map[string]model.State{}}
 	defer s.lag.leave(earlier)
 	// The check ends at fn's first write (reference.ErrReadOnly), or
 	// earlier on any error: what was read so far is the check.
@@ -118,17 +118,17 @@ func (l *lag) check(id string, st model.State) model.State {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.inflight[id]++
-	if b, ok := l.bursts[id]; ok && l.inflight[id] > 1 && l.clock.Now().Sub(b.at) < raceWindow {
+	if b, ok := l.bursts[id]; ok && l.inflight[id] > 1 && l.clock.Now().Sub(b.at) < RaceWindow {
 		return b.before
 	}
 	return st
 }
 
 // leave notes the end of a request that checked the keys of earlier.
-func (l *lag) leave(earlier reads) {
+func (l *lag) leave(earlier Reads) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for id := range earlier.buckets {
+	for id := range earlier.Buckets {
 		if l.inflight[id]--; l.inflight[id] <= 0 {
 			delete(l.inflight, id)
 		}
@@ -140,7 +140,7 @@ func (l *lag) wrote(id string, before model.State) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.clock.Now()
-	if b, ok := l.bursts[id]; !ok || now.Sub(b.at) >= raceWindow {
+	if b, ok := l.bursts[id]; !ok || now.Sub(b.at) >= RaceWindow {
 		l.bursts[id] = burst{before: before, at: now}
 	}
 }
@@ -148,7 +148,7 @@ func (l *lag) wrote(id string, before model.State) {
 // recorder notes every read of a check.
 type recorder struct {
 	reference.Tx
-	r   reads
+	r   Reads
 	lag *lag
 }
 
@@ -157,11 +157,11 @@ func (t recorder) Bucket(ctx context.Context, id string) (model.State, error) {
 	if err != nil {
 		return st, err
 	}
-	if _, again := t.r.buckets[id]; !again {
+	if _, again := t.r.Buckets[id]; !again {
 		st = t.lag.check(id, st)
-		t.r.buckets[id] = st
+		t.r.Buckets[id] = st
 	}
-	return t.r.buckets[id], nil
+	return t.r.Buckets[id], nil
 }
 
 // writer notes each write's state before it (the transaction's own view).

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -13,7 +14,7 @@ import (
 // first-request), so that the scenarios that catch such a fault are shown
 // to pass the correct design under the same claim; other profiles once.
 func TestReferenceAlignsFollowTheFaults(t *testing.T) {
-	f, ok := fault.Lookup(fault.FWKeyGrid)
+	f, ok := faults.Lookup(fault.FWKeyGrid)
 	if !ok || f.Align != profile.AlignFirstRequest {
 		t.Fatalf("fw-key-grid is served with %q", f.Align)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -21,7 +21,7 @@ import (
 func WithFocus() Option {
 	return func(c *config) error {
 		c.focus = &focus{ran: map[profile.Name][]string{}, required: map[string]bool{}}
-		for _, f := range fault.All() {
+		for _, f := range faults.All() {
 			for _, id := range f.Detectors.Scenarios {
 				c.focus.required[id] = true
 			}

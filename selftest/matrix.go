@@ -7,6 +7,7 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/racehunt"
 )
@@ -150,7 +151,7 @@ func (m *Matrix) Toothless() []string {
 // Complete reports whether the matrix covers every fault of the profiles
 // it ran (not a FAULTS selection).
 func (m *Matrix) Complete() bool {
-	for _, f := range fault.All() {
+	for _, f := range faults.All() {
 		if m.Profiles != nil && !slices.Contains(m.Profiles, profileOf(f.Profile)) {
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/internal/overload"
 )
 
@@ -32,7 +33,7 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 		return nil, err
 	}
 	info := map[fault.Name]fault.Fault{}
-	for _, fi := range fault.All() {
+	for _, fi := range faults.All() {
 		info[fi.Name] = fi
 	}
 	ps := c.suiteProfiles()
@@ -178,7 +179,7 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 			if !row.Expectation.Race {
 				continue
 			}
-			f, _ := fault.Lookup(row.Fault)
+			f, _ := faults.Lookup(row.Fault)
 			r, err := runRace(ctx, row.Fault, f.Profile, row.Replicas, c)
 			if err != nil {
 				fail(fmt.Errorf("race hunt against fault %s: %w", row.Fault, err))

@@ -9,6 +9,7 @@ import (
 	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 )
 
 func TestRaceSettingsTargetURLs(t *testing.T) {
@@ -51,7 +52,7 @@ func TestRaceTargetURLs(t *testing.T) {
 			for range 2 {
 				cfg := fakeserver.DefaultConfig()
 				cfg.Limit, cfg.DBPath = 3, db
-				cfg, err := fault.Apply(tc.fault, cfg)
+				cfg, err := faults.Apply(tc.fault, cfg)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -15,6 +15,7 @@ import (
 	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/internal/junit"
 	"github.com/rlspec/rlspec/internal/overload"
 	"github.com/rlspec/rlspec/internal/pgcluster"
@@ -105,7 +106,7 @@ the reference passed and every fault was caught, 1 otherwise, 2 could not run.`
 func selftestSettings(args []string, getenv envflag.Getenv, help io.Writer) (selftestConfig, error) {
 	cfg := selftestConfig{Runs: 1, Checks: selftest.DefaultRaceChecks, Parallel: selftest.DefaultParallel, ReportDir: service.DefaultReportDir}
 	fs := flag.NewFlagSet("rlspec selftest", flag.ContinueOnError)
-	var runs, checks, faults, reportDir, store, parallel, profiles, starve, detections, focus string
+	var runs, checks, faultList, reportDir, store, parallel, profiles, starve, detections, focus string
 	env := func(p *string, name, envName, usage string) {
 		if v, ok := getenv(envName); ok {
 			*p = v
@@ -115,7 +116,7 @@ func selftestSettings(args []string, getenv envflag.Getenv, help io.Writer) (sel
 	env(&runs, "runs", "RUNS", "runs against the correct reference, each a whole suite and a race hunt (default 1)")
 	env(&checks, "checks", "CHECKS", fmt.Sprintf("race workloads per hunt (default %d)", selftest.DefaultRaceChecks))
 	env(&parallel, "parallel", "SELFTEST_PARALLEL", fmt.Sprintf("faults whose suites run at once (default %d)", selftest.DefaultParallel))
-	env(&faults, "faults", "FAULTS", "comma-separated faults to test (default all; 'none': the reference only)")
+	env(&faultList, "faults", "FAULTS", "comma-separated faults to test (default all; 'none': the reference only)")
 	env(&profiles, "profile", "PROFILE", "comma-separated profiles whose suites, race hunts and faults run: "+profile.Choices(false)+" (default all)")
 	env(&store, "store", "STORE", "the store of the reference and every fault: sqlite (default) or postgres, a throwaway cluster")
 	env(&starve, "overload", "OVERLOAD", "run starved as a CI runner is: default (4 CPU hogs, rlspec at a third of a core, 20ms-200ms per request) or hogs=N,cpu=CORES,delay=MIN-MAX; the per-scenario table follows")
@@ -166,11 +167,11 @@ func selftestSettings(args []string, getenv envflag.Getenv, help io.Writer) (sel
 			cfg.Profiles = append(cfg.Profiles, p) // WithProfiles drops repeats
 		}
 	}
-	if s := strings.TrimSpace(faults); s != "" {
+	if s := strings.TrimSpace(faultList); s != "" {
 		cfg.Faults = []fault.Name{}
 		if s != "none" {
 			for _, name := range strings.Split(s, ",") {
-				f, err := fault.Parse(name)
+				f, err := faults.Parse(name)
 				if err != nil {
 					errs = append(errs, fmt.Errorf("FAULTS: %w", err))
 					continue

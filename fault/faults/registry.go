@@ -1,0 +1,96 @@
+package faults
+
+import (
+	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/fixedwindow"
+	"github.com/rlspec/rlspec/fault/leakybucket"
+	"github.com/rlspec/rlspec/fault/penalties"
+	"github.com/rlspec/rlspec/fault/prd"
+	"github.com/rlspec/rlspec/fault/slidinglog"
+	"github.com/rlspec/rlspec/fault/swcounter"
+	"github.com/rlspec/rlspec/fault/tokenbucket"
+)
+
+// All lists every fault in a stable order (the self-test matrix's rows).
+// A new fault's file in its design's package adds its function here.
+func All() []fault.Fault {
+	return []fault.Fault{
+		prd.CheckThenAct(),
+		prd.ReplaySpends(),
+		prd.ConcurrentReplays(),
+		prd.ReplayIgnoresBody(),
+		prd.NoHeaders429(),
+		prd.OffByOne(),
+		prd.NoReset(),
+		prd.ResetKeepsReset(),
+		prd.ResetRace(),
+		prd.PushesWindow429(),
+		prd.SlidingReset(),
+		prd.NoIPFallback(),
+		prd.InvalidBucketKey(),
+		prd.TrustXFF(),
+		prd.FlagIgnored(),
+		prd.NoHeadersFlagOff(),
+		prd.ProcessCache(),
+		prd.MemoryQuota(),
+		prd.NoRetryAfter(),
+		prd.BadInput500(),
+		prd.NoHeadersFallback(),
+		prd.AuthSpends(),
+		prd.FailOpen(),
+		slidinglog.SameSecond(),
+		slidinglog.CheckThenRecord(),
+		slidinglog.ResetNow(),
+		slidinglog.RefusedRecorded(),
+		slidinglog.RetryAfterWindow(),
+		slidinglog.RetryAfterShort(),
+		slidinglog.KeyIgnored(),
+		slidinglog.AnonymousShared(),
+		slidinglog.MemoryQuota(),
+		slidinglog.ProcessCache(),
+		slidinglog.WeightedCounter(),
+		fixedwindow.LimitFromRemaining(),
+		fixedwindow.FirstRequestWindow(),
+		fixedwindow.BoundaryRace(),
+		fixedwindow.InsertRace(),
+		fixedwindow.OffByOne(),
+		fixedwindow.OneShort(),
+		fixedwindow.AnonymousShared(),
+		fixedwindow.Body(),
+		fixedwindow.MemoryQuota(),
+		fixedwindow.ProcessCache(),
+		fixedwindow.KeyGrid(),
+		fixedwindow.RefusalMovesWindow(),
+		fixedwindow.GridFirstRequest(),
+		fixedwindow.GridDrift(),
+		tokenbucket.WholeSecondRefill(),
+		tokenbucket.RetryAfterTruncated(),
+		tokenbucket.Uncapped(),
+		tokenbucket.LostUpdate(),
+		tokenbucket.BinaryRefill(),
+		tokenbucket.LimitFromRemaining(),
+		tokenbucket.MemoryQuota(),
+		tokenbucket.ProcessCache(),
+		tokenbucket.KeyIgnored(),
+		tokenbucket.AnonymousShared(),
+		swcounter.FixedWindow(),
+		swcounter.WeightsWrong(),
+		swcounter.CountsRefused(),
+		swcounter.LostUpdate(),
+		leakybucket.Unbounded(),
+		leakybucket.OneQueue(),
+		leakybucket.FixedSleep(),
+		leakybucket.RefusesWaiters(),
+		leakybucket.NoDelayFrees(),
+		leakybucket.LostUpdate(),
+		penalties.RefusedCounted(),
+		penalties.RefusedEscalates(),
+		penalties.NoEscalation(),
+		penalties.Spends(),
+		penalties.NeverForgets(),
+		penalties.ReleaseLate(),
+		slidinglog.IetfResetTimestamp(),
+		slidinglog.BypassSpends(),
+		slidinglog.TierSharedCount(),
+	}
+}
