@@ -1,4 +1,4 @@
-package acceptance
+package preflight
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faulttest"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -40,12 +41,12 @@ func TestBucketSettingsCheck(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			tc := service.DefaultConfig().ForProfile(c.design)
 			tc.Burst, tc.Rate = c.tBurst, c.tRate
-			tc.URL = startConfigured(t, fault.None, func(cfg *fakeserver.Config) {
+			tc.URL = faulttest.Start(t, fault.None, func(cfg *fakeserver.Config) {
 				cfg.Profile, cfg.Burst, cfg.Rate = c.design, c.burst, c.rate
 			})
-			_, err := checkSettings(context.Background(), tc, dialect.Settings{}, body, 5*time.Second)
+			_, err := CheckSettings(context.Background(), tc, dialect.Settings{}, body, 5*time.Second)
 			if (c.want == "") != (err == nil) || (err != nil && !strings.HasPrefix(err.Error(), c.want)) {
-				t.Fatalf("checkSettings: %v, want %q…", err, c.want)
+				t.Fatalf("CheckSettings: %v, want %q…", err, c.want)
 			}
 		})
 	}
