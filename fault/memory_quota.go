@@ -11,15 +11,6 @@ import (
 	"github.com/rlspec/rlspec/reference"
 )
 
-// MemoryQuota keeps the quota in process memory only; SLMemoryQuota,
-// FWMemoryQuota and TBMemoryQuota do the same in the other profiles.
-const (
-	MemoryQuota   Name = "memory-quota"
-	SLMemoryQuota Name = "sl-memory-quota"
-	FWMemoryQuota Name = "fw-memory-quota"
-	TBMemoryQuota Name = "tb-memory-quota"
-)
-
 // MemoryQuotaOf is a memory-only quota in profile p, which scenario must
 // catch.
 func MemoryQuotaOf(n Name, p profile.Name, scenario string) Fault {

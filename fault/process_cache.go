@@ -11,15 +11,6 @@ import (
 	"github.com/rlspec/rlspec/reference"
 )
 
-// ProcessCache keeps bucket state in a per-process cache; SLProcessCache,
-// FWProcessCache and TBProcessCache do the same in the other profiles.
-const (
-	ProcessCache   Name = "process-cache"
-	SLProcessCache Name = "sl-process-cache"
-	FWProcessCache Name = "fw-process-cache"
-	TBProcessCache Name = "tb-process-cache"
-)
-
 // ProcessCacheOf is a per-process cache in profile p. Its symptom,
 // oversell across replicas, is invisible with one instance: the self-test
 // runs the acceptance suite against several on one store (Replicas), where
