@@ -21,6 +21,7 @@ func TestSelftestAndImageWriteJUnit(t *testing.T) {
 		{[]string{"selftest", "-profile", "sliding-log", "-faults", "off-by-one"}, "belongs to profile prd"},
 		{[]string{"selftest", "-overload", "hogs=lots"}, "OVERLOAD"},
 		{[]string{"selftest", "-detect", "0"}, "DETECT"},
+		{[]string{"selftest", "-focus", "yes"}, "FOCUS"},
 		{[]string{"image", "stray"}, "unexpected arguments"},
 	} {
 		dir := t.TempDir()
