@@ -24,7 +24,7 @@ func MemoryQuotaOf(n Name, p profile.Name, scenario string) Fault {
 			// A new process (a restart) starts with an empty memory.
 			mem := &memory{buckets: map[string]model.State{}}
 			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
-				return EffectStore{Store: s, wrap: func(tx reference.Tx, e *Effects) reference.Tx { return memoryTx{Tx: tx, mem: mem, e: e} }}
+				return effectStore{Store: s, wrap: func(tx reference.Tx, e *effects) reference.Tx { return memoryTx{Tx: tx, mem: mem, e: e} }}
 			}}
 		},
 	}
@@ -41,7 +41,7 @@ type memory struct {
 type memoryTx struct {
 	reference.Tx
 	mem *memory
-	e   *Effects // the memory writes, made once the Update commits
+	e   *effects // the memory writes, made once the Update commits
 }
 
 func (t memoryTx) Bucket(_ context.Context, id string) (model.State, error) {
