@@ -15,9 +15,7 @@ import (
 // LBLostUpdate).
 func LostUpdate(cfg fakeserver.Config) fakeserver.Wrap {
 	reads := &staleReads{clock: cfg.ClockOrWall(), read: map[string]staleRead{}}
-	return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
-		return TxStore{Store: s, Wrap: func(tx reference.Tx) reference.Tx { return staleTx{Tx: tx, reads: reads} }}
-	}}
+	return WrapTx(func(tx reference.Tx) reference.Tx { return staleTx{Tx: tx, reads: reads} })
 }
 
 // staleReads remembers, per key, the state read at the start of its race

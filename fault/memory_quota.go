@@ -11,15 +11,6 @@ import (
 	"github.com/rlspec/rlspec/reference"
 )
 
-// MemoryQuota keeps the quota in process memory only; SLMemoryQuota,
-// FWMemoryQuota and TBMemoryQuota do the same in the other profiles.
-const (
-	MemoryQuota   Name = "memory-quota"
-	SLMemoryQuota Name = "sl-memory-quota"
-	FWMemoryQuota Name = "fw-memory-quota"
-	TBMemoryQuota Name = "tb-memory-quota"
-)
-
 // MemoryQuotaOf is a memory-only quota in profile p, which scenario must
 // catch.
 func MemoryQuotaOf(n Name, p profile.Name, scenario string) Fault {
@@ -33,7 +24,7 @@ func MemoryQuotaOf(n Name, p profile.Name, scenario string) Fault {
 			// A new process (a restart) starts with an empty memory.
 			mem := &memory{buckets: map[string]model.State{}}
 			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
-				return EffectStore{Store: s, wrap: func(tx reference.Tx, e *Effects) reference.Tx { return memoryTx{Tx: tx, mem: mem, e: e} }}
+				return effectStore{Store: s, wrap: func(tx reference.Tx, e *effects) reference.Tx { return memoryTx{Tx: tx, mem: mem, e: e} }}
 			}}
 		},
 	}
@@ -50,7 +41,7 @@ type memory struct {
 type memoryTx struct {
 	reference.Tx
 	mem *memory
-	e   *Effects // the memory writes, made once the Update commits
+	e   *effects // the memory writes, made once the Update commits
 }
 
 func (t memoryTx) Bucket(_ context.Context, id string) (model.State, error) {

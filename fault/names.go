@@ -362,3 +362,24 @@ const PNReleaseLate Name = "pn-release-late"
 // record): a client retrying under a penalty has used its quota by the
 // time the penalty ends.
 const PNSpends Name = "pn-spends"
+
+// Shared by several designs: the quota kept in process memory
+// (MemoryQuotaOf) and a per-process cache (ProcessCacheOf).
+
+// MemoryQuota keeps the quota in process memory only; SLMemoryQuota,
+// FWMemoryQuota and TBMemoryQuota do the same in the other profiles.
+const (
+	MemoryQuota   Name = "memory-quota"
+	SLMemoryQuota Name = "sl-memory-quota"
+	FWMemoryQuota Name = "fw-memory-quota"
+	TBMemoryQuota Name = "tb-memory-quota"
+)
+
+// ProcessCache keeps bucket state in a per-process cache; SLProcessCache,
+// FWProcessCache and TBProcessCache do the same in the other profiles.
+const (
+	ProcessCache   Name = "process-cache"
+	SLProcessCache Name = "sl-process-cache"
+	FWProcessCache Name = "fw-process-cache"
+	TBProcessCache Name = "tb-process-cache"
+)

@@ -11,15 +11,6 @@ import (
 	"github.com/rlspec/rlspec/reference"
 )
 
-// ProcessCache keeps bucket state in a per-process cache; SLProcessCache,
-// FWProcessCache and TBProcessCache do the same in the other profiles.
-const (
-	ProcessCache   Name = "process-cache"
-	SLProcessCache Name = "sl-process-cache"
-	FWProcessCache Name = "fw-process-cache"
-	TBProcessCache Name = "tb-process-cache"
-)
-
 // ProcessCacheOf is a per-process cache in profile p. Its symptom,
 // oversell across replicas, is invisible with one instance: the self-test
 // runs the acceptance suite against several on one store (Replicas), where
@@ -55,7 +46,7 @@ type cachedStore struct {
 func (s *cachedStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
 	s.decide.Lock()
 	defer s.decide.Unlock()
-	return EffectStore{Store: s.Store, wrap: func(tx reference.Tx, e *Effects) reference.Tx { return cachedTx{Tx: tx, s: s, e: e} }}.Update(ctx, fn)
+	return effectStore{Store: s.Store, wrap: func(tx reference.Tx, e *effects) reference.Tx { return cachedTx{Tx: tx, s: s, e: e} }}.Update(ctx, fn)
 }
 
 func (s *cachedStore) Cleanup(ctx context.Context, cut int64) (reference.CleanupStats, error) {
@@ -75,7 +66,7 @@ func (s *cachedStore) put(id string, st model.State) {
 type cachedTx struct {
 	reference.Tx
 	s *cachedStore
-	e *Effects // the cache's fills, made once the Update commits
+	e *effects // the cache's fills, made once the Update commits
 }
 
 func (t cachedTx) Bucket(ctx context.Context, id string) (model.State, error) {

@@ -18,12 +18,12 @@ func (f StepFunc) Step(st model.State, req model.Request, now time.Time) (model.
 	return f(st, req, now)
 }
 
-// ModelStep is a model fault as a function of the correct model and one
+// modelStep is a model fault as a function of the correct model and one
 // step's arguments.
-type ModelStep func(m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision)
+type modelStep func(m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision)
 
 // WrapModel is the Wrap of a model fault.
-func WrapModel(f ModelStep) fakeserver.Wrap {
+func WrapModel(f modelStep) fakeserver.Wrap {
 	return fakeserver.Wrap{Model: func(m model.Model) model.Model {
 		return StepFunc(func(st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 			return f(m, st, req, now)

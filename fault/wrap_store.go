@@ -5,45 +5,52 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/reference"
 )
 
-// TxStore is a store whose Update transactions pass through wrap: how store
+// txStore is a store whose Update transactions pass through wrap: how store
 // faults wrap the correct store. View, Cleanup and the rest are the inner
 // store's.
-type TxStore struct {
+type txStore struct {
 	reference.Store
-	Wrap func(tx reference.Tx) reference.Tx
+	wrap func(tx reference.Tx) reference.Tx
+}
+
+// WrapTx is the Wrap of a store fault that wraps each Update's
+// transaction with f.
+func WrapTx(f func(tx reference.Tx) reference.Tx) fakeserver.Wrap {
+	return fakeserver.Wrap{Store: func(s reference.Store) reference.Store { return txStore{Store: s, wrap: f} }}
 }
 
 // Update runs fn on the wrapped transaction.
-func (s TxStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
-	return s.Store.Update(ctx, func(ctx context.Context, tx reference.Tx) error { return fn(ctx, s.Wrap(tx)) })
+func (s txStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
+	return s.Store.Update(ctx, func(ctx context.Context, tx reference.Tx) error { return fn(ctx, s.wrap(tx)) })
 }
 
-// EffectStore is txStore for faults that keep state outside the store (a
+// effectStore is txStore for faults that keep state outside the store (a
 // process's memory, a cache): wrap gets the run's effects, which take
 // effect once the Update has committed, for its last run of fn only, as the
 // store's own writes do. (A store may run fn more than once: a failed group
 // commit's retry alone, the PostgreSQL store's optimistic attempt and its
 // locked fallback.)
-type EffectStore struct {
+type effectStore struct {
 	reference.Store
-	wrap func(tx reference.Tx, e *Effects) reference.Tx
+	wrap func(tx reference.Tx, e *effects) reference.Tx
 }
 
-// Effects are one run of fn's writes outside the store.
-type Effects []func()
+// effects are one run of fn's writes outside the store.
+type effects []func()
 
-func (e *Effects) add(f func()) { *e = append(*e, f) }
+func (e *effects) add(f func()) { *e = append(*e, f) }
 
 // Update runs fn on the wrapped transaction and applies its last run's
-// Effects once it committed.
-func (s EffectStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
-	var last *Effects
+// effects once it committed.
+func (s effectStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
+	var last *effects
 	err := s.Store.Update(ctx, func(ctx context.Context, tx reference.Tx) error {
-		last = new(Effects)
+		last = new(effects)
 		return fn(ctx, s.wrap(tx, last))
 	})
 	if err == nil && last != nil {
@@ -54,7 +61,7 @@ func (s EffectStore) Update(ctx context.Context, fn func(ctx context.Context, tx
 	return err
 }
 
-// StaleStore is a store that checks before it acts: each Update first runs
+// staleStore is a store that checks before it acts: each Update first runs
 // fn on committed state (Store.View) up to its first write, recording what
 // fn read, and then runs fn in the transaction with wrap deciding which of
 // those earlier reads it sees. This is how the time-of-check/time-of-use
@@ -67,15 +74,15 @@ func (s EffectStore) Update(ctx context.Context, fn func(ctx context.Context, tx
 // flight, a check reads the key as it was before its writes of the last
 // RaceWindow. A request alone on its key (a sequential client) checks the
 // committed state, as the correct store does.
-type StaleStore struct {
+type staleStore struct {
 	reference.Store
 	lag  *lag
 	wrap func(tx reference.Tx, earlier Reads) reference.Tx
 }
 
 // NewStaleStore wraps s; clock times raceWindow.
-func NewStaleStore(s reference.Store, clock reference.Clock, wrap func(tx reference.Tx, earlier Reads) reference.Tx) StaleStore {
-	return StaleStore{Store: s, wrap: wrap, lag: &lag{clock: clock, inflight: map[string]int{}, bursts: map[string]burst{}}}
+func NewStaleStore(s reference.Store, clock reference.Clock, wrap func(tx reference.Tx, earlier Reads) reference.Tx) staleStore {
+	return staleStore{Store: s, wrap: wrap, lag: &lag{clock: clock, inflight: map[string]int{}, bursts: map[string]burst{}}}
 }
 
 // Reads is what an Update's check saw, by bucket id.
@@ -84,7 +91,7 @@ type Reads struct {
 }
 
 // Update checks, then acts.
-func (s StaleStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
+func (s staleStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
 	earlier := Reads{Buckets: map[string]model.State{}}
 	defer s.lag.leave(earlier)
 	// The check ends at fn's first write (reference.ErrReadOnly), or

@@ -23,9 +23,7 @@ func BoundaryRace() fault.Fault {
 		Profile:     profile.FixedWindow,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			rs := &resets{clock: cfg.ClockOrWall(), old: map[string]model.State{}, at: map[string]time.Time{}}
-			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
-				return fault.TxStore{Store: s, Wrap: func(tx reference.Tx) reference.Tx { return &unseenReset{Tx: tx, rs: rs} }}
-			}}
+			return fault.WrapTx(func(tx reference.Tx) reference.Tx { return &unseenReset{Tx: tx, rs: rs} })
 		},
 	}
 }

@@ -38,9 +38,7 @@ func InsertRace() fault.Fault {
 		Profile:     profile.FixedWindow,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			ins := fault.NewFirstWrites(cfg.ClockOrWall())
-			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
-				return fault.TxStore{Store: s, Wrap: func(tx reference.Tx) reference.Tx { return unseenInsert{Tx: tx, ins: ins} }}
-			}}
+			return fault.WrapTx(func(tx reference.Tx) reference.Tx { return unseenInsert{Tx: tx, ins: ins} })
 		},
 	}
 }

@@ -18,9 +18,7 @@ func ConcurrentReplays() fault.Fault {
 		Detectors:   fault.Detectors{Scenarios: []string{"AC6-02"}, Race: true, Replicas: 1},
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			recs := fault.NewFirstWrites(cfg.ClockOrWall())
-			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
-				return fault.TxStore{Store: s, Wrap: func(tx reference.Tx) reference.Tx { return unseenReplay{Tx: tx, recs: recs} }}
-			}}
+			return fault.WrapTx(func(tx reference.Tx) reference.Tx { return unseenReplay{Tx: tx, recs: recs} })
 		},
 	}
 }

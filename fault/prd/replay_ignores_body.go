@@ -17,9 +17,7 @@ func ReplayIgnoresBody() fault.Fault {
 		Description: "the same Idempotency-Key with a different body gets the cached response",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC6-03"}},
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
-				return fault.TxStore{Store: s, Wrap: func(tx reference.Tx) reference.Tx { return anyBody{tx} }}
-			}}
+			return fault.WrapTx(func(tx reference.Tx) reference.Tx { return anyBody{tx} })
 		},
 	}
 }

@@ -22,9 +22,7 @@ func TierSharedCount() fault.Fault {
 		Detectors:   fault.Detectors{Scenarios: []string{"SL-9-01"}},
 		Profile:     profile.SlidingLog,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
-				return fault.TxStore{Store: s, Wrap: func(tx reference.Tx) reference.Tx { return untiered{Tx: tx} }}
-			}}
+			return fault.WrapTx(func(tx reference.Tx) reference.Tx { return untiered{Tx: tx} })
 		},
 	}
 }

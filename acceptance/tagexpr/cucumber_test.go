@@ -1,4 +1,4 @@
-package acceptance
+package tagexpr
 
 import (
 	"os"
@@ -13,9 +13,9 @@ import (
 // github.com/cucumber/tag-expressions at commit
 // 3f215a498d3176168bb660a2c5c3707a7c8ceb16, copied into
 // testdata/cucumber-tag-expressions with its MIT licence), run against
-// parseTagExpression, the grammar parseTags implements because the module
+// parseTagExpression, the grammar Parse implements because the module
 // proxy does not serve Cucumber's Go implementation. The cases use tags
-// without @, which parseTags itself refuses (rlspec's one rule on top).
+// without @, which Parse itself refuses (rlspec's one rule on top).
 const cucumberCases = "testdata/cucumber-tag-expressions"
 
 // cucumberCase is one entry of the three files: parsing.yml gives

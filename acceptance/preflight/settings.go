@@ -1,4 +1,4 @@
-package acceptance
+package preflight
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ import (
 // from the harness's view: the Date header's and Reset's whole seconds.
 const dateSlack = 2 * time.Second
 
-// checkSettings sends one request on a fresh bucket (a fresh device_bucket
+// CheckSettings sends one request on a fresh bucket (a fresh device_bucket
 // no scenario uses; a fresh key of the other profiles) to the enabled
 // target. Its answer (HTTP 200) settles what the dialect settings leave to
 // auto (dialect.Detect: the Detection says what and why), is held to the
@@ -31,7 +31,7 @@ const dateSlack = 2 * time.Second
 // response is otherwise a consistent first response (HTTP 200, Limit =
 // Remaining + 1): a service that lies in its headers is left to the
 // scenarios (FR-7), which report it as a failure.
-func checkSettings(ctx context.Context, tc service.Config, explicit dialect.Settings, body *bodytmpl.Body, timeout time.Duration) (dialect.Detection, error) {
+func CheckSettings(ctx context.Context, tc service.Config, explicit dialect.Settings, body *bodytmpl.Body, timeout time.Duration) (dialect.Detection, error) {
 	det := dialect.Detection{Settings: tc.Answer()}
 	b, err := body.Render(bodytmpl.Bucket(bodytmpl.NewDeviceBucket()))
 	if err != nil {
@@ -110,9 +110,9 @@ func untilReset(rl dialect.RateLimit, ex *httpclient.Exchange) time.Duration {
 	return time.Unix(rl.Reset, 0).Sub(now)
 }
 
-// bodyNote says, when BODY_TEMPLATE renders the same body twice, that
+// BodyNote says, when BODY_TEMPLATE renders the same body twice, that
 // AC6-03 (one Idempotency-Key, a different body) cannot run.
-func bodyNote(body *bodytmpl.Body) (string, error) {
+func BodyNote(body *bodytmpl.Body) (string, error) {
 	bucket := bodytmpl.Bucket(bodytmpl.NewDeviceBucket())
 	a, err := body.Render(bucket)
 	if err != nil {

@@ -1,4 +1,4 @@
-package acceptance
+package preflight
 
 import (
 	"context"
@@ -11,7 +11,8 @@ import (
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/fault/faults"
+	"github.com/rlspec/rlspec/fault/faulttest"
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -19,60 +20,12 @@ import (
 // optional handler wrapper) and returns its URL.
 func startService(t *testing.T, limit int, window time.Duration, f fault.Name, handler func(http.Handler) http.Handler) string {
 	t.Helper()
-	return startConfigured(t, f, func(cfg *fakeserver.Config) {
+	return faulttest.Start(t, f, func(cfg *fakeserver.Config) {
 		cfg.Limit, cfg.Window = limit, window
 		if handler != nil {
 			cfg.Wrap.Handler = handler
 		}
 	})
-}
-
-// startConfigured starts a reference configured by mutate, with fault f
-// applied after it, and returns its URL.
-func startConfigured(t *testing.T, f fault.Name, mutate func(*fakeserver.Config)) string {
-	t.Helper()
-	cfg := fakeserver.DefaultConfig()
-	mutate(&cfg)
-	cfg, err := faults.Apply(f, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := fakeserver.Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = r.Close() })
-	return r.URL
-}
-
-// A service at 20 per 3 s run with the defaults, and a service with a
-// one-hour window run with RL_WINDOW=3s, cannot run: one sentence naming
-// the variable and the value the service showed, not 25 failures.
-func TestSettingsThatDoNotMatchTheServiceCannotRun(t *testing.T) {
-	for _, c := range []struct {
-		name     string
-		limit    int
-		window   time.Duration
-		tcLimit  int
-		tcWindow time.Duration
-		want     string
-	}{
-		{"limit", 20, 3 * time.Second, 500, time.Hour, "RL_LIMIT=500 but the service answers X-RateLimit-Limit: 20 on the first request of a fresh bucket; set RL_LIMIT=20"},
-		{"window", 20, time.Hour, 20, 3 * time.Second, "RL_WINDOW=3s but the service answers X-RateLimit-Reset: "},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			tc := service.DefaultConfig()
-			set := DefaultSettings()
-			tc.URL = startService(t, c.limit, c.window, fault.None, nil)
-			tc.Limit, tc.Window = c.tcLimit, c.tcWindow
-			var out strings.Builder
-			_, err := runWithin(t, 15*time.Second, Config{Target: tc, Settings: set}, WithoutReports(), WithOutput(&out))
-			wantCouldNotRun(t, err, c.want)
-			if strings.Contains(out.String(), "FAIL") {
-				t.Errorf("scenarios ran:\n%s", out.String())
-			}
-		})
-	}
 }
 
 // Matching settings pass the check, and so do services whose headers are
@@ -103,8 +56,8 @@ func TestSettingsCheckLeavesFaultsToTheScenarios(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := checkSettings(context.Background(), tc, dialect.Settings{}, body, 5*time.Second); err != nil {
-				t.Errorf("checkSettings: %v", err)
+			if _, err := CheckSettings(context.Background(), tc, dialect.Settings{}, body, 5*time.Second); err != nil {
+				t.Errorf("CheckSettings: %v", err)
 			}
 		})
 	}
@@ -129,14 +82,14 @@ func TestDialectSettingsCheckedAgainstTheFirstAnswer(t *testing.T) {
 		{dialect.Settings{Dialect: dialect.XRateLimit, ResetFormat: dialect.ResetDelta}, "RESET_FORMAT=delta but the first response of a fresh key carries `X-RateLimit-Reset: "},
 		{dialect.Settings{Dialect: dialect.XRateLimit, Prefix: "X-Rate-Limit-"}, "HEADER_PREFIX=X-Rate-Limit- but the first response of a fresh key carries `X-RateLimit-Reset: "},
 	} {
-		_, err := checkSettings(context.Background(), tc, c.explicit, body, 5*time.Second)
+		_, err := CheckSettings(context.Background(), tc, c.explicit, body, 5*time.Second)
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") || !strings.HasSuffix(err.Error(), "`rlspec probe` reads every setting the target's answers show") {
 			t.Errorf("%+v: %v, want %q…", c.explicit, err, c.want)
 		}
 	}
 	auto := tc
 	auto.Dialect, auto.ResetFormat = dialect.Auto, dialect.ResetAuto
-	det, err := checkSettings(context.Background(), auto, dialect.Settings{Dialect: dialect.Auto}, body, 5*time.Second)
+	det, err := CheckSettings(context.Background(), auto, dialect.Settings{Dialect: dialect.Auto}, body, 5*time.Second)
 	if s := det.Sentence("the first response"); err != nil || !strings.HasPrefix(s, "dialect: x-ratelimit, Reset as unix seconds — detected from `X-RateLimit-Reset: ") {
 		t.Errorf("auto: %q, %v", s, err)
 	}
@@ -159,7 +112,7 @@ func TestBodyNoteOnConstantTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	note, err := bodyNote(constant)
+	note, err := BodyNote(constant)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +125,44 @@ func TestBodyNoteOnConstantTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if note, err := bodyNote(def); err != nil || note != "" {
+	if note, err := BodyNote(def); err != nil || note != "" {
 		t.Errorf("default template: note %q, err %v", note, err)
+	}
+}
+
+// A token-bucket service whose B or R contradicts RL_BURST / RL_RATE, or a
+// leaky-bucket service whose queue contradicts RL_BURST, cannot run: one
+// sentence naming the setting; matching settings (and, for the queue, an
+// unknown RL_BURST) pass.
+func TestBucketSettingsCheck(t *testing.T) {
+	body, err := bodytmpl.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name          string
+		design        profile.Name
+		burst, tBurst int
+		rate, tRate   float64
+		want          string
+	}{
+		{"match", profile.TokenBucket, 5, 5, 2, 2, ""},
+		{"burst", profile.TokenBucket, 8, 5, 2, 2, "RL_BURST=5 but the service answers X-RateLimit-Limit: 8 on the first request of a fresh key; set RL_BURST=8"},
+		{"rate", profile.TokenBucket, 5, 5, 0.1, 2, "RL_RATE=2 but the service answers X-RateLimit-Reset: "},
+		{"queue match", profile.LeakyBucket, 5, 5, 2, 2, ""},
+		{"queue unknown", profile.LeakyBucket, 5, 0, 2, 2, ""},
+		{"queue burst", profile.LeakyBucket, 7, 5, 2, 2, "RL_BURST=5 but the service answers X-RateLimit-Limit: 8 (B + 1) on the first request of an idle key; set RL_BURST=7"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tc := service.DefaultConfig().ForProfile(c.design)
+			tc.Burst, tc.Rate = c.tBurst, c.tRate
+			tc.URL = faulttest.Start(t, fault.None, func(cfg *fakeserver.Config) {
+				cfg.Profile, cfg.Burst, cfg.Rate = c.design, c.burst, c.rate
+			})
+			_, err := CheckSettings(context.Background(), tc, dialect.Settings{}, body, 5*time.Second)
+			if (c.want == "") != (err == nil) || (err != nil && !strings.HasPrefix(err.Error(), c.want)) {
+				t.Fatalf("CheckSettings: %v, want %q…", err, c.want)
+			}
+		})
 	}
 }

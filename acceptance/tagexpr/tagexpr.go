@@ -1,4 +1,4 @@
-package acceptance
+package tagexpr
 
 import (
 	"errors"
@@ -7,11 +7,11 @@ import (
 	"unicode"
 )
 
-// tagExpr is a parsed tag expression: true when a scenario with the given
+// Expr is a parsed tag expression: true when a scenario with the given
 // tags is selected.
-type tagExpr func(tags map[string]bool) bool
+type Expr func(tags map[string]bool) bool
 
-// parseTags parses TAGS. It takes Cucumber tag expressions (`@AC1 or @AC2`,
+// Parse parses TAGS. It takes Cucumber tag expressions (`@AC1 or @AC2`,
 // `@AC3 and not @extended`, parentheses, `\` escaping a space, a bracket or
 // a backslash in a tag) and, for the runs written for earlier versions,
 // godog's own form (`@AC1,@AC2` for or, `&&` for and, `~@x` for not),
@@ -20,10 +20,10 @@ type tagExpr func(tags map[string]bool) bool
 // Cucumber's own Go implementation (github.com/cucumber/tag-expressions/go)
 // is not served by the module proxy, so the grammar is implemented here
 // (parseTagExpression) and checked against Cucumber's published cases
-// (tagexpr_cucumber_test.go). One rule is rlspec's: every tag starts with @,
+// (cucumber_test.go). One rule is rlspec's: every tag starts with @,
 // as every tag of the feature files does, so that TAGS=AC1 is an error
 // instead of a filter that selects nothing.
-func parseTags(s string) (tagExpr, error) {
+func Parse(s string) (Expr, error) {
 	if strings.TrimSpace(s) == "" {
 		return func(map[string]bool) bool { return true }, nil
 	}
@@ -42,10 +42,10 @@ func parseTags(s string) (tagExpr, error) {
 
 // parseGodogTags reads godog's form: and-groups separated by "&&", each a
 // comma-separated list of tags, each optionally negated with "~".
-func parseGodogTags(s string) (tagExpr, error) {
-	var groups [][]tagExpr
+func parseGodogTags(s string) (Expr, error) {
+	var groups [][]Expr
 	for _, group := range strings.Split(s, "&&") {
-		var alts []tagExpr
+		var alts []Expr
 		for _, atom := range strings.Split(group, ",") {
 			atom = strings.TrimSpace(atom)
 			if atom == "" {

@@ -1,4 +1,4 @@
-package acceptance
+package preflight
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"github.com/rlspec/rlspec/service"
 )
 
-// bucketMismatch is checkSettings for PROFILE=token-bucket: the first
+// bucketMismatch is CheckSettings for PROFILE=token-bucket: the first
 // response of a fresh key says Limit = RL_BURST (TB-7), and its Reset (when
 // the bucket is full again) lies at most ⌈B/R⌉ + 1 s ahead; a Reset further
 // away says the bucket refills slower than RL_RATE.
@@ -27,7 +27,7 @@ func bucketMismatch(tc service.Config, rl dialect.RateLimit, ex *httpclient.Exch
 	return nil
 }
 
-// queueMismatch is checkSettings for PROFILE=leaky-bucket: the first
+// queueMismatch is CheckSettings for PROFILE=leaky-bucket: the first
 // response of an idle key says Limit = RL_BURST + 1 (the queue's places
 // and the one in service), when RL_BURST is known.
 func queueMismatch(tc service.Config, rl dialect.RateLimit, ex *httpclient.Exchange) error {

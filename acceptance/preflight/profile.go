@@ -1,4 +1,4 @@
-package acceptance
+package preflight
 
 import (
 	"fmt"
@@ -21,9 +21,9 @@ func CheckProfile(p profile.Name) error {
 // (with fewer, a correct service would fail them).
 const minPRDLimit = 3
 
-// checkLimit reports, as one sentence, a limit the profile's suite cannot
+// CheckLimit reports, as one sentence, a limit the profile's suite cannot
 // be set up with.
-func checkLimit(tc service.Config) error {
+func CheckLimit(tc service.Config) error {
 	if tc.Profile == profile.PRD && tc.Limit < minPRDLimit {
 		return fmt.Errorf("RL_LIMIT=%d is too small for the PRD suite: its scenarios spend up to %d units of one bucket before they check (the PRD's limit is 500; any of %d or more works)",
 			tc.Limit, minPRDLimit, minPRDLimit)
