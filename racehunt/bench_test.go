@@ -165,6 +165,8 @@ var (
 		{name: "sliding-log", h: benchSlidingLog, n: 5000},
 		{name: "fixed-window", h: benchSettings(profile.FixedWindow, profile.AlignEpoch, model.Epoch{Limit: 8, Window: 10 * time.Second}), n: 1_000_000},
 		{name: "token-bucket", h: benchSettings(profile.TokenBucket, "", model.TokenBucket{Burst: 8, Rate: 1}), n: 20_000},
+		{name: "sliding-window-counter", h: benchSettings(profile.SlidingWindowCounter, profile.AlignEpoch, model.WindowCounter{Limit: 8, Window: 10 * time.Second}), n: 1_000_000},
+		{name: "leaky-bucket", h: benchSettings(profile.LeakyBucket, "", model.LeakyBucket{Burst: 7, Rate: 1}), n: 1_000_000},
 		{name: "prd-race", h: benchPRDSettings, bad: true, n: 1_000_000},
 		{name: "sliding-log-race", h: benchSlidingLog, bad: true, n: 5000},
 	}
@@ -249,6 +251,30 @@ func BenchmarkCheckHistory(b *testing.B) {
 				h := c.h // settles its dialect afresh
 				ch := NewChecker(&h)
 				c.stream(c.size(), 1000, ch.Add)
+				checkBench(b, c, ch)
+			}
+		})
+	}
+}
+
+// BenchmarkCheck1M checks a streamed history of 1,000,000 requests over
+// 1,000 keys of each design (-racehunt.benchn for another size) as the race
+// hunter does after a load run: the checker fed op by op, then the direct
+// checks and porcupine. Its peak RSS is the checker's and one burst's:
+// `go test -c` then `/usr/bin/time -v ./racehunt.test -test.run '^$'
+// -test.bench 'Check1M/<design>$' -test.benchtime 1x`.
+func BenchmarkCheck1M(b *testing.B) {
+	for _, c := range benchCases {
+		b.Run(c.name, func(b *testing.B) {
+			n := 1_000_000
+			if *benchN > 0 {
+				n = *benchN
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				h := c.h
+				ch := NewChecker(&h)
+				c.stream(n, 1000, ch.Add)
 				checkBench(b, c, ch)
 			}
 		})

@@ -282,7 +282,7 @@ func Model(h *History) porcupine.Model {
 			keys = strings.Count(st.Cache, "\n") + 1
 		}
 		return fmt.Sprintf("rem=%d reset=%d..%d keys=%d", st.Rem, st.ResetLo, st.ResetHi, keys)
-	})
+	}, nil)
 }
 
 func partitionByBucket(ops []porcupine.Operation) [][]porcupine.Operation {
