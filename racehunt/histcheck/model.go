@@ -1,4 +1,4 @@
-package racehunt
+package histcheck
 
 import (
 	"fmt"
@@ -312,7 +312,7 @@ type LinearResult struct {
 // (Checker.Linearizable). A timeout gives porcupine.Unknown (not a
 // violation).
 func Linearizable(h *History, timeout time.Duration) LinearResult {
-	return checkerOf(h).Linearizable(timeout)
+	return CheckerOf(h).Linearizable(timeout)
 }
 
 // Visualize writes porcupine's HTML visualisation of r into dir as name.

@@ -1,4 +1,4 @@
-package racehunt
+package histcheck
 
 import (
 	"fmt"
@@ -107,20 +107,23 @@ func (o StepOracle) step(state, input, output any) []any {
 // canonical at the placement (later ops are placed no earlier).
 func (o StepOracle) place(s keyState, in opInput, out opOutput) []any {
 	var next []any
-	seen := map[model.State]bool{}
 	lo, hi := max(in.From-int64(o.Tol), s.T), in.To+int64(o.Tol)
 	if lo > hi {
 		return next
 	}
 	// Placements ascend: for each next state the earliest placement is kept
 	// (a smaller lower bound admits every later history a larger one does).
+	// The states are few (one per placement at most): a scan finds repeats.
+	var seen []model.State
 	for _, t := range o.Placements(s.M, lo, hi, in.Hints...) {
 		m, d := o.Model.Step(s.M, spendOne, time.Unix(0, t))
-		m = canonical(o.Model, m, t)
-		if seen[m] || (!out.Unknown && !o.matches(d, out)) {
+		if !out.Unknown && !o.matches(d, out) {
 			continue
 		}
-		seen[m] = true
+		if m = canonical(o.Model, m, t); slices.Contains(seen, m) {
+			continue
+		}
+		seen = append(seen, m)
 		next = append(next, keyState{M: m, T: t})
 	}
 	return next

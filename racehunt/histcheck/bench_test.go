@@ -1,4 +1,4 @@
-package racehunt
+package histcheck
 
 import (
 	"flag"
@@ -215,7 +215,7 @@ func TestBenchHistoriesAreCleanAndBig(t *testing.T) {
 			if len(seen) < 27 || ok == 0 || limited < len(h.Ops)/20 {
 				t.Fatalf("keys %d, 200s %d, 429s %d", len(seen), ok, limited)
 			}
-			checkBench(t, c, checkerOf(h))
+			checkBench(t, c, CheckerOf(h))
 		})
 	}
 }
@@ -235,7 +235,7 @@ func BenchmarkCheckHistory(b *testing.B) {
 			b.ReportAllocs()
 			b.ReportMetric(float64(c.size()), "requests")
 			for b.Loop() {
-				checkBench(b, c, checkerOf(h))
+				checkBench(b, c, CheckerOf(h))
 			}
 		})
 		b.Run("generate/"+c.name, func(b *testing.B) {
@@ -277,6 +277,28 @@ func BenchmarkCheck1M(b *testing.B) {
 				c.stream(n, 1000, ch.Add)
 				checkBench(b, c, ch)
 			}
+		})
+	}
+}
+
+// TestPlantedRaceFoundInALongHistory: one check-then-act burst halfway
+// through a streamed 100,000-request history over 1,000 keys is found by
+// the direct checks and by porcupine, for the PRD and for a design checked
+// by StepOracle (BenchmarkCheck1M does the same at 1M).
+func TestPlantedRaceFoundInALongHistory(t *testing.T) {
+	n := 100_000
+	if testing.Short() {
+		n = 20_000
+	}
+	for _, c := range []benchCase{
+		{name: "prd-race", h: benchPRDSettings, bad: true},
+		{name: "fixed-window-race", h: benchSettings(profile.FixedWindow, profile.AlignEpoch, model.Epoch{Limit: 8, Window: 10 * time.Second}), bad: true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := c.h
+			ch := NewChecker(&h)
+			c.stream(n, 1000, ch.Add)
+			checkBench(t, c, ch)
 		})
 	}
 }
