@@ -4,12 +4,13 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rlspec/rlspec/racehunt/histcheck"
+
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/racehunt"
 )
 
 // AcceptanceResult is one acceptance run's outcome.
@@ -35,7 +36,7 @@ type RaceResult struct {
 	Ran       bool
 	Replicas  int
 	Found     bool
-	Class     racehunt.Class
+	Class     histcheck.Class
 	Checks    int           // workloads run without violation (before the failure, or in all)
 	Detected  time.Duration // start to first failing workload
 	Elapsed   time.Duration

@@ -1,4 +1,4 @@
-package racehunt
+package histcheck
 
 import (
 	"net/http"
@@ -229,7 +229,7 @@ func TestVisualizeWritesHTML(t *testing.T) {
 }
 
 // A request without a response may be decided after the clock has moved on
-// for the next burst (a timeout on a loaded machine): boundLost gives it the
+// for the next burst (a timeout on a loaded machine): BoundLost gives it the
 // end of the history as its latest decision time, and a history where it
 // was decided late is clean. Bounded by its own burst's clock, the same
 // history is (falsely) not linearizable.
@@ -245,7 +245,7 @@ func TestLostResponseDecidedAfterTheClockMoved(t *testing.T) {
 		a := &s.h.Ops[0]
 		a.Burst, a.ServerFrom, a.ServerTo = 0, sentAt, sentAt
 		if bound {
-			s.h.boundLost()
+			s.h.BoundLost()
 		}
 		return s.h
 	}
@@ -253,6 +253,6 @@ func TestLostResponseDecidedAfterTheClockMoved(t *testing.T) {
 		t.Fatalf("lost request bounded by the end of the history: porcupine %v, want Ok", res)
 	}
 	if _, res := verdict(t, build(false)); res != porcupine.Illegal {
-		t.Fatalf("decision bounded by its own burst: porcupine %v, want Illegal (the false verdict boundLost avoids)", res)
+		t.Fatalf("decision bounded by its own burst: porcupine %v, want Illegal (the false verdict BoundLost avoids)", res)
 	}
 }

@@ -1,4 +1,4 @@
-package racehunt
+package histcheck
 
 import (
 	"errors"
@@ -40,7 +40,7 @@ func TestCheckerGivesTheVerdictsOfTheWholeHistoryCheck(t *testing.T) {
 			h = randomProfileHistory(rt)
 		}
 		old := cloneHistory(h)
-		c := checkerOf(h)
+		c := CheckerOf(h)
 		got, want := c.Violations(), oldCheck(old)
 		if !reflect.DeepEqual(got, want) {
 			for i := range h.Ops {
@@ -301,7 +301,7 @@ func oldCheckBucket(h *History, bucket string, ops []*Op) []Violation {
 		if o.Ex.Status != http.StatusOK && o.Ex.Status != http.StatusTooManyRequests {
 			continue
 		}
-		rl, err := rateLimitOf(o)
+		rl, err := RateLimitOf(o)
 		if err != nil {
 			continue
 		}
@@ -593,7 +593,7 @@ func oldOutputOf(o *Op) opOutput {
 	if o.Unknown() {
 		return opOutput{Unknown: true}
 	}
-	out := opOutput{Status: o.Ex.Status, Resp: hashBytes(o.Ex.RespBody)}
+	out := opOutput{Status: o.Ex.Status, Resp: HashBytes(o.Ex.RespBody)}
 	switch o.Ex.Status {
 	case http.StatusOK, http.StatusTooManyRequests, http.StatusConflict, http.StatusUnprocessableEntity, http.StatusTooEarly:
 	default:

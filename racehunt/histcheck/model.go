@@ -1,4 +1,4 @@
-package racehunt
+package histcheck
 
 import (
 	"fmt"
@@ -282,7 +282,7 @@ func Model(h *History) porcupine.Model {
 			keys = strings.Count(st.Cache, "\n") + 1
 		}
 		return fmt.Sprintf("rem=%d reset=%d..%d keys=%d", st.Rem, st.ResetLo, st.ResetHi, keys)
-	})
+	}, nil)
 }
 
 func partitionByBucket(ops []porcupine.Operation) [][]porcupine.Operation {
@@ -312,7 +312,7 @@ type LinearResult struct {
 // (Checker.Linearizable). A timeout gives porcupine.Unknown (not a
 // violation).
 func Linearizable(h *History, timeout time.Duration) LinearResult {
-	return checkerOf(h).Linearizable(timeout)
+	return CheckerOf(h).Linearizable(timeout)
 }
 
 // Visualize writes porcupine's HTML visualisation of r into dir as name.

@@ -1,4 +1,4 @@
-package racehunt
+package histcheck
 
 import (
 	"encoding/json"
@@ -70,7 +70,7 @@ func Primary(vs []Violation) Class {
 // count, distinctness and order of the successes' Remaining values, and
 // 429s while units were left (Checker.Violations).
 func Check(h *History) []Violation {
-	return checkerOf(h).Violations()
+	return CheckerOf(h).Violations()
 }
 
 // badOp reports a violation of op o alone.

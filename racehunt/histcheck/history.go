@@ -1,4 +1,4 @@
-package racehunt
+package histcheck
 
 import (
 	"crypto/sha256"
@@ -82,7 +82,7 @@ func (h *History) Unknown() int {
 	return n
 }
 
-func hashBytes(b []byte) string {
+func HashBytes(b []byte) string {
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:16])
 }
@@ -95,8 +95,8 @@ func statusOf(o *Op) int {
 	return o.Ex.Status
 }
 
-// rateLimitOf reads the op's rate-limit fields in its exchange's dialect.
-func rateLimitOf(o *Op) (dialect.RateLimit, error) {
+// RateLimitOf reads the op's rate-limit fields in its exchange's dialect.
+func RateLimitOf(o *Op) (dialect.RateLimit, error) {
 	rd := readOf(o)
 	return rd.rl, rd.err
 }
@@ -140,13 +140,13 @@ func (h *History) answerFrom(o *Op) bool {
 	return true
 }
 
-// boundLost moves the latest decision time of every request without a
+// BoundLost moves the latest decision time of every request without a
 // response (a timeout on a loaded machine) to the end of the history: the
 // target may still decide it after the clock has moved on for later bursts,
 // so bounding it by its own burst's clock would be a false verdict. Any
 // time after the last answered request's is equivalent to that one: no
 // answered request can have seen it.
-func (h *History) boundLost() {
+func (h *History) BoundLost() {
 	var end time.Time
 	for i := range h.Ops {
 		if o := &h.Ops[i]; !o.Unknown() && o.ServerTo.After(end) {

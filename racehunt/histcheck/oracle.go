@@ -1,7 +1,8 @@
-package racehunt
+package histcheck
 
 import (
 	"fmt"
+	"hash/maphash"
 	"net/http"
 	"slices"
 	"sync"
@@ -64,14 +65,28 @@ type memoKey struct {
 }
 
 func (c *stepMemo) step(state, input, output any) []any {
-	k := memoKey{state.(keyState), input.(opInput).Index}
+	s, in := state.(keyState), input.(opInput)
+	if out := output.(opOutput); out.Unknown {
+		// The op may never have taken effect: s itself goes on, as it is.
+		return append([]any{s}, c.placed(s, in, out)...)
+	}
+	return c.placed(s, in, output.(opOutput))
+}
+
+// placed is StepOracle's next states where op in takes effect, from s
+// canonical at the op's earliest decision time (no later op is placed
+// before it): the states of many placements then meet in one memo entry.
+func (c *stepMemo) placed(s keyState, in opInput, out opOutput) []any {
+	lo := max(in.From-int64(c.o.Tol), s.T)
+	s = keyState{M: canonical(c.o.Model, s.M, lo), T: lo}
+	k := memoKey{s, in.Index}
 	c.mu.Lock()
 	next, ok := c.m[k]
 	c.mu.Unlock()
 	if ok {
 		return next
 	}
-	next = c.o.step(state, input, output)
+	next = c.o.place(s, in, out)
 	c.mu.Lock()
 	c.m[k] = next
 	c.mu.Unlock()
@@ -81,23 +96,34 @@ func (c *stepMemo) step(state, input, output any) []any {
 func (o StepOracle) step(state, input, output any) []any {
 	s, in, out := state.(keyState), input.(opInput), output.(opOutput)
 	var next []any
-	seen := map[model.State]bool{}
 	if out.Unknown {
 		next = append(next, s) // never took effect
-		seen[s.M] = true
 	}
+	return append(next, o.place(s, in, out)...)
+}
+
+// place is the next states where op in takes effect on s: at each of its
+// placements from s.T on whose decision matches out, the model's next state
+// canonical at the placement (later ops are placed no earlier).
+func (o StepOracle) place(s keyState, in opInput, out opOutput) []any {
+	var next []any
 	lo, hi := max(in.From-int64(o.Tol), s.T), in.To+int64(o.Tol)
 	if lo > hi {
 		return next
 	}
 	// Placements ascend: for each next state the earliest placement is kept
 	// (a smaller lower bound admits every later history a larger one does).
+	// The states are few (one per placement at most): a scan finds repeats.
+	var seen []model.State
 	for _, t := range o.Placements(s.M, lo, hi, in.Hints...) {
 		m, d := o.Model.Step(s.M, spendOne, time.Unix(0, t))
-		if seen[m] || (!out.Unknown && !o.matches(d, out)) {
+		if !out.Unknown && !o.matches(d, out) {
 			continue
 		}
-		seen[m] = true
+		if m = canonical(o.Model, m, t); slices.Contains(seen, m) {
+			continue
+		}
+		seen = append(seen, m)
 		next = append(next, keyState{M: m, T: t})
 	}
 	return next
@@ -137,12 +163,12 @@ func (o StepOracle) Placements(st model.State, lo, hi int64, hints ...int64) []i
 	}
 	type point struct {
 		t int64
-		d model.Decision
+		d shown
 	}
 	var pts []point
 	at := func(t int64) point {
 		_, d := o.Model.Step(st, spendOne, time.Unix(0, t))
-		return point{t, d}
+		return point{t, shownOf(d)}
 	}
 	var split func(a, b point)
 	split = func(a, b point) {
@@ -218,5 +244,10 @@ func stepModel(h *History) porcupine.Model {
 			s += fmt.Sprintf(" log=%d", len(model.DecodeLog(st.M.Log)))
 		}
 		return s + " at " + time.Unix(0, st.T).UTC().Format("15:04:05.000")
+	}, &stateOrder[keyState]{
+		// Of two states alike but for T, the earlier admits every later
+		// placement the other does.
+		hash:     func(st keyState) uint64 { return maphash.Comparable(stateSeed, st.M) },
+		subsumes: func(a, b keyState) bool { return a.M == b.M && a.T <= b.T },
 	})
 }

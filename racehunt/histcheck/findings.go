@@ -1,4 +1,4 @@
-package racehunt
+package histcheck
 
 import "strings"
 
@@ -10,9 +10,9 @@ const MaxFindings = 20
 // issue 24 item 13 keeps those apart from the algorithm's violations.
 func AnswerClass(c Class) bool { return c == ClassHeaders || c == ClassLimited }
 
-// splitFindings separates Check's result into the algorithm's violations
+// SplitFindings separates Check's result into the algorithm's violations
 // and the answer's findings.
-func splitFindings(all []Violation) (violations, findings []Violation) {
+func SplitFindings(all []Violation) (violations, findings []Violation) {
 	for _, x := range all {
 		if AnswerClass(x.Class) {
 			findings = append(findings, x)
@@ -23,9 +23,9 @@ func splitFindings(all []Violation) (violations, findings []Violation) {
 	return violations, findings
 }
 
-// addFindings adds to kept the findings of fs not seen yet (one per class
+// AddFindings adds to kept the findings of fs not seen yet (one per class
 // and detail, the op number aside), up to MaxFindings.
-func addFindings(kept []Violation, seen map[string]bool, fs []Violation) []Violation {
+func AddFindings(kept []Violation, seen map[string]bool, fs []Violation) []Violation {
 	for _, f := range fs {
 		if k := string(f.Class) + findingKey(f.Detail); !seen[k] && len(kept) < MaxFindings {
 			seen[k] = true

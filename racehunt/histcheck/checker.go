@@ -1,4 +1,4 @@
-package racehunt
+package histcheck
 
 import (
 	"bytes"
@@ -82,8 +82,8 @@ func NewChecker(h *History) *Checker {
 	return &Checker{h: h, settled: h.answerSettled(), keyOf: map[string]int{}, nameOf: map[string]int32{}, seed: maphash.MakeSeed()}
 }
 
-// checkerOf is a Checker fed h's ops.
-func checkerOf(h *History) *Checker {
+// CheckerOf is a Checker fed h's ops.
+func CheckerOf(h *History) *Checker {
 	c := NewChecker(h)
 	for i := range h.Ops {
 		c.Add(&h.Ops[i])

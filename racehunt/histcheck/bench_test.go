@@ -1,4 +1,4 @@
-package racehunt
+package histcheck
 
 import (
 	"flag"
@@ -165,6 +165,8 @@ var (
 		{name: "sliding-log", h: benchSlidingLog, n: 5000},
 		{name: "fixed-window", h: benchSettings(profile.FixedWindow, profile.AlignEpoch, model.Epoch{Limit: 8, Window: 10 * time.Second}), n: 1_000_000},
 		{name: "token-bucket", h: benchSettings(profile.TokenBucket, "", model.TokenBucket{Burst: 8, Rate: 1}), n: 20_000},
+		{name: "sliding-window-counter", h: benchSettings(profile.SlidingWindowCounter, profile.AlignEpoch, model.WindowCounter{Limit: 8, Window: 10 * time.Second}), n: 1_000_000},
+		{name: "leaky-bucket", h: benchSettings(profile.LeakyBucket, "", model.LeakyBucket{Burst: 7, Rate: 1}), n: 1_000_000},
 		{name: "prd-race", h: benchPRDSettings, bad: true, n: 1_000_000},
 		{name: "sliding-log-race", h: benchSlidingLog, bad: true, n: 5000},
 	}
@@ -213,7 +215,7 @@ func TestBenchHistoriesAreCleanAndBig(t *testing.T) {
 			if len(seen) < 27 || ok == 0 || limited < len(h.Ops)/20 {
 				t.Fatalf("keys %d, 200s %d, 429s %d", len(seen), ok, limited)
 			}
-			checkBench(t, c, checkerOf(h))
+			checkBench(t, c, CheckerOf(h))
 		})
 	}
 }
@@ -233,7 +235,7 @@ func BenchmarkCheckHistory(b *testing.B) {
 			b.ReportAllocs()
 			b.ReportMetric(float64(c.size()), "requests")
 			for b.Loop() {
-				checkBench(b, c, checkerOf(h))
+				checkBench(b, c, CheckerOf(h))
 			}
 		})
 		b.Run("generate/"+c.name, func(b *testing.B) {
@@ -251,6 +253,52 @@ func BenchmarkCheckHistory(b *testing.B) {
 				c.stream(c.size(), 1000, ch.Add)
 				checkBench(b, c, ch)
 			}
+		})
+	}
+}
+
+// BenchmarkCheck1M checks a streamed history of 1,000,000 requests over
+// 1,000 keys of each design (-racehunt.benchn for another size) as the race
+// hunter does after a load run: the checker fed op by op, then the direct
+// checks and porcupine. Its peak RSS is the checker's and one burst's:
+// `go test -c` then `/usr/bin/time -v ./racehunt.test -test.run '^$'
+// -test.bench 'Check1M/<design>$' -test.benchtime 1x`.
+func BenchmarkCheck1M(b *testing.B) {
+	for _, c := range benchCases {
+		b.Run(c.name, func(b *testing.B) {
+			n := 1_000_000
+			if *benchN > 0 {
+				n = *benchN
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				h := c.h
+				ch := NewChecker(&h)
+				c.stream(n, 1000, ch.Add)
+				checkBench(b, c, ch)
+			}
+		})
+	}
+}
+
+// TestPlantedRaceFoundInALongHistory: one check-then-act burst halfway
+// through a streamed 100,000-request history over 1,000 keys is found by
+// the direct checks and by porcupine, for the PRD and for a design checked
+// by StepOracle (BenchmarkCheck1M does the same at 1M).
+func TestPlantedRaceFoundInALongHistory(t *testing.T) {
+	n := 100_000
+	if testing.Short() {
+		n = 20_000
+	}
+	for _, c := range []benchCase{
+		{name: "prd-race", h: benchPRDSettings, bad: true},
+		{name: "fixed-window-race", h: benchSettings(profile.FixedWindow, profile.AlignEpoch, model.Epoch{Limit: 8, Window: 10 * time.Second}), bad: true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := c.h
+			ch := NewChecker(&h)
+			c.stream(n, 1000, ch.Add)
+			checkBench(t, c, ch)
 		})
 	}
 }

@@ -1,4 +1,4 @@
-package racehunt
+package histcheck
 
 import (
 	"net/http"
