@@ -52,9 +52,6 @@ type Row struct {
 	Race        RaceResult
 	// Missed are required scenarios that passed against the fault.
 	Missed []string
-	// FirstMissed are the required scenarios a race fault's first suite
-	// missed, when a second suite ran (see Run); empty otherwise.
-	FirstMissed []string
 	// Detections count, with DETECT runs, how many of the Runs single suites
 	// each scenario failed against the fault; nil with one run.
 	Detections map[string]int

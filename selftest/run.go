@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -135,18 +134,6 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 						continue
 					}
 					row.Acceptance, row.Missed = r, missedBy(row.Scenarios, r)
-					if len(row.Missed) > 0 && row.Expectation.Race && ctx.Err() == nil {
-						// A race shows only when requests overlap at the
-						// server, which a loaded machine can prevent for a
-						// whole suite: one more suite, and the row says so.
-						say("%s: acceptance missed %s; running the suite once more (a race fault)", row.Fault, strings.Join(row.Missed, " "))
-						row.FirstMissed = row.Missed
-						if r, err = runFault(ctx, row, info[row.Fault], c); err != nil {
-							fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
-							continue
-						}
-						row.Acceptance, row.Missed = r, missedBy(row.Scenarios, r)
-					}
 					say("%s: acceptance %d scenario(s) failed (%s)", row.Fault, r.Failed, r.Elapsed.Round(time.Millisecond))
 				}
 			}()
