@@ -30,3 +30,13 @@ func WrapModel(f modelStep) fakeserver.Wrap {
 		})
 	}}
 }
+
+// ModelFault is the Wrap of a model fault that reads the server's
+// configuration: f is called with it on every step.
+func ModelFault(f func(cfg fakeserver.Config, m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision)) func(fakeserver.Config) fakeserver.Wrap {
+	return func(cfg fakeserver.Config) fakeserver.Wrap {
+		return WrapModel(func(m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+			return f(cfg, m, st, req, now)
+		})
+	}
+}

@@ -18,12 +18,10 @@ func OneShort() fault.Fault {
 		Description: "N − 1 requests allowed per window while Limit says N: every window refuses one too early",
 		Detectors:   fault.Detectors{Scenarios: []string{"FW-3-01", "FW-4-01"}},
 		Profile:     profile.FixedWindow,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			return fault.WrapModel(func(_ model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-				next, d := model.Epoch{Limit: max(cfg.Limit-1, 1), Window: cfg.Window}.Step(st, req, now)
-				d.Limit = cfg.Limit
-				return next, d
-			})
-		},
+		Wrap: fault.ModelFault(func(cfg fakeserver.Config, _ model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+			next, d := model.Epoch{Limit: max(cfg.Limit-1, 1), Window: cfg.Window}.Step(st, req, now)
+			d.Limit = cfg.Limit
+			return next, d
+		}),
 	}
 }

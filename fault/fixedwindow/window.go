@@ -71,13 +71,11 @@ func OffByOne() fault.Fault {
 		Description: "N+1 requests allowed per window",
 		Detectors:   fault.Detectors{Scenarios: []string{"FW-1-01"}},
 		Profile:     profile.FixedWindow,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			return fault.WrapModel(func(_ model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-				next, d := model.Epoch{Limit: cfg.Limit + 1, Window: cfg.Window}.Step(st, req, now)
-				d.Limit = cfg.Limit
-				return next, d
-			})
-		},
+		Wrap: fault.ModelFault(func(cfg fakeserver.Config, _ model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+			next, d := model.Epoch{Limit: cfg.Limit + 1, Window: cfg.Window}.Step(st, req, now)
+			d.Limit = cfg.Limit
+			return next, d
+		}),
 	}
 }
 

@@ -18,14 +18,12 @@ func FixedSleep() fault.Fault {
 		Detectors:   fault.Detectors{Scenarios: []string{"LB-1-01"}},
 		Description: "a fixed sleep of 1/R for every queued request instead of its turn: a burst leaves as a burst",
 		Profile:     profile.LeakyBucket,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			return fault.WrapModel(func(m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-				next, d := m.Step(st, req, now)
-				if d.Wait > 0 {
-					d.Wait = time.Duration(float64(time.Second) / cfg.Rate)
-				}
-				return next, d
-			})
-		},
+		Wrap: fault.ModelFault(func(cfg fakeserver.Config, m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+			next, d := m.Step(st, req, now)
+			if d.Wait > 0 {
+				d.Wait = time.Duration(float64(time.Second) / cfg.Rate)
+			}
+			return next, d
+		}),
 	}
 }

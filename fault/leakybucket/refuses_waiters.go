@@ -18,12 +18,10 @@ func RefusesWaiters() fault.Fault {
 		Detectors:   fault.Detectors{Scenarios: []string{"LB-2-01"}},
 		Description: "requests that should wait their turn are refused: a queue of no places behind the one in service",
 		Profile:     profile.LeakyBucket,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			return fault.WrapModel(func(_ model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-				next, d := model.LeakyBucket{Rate: cfg.Rate}.Step(st, req, now)
-				d.Limit = cfg.Burst + 1
-				return next, d
-			})
-		},
+		Wrap: fault.ModelFault(func(cfg fakeserver.Config, _ model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+			next, d := model.LeakyBucket{Rate: cfg.Rate}.Step(st, req, now)
+			d.Limit = cfg.Burst + 1
+			return next, d
+		}),
 	}
 }

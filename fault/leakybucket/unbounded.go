@@ -18,12 +18,10 @@ func Unbounded() fault.Fault {
 		Detectors:   fault.Detectors{Scenarios: []string{"LB-2-01"}},
 		Description: "a queue without bound: nothing is ever refused, the excess waits however long",
 		Profile:     profile.LeakyBucket,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			return fault.WrapModel(func(_ model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-				next, d := model.LeakyBucket{Burst: 1 << 20, Rate: cfg.Rate, Delay: cfg.QueueDelay, NoDelay: cfg.NoDelay}.Step(st, req, now)
-				d.Limit, d.Remaining = cfg.Burst+1, min(d.Remaining, cfg.Burst)
-				return next, d
-			})
-		},
+		Wrap: fault.ModelFault(func(cfg fakeserver.Config, _ model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+			next, d := model.LeakyBucket{Burst: 1 << 20, Rate: cfg.Rate, Delay: cfg.QueueDelay, NoDelay: cfg.NoDelay}.Step(st, req, now)
+			d.Limit, d.Remaining = cfg.Burst+1, min(d.Remaining, cfg.Burst)
+			return next, d
+		}),
 	}
 }

@@ -18,18 +18,16 @@ func RefusedRecorded() fault.Fault {
 		Description: "refused requests are recorded in the log: each 429 extends the block",
 		Detectors:   fault.Detectors{Scenarios: []string{"SL-5-01"}},
 		Profile:     profile.SlidingLog,
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return fault.WrapModel(func(m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-				next, d := m.Step(st, req, now)
-				if d.Allowed || req.Cost == 0 {
-					return next, d
-				}
-				next.Found = true
-				next.Log = model.EncodeLog(append(model.DecodeLog(st.Log), now.UnixMilli()))
-				next.Reset = max(next.Reset, now.Unix()+d.RetryAfter)
-				d.Write = true
+		Wrap: fault.ModelFault(func(_ fakeserver.Config, m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+			next, d := m.Step(st, req, now)
+			if d.Allowed || req.Cost == 0 {
 				return next, d
-			})
-		},
+			}
+			next.Found = true
+			next.Log = model.EncodeLog(append(model.DecodeLog(st.Log), now.UnixMilli()))
+			next.Reset = max(next.Reset, now.Unix()+d.RetryAfter)
+			d.Write = true
+			return next, d
+		}),
 	}
 }

@@ -20,14 +20,12 @@ func SameSecond() fault.Fault {
 		Seed:        "spec/002 schema `UNIQUE(key, timestamp)`, `record()`: `INSERT OR REPLACE … Math.floor(Date.now() / 1000)`",
 		Detectors:   fault.Detectors{Scenarios: []string{"SL-1-01"}},
 		Profile:     profile.SlidingLog,
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return fault.WrapModel(func(m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-				next, d := m.Step(st, req, now.Truncate(time.Second))
-				if d.Write {
-					next.Log = model.EncodeLog(slices.Compact(model.DecodeLog(next.Log)))
-				}
-				return next, d
-			})
-		},
+		Wrap: fault.ModelFault(func(_ fakeserver.Config, m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+			next, d := m.Step(st, req, now.Truncate(time.Second))
+			if d.Write {
+				next.Log = model.EncodeLog(slices.Compact(model.DecodeLog(next.Log)))
+			}
+			return next, d
+		}),
 	}
 }

@@ -18,11 +18,9 @@ func WeightsWrong() fault.Fault {
 		Detectors:   fault.Detectors{Scenarios: []string{"SWC-3-01"}},
 		Description: "the previous window weighs (t − s)/W instead of 1 − (t − s)/W: least just after it ended",
 		Profile:     profile.SlidingWindowCounter,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			return fault.WrapModel(func(m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-				return m.Step(st, req, mirrored(now, cfg.Window))
-			})
-		},
+		Wrap: fault.ModelFault(func(cfg fakeserver.Config, m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+			return m.Step(st, req, mirrored(now, cfg.Window))
+		}),
 	}
 }
 
