@@ -200,8 +200,8 @@ var detectors = map[fault.Name]detector{
 	fault.SLRefusedRecorded:  slRefusedDetector,
 	fault.SLRetryAfterWindow: slRetryAfterLongDetector,
 	fault.SLRetryAfterShort:  slRetryAfterShortDetector,
-	fault.SLKeyIgnored:       slKeysDetector,
-	fault.SLAnonymousShared:  slAnonymousDetector,
+	fault.SLKeyIgnored:       keysDetector(slServer, 3),
+	fault.SLAnonymousShared:  anonymousDetector(slServer, 3),
 	fault.SLWeightedCounter:  slCounterDetector,
 
 	fault.PNRefusedCounted:   pnRefusedCountedDetector,
@@ -253,10 +253,14 @@ var detectors = map[fault.Name]detector{
 	fault.FWGridFirstRequest:   fwGridNextDetector(profile.AlignKeyGrid, 3*time.Second, 28*time.Second, 33*time.Second),
 	fault.FWGridDrift:          fwGridNextDetector(profile.AlignGrid, 0, 10*time.Second),
 
-	fault.SWCFixedWindow:   swcWeightedDetector,
-	fault.SWCWeightsWrong:  swcWeightedDetector,
-	fault.SWCCountsRefused: swcOverBlockingDetector,
-	fault.SWCLostUpdate:    swcConcurrentDetector,
+	fault.SWCFixedWindow:      swcWeightedDetector,
+	fault.SWCWeightsWrong:     swcWeightedDetector,
+	fault.SWCCountsRefused:    swcOverBlockingDetector,
+	fault.SWCLostUpdate:       swcConcurrentDetector,
+	fault.SWCRetryAfterShort:  swcRetryAfterDetector,
+	fault.SWCResetWindowStart: swcResetDetector,
+	fault.SWCKeyIgnored:       keysDetector(swcServer5, 5),
+	fault.SWCAnonymousShared:  anonymousDetector(swcServer5, 5),
 
 	fault.LBUnbounded:      lbBoundDetector(false),
 	fault.LBRefusesWaiters: lbBoundDetector(false),
@@ -264,6 +268,7 @@ var detectors = map[fault.Name]detector{
 	fault.LBFixedSleep:     lbSpacingDetector,
 	fault.LBOneQueue:       lbKeysDetector,
 	fault.LBLostUpdate:     lbConcurrentDetector,
+	fault.LBRefusal503:     lbRefusalDetector,
 
 	fault.TBWholeSecondRefill:   tbSteadyDetector,
 	fault.TBBinaryRefill:        tbRefillDetector,

@@ -1,4 +1,4 @@
-Feature: Leaky bucket: a per-key queue of B places drained at R per second (LB-1 … LB-4)
+Feature: Leaky bucket: a per-key queue of B places drained at R per second (LB-1 … LB-5)
 
   Profile leaky-bucket (profiles.md). B is RL_BURST, R is RL_RATE
   (requests per second); LB_MODE=delay, RL_DELAY's D taken as 0. A
@@ -42,3 +42,11 @@ Feature: Leaky bucket: a per-key queue of B places drained at R per second (LB-1
     Given a fresh key
     When another fresh key queues B+1 requests and the key sends one while they wait
     Then the key's request was allowed within 1 second of its send
+
+  @LB-5 @profile:leaky-bucket @id:LB-5-01
+  Scenario: LB-5-01 [LB-5] the refusal of a full queue
+    "LB-5: LIMITED_STATUS, LIMITED_BODY, Retry-After where sent." Here the
+    queue of an idle key is overrun by 3.
+    Given a fresh key
+    When a burst of B+1+3 requests is sent with the key concurrently
+    Then each refusal has LIMITED_STATUS, a body matching LIMITED_BODY and, where sent, a readable Retry-After

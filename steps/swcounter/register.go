@@ -17,4 +17,5 @@ func Register(w *keyed.World, sc scenario.Stepper) {
 	s := &state{World: w}
 	s.registerCounter(sc)
 	s.registerOverBlock(sc)
+	s.registerAnswers(sc)
 }
