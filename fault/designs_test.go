@@ -129,6 +129,20 @@ func lbRefusalDetector(_ *testing.T, mk mkServer) (bool, string) {
 	return w.Code != 429, fmt.Sprintf("a request finding the queue full: HTTP %d", w.Code)
 }
 
+// lbHeldDetector is the mode's rule on four requests at one instant (B =
+// 3): under nodelay none is held, under delay the three queued are.
+func lbHeldDetector(noDelay bool) detector {
+	return func(_ *testing.T, mk mkServer) (bool, string) {
+		s, h := lbServer(mk, noDelay)
+		s.allowedAt(0, "u", 4)
+		held := h.all()
+		if noDelay {
+			return len(held) > 0, fmt.Sprintf("nodelay: a burst's queued requests held %v", held)
+		}
+		return len(held) < 3, fmt.Sprintf("delay: a burst's three queued requests held %v", held)
+	}
+}
+
 // lbSpacingDetector is LB-1: four requests at one instant (B = 3, R = 2/s)
 // leave at their turns, 500 ms apart.
 func lbSpacingDetector(_ *testing.T, mk mkServer) (bool, string) {

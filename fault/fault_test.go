@@ -269,6 +269,8 @@ var detectors = map[fault.Name]detector{
 	fault.LBOneQueue:       lbKeysDetector,
 	fault.LBLostUpdate:     lbConcurrentDetector,
 	fault.LBRefusal503:     lbRefusalDetector,
+	fault.LBNoDelayIgnored: lbHeldDetector(true),
+	fault.LBDelayIgnored:   lbHeldDetector(false),
 
 	fault.TBWholeSecondRefill:   tbSteadyDetector,
 	fault.TBBinaryRefill:        tbRefillDetector,

@@ -12,9 +12,7 @@ import (
 // LBFixedSleep sleeps a fixed time instead of spacing the queue: every
 // request that finds others queued is held one interval (1/R), whatever
 // its place, so a burst leaves as a burst one interval later — faster than
-// R (LB-1) — and the queue's state still fills as if spaced. Its scenario
-// is still to be written: nothing detects it yet but
-// TestFaultsBreakTheirClause.
+// R (LB-1) — and the queue's state still fills as if spaced.
 const LBFixedSleep Name = "lb-fixed-sleep"
 
 func lbFixedSleep() Fault {

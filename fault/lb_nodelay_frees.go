@@ -12,8 +12,8 @@ import (
 // LBNoDelayFrees answers queued requests at once (LB_MODE=nodelay) but
 // frees their places at once too, not at R: the queue never fills, every
 // request is allowed and answers leave as fast as they come (LB-1; under
-// nodelay the token-bucket bound with B + 1 and R). Served in either
-// mode.
+// nodelay the token-bucket bound with B + 1 and R). Served and claimed as
+// nodelay, where LB-1's bound is 1 + B + R·Δt.
 const LBNoDelayFrees Name = "lb-nodelay-frees"
 
 func lbNoDelayFrees() Fault {
@@ -23,6 +23,7 @@ func lbNoDelayFrees() Fault {
 		Detectors:   Detectors{Scenarios: []string{"LB-1-01", "LB-2-01"}},
 		Description: "nodelay that frees a request's place as soon as it is answered: the queue never fills",
 		Profile:     profile.LeakyBucket,
+		NoDelay:     true,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
 			return wrapModel(func(_ model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 				// Each request finds the queue as it was: empty.

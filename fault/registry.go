@@ -77,6 +77,8 @@ func All() []Fault {
 		lbNoDelayFrees(),
 		lbLostUpdate(),
 		lbRefusal503(),
+		lbNoDelayIgnored(),
+		lbDelayIgnored(),
 		pnRefusedCounted(),
 		pnRefusedEscalates(),
 		pnNoEscalation(),

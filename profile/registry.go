@@ -94,7 +94,7 @@ var registry = []Profile{
 		Name: LeakyBucket, Seed: "none of the seeds; the classic web-server and proxy limiter (request shaping)",
 		Algorithm: "a per-key queue of B drained at R requests/s: excess is delayed, not refused, until the queue is full",
 		Defaults:  Defaults{Key: userHeader, Method: "GET", Dialect: "auto", LimitedBody: "none"},
-		Takes:     append(clone(httpSettings), SettingBurst, SettingRate),
+		Takes:     append(clone(httpSettings), SettingBurst, SettingRate, SettingLBMode, SettingDelay),
 		Design:    func(p Params) (model.Model, error) { return model.NewLeakyBucket(p.Burst, p.Rate, p.Delay, p.NoDelay) },
 	},
 }

@@ -122,13 +122,13 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 				defer workers.Done()
 				for row := range rows {
 					if c.detect > 1 {
-						if err := detect(ctx, row, info[row.Fault].Profile, info[row.Fault].Align, c); err != nil {
+						if err := detect(ctx, row, info[row.Fault].Profile, servingOf(info[row.Fault]), c); err != nil {
 							fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
 						}
 						say("%s: detection %s", row.Fault, row.detectionLine())
 						continue
 					}
-					r, err := runAcceptance(ctx, row.Fault, info[row.Fault].Profile, info[row.Fault].Align, c)
+					r, err := runAcceptance(ctx, row.Fault, info[row.Fault].Profile, servingOf(info[row.Fault]), c)
 					if err != nil {
 						fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
 						continue
@@ -140,7 +140,7 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 						// whole suite: one more suite, and the row says so.
 						say("%s: acceptance missed %s; running the suite once more (a race fault)", row.Fault, strings.Join(row.Missed, " "))
 						row.FirstMissed = row.Missed
-						if r, err = runAcceptance(ctx, row.Fault, info[row.Fault].Profile, info[row.Fault].Align, c); err != nil {
+						if r, err = runAcceptance(ctx, row.Fault, info[row.Fault].Profile, servingOf(info[row.Fault]), c); err != nil {
 							fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
 							continue
 						}

@@ -72,7 +72,7 @@ func (c Config) given() []string {
 		envKey: c.Key != Key{}, envKeyFormat: c.KeyFormat != "", envMethod: c.Method != "",
 		envWindowAlign: c.WindowAlign != "", envDialect: c.Dialect != dialect.Unset, envLimitedBody: c.LimitedBody.Kind != dialect.BodyUnset,
 		envReset: c.ResetFormat != dialect.ResetUnset, envPrefix: c.HeaderPrefix != "", envStatus: c.LimitedStatus != 0,
-		envBurst: c.Burst != 0, envRate: c.Rate != 0,
+		envBurst: c.Burst != 0, envRate: c.Rate != 0, envLBMode: c.LBMode != "", envDelay: c.Delay != 0,
 	} {
 		if set {
 			g = append(g, env)
@@ -193,6 +193,7 @@ func (c Config) Only(p profile.Name) Config {
 		envLimitedBody: func() { c.LimitedBody = dialect.Body{} }, envReset: func() { c.ResetFormat = dialect.ResetUnset },
 		envPrefix: func() { c.HeaderPrefix = "" }, envStatus: func() { c.LimitedStatus = 0 },
 		envBurst: func() { c.Burst = 0 }, envRate: func() { c.Rate = 0 },
+		envLBMode: func() { c.LBMode = "" }, envDelay: func() { c.Delay = 0 },
 	} {
 		if !slices.Contains(takes, env) {
 			clear()
