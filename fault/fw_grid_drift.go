@@ -13,9 +13,7 @@ import (
 // drifts: each window lasts W + 1 s (a timer re-armed after the work it
 // triggers), so the k-th window ends k seconds after the grid learnt from
 // the first Reset says — fresh allowances come late (FW-3) and Reset
-// moves off the grid (FW-5). Its scenario is still to be written (the
-// fixed-window steps do not yet read grid): nothing detects it yet but
-// TestFaultsBreakTheirClause.
+// moves off the grid (FW-5).
 const FWGridDrift Name = "fw-grid-drift"
 
 func fwGridDrift() Fault {
@@ -23,6 +21,7 @@ func fwGridDrift() Fault {
 		Name:        FWGridDrift,
 		Breaks:      clause.Of(clause.FW3, clause.FW5),
 		Description: "a grid whose windows last W + 1 s: its phase drifts a second per window",
+		Detectors:   Detectors{Scenarios: []string{"FW-5-02"}},
 		Profile:     profile.FixedWindow,
 		Align:       profile.AlignGrid,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {

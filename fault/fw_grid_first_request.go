@@ -13,8 +13,6 @@ import (
 // that is not a multiple of W the window starts at the request, so the
 // grid's next window brings no fresh allowances when it should (FW-3) and
 // two first-request windows put up to 2N inside one grid window (FW-1).
-// Its scenario is still to be written (the fixed-window steps do not yet
-// read key-grid): nothing detects it yet but TestFaultsBreakTheirClause.
 const FWGridFirstRequest Name = "fw-grid-first-request"
 
 func fwGridFirstRequest() Fault {
@@ -22,6 +20,7 @@ func fwGridFirstRequest() Fault {
 		Name:        FWGridFirstRequest,
 		Breaks:      clause.Of(clause.FW3, clause.FW1),
 		Description: "key-grid windows claimed, but each window is opened by the first request after an idle gap",
+		Detectors:   Detectors{Scenarios: []string{"FW-3-04"}},
 		Profile:     profile.FixedWindow,
 		Align:       profile.AlignKeyGrid,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
