@@ -3,6 +3,7 @@ package swcounter
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/rlspec/rlspec/bound"
@@ -174,10 +175,21 @@ func (s *state) straddles(spent, first, then []*httpclient.Exchange) string {
 
 // weightedBound is SWC-2 on every exchange of the scenario (package
 // bound), with the lower bound of a fresh key: its first N are allowed
-// whatever their windows.
+// whatever their windows. The scenario's note is the largest count seen
+// allowed in a span of W.
 func (s *state) weightedBound() error {
+	s.noteLargest()
 	if err := s.BoundViolation(bound.WindowCounter(s.Events(), s.Limit(), s.Window(), bound.DefaultTolerance)); err != nil {
 		return err
 	}
 	return s.FreshKeyAllowed(s.Limit())
+}
+
+// noteLargest states, beside the verdict, the largest count of the key's
+// allowed requests that certainly fell within one span of W (W less the
+// server clock's tolerance, as FW-2 measures it), beside N: how far the
+// counter is from a true sliding log, which allows N.
+func (s *state) noteLargest() {
+	largest, _ := bound.Burst(s.Events(), math.MaxInt, s.Window(), bound.DefaultTolerance)
+	s.SetNote(fmt.Sprintf("largest count allowed in a span of W: %d within %s (N = %d; a sliding log allows N)", largest, s.Window()-bound.DefaultTolerance, s.Limit()))
 }

@@ -65,8 +65,10 @@ func (s *state) lateUntilRefused() error {
 // violation when even the largest estimate any placement of the decisions
 // gives (most weight on the previous window, every other allowed request
 // counted that may come before it) is at most N − 2. Judged only for a
-// refusal certainly inside one grid window.
+// refusal certainly inside one grid window. The note is the largest count
+// seen allowed in a span of W.
 func (s *state) noOverBlocking() error {
+	s.noteLargest()
 	run := s.Key.Runs[len(s.Key.Runs)-1]
 	j := run[len(run)-1]
 	if !j.Refused() {
