@@ -45,6 +45,17 @@ func swcResetDetector(_ *testing.T, mk mkServer) (bool, string) {
 	return r != t0.Unix()+10, fmt.Sprintf("Reset %d 1 s into the window [%d, %d)", r, t0.Unix(), t0.Unix()+10)
 }
 
+// swcKeyGridDetector is SWC-6 on the key's grid (W = 10 s): a key whose
+// first request comes 5 s into an epoch window is told Reset 10 s later.
+func swcKeyGridDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := mk(func(c *fakeserver.Config) {
+		c.Profile, c.Align, c.Limit, c.Window = profile.SlidingWindowCounter, profile.AlignKeyGrid, 5, 10*time.Second
+	})
+	s.clk.Set(t0.Add(5 * time.Second))
+	r := reset(s.do(user("u", "")))
+	return r != t0.Unix()+15, fmt.Sprintf("key-grid: Reset %d for a first request at %d, W = 10 s", r, t0.Unix()+5)
+}
+
 // allowedAt counts the 200s of n requests of key at t0 + at.
 func (s tserver) allowedAt(at time.Duration, key string, n int) int {
 	s.clk.Set(t0.Add(at))

@@ -257,6 +257,7 @@ var detectors = map[fault.Name]detector{
 	fault.SWCWeightsWrong:     swcWeightedDetector,
 	fault.SWCCountsRefused:    swcOverBlockingDetector,
 	fault.SWCLostUpdate:       swcConcurrentDetector,
+	fault.SWCKeyGridEpoch:     swcKeyGridDetector,
 	fault.SWCRetryAfterShort:  swcRetryAfterDetector,
 	fault.SWCResetWindowStart: swcResetDetector,
 	fault.SWCKeyIgnored:       keysDetector(swcServer5, 5),

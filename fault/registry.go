@@ -70,6 +70,7 @@ func All() []Fault {
 		swcResetWindowStart(),
 		swcKeyIgnored(),
 		swcAnonymousShared(),
+		swcKeyGridEpoch(),
 		lbUnbounded(),
 		lbOneQueue(),
 		lbFixedSleep(),

@@ -1,7 +1,9 @@
 Feature: Sliding-window counter: a two-window weighted estimate of the sliding count (SWC-1 … SWC-7)
 
   Profile sliding-window-counter (profiles.md). N is RL_LIMIT, W is
-  RL_WINDOW; windows of W on the epoch's grid. A request at t in the window
+  RL_WINDOW; windows of W on the grid WINDOW_ALIGN names (epoch, the
+  default; key-grid, anchored at the key's first request; grid, learnt
+  from another key's first Reset). A request at t in the window
   starting at s, with p allowed in the previous window and c already
   allowed in its own, is allowed iff p·(1 − (t − s)/W) + c < N. Every
   scenario uses a fresh key (KEY, KEY_FORMAT) and its own client address;

@@ -96,6 +96,10 @@ func (c Config) validateProfile() []error {
 				errs = append(errs, fmt.Errorf("%s does not apply to PROFILE=%s: unset it", env, c.Profile))
 			}
 		}
+		if c.Profile == profile.SlidingWindowCounter && c.WindowAlign == profile.AlignFirstRequest {
+			errs = append(errs, fmt.Errorf("WINDOW_ALIGN=%s does not apply to PROFILE=%s: its windows lie on a grid (%s, %s or %s)",
+				c.WindowAlign, c.Profile, profile.AlignEpoch, profile.AlignKeyGrid, profile.AlignGrid))
+		}
 		for _, f := range c.Features {
 			if !slices.Contains(p.Features(), f) {
 				errs = append(errs, fmt.Errorf("FEATURES: %q is not a feature of PROFILE=%s", f, c.Profile))

@@ -29,7 +29,7 @@ func (s *state) refusal() error {
 func (s *state) counterHeaders() error {
 	exs := append(slices.Clone(s.Key.Runs[0]), s.Last.Ex)
 	s.assumeOneWindow(exs)
-	end := s.EpochStart(exs[0].Sent).Add(s.Window()).Unix()
+	end := s.gridStart(exs[0].Sent).Add(s.Window()).Unix()
 	for i, ex := range exs {
 		rl, err := s.LimitHeaders(ex)
 		if err != nil {
