@@ -202,9 +202,9 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-## bench-history: the race hunter's history check over 1,000 keys (1M requests: PRD, fixed window, a race; token bucket 20k, sliding log 5k), held and streamed, 3 runs each
+## bench-history: the race hunter's history check, 1M requests over 1,000 keys, streamed, of every design the hunter models (BenchmarkCheck1M), 3 runs each
 bench-history:
-	$(GO) test -run '^$$' -bench 'CheckHistory' -benchtime 1x -count 3 -benchmem -timeout 60m ./racehunt
+	$(GO) test -run '^$$' -bench 'Check1M' -benchtime 1x -count 3 -benchmem -timeout 60m ./racehunt/histcheck
 
 ## bench-reference: durable (synchronous=FULL) check-and-spend, 1 and 10 callers, p95
 bench-reference:

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rlspec/rlspec/acceptance/tagexpr"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/features"
 	"github.com/rlspec/rlspec/profile"
@@ -29,7 +30,7 @@ var outsideScenarios = map[clause.ID]string{
 // tag (an empty expression selects all): conformance.json counts them as
 // skipped, so the core is "partial" at best, and STRICT=1 fails them.
 func unchecked(fsys fs.FS, expr string, prof profile.Name) ([]steps.ScenarioResult, error) {
-	match, err := parseTags(expr)
+	match, err := tagexpr.Parse(expr)
 	if err != nil {
 		return nil, fmt.Errorf("TAGS=%q is not a tag expression: %w", expr, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/internal/pgcluster"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
@@ -142,7 +143,7 @@ func (o Options) base() fakeserver.Config {
 // start applies the fault to the final cfg (a fault sees whether the flag is
 // on) and starts it on addr, a loopback address.
 func (o Options) start(cfg fakeserver.Config, addr string) (*fakeserver.Running, error) {
-	cfg, err := fault.Apply(o.Fault, cfg)
+	cfg, err := faults.Apply(o.Fault, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("embedded reference: %w", err)
 	}

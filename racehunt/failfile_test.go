@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/racehunt/histcheck"
+
 	"github.com/rlspec/rlspec/fault"
 )
 
@@ -82,7 +84,7 @@ func TestHuntReportsSeedOfCleanHunt(t *testing.T) {
 
 func TestOpStringShowsFullIDs(t *testing.T) {
 	bucket := "dev:" + strings.Repeat("ab", 32)
-	op := Op{Bucket: bucket, IdemKey: "0f8fad5b-d9cb-469f-a165-70867728950e"}
+	op := histcheck.Op{Bucket: bucket, IdemKey: "0f8fad5b-d9cb-469f-a165-70867728950e"}
 	if s := op.String(); !strings.Contains(s, bucket) || !strings.Contains(s, op.IdemKey) || strings.Contains(s, "…") {
 		t.Errorf("%s", s)
 	}

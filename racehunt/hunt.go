@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rlspec/rlspec/racehunt/histcheck"
+
 	"github.com/anishathalye/porcupine"
 	"pgregory.net/rapid"
 )
@@ -60,12 +62,12 @@ type Result struct {
 	Requests int // requests sent in all, shrinking included (not the replays)
 	Duration time.Duration
 	Found    bool
-	Class    Class
+	Class    histcheck.Class
 	// Workload is the shrunk failing workload, History its failing run and
 	// Violations what the checks said about it.
 	Workload   Workload
-	History    *History
-	Violations []Violation
+	History    *histcheck.History
+	Violations []histcheck.Violation
 	// Seed regenerates the original failing workload (0 when the failure
 	// came from a fail file); FailFile is rapid's record of the shrunk one.
 	Seed     uint64
@@ -92,23 +94,23 @@ type Result struct {
 	// (AnswerClass: how the target answers, not what it decided): reported
 	// beside the verdict, they never end the hunt, so the algorithm is
 	// still hunted. At most MaxFindings are kept, one per class and detail.
-	Findings []Violation
+	Findings []histcheck.Violation
 }
 
 // Verdict is a checked run of one workload: the algorithm's violations
 // and, apart, the answer's findings (AnswerClass).
 type Verdict struct {
-	History    *History
-	Violations []Violation
-	Findings   []Violation
-	Linear     LinearResult
+	History    *histcheck.History
+	Violations []histcheck.Violation
+	Findings   []histcheck.Violation
+	Linear     histcheck.LinearResult
 }
 
 // Failed reports whether the run broke a property.
 func (v Verdict) Failed() bool { return len(v.Violations) > 0 }
 
 // Class names the run's violation.
-func (v Verdict) Class() Class { return Primary(v.Violations) }
+func (v Verdict) Class() histcheck.Class { return histcheck.Primary(v.Violations) }
 
 // RunAndCheck runs w once on t and checks the history.
 func RunAndCheck(ctx context.Context, t Target, w Workload, linearTimeout time.Duration) (Verdict, error) {
@@ -123,12 +125,12 @@ func RunAndCheck(ctx context.Context, t Target, w Workload, linearTimeout time.D
 	if len(h.Ops) > 0 && h.Unknown() == len(h.Ops) {
 		return Verdict{}, fmt.Errorf("no request got a response (first: %v)", h.Ops[0].Ex.Err)
 	}
-	c := checkerOf(h)
+	c := histcheck.CheckerOf(h)
 	v := Verdict{History: h}
-	v.Violations, v.Findings = splitFindings(c.Violations())
+	v.Violations, v.Findings = histcheck.SplitFindings(c.Violations())
 	v.Linear = c.Linearizable(linearTimeout)
 	if v.Linear.Result == porcupine.Illegal {
-		v.Violations = append(v.Violations, Violation{Class: ClassLinearizable,
+		v.Violations = append(v.Violations, histcheck.Violation{Class: histcheck.ClassLinearizable,
 			Detail: "no order of the requests explains the responses under the sequential bucket model (see the HTML visualisation)"})
 	}
 	return v, nil
@@ -190,7 +192,7 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 		calls    int
 		seedHits int
 		timeouts int
-		findings []Violation
+		findings []histcheck.Violation
 		seen     = map[string]bool{}
 		requests int
 		detected time.Duration
@@ -236,7 +238,7 @@ func Hunt(ctx context.Context, t Target, o HuntOptions) (Result, error) {
 			}
 			mu.Lock()
 			requests += len(v.History.Ops)
-			findings = addFindings(findings, seen, v.Findings)
+			findings = histcheck.AddFindings(findings, seen, v.Findings)
 			mu.Unlock()
 			if v.Failed() {
 				if o.Seed != 0 && first {

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rlspec/rlspec/racehunt/histcheck"
+
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/model"
@@ -96,17 +98,17 @@ var badBuckets = []string{"not-a-sha256", "0123456789abcdef0123456789abcdef01234
 type prepared struct {
 	client *httpclient.Client
 	req    httpclient.Request
-	op     Op
+	op     histcheck.Op
 }
 
 // Run sends w burst by burst and returns its history. Errors are for runs
 // that could not happen (bad body template); a target that misbehaves gives
 // a history with the misbehaviour in it.
-func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
+func (r *Runner) Run(ctx context.Context, w Workload) (*histcheck.History, error) {
 	if w.Limit != r.limit {
 		return nil, fmt.Errorf("run: workload for limit %d on a target with limit %d", w.Limit, r.limit)
 	}
-	h := &History{Limit: r.limit, Window: r.cfg.Window, Tolerance: r.tolerance, Profile: r.cfg.Profile, Model: r.model,
+	h := &histcheck.History{Limit: r.limit, Window: r.cfg.Window, Tolerance: r.tolerance, Profile: r.cfg.Profile, Model: r.model,
 		WindowAlign: r.cfg.WindowAlign, Answer: r.cfg.Answer()}
 	clients := make([]*httpclient.Client, w.Clients)
 	for i := range clients {
@@ -152,7 +154,7 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 		ps := make([]prepared, len(burst.Reqs))
 		for j, q := range burst.Reqs {
 			c := clients[q.Client]
-			p := prepared{client: c, op: Op{Burst: bi, Req: q}}
+			p := prepared{client: c, op: histcheck.Op{Burst: bi, Req: q}}
 			var field bodytmpl.BucketField
 			if !profile.IsPRD(r.cfg.Profile) {
 				if err := r.keyed(&p, q, buckets); err != nil {
@@ -162,22 +164,22 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 				continue
 			}
 			switch q.Kind {
-			case Fresh:
+			case histcheck.Fresh:
 				field = bodytmpl.Bucket(buckets[q.Bucket])
 				p.op.Bucket = "dev:" + buckets[q.Bucket]
 				p.req.IdempotencyKey = bodytmpl.NewUUID()
-			case Keyed:
+			case histcheck.Keyed:
 				p.op.Bucket = "dev:" + buckets[q.Bucket]
 				p.req.IdempotencyKey, p.req.Body = groups[q.Group].key, groups[q.Group].body
-			case Conflict:
+			case histcheck.Conflict:
 				field = bodytmpl.Bucket(buckets[q.Bucket])
 				p.op.Bucket = "dev:" + buckets[q.Bucket]
 				p.req.IdempotencyKey = groups[q.Group].key
-			case NoBucket:
+			case histcheck.NoBucket:
 				field = bodytmpl.Omit()
 				p.op.Bucket = "ip:" + clientKey(c.Addr())
 				p.req.IdempotencyKey = bodytmpl.NewUUID()
-			case BadBucket:
+			case histcheck.BadBucket:
 				field = bodytmpl.Bucket(badBuckets[(bi+j)%len(badBuckets)])
 				p.op.Bucket = "ip:" + clientKey(c.Addr())
 				p.req.IdempotencyKey = bodytmpl.NewUUID()
@@ -192,7 +194,7 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 				p.req.Body = b
 			}
 			p.op.IdemKey = p.req.IdempotencyKey
-			p.op.BodyHash = hashBytes(p.req.Body)
+			p.op.BodyHash = histcheck.HashBytes(p.req.Body)
 			ps[j] = p
 		}
 		if burst.Advance == HalfSecond {
@@ -218,14 +220,14 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*History, error) {
 		for j := range ps {
 			ps[j].op.Index = len(h.Ops)
 			h.Ops = append(h.Ops, ps[j].op)
-			if rl, err := rateLimitOf(&ps[j].op); err == nil {
+			if rl, err := histcheck.RateLimitOf(&ps[j].op); err == nil {
 				if rl.Reset > lastReset[ps[j].op.Bucket] {
 					lastReset[ps[j].op.Bucket] = rl.Reset
 				}
 			}
 		}
 	}
-	h.boundLost()
+	h.BoundLost()
 	return h, nil
 }
 
@@ -234,12 +236,12 @@ func clientKey(a netip.Addr) string { return a.Unmap().String() }
 // keyed prepares request q of a profile other than the PRD: Fresh carries
 // key q.Bucket (KEY, KEY_FORMAT), NoBucket no key; either is counted
 // against the client address when it has no key or KEY=ip.
-func (r *Runner) keyed(p *prepared, q Req, keys []string) error {
+func (r *Runner) keyed(p *prepared, q histcheck.Req, keys []string) error {
 	key := ""
 	switch q.Kind {
-	case Fresh:
+	case histcheck.Fresh:
 		key = keys[q.Bucket]
-	case NoBucket:
+	case histcheck.NoBucket:
 	default:
 		return fmt.Errorf("run: request kind %s is the PRD's, not PROFILE=%s's", q.Kind, r.cfg.Profile)
 	}
@@ -248,7 +250,7 @@ func (r *Runner) keyed(p *prepared, q Req, keys []string) error {
 	if key == "" || r.cfg.Key.Kind == service.KeyIP {
 		p.op.Bucket = "ip:" + clientKey(p.client.Addr())
 	}
-	p.op.BodyHash = hashBytes(p.req.Body)
+	p.op.BodyHash = histcheck.HashBytes(p.req.Body)
 	return nil
 }
 

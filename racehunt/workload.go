@@ -6,37 +6,9 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/racehunt/histcheck"
 	"pgregory.net/rapid"
 )
-
-// Kind is what one request of a workload does.
-type Kind int
-
-// Kinds of requests.
-const (
-	// Fresh is a request on a device bucket with a new Idempotency-Key (or
-	// none): it spends a unit when one is left.
-	Fresh Kind = iota
-	// Keyed sends idempotency group Group's key with the group's body: the
-	// first of a group spends, every later (or concurrent) one is a replay.
-	Keyed
-	// Conflict sends group Group's key with a different body: never answered
-	// with the cached response.
-	Conflict
-	// NoBucket omits device_bucket: keyed by the client address.
-	NoBucket
-	// BadBucket sends an invalid device_bucket: keyed by the client address.
-	BadBucket
-)
-
-var kindNames = [...]string{"fresh", "keyed", "conflict", "no-bucket", "bad-bucket"}
-
-func (k Kind) String() string {
-	if k < 0 || int(k) >= len(kindNames) {
-		return fmt.Sprintf("kind(%d)", int(k))
-	}
-	return kindNames[k]
-}
 
 // Advance says how time moves before a burst.
 type Advance int
@@ -65,18 +37,10 @@ func (a Advance) String() string {
 	return advanceNames[a]
 }
 
-// Req is one request of a burst.
-type Req struct {
-	Kind   Kind
-	Client int // index of the client address (and base URL, round-robin)
-	Bucket int // index of the device bucket (Fresh, Keyed, Conflict)
-	Group  int // idempotency group (Keyed, Conflict)
-}
-
 // Burst is a set of requests released together.
 type Burst struct {
 	Advance Advance
-	Reqs    []Req
+	Reqs    []histcheck.Req
 }
 
 // Workload is one generated concurrent workload.
@@ -138,17 +102,6 @@ func (w Workload) String() string {
 	return b.String()
 }
 
-func (r Req) String() string {
-	switch r.Kind {
-	case Fresh:
-		return fmt.Sprintf("fresh(c%d,b%d)", r.Client, r.Bucket)
-	case Keyed, Conflict:
-		return fmt.Sprintf("%s(c%d,g%d)", r.Kind, r.Client, r.Group)
-	default:
-		return fmt.Sprintf("%s(c%d)", r.Kind, r.Client)
-	}
-}
-
 // GroupBucket is the device bucket of idempotency group g.
 func (w Workload) GroupBucket(g int) int { return g % w.Buckets }
 
@@ -185,9 +138,9 @@ func Workloads(o GenOptions) *rapid.Generator[Workload] {
 		if len(o.Limits) > 1 {
 			w.Limit = rapid.SampledFrom(o.Limits).Draw(t, "limit")
 		}
-		kinds, advances := []Kind{Fresh, Keyed, Conflict, NoBucket, BadBucket}, int(JustBefore)
+		kinds, advances := []histcheck.Kind{histcheck.Fresh, histcheck.Keyed, histcheck.Conflict, histcheck.NoBucket, histcheck.BadBucket}, int(JustBefore)
 		if !profile.IsPRD(o.Profile) {
-			kinds, advances = []Kind{Fresh, NoBucket}, int(HalfSecond)
+			kinds, advances = []histcheck.Kind{histcheck.Fresh, histcheck.NoBucket}, int(HalfSecond)
 		}
 		w.Buckets = rapid.IntRange(1, 3).Draw(t, "buckets")
 		w.Clients = rapid.IntRange(1, 3).Draw(t, "clients")
@@ -205,12 +158,12 @@ func Workloads(o GenOptions) *rapid.Generator[Workload] {
 			}
 			n := rapid.IntRange(1, maxBurst).Draw(t, "size")
 			for j := 0; j < n; j++ {
-				r := Req{Kind: kinds[rapid.IntRange(0, len(kinds)-1).Draw(t, "kind")]}
+				r := histcheck.Req{Kind: kinds[rapid.IntRange(0, len(kinds)-1).Draw(t, "kind")]}
 				r.Client = rapid.IntRange(0, w.Clients-1).Draw(t, "client")
 				switch r.Kind {
-				case Fresh:
+				case histcheck.Fresh:
 					r.Bucket = rapid.IntRange(0, w.Buckets-1).Draw(t, "bucket")
-				case Keyed, Conflict:
+				case histcheck.Keyed, histcheck.Conflict:
 					r.Group = rapid.IntRange(0, w.Groups-1).Draw(t, "group")
 					r.Bucket = w.GroupBucket(r.Group)
 				}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlspec/rlspec/racehunt/histcheck"
+
 	"pgregory.net/rapid"
 )
 
@@ -25,10 +27,10 @@ func TestWorkloadsStayInBounds(t *testing.T) {
 				rt.Fatalf("first burst moves time")
 			}
 			for _, r := range b.Reqs {
-				if r.Client >= w.Clients || r.Bucket >= w.Buckets || r.Group >= w.Groups || r.Kind > BadBucket {
+				if r.Client >= w.Clients || r.Bucket >= w.Buckets || r.Group >= w.Groups || r.Kind > histcheck.BadBucket {
 					rt.Fatalf("request %+v out of %d clients, %d buckets, %d groups", r, w.Clients, w.Buckets, w.Groups)
 				}
-				if (r.Kind == Keyed || r.Kind == Conflict) && r.Bucket != w.GroupBucket(r.Group) {
+				if (r.Kind == histcheck.Keyed || r.Kind == histcheck.Conflict) && r.Bucket != w.GroupBucket(r.Group) {
 					rt.Fatalf("group %d on bucket %d", r.Group, r.Bucket)
 				}
 			}

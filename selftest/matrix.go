@@ -4,11 +4,13 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rlspec/rlspec/racehunt/histcheck"
+
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/profile"
-	"github.com/rlspec/rlspec/racehunt"
 )
 
 // AcceptanceResult is one acceptance run's outcome.
@@ -34,7 +36,7 @@ type RaceResult struct {
 	Ran       bool
 	Replicas  int
 	Found     bool
-	Class     racehunt.Class
+	Class     histcheck.Class
 	Checks    int           // workloads run without violation (before the failure, or in all)
 	Detected  time.Duration // start to first failing workload
 	Elapsed   time.Duration
@@ -150,7 +152,7 @@ func (m *Matrix) Toothless() []string {
 // Complete reports whether the matrix covers every fault of the profiles
 // it ran (not a FAULTS selection).
 func (m *Matrix) Complete() bool {
-	for _, f := range fault.All() {
+	for _, f := range faults.All() {
 		if m.Profiles != nil && !slices.Contains(m.Profiles, profileOf(f.Profile)) {
 			continue
 		}

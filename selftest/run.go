@@ -11,6 +11,7 @@ import (
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/internal/overload"
 )
 
@@ -32,7 +33,7 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 		return nil, err
 	}
 	info := map[fault.Name]fault.Fault{}
-	for _, fi := range fault.All() {
+	for _, fi := range faults.All() {
 		info[fi.Name] = fi
 	}
 	ps := c.suiteProfiles()
@@ -122,13 +123,13 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 				defer workers.Done()
 				for row := range rows {
 					if c.detect > 1 {
-						if err := detect(ctx, row, info[row.Fault].Profile, servingOf(info[row.Fault]), c); err != nil {
+						if err := detect(ctx, row, info[row.Fault], c); err != nil {
 							fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
 						}
 						say("%s: detection %s", row.Fault, row.detectionLine())
 						continue
 					}
-					r, err := runAcceptance(ctx, row.Fault, info[row.Fault].Profile, servingOf(info[row.Fault]), c)
+					r, err := runFault(ctx, row, info[row.Fault], c)
 					if err != nil {
 						fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
 						continue
@@ -140,7 +141,7 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 						// whole suite: one more suite, and the row says so.
 						say("%s: acceptance missed %s; running the suite once more (a race fault)", row.Fault, strings.Join(row.Missed, " "))
 						row.FirstMissed = row.Missed
-						if r, err = runAcceptance(ctx, row.Fault, info[row.Fault].Profile, servingOf(info[row.Fault]), c); err != nil {
+						if r, err = runFault(ctx, row, info[row.Fault], c); err != nil {
 							fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
 							continue
 						}
@@ -178,7 +179,7 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 			if !row.Expectation.Race {
 				continue
 			}
-			f, _ := fault.Lookup(row.Fault)
+			f, _ := faults.Lookup(row.Fault)
 			r, err := runRace(ctx, row.Fault, f.Profile, row.Replicas, c)
 			if err != nil {
 				fail(fmt.Errorf("race hunt against fault %s: %w", row.Fault, err))

@@ -5,16 +5,18 @@ import (
 	"io"
 	"strings"
 
+	"github.com/rlspec/rlspec/racehunt/histcheck"
+
 	"github.com/rlspec/rlspec/internal/junit"
 	"github.com/rlspec/rlspec/racehunt"
 )
 
 // raceProperties are the properties every race hunt checks, one JUnit test
 // case each (a violation of a class not listed gets its own case too).
-var raceProperties = []racehunt.Class{
-	racehunt.ClassOversell, racehunt.ClassDuplicate, racehunt.ClassUndersell, racehunt.ClassOrder,
-	racehunt.ClassCachedConflict, racehunt.ClassLimited, racehunt.ClassStatus, racehunt.ClassHeaders,
-	racehunt.ClassLinearizable,
+var raceProperties = []histcheck.Class{
+	histcheck.ClassOversell, histcheck.ClassDuplicate, histcheck.ClassUndersell, histcheck.ClassOrder,
+	histcheck.ClassCachedConflict, histcheck.ClassLimited, histcheck.ClassStatus, histcheck.ClassHeaders,
+	histcheck.ClassLinearizable,
 }
 
 // raceJUnit is a hunt as JUnit: one case per property, failed with the
@@ -27,12 +29,12 @@ func raceJUnit(cfg raceConfig, tgt racehunt.Target, res racehunt.Result) junit.S
 	if res.Seed != 0 {
 		s.Properties = append(s.Properties, junit.Prop("failing seed", res.Seed), junit.Prop("replay", replayCommand(cfg, res.Seed)))
 	}
-	byClass := map[racehunt.Class][]string{}
-	all := append(append([]racehunt.Violation(nil), res.Violations...), res.Findings...)
+	byClass := map[histcheck.Class][]string{}
+	all := append(append([]histcheck.Violation(nil), res.Violations...), res.Findings...)
 	for _, v := range all {
 		byClass[v.Class] = append(byClass[v.Class], v.String())
 	}
-	classes := append([]racehunt.Class(nil), raceProperties...)
+	classes := append([]histcheck.Class(nil), raceProperties...)
 	for _, v := range all {
 		if !containsClass(classes, v.Class) {
 			classes = append(classes, v.Class)
@@ -49,7 +51,7 @@ func raceJUnit(cfg raceConfig, tgt racehunt.Target, res racehunt.Result) junit.S
 	return s
 }
 
-func containsClass(cs []racehunt.Class, c racehunt.Class) bool {
+func containsClass(cs []histcheck.Class, c histcheck.Class) bool {
 	for _, x := range cs {
 		if x == c {
 			return true

@@ -1,0 +1,65 @@
+package histcheck
+
+import (
+	"time"
+
+	"github.com/rlspec/rlspec/model"
+)
+
+// canonical is st as it decides every request at or after at (unix
+// nanoseconds) under m: the parts that no longer matter then dropped, so
+// that states reached by placements a few microseconds apart, which decide
+// the future alike, compare equal and porcupine's state sets stay small. A
+// token bucket full by at, a leaky bucket's queue drained by at, a window
+// counter's windows both over and a sliding log whose entries have all
+// left are the key never seen; a sliding log keeps only its live entries;
+// the fields a design recomputes at each Step (Remaining and Reset of the
+// bucket and log designs) are zeroed. Other designs' states are already a
+// few integers and are kept as they are.
+func canonical(m model.Model, st model.State, at int64) model.State {
+	if !st.Found {
+		return model.State{}
+	}
+	switch m := m.(type) {
+	case model.TokenBucket, model.LeakyBucket:
+		if model.FullAt(st) <= time.Unix(0, at).UnixMicro() {
+			return model.State{}
+		}
+		return model.State{Found: true, Log: st.Log}
+	case model.SlidingLog:
+		log := model.DecodeLog(st.Log)
+		cut := time.Unix(0, at).UnixMilli() - m.Window.Milliseconds()
+		i := 0
+		for i < len(log) && log[i] <= cut {
+			i++
+		}
+		if i == len(log) {
+			return model.State{}
+		}
+		return model.State{Found: true, Log: model.EncodeLog(log[i:])}
+	case model.WindowCounter:
+		w := m.Window.Milliseconds()
+		ms := time.Unix(0, at).UnixMilli()
+		start := ms / w * w
+		if ms < 0 && ms%w != 0 {
+			start -= w
+		}
+		if st.Reset*1000 < start {
+			return model.State{}
+		}
+	}
+	return st
+}
+
+// shown is the part of a Decision that StepOracle compares with a
+// response: Placements cut a request's interval where it changes (a leaky
+// bucket's Wait changes every microsecond and says nothing to the oracle).
+type shown struct {
+	allowed   bool
+	remaining int
+	reset     int64
+}
+
+func shownOf(d model.Decision) shown {
+	return shown{d.Allowed, d.Remaining, d.Reset}
+}
