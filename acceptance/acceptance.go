@@ -182,11 +182,12 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	if err := set.Validate(); err != nil {
 		return nil, couldNotRun("bad settings: %v", err)
 	}
-	tags, n, unclaimed, err := selectClaimed(features.FS, set.Tags, tc.Profile, tc.Claims)
+	tags, _, unclaimed, err := selectClaimed(features.FS, set.Tags, tc.Profile, tc.Claims)
 	if err != nil {
 		return nil, couldNotRun("%v", err)
 	}
-	if unclaimed, n, err = withUnchecked(tc, set.Tags, tags, n, unclaimed); err != nil {
+	var n int
+	if tags, unclaimed, n, err = withUnchecked(tc, set.Tags, tags, unclaimed); err != nil {
 		return nil, couldNotRun("%v", err)
 	}
 	if n == 0 {

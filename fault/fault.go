@@ -36,6 +36,9 @@ type Fault struct {
 	// Align is the fixed-window alignment the self-test serves and claims
 	// for the fault ("" epoch).
 	Align profile.Align
+	// NoDelay: the self-test serves and claims the leaky bucket's
+	// LB_MODE=nodelay for the fault.
+	NoDelay bool
 	// Wrap returns the replacements of a server configured by cfg.
 	Wrap func(cfg fakeserver.Config) fakeserver.Wrap
 }

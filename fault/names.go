@@ -147,9 +147,7 @@ const FWBoundaryRace Name = "fw-boundary-race"
 // drifts: each window lasts W + 1 s (a timer re-armed after the work it
 // triggers), so the k-th window ends k seconds after the grid learnt from
 // the first Reset says — fresh allowances come late (FW-3) and Reset
-// moves off the grid (FW-5). Its scenario is still to be written (the
-// fixed-window steps do not yet read grid): nothing detects it yet but
-// TestFaultsBreakTheirClause.
+// moves off the grid (FW-5).
 const FWGridDrift Name = "fw-grid-drift"
 
 // FWGridFirstRequest is FWKeyGrid the other way round: windows on the
@@ -158,8 +156,6 @@ const FWGridDrift Name = "fw-grid-drift"
 // that is not a multiple of W the window starts at the request, so the
 // grid's next window brings no fresh allowances when it should (FW-3) and
 // two first-request windows put up to 2N inside one grid window (FW-1).
-// Its scenario is still to be written (the fixed-window steps do not yet
-// read key-grid): nothing detects it yet but TestFaultsBreakTheirClause.
 const FWGridFirstRequest Name = "fw-grid-first-request"
 
 // FWKeyGrid claims windows opened by the first request
@@ -282,14 +278,37 @@ const SWCLostUpdate Name = "swc-lost-update"
 // in a window requests that fit are refused (SWC-3).
 const SWCWeightsWrong Name = "swc-weights-wrong"
 
+// SWCRetryAfterShort answers every refusal of the sliding-window counter
+// with Retry-After: 1, however long the estimate stays at N: a client
+// that waits for it is refused again (SWC-5).
+const SWCRetryAfterShort Name = "swc-retry-after-short"
+
+// SWCResetWindowStart answers Reset with the start of the current grid
+// window — the instant a per-window row is keyed by — instead of its end
+// (SWC-6).
+const SWCResetWindowStart Name = "swc-reset-window-start"
+
+// SWCKeyIgnored keys every request of the sliding-window counter by its
+// client address, ignoring X-User-ID: users behind one address share a
+// counter (SWC-7).
+const SWCKeyIgnored Name = "swc-key-ignored"
+
+// SWCAnonymousShared keys every request without X-User-ID by one counter
+// shared by all keyless clients (SWC-7).
+const SWCAnonymousShared Name = "swc-anonymous-shared"
+
+// SWCKeyGridEpoch claims the key's grid (WINDOW_ALIGN=key-grid, as
+// Fiber's sliding window keeps it) but keeps its windows on the epoch's:
+// a key whose first request is half a window off the epoch's grid is told
+// a Reset the epoch's boundary, not its own window's end (SWC-6).
+const SWCKeyGridEpoch Name = "swc-key-grid-epoch"
+
 // The leaky bucket: fault/leakybucket.
 
 // LBFixedSleep sleeps a fixed time instead of spacing the queue: every
 // request that finds others queued is held one interval (1/R), whatever
 // its place, so a burst leaves as a burst one interval later — faster than
-// R (LB-1) — and the queue's state still fills as if spaced. Its scenario
-// is still to be written: nothing detects it yet but
-// TestFaultsBreakTheirClause.
+// R (LB-1) — and the queue's state still fills as if spaced.
 const LBFixedSleep Name = "lb-fixed-sleep"
 
 // LBLostUpdate is a non-atomic update of the queue: the instant the queue
@@ -303,9 +322,24 @@ const LBLostUpdate Name = "lb-lost-update"
 // LBNoDelayFrees answers queued requests at once (LB_MODE=nodelay) but
 // frees their places at once too, not at R: the queue never fills, every
 // request is allowed and answers leave as fast as they come (LB-1; under
-// nodelay the token-bucket bound with B + 1 and R). Served in either
-// mode.
+// nodelay the token-bucket bound with B + 1 and R). Served and claimed as
+// nodelay, where LB-1's bound is 1 + B + R·Δt.
 const LBNoDelayFrees Name = "lb-nodelay-frees"
+
+// LBNoDelayIgnored delays queued requests their turn although
+// LB_MODE=nodelay is claimed (a limit_req without its nodelay): a burst's
+// queued requests wait i/R instead of being answered at once (LB-3 under
+// nodelay, where D = B).
+const LBNoDelayIgnored Name = "lb-nodelay-ignored"
+
+// LBDelayIgnored answers queued requests at once (nodelay, places still
+// freed at R) although LB_MODE=delay is claimed: a burst leaves as a
+// burst (LB-1 with D = 0).
+const LBDelayIgnored Name = "lb-delay-ignored"
+
+// LBRefusal503 refuses with 503, nginx limit_req_status's default, where
+// LIMITED_STATUS (429) is claimed (LB-5).
+const LBRefusal503 Name = "lb-refusal-503"
 
 // LBOneQueue serves every key from one queue: a request of one key waits
 // behind the queued requests of every other key (LB-4), and the i-th of a

@@ -40,3 +40,18 @@ func ModelFault(f func(cfg fakeserver.Config, m model.Model, st model.State, req
 		})
 	}
 }
+
+// RetryAfterIs sets a refusal's RetryAfter to f(W) and its Reset to now
+// plus that, so headers and body agree.
+func RetryAfterIs(f func(w int64) int64) func(fakeserver.Config) fakeserver.Wrap {
+	return func(cfg fakeserver.Config) fakeserver.Wrap {
+		ra := f(int64(cfg.Window / time.Second))
+		return WrapModel(func(m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+			next, d := m.Step(st, req, now)
+			if !d.Allowed {
+				d.RetryAfter, d.Reset = ra, now.Unix()+ra
+			}
+			return next, d
+		})
+	}
+}

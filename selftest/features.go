@@ -62,18 +62,28 @@ func profileOf(p profile.Name) profile.Name {
 	return p
 }
 
-// referenceAligns are the fixed-window alignments the reference's suite of
-// profile p runs with: epoch, and each other one a fault of p is served
-// with (its scenarios must pass against the correct design too); "" for
-// the other profiles.
-func referenceAligns(p profile.Name) []profile.Align {
-	if p != profile.FixedWindow {
-		return []profile.Align{""}
+// serving is how the self-test serves and claims a profile for a fault
+// or the reference: the window alignment (WINDOW_ALIGN, "" the profile's
+// default) and the leaky bucket's LB_MODE=nodelay.
+type serving struct {
+	Align   profile.Align
+	NoDelay bool
+}
+
+// servingOf is how fault f is served and claimed.
+func servingOf(f fault.Fault) serving { return serving{Align: f.Align, NoDelay: f.NoDelay} }
+
+// referenceServings are the ways the reference's suite of profile p runs:
+// the profile's default, and each other alignment or mode a fault of p is
+// served with (its scenarios must pass against the correct design too).
+func referenceServings(p profile.Name) []serving {
+	out := []serving{{}}
+	if p == profile.FixedWindow {
+		out = []serving{{Align: profile.AlignEpoch}}
 	}
-	out := []profile.Align{profile.AlignEpoch}
 	for _, f := range faults.All() {
-		if f.Profile == p && f.Align != "" && !slices.Contains(out, f.Align) {
-			out = append(out, f.Align)
+		if sv := servingOf(f); f.Profile == p && sv != (serving{}) && !slices.Contains(out, sv) {
+			out = append(out, sv)
 		}
 	}
 	return out

@@ -106,7 +106,7 @@ func startEmbedded(cfg *acceptance.Config, cmd acceptanceCmd) (*embedded.Pair, e
 		Fault: flt, Store: store, TrustLoopbackProxies: tc.ClientIPs == httpclient.XFF,
 		RequireAuth: tc.Headers.Get("Authorization"),
 		Profile:     profile.Name(tc.Profile), Align: profile.Align(tc.WindowAlign),
-		Burst: tc.Burst, Rate: tc.Rate, Replicas: replicas, Answer: answer, RefusalBody: refusal})
+		Burst: tc.Burst, Rate: tc.Rate, QueueDelay: tc.Delay, NoDelay: tc.NoDelay(), Replicas: replicas, Answer: answer, RefusalBody: refusal})
 	if err != nil {
 		return nil, err
 	}

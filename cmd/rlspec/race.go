@@ -384,7 +384,7 @@ func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (raceh
 					limits = []int{tc.Burst + 1} // the queue's places and the one in service
 				}
 			}
-			o.Rate = tc.Rate
+			o.Rate, o.QueueDelay, o.NoDelay = tc.Rate, tc.Delay, tc.NoDelay()
 		}
 		q, err := embedded.StartQuotas(tc.Window, limits, cfg.Replicas, o)
 		if err != nil {

@@ -16,6 +16,7 @@ func GridDrift() fault.Fault {
 		Name:        fault.FWGridDrift,
 		Breaks:      clause.Of(clause.FW3, clause.FW5),
 		Description: "a grid whose windows last W + 1 s: its phase drifts a second per window",
+		Detectors:   fault.Detectors{Scenarios: []string{"FW-5-02"}},
 		Profile:     profile.FixedWindow,
 		Align:       profile.AlignGrid,
 		Wrap: func(fakeserver.Config) fakeserver.Wrap {

@@ -14,6 +14,7 @@ func GridFirstRequest() fault.Fault {
 		Name:        fault.FWGridFirstRequest,
 		Breaks:      clause.Of(clause.FW3, clause.FW1),
 		Description: "key-grid windows claimed, but each window is opened by the first request after an idle gap",
+		Detectors:   fault.Detectors{Scenarios: []string{"FW-3-04"}},
 		Profile:     profile.FixedWindow,
 		Align:       profile.AlignKeyGrid,
 		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {

@@ -18,6 +18,7 @@ func NoDelayFrees() fault.Fault {
 		Detectors:   fault.Detectors{Scenarios: []string{"LB-1-01", "LB-2-01"}},
 		Description: "nodelay that frees a request's place as soon as it is answered: the queue never fills",
 		Profile:     profile.LeakyBucket,
+		NoDelay:     true,
 		Wrap: fault.ModelFault(func(cfg fakeserver.Config, _ model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 			// Each request finds the queue as it was: empty.
 			_, d := model.LeakyBucket{Burst: cfg.Burst, Rate: cfg.Rate, NoDelay: true}.Step(model.State{}, req, now)

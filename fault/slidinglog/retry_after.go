@@ -1,12 +1,8 @@
 package slidinglog
 
 import (
-	"time"
-
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -19,7 +15,7 @@ func RetryAfterWindow() fault.Fault {
 		Seed:        "spec/002 `check()`: `retryAfter` falls back to W",
 		Detectors:   fault.Detectors{Scenarios: []string{"SL-6-01"}},
 		Profile:     profile.SlidingLog,
-		Wrap:        retryAfterIs(func(w int64) int64 { return w }),
+		Wrap:        fault.RetryAfterIs(func(w int64) int64 { return w }),
 	}
 }
 
@@ -31,21 +27,6 @@ func RetryAfterShort() fault.Fault {
 		Description: "Retry-After always 1 s: a client that waits for it is refused again",
 		Detectors:   fault.Detectors{Scenarios: []string{"SL-4-01"}},
 		Profile:     profile.SlidingLog,
-		Wrap:        retryAfterIs(func(int64) int64 { return 1 }),
-	}
-}
-
-// retryAfterIs sets a refusal's RetryAfter to f(W) and its Reset to now
-// plus that, so headers and body agree.
-func retryAfterIs(f func(w int64) int64) func(fakeserver.Config) fakeserver.Wrap {
-	return func(cfg fakeserver.Config) fakeserver.Wrap {
-		ra := f(int64(cfg.Window / time.Second))
-		return fault.WrapModel(func(m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-			next, d := m.Step(st, req, now)
-			if !d.Allowed {
-				d.RetryAfter, d.Reset = ra, now.Unix()+ra
-			}
-			return next, d
-		})
+		Wrap:        fault.RetryAfterIs(func(int64) int64 { return 1 }),
 	}
 }
