@@ -32,6 +32,7 @@ type Findings struct {
 	KeyingHow   string
 	Refilled    *Refilled
 	Spread      *Spreading
+	Reopen      *Reopened // the refused key tried when the shorter window would have ended
 	// Unknown are what the probe could not tell, each a sentence saying
 	// what telling it would take.
 	Unknown []string

@@ -42,8 +42,13 @@ func (e *SetupError) Error() string {
 // Reserve requests of the budget for the strategies after it.
 type Drain struct{ Reserve int }
 
-// Run drains key A.
+// Run drains key A. Its first request leaves just after a whole second
+// where MAX_WAIT allows: a Reset in whole unix seconds then lies most of
+// a second past a window's whole seconds, which the reopen try needs.
 func (d Drain) Run(ctx context.Context, s *Session) error {
+	if err := alignToSecond(ctx, s); err != nil {
+		return err
+	}
 	first, err := s.Send(ctx, "A", 0)
 	if err != nil {
 		return err
@@ -150,6 +155,9 @@ func (Refill) Run(ctx context.Context, s *Session) error {
 	if back <= 0 {
 		return poll(ctx, s)
 	}
+	if err := reopen(ctx, s); err != nil {
+		return err
+	}
 	at := f.Refusal.Ex.Received.Add(back + time.Second)
 	wait := max(at.Sub(s.Now()), 0)
 	if err := s.Wait(ctx, wait); err != nil {
@@ -161,7 +169,13 @@ func (Refill) Run(ctx context.Context, s *Session) error {
 	}
 	r := &Refilled{Waited: wait}
 	f.Refilled = r
-	return countBack(ctx, s, r)
+	if err := countBack(ctx, s, r); err != nil {
+		return err
+	}
+	if f.Reopen != nil && f.Reopen.Allowed && !r.Partial {
+		r.Allowed++ // the try took one of the new window's places
+	}
+	return nil
 }
 
 // poll watches the refused key come back when the refusal does not say

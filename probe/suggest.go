@@ -269,6 +269,12 @@ func (s *Session) window(align profile.Align, g *Suggestion) (time.Duration, str
 		}
 	}
 	if in, ok := windowAhead(f.First); ok && in > 0 {
+		if r := f.Reopen; r != nil {
+			if r.Allowed {
+				return time.Duration(r.Lo) * time.Second, r.why()
+			}
+			return time.Duration(r.Lo+1) * time.Second, r.why()
+		}
 		if f.Refilled == nil {
 			note("the window's length for certain: %ds is how far the first answer's Reset lay ahead, W itself when windows open with the first request; on a grid shared by all keys W may be longer, which waiting %ds tells", in, in+1)
 		}
