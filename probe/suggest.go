@@ -86,6 +86,13 @@ func Suggest(s *Session, given profile.Name) (g Suggestion) {
 	case KeyedShared:
 		g.unknown("per-client keys: %s — one quota for every client; rlspec's profiles verify per-client quotas", f.KeyingHow)
 	}
+	if sp := f.Spread; sp != nil && sp.Elastic() {
+		moved := "the answers carry no Reset to show it"
+		if sp.Moved > 0 {
+			moved = fmt.Sprintf("the Reset of the requests sent half a window later lay %s after the first one's", sp.Moved)
+		}
+		g.unknown("a design rlspec has no profile for: nothing came back once the first request's window had passed although none of the key's requests was refused, so each request seems to extend the window's end (an elastic expiry; %s). Neither a sliding log (its first request's place comes back) nor a fixed window (its whole limit does); PROFILE=fixed-window is the nearest, and its checks fail where a request lands in a window that a fixed one would have closed", moved)
+	}
 	if design.profile == profile.FixedWindow && design.align == profile.AlignFirstRequest && f.Spread == nil && f.Refusal != nil {
 		w, _ := s.window(design.align, nil)
 		g.unknown("whether this is a sliding log (PROFILE=sliding-log, a stronger claim) or a fixed window opened by the first request: both answer a burst alike; telling them needs about %s of waiting (MAX_WAIT of at least %s) and up to %d requests: one request, the rest of the limit half a window later, then what is allowed once the first has left",
@@ -166,6 +173,9 @@ func (s *Session) design() design {
 	if sp := f.Spread; sp != nil {
 		n := f.Allowed
 		switch {
+		case sp.Elastic():
+			d.why = "nothing came back once the first of the requests spread over a window had left, though none was refused: a fixed window whose end each request moves (no profile describes it; see what the probe could not tell)"
+			d.alignWhy = "a window opened by a key's first request, whose end the later requests extend"
 		case sp.After <= n/2:
 			d.profile, d.why = profile.SlidingLog, fmt.Sprintf("once the first of %d requests spread over a window had left, %d was allowed again, not a new window's %d", n, sp.After, n)
 		default:
