@@ -17,9 +17,12 @@ type Strategy interface {
 }
 
 // Strategies are the probe's experiments in the order Run runs them:
-// drain a fresh key, tell how clients are keyed, watch the quota come
-// back, tell a sliding log from a fixed window.
-func Strategies() []Strategy { return []Strategy{Drain{Reserve: 2}, Keys{}, Refill{}, Spread{}} }
+// drain a fresh key, fill a queue where answers came back late, tell how
+// clients are keyed, watch the quota come back, tell a sliding log from a
+// fixed window.
+func Strategies() []Strategy {
+	return []Strategy{Drain{Reserve: 2}, Queue{Reserve: 2}, Keys{}, Refill{}, Spread{}}
+}
 
 // SetupError is a first answer that is not 2xx: nothing can be probed
 // until the request itself is right (path, method, credentials, body).
@@ -79,6 +82,13 @@ func (d Drain) Run(ctx context.Context, s *Session) error {
 		if sn.Allowed() {
 			f.Allowed++
 			f.LastAllowed = &sn
+			if !heldBack(first, sn) {
+				f.Delays = nil
+				continue
+			}
+			if f.Delays = append(f.Delays, sn.Ex.Received.Sub(sn.Ex.Sent)); len(f.Delays) >= minDelayed {
+				return nil // a queue: Queue fills it on a fresh key
+			}
 			continue
 		}
 		if sn.Ex.Status < 400 {
@@ -148,7 +158,7 @@ type Refill struct{}
 // Run waits and sends.
 func (Refill) Run(ctx context.Context, s *Session) error {
 	f := &s.F
-	if f.Refusal == nil {
+	if f.Refusal == nil || f.Queue != nil {
 		return nil
 	}
 	back := f.comesBack()

@@ -57,10 +57,15 @@ func Suggest(s *Session, given profile.Name) (g Suggestion) {
 		}
 	}
 	switch g.Profile {
+	case profile.LeakyBucket:
+		s.leakySettings(&g)
 	case profile.TokenBucket:
 		g.set("RL_BURST", strconv.FormatInt(n, 10), "%s", nWhy)
 		if r, why := s.rate(n); r > 0 {
 			g.set("RL_RATE", formatRate(r), "%s", why)
+			if n > 1 {
+				g.unknown("a token bucket or a leaky bucket answering at once: a leaky bucket in LB_MODE=nodelay with a queue of B − 1 answers as a token bucket of B (profiles.md checks it with the token-bucket clauses), so PROFILE=leaky-bucket RL_BURST=%d RL_RATE=%s LB_MODE=nodelay is the same claim; no answer tells them apart", n-1, formatRate(r))
+			}
 		} else {
 			g.set("RL_RATE", "1", "a placeholder: %s", why)
 		}
@@ -72,8 +77,8 @@ func Suggest(s *Session, given profile.Name) (g Suggestion) {
 			g.set("WINDOW_ALIGN", string(design.align), "%s", design.alignWhy)
 		}
 	}
-	if d := slowest(s.Seen); d > time.Second {
-		g.unknown("whether excess is delayed rather than refused: an allowed answer took %s (a shaping leaky bucket queues requests; rlspec has no profile for one yet)", d.Round(100*time.Millisecond))
+	if d := slowest(s.Seen); d > time.Second && f.Queue == nil {
+		g.unknown("whether excess is delayed rather than refused: an allowed answer took %s (a leaky bucket in LB_MODE=delay holds excess back; PROFILE=leaky-bucket)", d.Round(100*time.Millisecond))
 	}
 	if g.Profile == profile.PRD {
 		g.unknown("the flag-off clause (AC8): it needs a second instance started with BMTC_RATE_LIMIT_ENABLED=false, given as TARGET_URL_DISABLED")
@@ -148,6 +153,11 @@ func (s *Session) design() design {
 	if f.Refusal == nil {
 		d.why = "a placeholder: nothing was refused, so the design does not show"
 		d.alignWhy = "a placeholder: nothing was refused"
+		return d
+	}
+	if f.Queue != nil {
+		d.profile = profile.LeakyBucket
+		d.why = fmt.Sprintf("answers on one key came back later and later (%s) instead of being refused: excess waits in a queue", durations(f.Delays))
 		return d
 	}
 	if _, ok := resetIn(f.First); !ok {
@@ -344,18 +354,24 @@ func (s *Session) rate(b int64) (float64, string) {
 	if est == 0 {
 		return 0, "the answers show no refill rate"
 	}
-	best := 0.0
-	for _, c := range []float64{0.1, 0.2, 0.25, 0.5, 1, 2, 3, 4, 5, 10, 20, 25, 50, 100, 200, 500, 1000} {
-		if c >= lo && c <= hi && (best == 0 || math.Abs(math.Log(c/est)) < math.Abs(math.Log(best/est))) {
-			best = c
-		}
-	}
+	best := nicest(est, lo, hi)
 	why := "from " + joinAnd(from)
 	if best == 0 {
 		best = math.Round(est*100) / 100
 		why += " (no round rate fits all of them; measured)"
 	}
 	return best, why
+}
+
+// nicest is the round rate in [lo, hi] nearest est, 0 when none is.
+func nicest(est, lo, hi float64) float64 {
+	best := 0.0
+	for _, c := range []float64{0.1, 0.2, 0.25, 0.5, 1, 2, 3, 4, 5, 10, 20, 25, 50, 100, 200, 500, 1000} {
+		if c >= lo && c <= hi && (best == 0 || math.Abs(math.Log(c/est)) < math.Abs(math.Log(best/est))) {
+			best = c
+		}
+	}
+	return best
 }
 
 func formatRate(r float64) string { return strconv.FormatFloat(r, 'f', -1, 64) }
