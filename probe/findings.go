@@ -37,6 +37,7 @@ type Findings struct {
 	// took; Queue the burst sent then.
 	Delays []time.Duration
 	Queue  *Queued
+	Again  *Looked // the second look after a partial return
 	// Unknown are what the probe could not tell, each a sentence saying
 	// what telling it would take.
 	Unknown []string

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/probe"
@@ -139,6 +140,50 @@ func TestLeakyBucketSuggested(t *testing.T) {
 			}
 			if h.sent > probe.DefaultBudget || h.sent != sess.Sent() {
 				t.Errorf("%d requests sent, the session counted %d, the budget %d", h.sent, sess.Sent(), probe.DefaultBudget)
+			}
+		})
+	}
+}
+
+// TestSlidingWindowCounterSuggested: the reference's sliding-window
+// counter, with and without the Reset, is told from a token bucket (which
+// gives back as much at each look) and from a sliding log (whole limit at
+// once), with its limit and window.
+func TestSlidingWindowCounterSuggested(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		answer dialect.Settings
+		hide   []string
+		start  time.Time
+		want   map[string]string
+	}{
+		"x-ratelimit unix, mid-window": {dialect.Settings{Dialect: dialect.XRateLimit, ResetFormat: dialect.ResetUnix}, nil, t0,
+			map[string]string{"PROFILE": "sliding-window-counter", "RL_LIMIT": "5", "RL_WINDOW": "10s"}},
+		"x-ratelimit delta, window start": {dialect.Settings{Dialect: dialect.XRateLimit, ResetFormat: dialect.ResetDelta}, nil, time.Unix(1_800_000_000, 100_000_000),
+			map[string]string{"PROFILE": "sliding-window-counter", "RL_LIMIT": "5", "RL_WINDOW": "10s"}},
+		"status, no Retry-After": {dialect.Settings{Dialect: dialect.Status}, []string{"Retry-After"}, time.Unix(1_800_000_000, 100_000_000),
+			map[string]string{"PROFILE": "sliding-window-counter", "RL_LIMIT": "5", "RL_WINDOW": "10s", "DIALECT": "status"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			c := base(profile.SlidingWindowCounter, 5, 10*time.Second)
+			c.Answer = tc.answer
+			s := serve(t, c, tc.start, tc.hide...)
+			sess, err := probeOf(t, s, "", probe.DefaultBudget, time.Minute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := probe.Suggest(sess, "")
+			got := settings(g)
+			var out bytes.Buffer
+			probe.Report{Endpoint: s.url, Local: true, Session: sess, Suggest: g}.Write(&out)
+			for k, v := range tc.want {
+				if got[k] != v {
+					t.Errorf("%s=%q, want %q\n%s", k, got[k], v, out.String())
+				}
+			}
+			if n := s.count.Load(); n > int64(probe.DefaultBudget) {
+				t.Errorf("%d requests, the budget %d", n, probe.DefaultBudget)
 			}
 		})
 	}

@@ -18,10 +18,10 @@ type Strategy interface {
 
 // Strategies are the probe's experiments in the order Run runs them:
 // drain a fresh key, fill a queue where answers came back late, tell how
-// clients are keyed, watch the quota come back, tell a sliding log from a
-// fixed window.
+// clients are keyed, watch the quota come back, look again where part of
+// it came back, tell a sliding log from a fixed window.
 func Strategies() []Strategy {
-	return []Strategy{Drain{Reserve: 2}, Queue{Reserve: 2}, Keys{}, Refill{}, Spread{}}
+	return []Strategy{Drain{Reserve: 2}, Queue{Reserve: 2}, Keys{}, Refill{}, Again{}, Spread{}}
 }
 
 // SetupError is a first answer that is not 2xx: nothing can be probed

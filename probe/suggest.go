@@ -91,6 +91,9 @@ func Suggest(s *Session, given profile.Name) (g Suggestion) {
 	case KeyedShared:
 		g.unknown("per-client keys: %s — one quota for every client; rlspec's profiles verify per-client quotas", f.KeyingHow)
 	}
+	if g.Profile == profile.SlidingWindowCounter {
+		g.unknown("whether refused requests are counted (FEATURES=counts-refused, as HAProxy's and Fiber's counters do): they weigh on the next window like allowed ones, which the probe's few refusals do not show apart from the weighting itself")
+	}
 	if sp := f.Spread; sp != nil && sp.Elastic() {
 		moved := "the answers carry no Reset to show it"
 		if sp.Moved > 0 {
@@ -162,6 +165,13 @@ func (s *Session) design() design {
 	}
 	if _, ok := resetIn(f.First); !ok {
 		d.alignWhy = "the answers carry no Reset: a guess"
+	}
+	if f.counter() {
+		d.profile, d.why = profile.SlidingWindowCounter, f.counterWhy()
+		if _, ok := s.epochWindow(); ok {
+			d.align = profile.AlignEpoch
+		}
+		return d
 	}
 	if r := f.Refilled; r != nil && !r.Partial && r.Allowed > 0 && r.Allowed < f.Allowed {
 		d.profile = profile.TokenBucket
@@ -289,7 +299,7 @@ func (s *Session) window(align profile.Align, g *Suggestion) (time.Duration, str
 		}
 	}
 	if in, ok := windowAhead(f.First); ok && in > 0 {
-		if r := f.Reopen; r != nil {
+		if r := f.Reopen; r != nil && !f.counter() {
 			if r.Allowed {
 				return time.Duration(r.Lo) * time.Second, r.why()
 			}
@@ -307,7 +317,10 @@ func (s *Session) window(align profile.Align, g *Suggestion) (time.Duration, str
 			return w, "the refusal's Retry-After (a lower bound)"
 		}
 	}
-	if r := f.Refilled; r != nil && r.Polled && !r.Partial && r.Allowed >= f.Allowed && f.First != nil {
+	if r := f.Refilled; r != nil && r.Polled && !r.Partial && (r.Allowed >= f.Allowed || f.counter()) && f.First != nil {
+		if f.counter() {
+			note("the window's length: with the status only, W is when part of the limit came back after the first request, exact where a key's windows start at its first request, a lower bound on a grid shared by all keys")
+		}
 		lo, hi := r.StillRefused.Sub(f.First.Ex.Received), r.First.Ex.Received.Sub(f.First.Ex.Sent)
 		w := min(time.Duration(math.Floor(lo.Seconds())+1)*time.Second, hi.Round(time.Second))
 		note("the exact window: the whole quota came back between %s and %s after the first request (tried once a second); %s is the whole second in between", lo.Round(100*time.Millisecond), hi.Round(100*time.Millisecond), w)
@@ -315,79 +328,6 @@ func (s *Session) window(align profile.Align, g *Suggestion) (time.Duration, str
 	}
 	note("the window's length: the answers show none; RL_WINDOW is a placeholder")
 	return time.Minute, "a placeholder: the answers show no window"
-}
-
-// rate is token-bucket's R as far as the answers pin it: the nicest rate
-// consistent with the refill counted and the refusal's Reset and
-// Retry-After, or 0 and why not.
-func (s *Session) rate(b int64) (float64, string) {
-	f := &s.F
-	lo, hi, est := 0.0, math.Inf(1), 0.0
-	var from []string
-	if r := f.Refilled; r != nil && !r.Partial && r.Elapsed > 0 {
-		el := r.Elapsed.Seconds()
-		k := float64(r.Allowed)
-		lo, hi, est = max(lo, (k-1)/el), min(hi, (k+1)/el), k/el
-		from = append(from, fmt.Sprintf("%d tokens back after %.1fs", r.Allowed, el))
-	}
-	if f.Refusal != nil {
-		if in, ok := resetIn(f.Refusal); ok && in > 0 {
-			t := float64(in)
-			lo, hi = max(lo, float64(b-1)/(t+1)), min(hi, float64(b)/max(t-1, 0.5))
-			if est == 0 {
-				est = float64(b) / t
-			}
-			from = append(from, fmt.Sprintf("the refusal's Reset %ds ahead for a burst of %d", in, b))
-		}
-		if ra := f.Refusal.Obs.RetryAfter; f.Refusal.Obs.Has(dialect.FieldRetryAfter) && ra > 0 {
-			sec := float64(dialect.Seconds(ra))
-			lo = max(lo, 1/sec)
-			if sec > 1 {
-				hi = min(hi, 1/(sec-1))
-			}
-			if est == 0 {
-				est = 1 / sec
-			}
-			from = append(from, fmt.Sprintf("Retry-After %ds", int64(sec)))
-		}
-	}
-	if est == 0 {
-		return 0, "the answers show no refill rate"
-	}
-	best := nicest(est, lo, hi)
-	why := "from " + joinAnd(from)
-	if best == 0 {
-		best = math.Round(est*100) / 100
-		why += " (no round rate fits all of them; measured)"
-	}
-	return best, why
-}
-
-// nicest is the round rate in [lo, hi] nearest est, 0 when none is.
-func nicest(est, lo, hi float64) float64 {
-	best := 0.0
-	for _, c := range []float64{0.1, 0.2, 0.25, 0.5, 1, 2, 3, 4, 5, 10, 20, 25, 50, 100, 200, 500, 1000} {
-		if c >= lo && c <= hi && (best == 0 || math.Abs(math.Log(c/est)) < math.Abs(math.Log(best/est))) {
-			best = c
-		}
-	}
-	return best
-}
-
-func formatRate(r float64) string { return strconv.FormatFloat(r, 'f', -1, 64) }
-
-func joinAnd(ss []string) string {
-	switch len(ss) {
-	case 0:
-		return ""
-	case 1:
-		return ss[0]
-	}
-	out := ss[0]
-	for _, s := range ss[1 : len(ss)-1] {
-		out += ", " + s
-	}
-	return out + " and " + ss[len(ss)-1]
 }
 
 // slowest is the longest an allowed answer took.
