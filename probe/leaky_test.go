@@ -83,7 +83,7 @@ func (h *heldTarget) Send(ctx context.Context, key string, client int) *httpclie
 	return ex
 }
 
-func probeQueue(t *testing.T, clock *fakeClock, url string, budget int) (*probe.Session, *heldTarget) {
+func probeQueue(t *testing.T, clock *fakeClock, url string, budget int, given profile.Name) (*probe.Session, *heldTarget) {
 	t.Helper()
 	tc := service.DefaultConfig()
 	tc.URL, tc.Profile = url, profile.FixedWindow
@@ -93,7 +93,7 @@ func probeQueue(t *testing.T, clock *fakeClock, url string, budget int) (*probe.
 	}
 	t.Cleanup(inner.Close)
 	h := &heldTarget{t: inner}
-	sess, err := probe.Run(context.Background(), h, probe.Options{Budget: budget, MaxWait: 30 * time.Second, Clock: clock, Local: true})
+	sess, err := probe.Run(context.Background(), h, probe.Options{Budget: budget, MaxWait: 30 * time.Second, Clock: clock, Local: true, Profile: given})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,19 +111,21 @@ func TestLeakyBucketSuggested(t *testing.T) {
 		burst   int
 		rate    float64
 		noDelay bool
+		given   profile.Name
 		want    map[string]string
 		note    string
 	}{
-		{"delay", 5, 2, false, map[string]string{"PROFILE": "leaky-bucket", "RL_BURST": "5", "RL_RATE": "2", "LB_MODE": "delay", "LIMITED_STATUS": "429"}, ""},
-		{"delay, slow", 3, 0.5, false, map[string]string{"PROFILE": "leaky-bucket", "RL_BURST": "3", "RL_RATE": "0.5", "LB_MODE": "delay"}, ""},
-		{"nodelay", 5, 2, true, map[string]string{"PROFILE": "token-bucket", "RL_BURST": "6", "RL_RATE": "2"},
+		{"delay", 5, 2, false, "", map[string]string{"PROFILE": "leaky-bucket", "RL_BURST": "5", "RL_RATE": "2", "LB_MODE": "delay", "LIMITED_STATUS": "429"}, ""},
+		{"delay, slow", 3, 0.5, false, "", map[string]string{"PROFILE": "leaky-bucket", "RL_BURST": "3", "RL_RATE": "0.5", "LB_MODE": "delay"}, ""},
+		{"nodelay given", 5, 2, true, profile.LeakyBucket, map[string]string{"PROFILE": "leaky-bucket", "RL_BURST": "5", "RL_RATE": "2", "LB_MODE": "nodelay"}, ""},
+		{"nodelay", 5, 2, true, "", map[string]string{"PROFILE": "token-bucket", "RL_BURST": "6", "RL_RATE": "2"},
 			"PROFILE=leaky-bucket RL_BURST=5 RL_RATE=2 LB_MODE=nodelay is the same claim"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			clock, url := queueServed(t, tc.burst, tc.rate, tc.noDelay)
-			sess, h := probeQueue(t, clock, url, probe.DefaultBudget)
-			g := probe.Suggest(sess, "")
+			sess, h := probeQueue(t, clock, url, probe.DefaultBudget, tc.given)
+			g := probe.Suggest(sess, tc.given)
 			got := settings(g)
 			for k, v := range tc.want {
 				if got[k] != v {

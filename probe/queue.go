@@ -135,8 +135,20 @@ func (q *Queued) rate() (float64, string) {
 }
 
 // leakySettings are RL_BURST, RL_RATE and LB_MODE=delay from the burst.
-func (s *Session) leakySettings(g *Suggestion) {
+// Without a burst (the answers came back at once, or PROFILE=leaky-bucket
+// was given) the key's B + 1 answered at once are a nodelay queue of B.
+func (s *Session) leakySettings(g *Suggestion, n int64) {
 	q := s.F.Queue
+	if q == nil {
+		g.set("RL_BURST", fmt.Sprint(max(n-1, 0)), "%d answered at once on a fresh key: one in service and a queue of %d", n, n-1)
+		if r, why := s.rate(n); r > 0 {
+			g.set("RL_RATE", formatRate(r), "%s", why)
+		} else {
+			g.set("RL_RATE", "1", "a placeholder: %s", why)
+		}
+		g.set("LB_MODE", "nodelay", "no answer came back late: the queue's places are answered at once")
+		return
+	}
 	if s.F.Refusal != nil {
 		g.set("RL_BURST", fmt.Sprint(q.Allowed-1), "%d of %d sent at once on a fresh key were allowed: one answered at once and a queue of %d", q.Allowed, q.Sent, q.Allowed-1)
 	} else {

@@ -58,7 +58,7 @@ func Suggest(s *Session, given profile.Name) (g Suggestion) {
 	}
 	switch g.Profile {
 	case profile.LeakyBucket:
-		s.leakySettings(&g)
+		s.leakySettings(&g, n)
 	case profile.TokenBucket:
 		g.set("RL_BURST", strconv.FormatInt(n, 10), "%s", nWhy)
 		if r, why := s.rate(n); r > 0 {
