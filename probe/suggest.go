@@ -323,7 +323,11 @@ func (s *Session) window(align profile.Align, g *Suggestion) (time.Duration, str
 		}
 		lo, hi := r.StillRefused.Sub(f.First.Ex.Received), r.First.Ex.Received.Sub(f.First.Ex.Sent)
 		w := min(time.Duration(math.Floor(lo.Seconds())+1)*time.Second, hi.Round(time.Second))
-		note("the exact window: the whole quota came back between %s and %s after the first request (tried once a second); %s is the whole second in between", lo.Round(100*time.Millisecond), hi.Round(100*time.Millisecond), w)
+		what := "the whole quota"
+		if f.counter() {
+			what = "part of the quota"
+		}
+		note("the exact window: %s came back between %s and %s after the first request (tried once a second); %s is the whole second in between", what, lo.Round(100*time.Millisecond), hi.Round(100*time.Millisecond), w)
 		return w, "the refused key's whole quota came back between two tries a second apart"
 	}
 	note("the window's length: the answers show none; RL_WINDOW is a placeholder")
