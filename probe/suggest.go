@@ -160,7 +160,7 @@ func (s *Session) design() design {
 	}
 	if f.Queue != nil {
 		d.profile = profile.LeakyBucket
-		d.why = fmt.Sprintf("answers on one key came back later and later (%s) instead of being refused: excess waits in a queue", durations(f.Delays))
+		d.why = fmt.Sprintf("answers on one key came back late (%s) instead of being refused: excess waits in a queue", durations(f.Delays))
 		return d
 	}
 	if _, ok := resetIn(f.First); !ok {
