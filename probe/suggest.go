@@ -319,7 +319,7 @@ func (s *Session) window(align profile.Align, g *Suggestion) (time.Duration, str
 	}
 	if r := f.Refilled; r != nil && r.Polled && !r.Partial && (r.Allowed >= f.Allowed || f.counter()) && f.First != nil {
 		if f.counter() {
-			note("the window's length: with the status only, W is when part of the limit came back after the first request, exact where a key's windows start at its first request, a lower bound on a grid shared by all keys")
+			note("the window's length: with the status only, W is when part of the limit came back after the first request — exact where a key's windows start at its first request and refused requests are not counted; on a grid shared by all keys W may be longer, and where refused requests count (FEATURES=counts-refused) the probe's tries once a second delay the return, so W may be shorter (a multiple of it)")
 		}
 		lo, hi := r.StillRefused.Sub(f.First.Ex.Received), r.First.Ex.Received.Sub(f.First.Ex.Sent)
 		w := min(time.Duration(math.Floor(lo.Seconds())+1)*time.Second, hi.Round(time.Second))

@@ -131,6 +131,8 @@ const probeLimits = `Where the probe cannot agree, and why:
   store shows only across instances (` + "`TARGET_URLS`" + `).
 - ` + "`FEATURES=counts-refused`" + ` (Fiber's and HAProxy's counters): refused requests weighing on the next
   window look, in the probe's few refusals, like the weighting itself; the probe names it as undetermined.
+  With the status only (HAProxy) the probe reads W from when the refused key came back while it tried
+  once a second, and those counted tries delay that return to a multiple of W: the probe says so.
 - ` + "`LB_MODE=nodelay`" + ` (nginx nodelay, default-503): a leaky bucket that answers its queue at once
   answers as a token bucket of B + 1 (profiles.md checks it so); the probe suggests the token bucket and
   prints the leaky bucket as the same claim, and the comparison reads it as such.
