@@ -49,15 +49,19 @@ func (s *state) besideOther(n, own int) error {
 		}
 		return out
 	}
+	// Both clients dial before the release is set: a limiter may hold the
+	// dials' requests back, as it holds the queued key's.
+	s.Predial(oc, n)
+	s.Predial(s.Key.Client, own)
 	release := s.Now().Add(lead)
 	var wg sync.WaitGroup
 	var otherErr error
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		s.other, otherErr = s.Fire(oc, reqs(otherKey, n), release)
+		s.other, otherErr = s.FireDialed(oc, reqs(otherKey, n), release)
 	}()
-	mine, err := s.Fire(s.Key.Client, reqs(s.Key.Value, own), release.Add(lead))
+	mine, err := s.FireDialed(s.Key.Client, reqs(s.Key.Value, own), release.Add(lead))
 	wg.Wait()
 	s.Key.Runs = append(s.Key.Runs, mine)
 	s.Batch = scenario.Batch{Exchanges: mine, Sent: len(mine)}

@@ -66,7 +66,15 @@ func (s *State) SendFresh(c Sender, f bodytmpl.BucketField, h http.Header) (http
 // is ready, then one channel close releases them all at release (zero: at
 // once). Any transport failure is a violation.
 func (s *State) Fire(c Sender, reqs []httpclient.Request, release time.Time) ([]*httpclient.Exchange, error) {
-	s.predial(c, len(reqs))
+	s.Predial(c, len(reqs))
+	return s.FireDialed(c, reqs, release)
+}
+
+// FireDialed is Fire on a client already pre-dialed (Predial): for
+// batches on several clients whose release time must be set after every
+// client's dials, which a limiter may hold back (nginx delays a burst of
+// keyless requests it keys by address).
+func (s *State) FireDialed(c Sender, reqs []httpclient.Request, release time.Time) ([]*httpclient.Exchange, error) {
 	out := make([]*httpclient.Exchange, len(reqs))
 	start := make(chan struct{})
 	var ready, done sync.WaitGroup
@@ -99,9 +107,9 @@ func (s *State) Fire(c Sender, reqs []httpclient.Request, release time.Time) ([]
 	return out, nil
 }
 
-// predial opens n connections by sending n concurrent HEAD requests, so
+// Predial opens n connections by sending n concurrent HEAD requests, so
 // that the released requests do not queue behind dials.
-func (s *State) predial(c Sender, n int) {
+func (s *State) Predial(c Sender, n int) {
 	var wg sync.WaitGroup
 	for range n {
 		wg.Add(1)
