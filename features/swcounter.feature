@@ -8,7 +8,7 @@ Feature: Sliding-window counter: a two-window weighted estimate of the sliding c
   allowed in its own, is allowed iff p·(1 − (t − s)/W) + c < N. Every
   scenario uses a fresh key (KEY, KEY_FORMAT) and its own client address;
   decision times are placed anywhere in [send − 1 s, receipt + 1 s], so
-  SWC-2 needs W of at least 4 s.
+  SWC-2 needs W of at least 5 s.
 
   @SWC-1 @profile:sliding-window-counter @id:SWC-1-01
   Scenario: SWC-1-01 [SWC-1] one grid window holds at most N
