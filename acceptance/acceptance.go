@@ -13,6 +13,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/rlspec/rlspec/acceptance/preflight"
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/features"
@@ -166,12 +167,12 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	if err := tc.Validate(); err != nil {
 		return nil, couldNotRun("bad settings: %v", err)
 	}
-	if err := CheckProfile(tc.Profile); err != nil {
+	if err := preflight.CheckProfile(tc.Profile); err != nil {
 		return nil, couldNotRun("%v", err)
 	}
 	explicit := tc.Answer() // before the profile's defaults: what the implementer stated
 	tc = tc.ForProfile(tc.Profile)
-	if err := checkLimit(tc); err != nil {
+	if err := preflight.CheckLimit(tc); err != nil {
 		return nil, couldNotRun("%v", err)
 	}
 	set := cfg.Settings
@@ -181,11 +182,12 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	if err := set.Validate(); err != nil {
 		return nil, couldNotRun("bad settings: %v", err)
 	}
-	tags, n, unclaimed, err := selectClaimed(features.FS, set.Tags, tc.Profile, tc.Claims)
+	tags, _, unclaimed, err := selectClaimed(features.FS, set.Tags, tc.Profile, tc.Claims)
 	if err != nil {
 		return nil, couldNotRun("%v", err)
 	}
-	if unclaimed, n, err = withUnchecked(tc, set.Tags, tags, n, unclaimed); err != nil {
+	var n int
+	if tags, unclaimed, n, err = withUnchecked(tc, set.Tags, tags, unclaimed); err != nil {
 		return nil, couldNotRun("%v", err)
 	}
 	if n == 0 {
@@ -223,16 +225,16 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		}
 		// A SQL target was probed by opening it: the function exists and
 		// takes the window.
-		if err := Probe(ctx, tc, cfg.URLs, r.probeTimeout); err != nil {
+		if err := preflight.Probe(ctx, tc, cfg.URLs, r.probeTimeout); err != nil {
 			return nil, couldNotRun("%v", err)
 		}
-		det, err := checkSettings(ctx, tc, explicit, body, r.probeTimeout)
+		det, err := preflight.CheckSettings(ctx, tc, explicit, body, r.probeTimeout)
 		if err != nil {
 			return nil, couldNotRun("%v", err)
 		}
 		tc, answer = tc.WithAnswer(det.Settings), det.Sentence("the first response")
 	}
-	bodyWarning, err := bodyNote(body)
+	bodyWarning, err := preflight.BodyNote(body)
 	if err != nil {
 		return nil, couldNotRun("BODY_TEMPLATE: %v", err)
 	}

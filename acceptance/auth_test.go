@@ -8,6 +8,7 @@ import (
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faulttest"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps"
 )
@@ -37,7 +38,7 @@ func TestRefusedRequestsSpendNothing(t *testing.T) {
 			if c.headers.Get("Authorization") == "" {
 				require = ""
 			}
-			tc.URL = startConfigured(t, c.f, func(cfg *fakeserver.Config) { cfg.RequireAuth = require })
+			tc.URL = faulttest.Start(t, c.f, func(cfg *fakeserver.Config) { cfg.RequireAuth = require })
 			rep, err := runWithin(t, 30*time.Second, Config{Target: tc, Settings: set}, WithoutReports())
 			if err != nil {
 				t.Fatal(err)

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faulttest"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -48,7 +50,7 @@ func TestMergeCucumber(t *testing.T) {
 // SKIPPED. The report directory's name has a comma, which godog's format
 // string would have cut.
 func TestCucumberHoldsTheScenariosJUnitHolds(t *testing.T) {
-	url := startService(t, 5, time.Hour, fault.None, nil)
+	url := faulttest.Start(t, fault.None, func(cfg *fakeserver.Config) { cfg.Limit, cfg.Window = 5, time.Hour })
 	tc := service.DefaultConfig()
 	tc.URL, tc.Limit, tc.Features = url, 5, []profile.Feature{}
 	set := DefaultSettings()

@@ -7,4 +7,7 @@
 // Without a target URL it starts the embedded reference (package
 // fakeserver) twice — enabled and flag-off — and seeds state through its
 // database, so window and exhaustion scenarios run fast with any window.
+//
+// Before the suite starts, package preflight checks the settings against
+// the target; package tagexpr reads TAGS.
 package acceptance

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faulttest"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
@@ -34,7 +35,7 @@ func TestPenaltiesSkipCoreChecksThatNeedRefusals(t *testing.T) {
 				t.Fatal(err)
 			}
 			serve := func(pen []model.PenaltyTier) string {
-				return startConfigured(t, fault.None, func(cfg *fakeserver.Config) {
+				return faulttest.Start(t, fault.None, func(cfg *fakeserver.Config) {
 					cfg.Profile, cfg.Limit, cfg.Window, cfg.Penalties = c.profile, 5, 3*time.Second, pen
 				})
 			}

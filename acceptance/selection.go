@@ -9,6 +9,7 @@ import (
 	gherkin "github.com/cucumber/gherkin/go/v26"
 	messages "github.com/cucumber/messages/go/v21"
 
+	"github.com/rlspec/rlspec/acceptance/tagexpr"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/features"
 	"github.com/rlspec/rlspec/profile"
@@ -32,7 +33,7 @@ func selectScenarios(fsys fs.FS, expr string, prof profile.Name) (string, int, e
 // all are); those come back as SKIPPED results, "not claimed".
 func selectClaimed(fsys fs.FS, expr string, prof profile.Name, claims func(profile.Feature) bool) (string, int, []steps.ScenarioResult, error) {
 	var unclaimed []steps.ScenarioResult
-	match, err := parseTags(expr)
+	match, err := tagexpr.Parse(expr)
 	if err != nil {
 		return "", 0, nil, fmt.Errorf("TAGS=%q is not a tag expression: %w", expr, err)
 	}

@@ -77,6 +77,9 @@ func runProfile(t *testing.T, tc service.Config) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if tags, _, _, err = byAlign(features.FS, tc, tags); err != nil { // the grids' scenarios run under their grid only
+		t.Fatal(err)
+	}
 	tc.Headers.Set("Authorization", "Bearer "+bodytmpl.NewUUID())
 	tc.Features = append(tc.Features, profile.Persistence, profile.MultiInstance) // the pair restarts; MI-1 on its replicas
 	cfg, pair := startEmbeddedReplicas(t, tc, fault.None, 3)

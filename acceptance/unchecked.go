@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rlspec/rlspec/acceptance/tagexpr"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/features"
 	"github.com/rlspec/rlspec/profile"
@@ -29,7 +30,7 @@ var outsideScenarios = map[clause.ID]string{
 // tag (an empty expression selects all): conformance.json counts them as
 // skipped, so the core is "partial" at best, and STRICT=1 fails them.
 func unchecked(fsys fs.FS, expr string, prof profile.Name) ([]steps.ScenarioResult, error) {
-	match, err := parseTags(expr)
+	match, err := tagexpr.Parse(expr)
 	if err != nil {
 		return nil, fmt.Errorf("TAGS=%q is not a tag expression: %w", expr, err)
 	}
@@ -68,29 +69,107 @@ func unchecked(fsys fs.FS, expr string, prof profile.Name) ([]steps.ScenarioResu
 	return out, nil
 }
 
-// unreadAlign is why the scenarios of tc's profile cannot be trusted with
-// its WINDOW_ALIGN yet ("" when they can): the fixed-window scenarios read
-// epoch and first-request windows only, and would judge a grid as the
-// epoch.
+// AlignTag marks a scenario that reads one WINDOW_ALIGN only
+// (@align:key-grid): it runs under that alignment and no other.
+const AlignTag = "@align:"
+
+// unreadAlign is why the scenarios of tc's profile not tagged with its
+// WINDOW_ALIGN cannot be trusted with it ("" when they can): the
+// fixed-window scenarios read epoch and first-request windows, and would
+// judge a grid as the epoch; only those tagged @align:<a> read a grid.
 func unreadAlign(tc service.Config) string { return unreadAlignOf(tc.Profile, tc.WindowAlign) }
 
 func unreadAlignOf(p profile.Name, a profile.Align) string {
 	if p != profile.FixedWindow || slices.Contains([]profile.Align{"", profile.AlignEpoch, profile.AlignFirstRequest}, a) {
 		return ""
 	}
-	return fmt.Sprintf("%s: the fixed-window scenarios do not yet read WINDOW_ALIGN=%s", NotYetChecked, a)
+	return fmt.Sprintf("%s: the fixed-window scenarios not tagged %s%s do not yet read WINDOW_ALIGN=%s", NotYetChecked, AlignTag, a, a)
 }
 
 // AwaitingScenarios reports whether no scenario can check any of ids on
 // profile p served with alignment a yet: none is tagged with them, or the
-// scenarios of p do not read a. A fault that breaks only such clauses
-// waits for its scenarios (selftest demands nothing of it).
+// scenarios of p do not read a and none tagged @align:<a> checks one of
+// ids. A fault that breaks only such clauses waits for its scenarios
+// (selftest demands nothing of it).
 func AwaitingScenarios(p profile.Name, a profile.Align, ids ...clause.ID) (bool, error) {
 	if unreadAlignOf(profile.Of(p).Name, a) != "" {
+		aligned, err := alignedScenarios(features.FS, a)
+		if err != nil {
+			return false, err
+		}
+		for _, tags := range aligned {
+			for _, id := range ids {
+				if tags[id.Tag()] {
+					return false, nil
+				}
+			}
+		}
 		return true, nil
 	}
 	pending, err := Unchecked(ids...)
 	return len(pending) == len(ids), err
+}
+
+// alignedScenarios are the tags of each scenario of fsys tagged
+// @align:<a>, by its @id tag.
+func alignedScenarios(fsys fs.FS, a profile.Align) (map[string]map[string]bool, error) {
+	pickles, err := featurePickles(fsys)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]map[string]bool{}
+	for _, p := range pickles {
+		tags := map[string]bool{}
+		id := ""
+		for _, t := range p.Tags {
+			tags[t.Name] = true
+			if strings.HasPrefix(t.Name, "@id:") {
+				id = t.Name
+			}
+		}
+		if tags[AlignTag+string(a)] {
+			out[id] = tags
+		}
+	}
+	return out, nil
+}
+
+// byAlign splits the selected scenarios (filter, @id tags comma-joined)
+// by tc's alignment: those tagged @align:<b> for another b are left out
+// (they check nothing under a); under an alignment the untagged ones do
+// not read, only those tagged @align:<a> run (run, n) and the others are
+// returned in skip.
+func byAlign(fsys fs.FS, tc service.Config, filter string) (run string, n int, skip string, err error) {
+	pickles, err := featurePickles(fsys)
+	if err != nil {
+		return "", 0, "", err
+	}
+	alignOf := map[string]string{} // @id tag → its alignment tag's value, "" none
+	for _, p := range pickles {
+		id, a := "", ""
+		for _, t := range p.Tags {
+			if strings.HasPrefix(t.Name, "@id:") {
+				id = t.Name
+			}
+			if v, ok := strings.CutPrefix(t.Name, AlignTag); ok {
+				a = v
+			}
+		}
+		alignOf[id] = a
+	}
+	unread := unreadAlign(tc) != ""
+	var runs, skips []string
+	for _, id := range strings.Split(filter, ",") {
+		switch a := alignOf[id]; {
+		case id == "":
+		case a != "" && a != string(tc.WindowAlign):
+		case unread && a == "":
+			skips = append(skips, id)
+		default:
+			runs = append(runs, id)
+		}
+	}
+	return strings.Join(runs, ","), len(runs), strings.Join(skips, ","), nil
 }
 
 // skipAll turns the selected scenarios of prof (filter, as selectClaimed
@@ -128,22 +207,26 @@ func skipAll(fsys fs.FS, filter string, prof profile.Name, reason string) ([]ste
 }
 
 // withUnchecked adds to the skipped results of a run of tc (TAGS expr,
-// godog filter tags selecting n scenarios) the scenarios tc's alignment
-// cannot be trusted with (n becomes 0) and the core clauses no scenario
-// checks yet.
-func withUnchecked(tc service.Config, expr, tags string, n int, skipped []steps.ScenarioResult) ([]steps.ScenarioResult, int, error) {
-	if reason := unreadAlign(tc); reason != "" && n > 0 {
-		all, err := skipAll(features.FS, tags, tc.Profile, reason)
+// godog filter tags selecting the scenarios) the scenarios tc's alignment
+// cannot be trusted with and the core clauses no scenario checks yet; it
+// returns the filter and count of the scenarios left to run.
+func withUnchecked(tc service.Config, expr, tags string, skipped []steps.ScenarioResult) (string, []steps.ScenarioResult, int, error) {
+	tags, n, skip, err := byAlign(features.FS, tc, tags)
+	if err != nil {
+		return "", nil, 0, err
+	}
+	if skip != "" {
+		all, err := skipAll(features.FS, skip, tc.Profile, unreadAlign(tc))
 		if err != nil {
-			return nil, 0, err
+			return "", nil, 0, err
 		}
-		skipped, n = append(skipped, all...), 0
+		skipped = append(skipped, all...)
 	}
 	notYet, err := unchecked(features.FS, expr, tc.Profile)
 	if err != nil {
-		return nil, 0, err
+		return "", nil, 0, err
 	}
-	return append(skipped, notYet...), n, nil
+	return tags, append(skipped, notYet...), n, nil
 }
 
 // Unchecked lists those of ids that no scenario of rlspec's features is

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faulttest"
 	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps"
@@ -35,7 +36,7 @@ func TestUntrustedInstanceRunsXFF01(t *testing.T) {
 			tc.DB = ""
 			var reached Reached
 			if c.untrusted {
-				reached.UntrustedURL = startConfigured(t, c.f, func(*fakeserver.Config) {})
+				reached.UntrustedURL = faulttest.Start(t, c.f, func(*fakeserver.Config) {})
 			}
 			set.Tags = "@id:EXT-XFF-01"
 			rep, err := runWithin(t, 30*time.Second, Config{Target: tc, Reached: reached, Settings: set}, WithoutReports())

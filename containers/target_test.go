@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/moby/moby/client"
+	tc "github.com/testcontainers/testcontainers-go"
 )
 
 func TestStartTargetOptionErrors(t *testing.T) {
@@ -272,14 +273,21 @@ func assertLoopbackOnly(t *testing.T, tg *Target) {
 	}
 }
 
-func assertGone(t *testing.T, ids []string) {
+// testProvider is a Docker provider for one check, closed when t ends.
+func testProvider(t *testing.T) *tc.DockerProvider {
 	t.Helper()
-	ctx := context.Background()
-	p, err := newProvider(ctx, io.Discard)
+	p, err := newProvider(context.Background(), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close()
+	t.Cleanup(func() { _ = p.Close() })
+	return p
+}
+
+func assertGone(t *testing.T, ids []string) {
+	t.Helper()
+	ctx := context.Background()
+	p := testProvider(t)
 	for _, id := range ids {
 		if _, err := p.Client().ContainerInspect(ctx, id, client.ContainerInspectOptions{}); !isNotFound(err) {
 			t.Errorf("container %s still there after Terminate (inspect: %v)", shortID(id), err)
@@ -290,11 +298,7 @@ func assertGone(t *testing.T, ids []string) {
 func assertNoVolume(t *testing.T, name string) {
 	t.Helper()
 	ctx := context.Background()
-	p, err := newProvider(ctx, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := testProvider(t)
 	if _, err := p.Client().VolumeInspect(ctx, name, client.VolumeInspectOptions{}); !isNotFound(err) {
 		t.Errorf("volume %s still there after Terminate (inspect: %v)", name, err)
 	}
@@ -303,11 +307,7 @@ func assertNoVolume(t *testing.T, name string) {
 func removeVolume(t *testing.T, name string) {
 	t.Helper()
 	ctx := context.Background()
-	p, err := newProvider(ctx, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := testProvider(t)
 	if _, err := p.Client().VolumeRemove(ctx, name, client.VolumeRemoveOptions{Force: true}); err != nil && !isNotFound(err) {
 		t.Errorf("remove volume %s: %v", name, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/internal/pgcluster"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
@@ -29,6 +30,10 @@ type Options struct {
 	// defaults); StartQuotas's quotas are bucket sizes instead of Burst.
 	Burst int
 	Rate  float64
+	// QueueDelay and NoDelay are the leaky bucket's RL_DELAY and
+	// LB_MODE=nodelay (fakeserver.Config).
+	QueueDelay int
+	NoDelay    bool
 	// Penalties are RL_PENALTIES' tiers: StartPair then starts a third
 	// instance with them (Pair.PenaltiesURL); none: no such instance.
 	Penalties []model.PenaltyTier
@@ -126,6 +131,7 @@ func (o Options) base() fakeserver.Config {
 	if o.Rate > 0 {
 		cfg.Rate = o.Rate
 	}
+	cfg.QueueDelay, cfg.NoDelay = o.QueueDelay, o.NoDelay
 	cfg.IETF, cfg.Bypass, cfg.Tiers = o.IETF, o.Bypass, o.Tiers
 	cfg.Answer, cfg.RefusalBody = o.Answer, o.RefusalBody
 	if o.TrustLoopbackProxies {
@@ -137,7 +143,7 @@ func (o Options) base() fakeserver.Config {
 // start applies the fault to the final cfg (a fault sees whether the flag is
 // on) and starts it on addr, a loopback address.
 func (o Options) start(cfg fakeserver.Config, addr string) (*fakeserver.Running, error) {
-	cfg, err := fault.Apply(o.Fault, cfg)
+	cfg, err := faults.Apply(o.Fault, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("embedded reference: %w", err)
 	}
@@ -181,6 +187,8 @@ func (o Options) profile() string {
 		return ""
 	case o.Profile == profile.FixedWindow:
 		return string(o.Profile) + " " + string(max(o.Align, profile.AlignEpoch)) + ", "
+	case o.Profile == profile.LeakyBucket && o.NoDelay:
+		return string(o.Profile) + " nodelay, "
 	}
 	return string(o.Profile) + ", "
 }

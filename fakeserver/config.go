@@ -33,7 +33,7 @@ const (
 type Config struct {
 	Enabled    bool          // BMTC_RATE_LIMIT_ENABLED (default true)
 	Profile    profile.Name  // RL_PROFILE: a profile of the registry; "" the PRD
-	Align      profile.Align // RL_WINDOW_ALIGN: fixed-window's epoch (default) or first-request
+	Align      profile.Align // RL_WINDOW_ALIGN: fixed-window's and sliding-window-counter's windows (default epoch)
 	Limit      int           // BMTC_RATE_LIMIT_PER_HOUR (default 500)
 	Window     time.Duration // BMTC_RATE_LIMIT_WINDOW_SECONDS (default 1h)
 	Sentinel   int           // RL_SENTINEL: Remaining when disabled (default 999)

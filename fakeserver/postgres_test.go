@@ -12,6 +12,7 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fakeserver/servertest"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/internal/pgcluster"
 	"github.com/rlspec/rlspec/reference"
 )
@@ -40,7 +41,7 @@ func TestPostgresReplicas(t *testing.T) {
 		for range n {
 			cfg := fakeserver.DefaultConfig()
 			cfg.Store, cfg.DatabaseURL, cfg.Limit, cfg.Window, cfg.Clock = fakeserver.StorePostgres, dsn, 10, 10*time.Second, clk
-			cfg, err := fault.Apply(f, cfg)
+			cfg, err := faults.Apply(f, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -22,6 +22,40 @@ func swcServer(mk mkServer, limit int) tserver {
 	})
 }
 
+func swcServer5(mk mkServer) tserver { return swcServer(mk, 5) }
+
+// swcRetryAfterDetector is SWC-5: N = 5 spent 1 s into a window; a
+// request sent once the refusal's Retry-After has passed is allowed (the
+// previous window weighs 5·0.9 at most then).
+func swcRetryAfterDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := swcServer(mk, 5)
+	s.allowedAt(time.Second, "u", 5)
+	ra := hdr(s.do(user("u", "")), "Retry-After")
+	s.clk.Advance(time.Duration(ra) * time.Second)
+	w := s.do(user("u", ""))
+	return w.Code != 200, fmt.Sprintf("Retry-After %d after N spent 1 s into a window of 10 s, then %d", ra, w.Code)
+}
+
+// swcResetDetector is SWC-6: a request 1 s into a window of 10 s says
+// Reset at the window's end.
+func swcResetDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := swcServer(mk, 5)
+	s.clk.Set(t0.Add(time.Second))
+	r := reset(s.do(user("u", "")))
+	return r != t0.Unix()+10, fmt.Sprintf("Reset %d 1 s into the window [%d, %d)", r, t0.Unix(), t0.Unix()+10)
+}
+
+// swcKeyGridDetector is SWC-6 on the key's grid (W = 10 s): a key whose
+// first request comes 5 s into an epoch window is told Reset 10 s later.
+func swcKeyGridDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := mk(func(c *fakeserver.Config) {
+		c.Profile, c.Align, c.Limit, c.Window = profile.SlidingWindowCounter, profile.AlignKeyGrid, 5, 10*time.Second
+	})
+	s.clk.Set(t0.Add(5 * time.Second))
+	r := reset(s.do(user("u", "")))
+	return r != t0.Unix()+15, fmt.Sprintf("key-grid: Reset %d for a first request at %d, W = 10 s", r, t0.Unix()+5)
+}
+
 // allowedAt counts the 200s of n requests of key at t0 + at.
 func (s tserver) allowedAt(at time.Duration, key string, n int) int {
 	s.clk.Set(t0.Add(at))
@@ -95,6 +129,28 @@ func lbBoundDetector(noDelay bool) detector {
 		s, _ := lbServer(mk, noDelay)
 		ok := s.allowedAt(0, "u", 10)
 		return ok != 4, fmt.Sprintf("%d of 10 requests at one instant allowed with B = 3", ok)
+	}
+}
+
+// lbRefusalDetector is LB-5: the refusal of a full queue (B = 3) is a 429.
+func lbRefusalDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s, _ := lbServer(mk, false)
+	s.allowedAt(0, "u", 4)
+	w := s.do(user("u", ""))
+	return w.Code != 429, fmt.Sprintf("a request finding the queue full: HTTP %d", w.Code)
+}
+
+// lbHeldDetector is the mode's rule on four requests at one instant (B =
+// 3): under nodelay none is held, under delay the three queued are.
+func lbHeldDetector(noDelay bool) detector {
+	return func(_ *testing.T, mk mkServer) (bool, string) {
+		s, h := lbServer(mk, noDelay)
+		s.allowedAt(0, "u", 4)
+		held := h.all()
+		if noDelay {
+			return len(held) > 0, fmt.Sprintf("nodelay: a burst's queued requests held %v", held)
+		}
+		return len(held) < 3, fmt.Sprintf("delay: a burst's three queued requests held %v", held)
 	}
 }
 

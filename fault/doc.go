@@ -1,11 +1,15 @@
-// Package fault holds rlspec's deliberate defects of the reference server,
-// one file per fault. Each is a realistic bug that breaks one clause of the
-// target contract, and each declares its Name, the clauses it breaks, the
-// detectors that must catch it (the self-test matrix reads them) and how it
-// wraps a correct part of the server (fakeserver.Wrap): the model, the
-// store, the keyer or the HTTP handler. A faulty server is the reference
-// minus one thing; the reference itself has no fault branches.
+// Package fault is the seam of rlspec's deliberate defects of the reference
+// server: the Fault type (its Name, the clauses it breaks, the detectors
+// that must catch it, which the self-test matrix reads, and how it wraps a
+// correct part of the server, fakeserver.Wrap: the model, the store, the
+// keyer or the HTTP handler), the stable names of every fault (names.go),
+// and the wrappers and faults several designs share (wrap_*.go, the lost
+// update, stale reads, memory-only quota and per-process cache). The faults
+// themselves live in one package per design and are listed in the one
+// registry, package fault/faults. A faulty server is the reference minus
+// one thing; the reference itself has no fault branches.
 //
-// To add a fault: add one file declaring its Name constant and a function
-// returning its Fault, and list that function in registry.go.
+// To add a fault: declare its Name in names.go, add one file to its
+// design's package with a function returning its Fault, and list that
+// function in fault/faults/registry.go.
 package fault

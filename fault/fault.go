@@ -1,10 +1,6 @@
 package fault
 
 import (
-	"fmt"
-	"slices"
-	"strings"
-
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/profile"
@@ -40,6 +36,9 @@ type Fault struct {
 	// Align is the fixed-window alignment the self-test serves and claims
 	// for the fault ("" epoch).
 	Align profile.Align
+	// NoDelay: the self-test serves and claims the leaky bucket's
+	// LB_MODE=nodelay for the fault.
+	NoDelay bool
 	// Wrap returns the replacements of a server configured by cfg.
 	Wrap func(cfg fakeserver.Config) fakeserver.Wrap
 }
@@ -57,44 +56,4 @@ type Detectors struct {
 	// than one also runs the acceptance suite against several instances
 	// on one store, so that the multi-instance scenarios (MI-1) run.
 	Replicas int
-}
-
-// Lookup returns the fault named n.
-func Lookup(n Name) (Fault, bool) {
-	for _, f := range All() {
-		if f.Name == n {
-			return f, true
-		}
-	}
-	return Fault{}, false
-}
-
-// Parse accepts "" or "none" (the reference) and every fault's name.
-func Parse(s string) (Name, error) {
-	s = strings.TrimSpace(s)
-	if s == "" || s == "none" {
-		return None, nil
-	}
-	if f, ok := Lookup(Name(s)); ok {
-		return f.Name, nil
-	}
-	var names []string
-	for _, f := range All() {
-		names = append(names, string(f.Name))
-	}
-	slices.Sort(names)
-	return None, fmt.Errorf("unknown fault %q (known: %s)", s, strings.Join(names, ", "))
-}
-
-// Apply returns cfg with fault n's replacements (cfg itself for None).
-func Apply(n Name, cfg fakeserver.Config) (fakeserver.Config, error) {
-	if n == None {
-		return cfg, nil
-	}
-	f, ok := Lookup(n)
-	if !ok {
-		return cfg, fmt.Errorf("apply fault: unknown fault %q", string(n))
-	}
-	cfg.Wrap = f.Wrap(cfg)
-	return cfg, nil
 }

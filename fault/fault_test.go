@@ -13,6 +13,7 @@ import (
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 )
@@ -200,8 +201,8 @@ var detectors = map[fault.Name]detector{
 	fault.SLRefusedRecorded:  slRefusedDetector,
 	fault.SLRetryAfterWindow: slRetryAfterLongDetector,
 	fault.SLRetryAfterShort:  slRetryAfterShortDetector,
-	fault.SLKeyIgnored:       slKeysDetector,
-	fault.SLAnonymousShared:  slAnonymousDetector,
+	fault.SLKeyIgnored:       keysDetector(slServer, 3),
+	fault.SLAnonymousShared:  anonymousDetector(slServer, 3),
 	fault.SLWeightedCounter:  slCounterDetector,
 
 	fault.PNRefusedCounted:   pnRefusedCountedDetector,
@@ -253,10 +254,15 @@ var detectors = map[fault.Name]detector{
 	fault.FWGridFirstRequest:   fwGridNextDetector(profile.AlignKeyGrid, 3*time.Second, 28*time.Second, 33*time.Second),
 	fault.FWGridDrift:          fwGridNextDetector(profile.AlignGrid, 0, 10*time.Second),
 
-	fault.SWCFixedWindow:   swcWeightedDetector,
-	fault.SWCWeightsWrong:  swcWeightedDetector,
-	fault.SWCCountsRefused: swcOverBlockingDetector,
-	fault.SWCLostUpdate:    swcConcurrentDetector,
+	fault.SWCFixedWindow:      swcWeightedDetector,
+	fault.SWCWeightsWrong:     swcWeightedDetector,
+	fault.SWCCountsRefused:    swcOverBlockingDetector,
+	fault.SWCLostUpdate:       swcConcurrentDetector,
+	fault.SWCKeyGridEpoch:     swcKeyGridDetector,
+	fault.SWCRetryAfterShort:  swcRetryAfterDetector,
+	fault.SWCResetWindowStart: swcResetDetector,
+	fault.SWCKeyIgnored:       keysDetector(swcServer5, 5),
+	fault.SWCAnonymousShared:  anonymousDetector(swcServer5, 5),
 
 	fault.LBUnbounded:      lbBoundDetector(false),
 	fault.LBRefusesWaiters: lbBoundDetector(false),
@@ -264,6 +270,9 @@ var detectors = map[fault.Name]detector{
 	fault.LBFixedSleep:     lbSpacingDetector,
 	fault.LBOneQueue:       lbKeysDetector,
 	fault.LBLostUpdate:     lbConcurrentDetector,
+	fault.LBRefusal503:     lbRefusalDetector,
+	fault.LBNoDelayIgnored: lbHeldDetector(true),
+	fault.LBDelayIgnored:   lbHeldDetector(false),
 
 	fault.TBWholeSecondRefill:   tbSteadyDetector,
 	fault.TBBinaryRefill:        tbRefillDetector,
@@ -286,10 +295,10 @@ var detectors = map[fault.Name]detector{
 // The fault matrix in miniature: the reference breaks no clause; every fault
 // breaks its own (racy ones get a few attempts).
 func TestFaultsBreakTheirClause(t *testing.T) {
-	if len(detectors) != len(fault.All()) {
-		t.Fatalf("%d detectors for %d faults", len(detectors), len(fault.All()))
+	if len(detectors) != len(faults.All()) {
+		t.Fatalf("%d detectors for %d faults", len(detectors), len(faults.All()))
 	}
-	for _, f := range fault.All() {
+	for _, f := range faults.All() {
 		det := detectors[f.Name]
 		if det == nil {
 			t.Fatalf("no detector for %s", f.Name)
@@ -325,8 +334,8 @@ func TestFaultsBreakTheirClause(t *testing.T) {
 // and a detector; names parse back and are unique.
 func TestRegistry(t *testing.T) {
 	seen := map[fault.Name]bool{}
-	for _, f := range fault.All() {
-		if got, err := fault.Parse(string(f.Name)); err != nil || got != f.Name || f.Description == "" || f.Wrap == nil {
+	for _, f := range faults.All() {
+		if got, err := faults.Parse(string(f.Name)); err != nil || got != f.Name || f.Description == "" || f.Wrap == nil {
 			t.Errorf("%s: %v %v", f.Name, got, err)
 		}
 		if len(f.Breaks) == 0 {
@@ -350,13 +359,13 @@ func TestRegistry(t *testing.T) {
 		}
 		seen[f.Name] = true
 	}
-	if n, err := fault.Parse("none"); err != nil || n != fault.None {
+	if n, err := faults.Parse("none"); err != nil || n != fault.None {
 		t.Error("none")
 	}
-	if _, err := fault.Parse("bogus"); err == nil {
+	if _, err := faults.Parse("bogus"); err == nil {
 		t.Error("bogus accepted")
 	}
-	if _, err := fault.Apply("bogus", fakeserver.DefaultConfig()); err == nil {
+	if _, err := faults.Apply("bogus", fakeserver.DefaultConfig()); err == nil {
 		t.Error("Apply accepted an unknown fault")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fakeserver/servertest"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/reference"
 )
@@ -34,7 +35,7 @@ func newTest(t testing.TB, n fault.Name, mutate func(*fakeserver.Config)) tserve
 	if mutate != nil {
 		mutate(&cfg)
 	}
-	cfg, err := fault.Apply(n, cfg)
+	cfg, err := faults.Apply(n, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,29 +11,9 @@ import (
 	"github.com/rlspec/rlspec/reference"
 )
 
-// MemoryQuota keeps the quota in process memory only; SLMemoryQuota,
-// FWMemoryQuota and TBMemoryQuota do the same in the other profiles.
-const (
-	MemoryQuota   Name = "memory-quota"
-	SLMemoryQuota Name = "sl-memory-quota"
-	FWMemoryQuota Name = "fw-memory-quota"
-	TBMemoryQuota Name = "tb-memory-quota"
-)
-
-func memoryQuota() Fault { return memoryQuotaOf(MemoryQuota, "", "PS-1-01") }
-func slMemoryQuota() Fault {
-	return memoryQuotaOf(SLMemoryQuota, profile.SlidingLog, "PS-1-02")
-}
-func fwMemoryQuota() Fault {
-	return memoryQuotaOf(FWMemoryQuota, profile.FixedWindow, "PS-1-03")
-}
-func tbMemoryQuota() Fault {
-	return memoryQuotaOf(TBMemoryQuota, profile.TokenBucket, "PS-1-04")
-}
-
-// memoryQuotaOf is a memory-only quota in profile p, which scenario must
+// MemoryQuotaOf is a memory-only quota in profile p, which scenario must
 // catch.
-func memoryQuotaOf(n Name, p profile.Name, scenario string) Fault {
+func MemoryQuotaOf(n Name, p profile.Name, scenario string) Fault {
 	return Fault{
 		Name:        n,
 		Breaks:      clause.Of(clause.PS1),

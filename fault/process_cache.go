@@ -11,37 +11,12 @@ import (
 	"github.com/rlspec/rlspec/reference"
 )
 
-// ProcessCache keeps bucket state in a per-process cache; SLProcessCache,
-// FWProcessCache and TBProcessCache do the same in the other profiles.
-const (
-	ProcessCache   Name = "process-cache"
-	SLProcessCache Name = "sl-process-cache"
-	FWProcessCache Name = "fw-process-cache"
-	TBProcessCache Name = "tb-process-cache"
-)
-
-func processCache() Fault {
-	f := processCacheOf(ProcessCache, "", "MI-1-01", "MI-1-02")
-	f.Breaks = clause.Of(clause.MI1, clause.AC7, clause.FR4)
-	f.Detectors.Race = true
-	return f
-}
-func slProcessCache() Fault {
-	return processCacheOf(SLProcessCache, profile.SlidingLog, "MI-1-03", "MI-1-04")
-}
-func fwProcessCache() Fault {
-	return processCacheOf(FWProcessCache, profile.FixedWindow, "MI-1-05", "MI-1-06")
-}
-func tbProcessCache() Fault {
-	return processCacheOf(TBProcessCache, profile.TokenBucket, "MI-1-07", "MI-1-08")
-}
-
-// processCacheOf is a per-process cache in profile p. Its symptom,
+// ProcessCacheOf is a per-process cache in profile p. Its symptom,
 // oversell across replicas, is invisible with one instance: the self-test
 // runs the acceptance suite against several on one store (Replicas), where
 // MI-1's scenarios of p must catch it (and, for the PRD's, the race hunter
 // against Replicas servers).
-func processCacheOf(n Name, p profile.Name, scenarios ...string) Fault {
+func ProcessCacheOf(n Name, p profile.Name, scenarios ...string) Fault {
 	return Fault{
 		Name:        n,
 		Breaks:      clause.Of(clause.MI1),

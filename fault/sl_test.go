@@ -88,18 +88,26 @@ func slRetryAfterShortDetector(_ *testing.T, mk mkServer) (bool, string) {
 	return w.Code != 200, fmt.Sprintf("Retry-After %d, then %d", ra, w.Code)
 }
 
-func slKeysDetector(_ *testing.T, mk mkServer) (bool, string) {
-	s := slServer(mk)
-	s.spend(3, user("a", ""))
-	w := s.do(user("b", ""))
-	return w.Code != 200, fmt.Sprintf("another user from the same address after one spent N: %d", w.Code)
+// keysDetector is SL-8's first sentence on server (N = n): after one user
+// spent N, another user from the same address is allowed.
+func keysDetector(server func(mkServer) tserver, n int) detector {
+	return func(_ *testing.T, mk mkServer) (bool, string) {
+		s := server(mk)
+		s.spend(n, user("a", ""))
+		w := s.do(user("b", ""))
+		return w.Code != 200, fmt.Sprintf("another user from the same address after one spent N: %d", w.Code)
+	}
 }
 
-func slAnonymousDetector(_ *testing.T, mk mkServer) (bool, string) {
-	s := slServer(mk)
-	s.spend(3, user("", "192.0.2.7:1"))
-	w := s.do(user("", "192.0.2.8:1"))
-	return w.Code != 200, fmt.Sprintf("another address without the header after one spent N: %d", w.Code)
+// anonymousDetector is SL-8's second sentence on server (N = n): after
+// one address spent N without the key, another address is allowed.
+func anonymousDetector(server func(mkServer) tserver, n int) detector {
+	return func(_ *testing.T, mk mkServer) (bool, string) {
+		s := server(mk)
+		s.spend(n, user("", "192.0.2.7:1"))
+		w := s.do(user("", "192.0.2.8:1"))
+		return w.Code != 200, fmt.Sprintf("another address without the header after one spent N: %d", w.Code)
+	}
 }
 
 // slCounterDetector: N requests 200 ms before a 10 s grid window ends, one

@@ -10,18 +10,18 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 )
 
-// keyFunc is a fakeserver.Keyer from a function: how keying faults wrap the
+// KeyFunc is a fakeserver.Keyer from a function: how keying faults wrap the
 // correct keyer.
-type keyFunc func(r *http.Request, ride fakeserver.Ride) string
+type KeyFunc func(r *http.Request, ride fakeserver.Ride) string
 
-var _ fakeserver.Keyer = keyFunc(nil)
+var _ fakeserver.Keyer = KeyFunc(nil)
 
 // Key calls f.
-func (f keyFunc) Key(r *http.Request, ride fakeserver.Ride) string { return f(r, ride) }
+func (f KeyFunc) Key(r *http.Request, ride fakeserver.Ride) string { return f(r, ride) }
 
-// onHeaders wraps h so that hook may change the response headers just
+// OnHeaders wraps h so that hook may change the response headers just
 // before they are sent: how header faults wrap the correct handler.
-func onHeaders(h http.Handler, hook func(r *http.Request, status int, hdr http.Header)) http.Handler {
+func OnHeaders(h http.Handler, hook func(r *http.Request, status int, hdr http.Header)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.ServeHTTP(&headerHook{ResponseWriter: w, hook: func(status int, hdr http.Header) { hook(r, status, hdr) }}, r)
 	})
@@ -51,13 +51,13 @@ func (w *headerHook) Write(b []byte) (int, error) {
 // Unwrap gives http.ResponseController the underlying writer.
 func (w *headerHook) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// onQuota wraps h so that edit may change the quota a response reports,
+// OnQuota wraps h so that edit may change the quota a response reports,
 // in whichever dialect the server answers (cfg.Answers): the fields are
 // read, edited and written again in that dialect. A response without them
 // (DIALECT=status) is left alone.
-func onQuota(cfg fakeserver.Config, h http.Handler, edit func(status int, q *dialect.Quota)) http.Handler {
+func OnQuota(cfg fakeserver.Config, h http.Handler, edit func(status int, q *dialect.Quota)) http.Handler {
 	a, clk := cfg.Answers(), cfg.ClockOrWall()
-	return onHeaders(h, func(_ *http.Request, status int, hdr http.Header) {
+	return OnHeaders(h, func(_ *http.Request, status int, hdr http.Header) {
 		now := clk.Now()
 		o := a.Read(dialect.Response{Status: status, Header: hdr, Received: now})
 		if o.Err != nil || !o.Has(dialect.FieldLimit) {
@@ -72,17 +72,17 @@ func onQuota(cfg fakeserver.Config, h http.Handler, edit func(status int, q *dia
 	})
 }
 
-// dropRateLimitHeaders removes the X-RateLimit-* headers.
-func dropRateLimitHeaders(hdr http.Header) {
+// DropRateLimitHeaders removes the X-RateLimit-* headers.
+func DropRateLimitHeaders(hdr http.Header) {
 	for _, k := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} {
 		hdr.Del(k)
 	}
 }
 
-// peekRide reads r's body (leaving it readable again) and parses it as a
+// PeekRide reads r's body (leaving it readable again) and parses it as a
 // ride the way the server does. ok is false when the body is too large or
 // unreadable.
-func peekRide(r *http.Request) (body []byte, ride fakeserver.Ride, perr *fakeserver.InputError, ok bool) {
+func PeekRide(r *http.Request) (body []byte, ride fakeserver.Ride, perr *fakeserver.InputError, ok bool) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, fakeserver.MaxBodyBytes+1))
 	r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), r.Body))
 	if err != nil || len(body) > fakeserver.MaxBodyBytes {
@@ -92,8 +92,24 @@ func peekRide(r *http.Request) (body []byte, ride fakeserver.Ride, perr *fakeser
 	return body, ride, perr, true
 }
 
-// isRidePost tells whether r is a POST of JSON to the ride endpoint.
-func isRidePost(r *http.Request) bool {
+// IsRidePost tells whether r is a POST of JSON to the ride endpoint.
+func IsRidePost(r *http.Request) bool {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	return r.Method == http.MethodPost && r.URL.Path == fakeserver.PathRideSummary && err == nil && mt == "application/json"
 }
+
+// LimitFromRemaining is spec/003's middleware line (871), whatever the
+// algorithm behind it.
+func LimitFromRemaining(cfg fakeserver.Config) fakeserver.Wrap {
+	return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
+		return OnQuota(cfg, h, func(_ int, q *dialect.Quota) { q.Limit = q.Remaining + 1 })
+	}}
+}
+
+// Discard is a ResponseWriter that keeps nothing.
+type Discard http.Header
+
+// Header is d.
+func (d Discard) Header() http.Header         { return http.Header(d) }
+func (d Discard) Write(b []byte) (int, error) { return len(b), nil }
+func (d Discard) WriteHeader(int)             {}

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/reference"
 )
@@ -15,6 +16,12 @@ import (
 type txStore struct {
 	reference.Store
 	wrap func(tx reference.Tx) reference.Tx
+}
+
+// WrapTx is the Wrap of a store fault that wraps each Update's
+// transaction with f.
+func WrapTx(f func(tx reference.Tx) reference.Tx) fakeserver.Wrap {
+	return fakeserver.Wrap{Store: func(s reference.Store) reference.Store { return txStore{Store: s, wrap: f} }}
 }
 
 // Update runs fn on the wrapped transaction.
@@ -65,27 +72,27 @@ func (s effectStore) Update(ctx context.Context, fn func(ctx context.Context, tx
 // self-test must catch the fault every run. So the race is widened, the
 // same for every such fault: while another request on the same key is in
 // flight, a check reads the key as it was before its writes of the last
-// raceWindow. A request alone on its key (a sequential client) checks the
+// RaceWindow. A request alone on its key (a sequential client) checks the
 // committed state, as the correct store does.
 type staleStore struct {
 	reference.Store
 	lag  *lag
-	wrap func(tx reference.Tx, earlier reads) reference.Tx
+	wrap func(tx reference.Tx, earlier Reads) reference.Tx
 }
 
-// newStaleStore wraps s; clock times raceWindow.
-func newStaleStore(s reference.Store, clock reference.Clock, wrap func(tx reference.Tx, earlier reads) reference.Tx) staleStore {
+// NewStaleStore wraps s; clock times raceWindow.
+func NewStaleStore(s reference.Store, clock reference.Clock, wrap func(tx reference.Tx, earlier Reads) reference.Tx) staleStore {
 	return staleStore{Store: s, wrap: wrap, lag: &lag{clock: clock, inflight: map[string]int{}, bursts: map[string]burst{}}}
 }
 
-// reads is what an Update's check saw, by bucket id.
-type reads struct {
-	buckets map[string]model.State
+// Reads is what an Update's check saw, by bucket id.
+type Reads struct {
+	Buckets map[string]model.State
 }
 
 // Update checks, then acts.
 func (s staleStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
-	earlier := reads{buckets: map[string]model.State{}}
+	earlier := Reads{Buckets: map[string]model.State{}}
 	defer s.lag.leave(earlier)
 	// The check ends at fn's first write (reference.ErrReadOnly), or
 	// earlier on any error: what was read so far is the check.
@@ -118,17 +125,17 @@ func (l *lag) check(id string, st model.State) model.State {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.inflight[id]++
-	if b, ok := l.bursts[id]; ok && l.inflight[id] > 1 && l.clock.Now().Sub(b.at) < raceWindow {
+	if b, ok := l.bursts[id]; ok && l.inflight[id] > 1 && l.clock.Now().Sub(b.at) < RaceWindow {
 		return b.before
 	}
 	return st
 }
 
 // leave notes the end of a request that checked the keys of earlier.
-func (l *lag) leave(earlier reads) {
+func (l *lag) leave(earlier Reads) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for id := range earlier.buckets {
+	for id := range earlier.Buckets {
 		if l.inflight[id]--; l.inflight[id] <= 0 {
 			delete(l.inflight, id)
 		}
@@ -140,7 +147,7 @@ func (l *lag) wrote(id string, before model.State) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.clock.Now()
-	if b, ok := l.bursts[id]; !ok || now.Sub(b.at) >= raceWindow {
+	if b, ok := l.bursts[id]; !ok || now.Sub(b.at) >= RaceWindow {
 		l.bursts[id] = burst{before: before, at: now}
 	}
 }
@@ -148,7 +155,7 @@ func (l *lag) wrote(id string, before model.State) {
 // recorder notes every read of a check.
 type recorder struct {
 	reference.Tx
-	r   reads
+	r   Reads
 	lag *lag
 }
 
@@ -157,11 +164,11 @@ func (t recorder) Bucket(ctx context.Context, id string) (model.State, error) {
 	if err != nil {
 		return st, err
 	}
-	if _, again := t.r.buckets[id]; !again {
+	if _, again := t.r.Buckets[id]; !again {
 		st = t.lag.check(id, st)
-		t.r.buckets[id] = st
+		t.r.Buckets[id] = st
 	}
-	return t.r.buckets[id], nil
+	return t.r.Buckets[id], nil
 }
 
 // writer notes each write's state before it (the transaction's own view).

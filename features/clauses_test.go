@@ -70,8 +70,8 @@ func problems(doc *messages.GherkinDocument) []string {
 				hasID = true
 				continue
 			}
-			if strings.HasPrefix(tag.Name, "@profile:") || strings.HasPrefix(tag.Name, "@feature:") {
-				continue // its profile or extended feature (acceptance selects by them)
+			if strings.HasPrefix(tag.Name, "@profile:") || strings.HasPrefix(tag.Name, "@feature:") || strings.HasPrefix(tag.Name, "@align:") {
+				continue // its profile, extended feature or alignment (acceptance selects by them)
 			}
 			id, err := clause.Parse(tag.Name)
 			if err != nil {

@@ -123,3 +123,27 @@ Feature: Fixed window: at most N allowed per window (FW-1 … FW-7)
     And N requests are sent without the key
     Then the next request without the key is refused with 429, or allowed with anonymous-open
     And a request without the key from another fresh client address is allowed
+
+  @FW-3 @FW-1 @profile:fixed-window @align:key-grid @id:FW-3-04
+  Scenario: FW-3-04 [FW-3] on the key's grid, the next window starts on the grid after an idle gap
+    "FW-3: The next window gives N fresh allowances." Runs under
+    WINDOW_ALIGN=key-grid only: the key's windows lie on a grid of W
+    anchored at its first-ever request, so after an idle gap that is not a
+    multiple of W the next window still starts on that grid. A window
+    opened by the first request after the gap gives nothing fresh there.
+    Given a fresh key
+    When the key idles after its first request until 800 ms before a later multiple of W
+    And N requests are sent with the key
+    And that multiple of W after the key's first request passes
+    Then N requests of the key are allowed in the grid's next window
+
+  @FW-5 @FW-3 @profile:fixed-window @align:grid @id:FW-5-02
+  Scenario: FW-5-02 [FW-5] on one grid, Reset keeps to the grid the first Reset gave
+    "FW-5: Reset = the window's end." Runs under WINDOW_ALIGN=grid only:
+    one grid of W for all keys, anchored at an instant rlspec learns from
+    the first Reset. A grid whose phase drifts says a Reset off it a
+    window later.
+    Given a fresh key
+    When the key's first request gives the grid's next boundary as its Reset
+    And a request of the key is sent half a second after the boundary W after that one
+    Then its Reset is the boundary W after that one, on the same grid

@@ -1,7 +1,9 @@
-Feature: Sliding-window counter: a two-window weighted estimate of the sliding count (SWC-1 … SWC-4)
+Feature: Sliding-window counter: a two-window weighted estimate of the sliding count (SWC-1 … SWC-7)
 
   Profile sliding-window-counter (profiles.md). N is RL_LIMIT, W is
-  RL_WINDOW; windows of W on the epoch's grid. A request at t in the window
+  RL_WINDOW; windows of W on the grid WINDOW_ALIGN names (epoch, the
+  default; key-grid, anchored at the key's first request; grid, learnt
+  from another key's first Reset). A request at t in the window
   starting at s, with p allowed in the previous window and c already
   allowed in its own, is allowed iff p·(1 − (t − s)/W) + c < N. Every
   scenario uses a fresh key (KEY, KEY_FORMAT) and its own client address;
@@ -49,3 +51,48 @@ Feature: Sliding-window counter: a two-window weighted estimate of the sliding c
     When a grid window begins
     And N+5 requests are sent with the key concurrently
     Then exactly N of them were allowed, all within one grid window
+
+  @SWC-5 @profile:sliding-window-counter @id:SWC-5-01
+  Scenario: SWC-5-01 [SWC-5] the refusal says when the estimate is below N
+    "SWC-5: LIMITED_STATUS, LIMITED_BODY; a Retry-After (where sent) is in
+    [1, W] and a request sent after it is allowed." With penalties claimed
+    it needs an instance without them: a refusal there starts a penalty.
+    Given an instance whose refusals start no penalty
+    And a fresh key
+    When a grid window begins
+    And N requests are sent with the key
+    And the next request with the key is refused with 429
+    Then the refusal has LIMITED_STATUS, a body matching LIMITED_BODY and, where sent, Retry-After in [1, W]
+    And a request sent once Retry-After plus 1 second has passed is allowed
+
+  @SWC-6 @profile:sliding-window-counter @id:SWC-6-01
+  Scenario: SWC-6-01 [SWC-6] headers of a fresh key's first window
+    "SWC-6: Limit = N; Remaining = N − ⌈e⌉ (±1); Reset = the end of the
+    current grid window or the instant e falls below N." In a fresh key's
+    first window no previous window weighs: e is the count allowed so far,
+    and both readings of Reset are the window's end.
+    Given a fresh key
+    When a grid window begins
+    And N requests are sent with the key
+    And the next request with the key is refused with 429
+    Then every response carried Limit N, Remaining N minus the weighted count, and Reset at the grid window's end
+
+  @SWC-7 @profile:sliding-window-counter @id:SWC-7-01
+  Scenario: SWC-7-01 [SWC-7] keys are independent
+    "SWC-7: Keys are independent; a request without the key's header is
+    keyed by client address (as SL-8)."
+    Given a fresh key
+    When a grid window begins
+    And N requests are sent with the key
+    And the next request with the key is refused with 429
+    Then another fresh key from the same client address gets N requests allowed
+
+  @SWC-7 @profile:sliding-window-counter @id:SWC-7-02
+  Scenario: SWC-7-02 [SWC-7] without the key, the client address
+    "SWC-7: Keys are independent; a request without the key's header is
+    keyed by client address (as SL-8)."
+    Given a fresh client address
+    When a grid window begins
+    And N requests are sent without the key
+    Then the next request without the key is refused with 429
+    And a request without the key from another fresh client address is allowed

@@ -52,15 +52,7 @@ func TestHTTPConnLargeAndSplitMessages(t *testing.T) {
 			}
 		}
 	}()
-	d, err := NewHTTPDialer("http://"+ln.Addr().String(), 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := d.Dial(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialRaw(t, ln, 10*time.Second)
 	small := []byte("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
 	huge := []byte(fmt.Sprintf("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s", 8<<20, strings.Repeat("y", 8<<20)))
 	want := []int{200, 429, 201}
@@ -93,15 +85,7 @@ func TestHTTPConnTimesOutOnSilentTarget(t *testing.T) {
 			accepted <- c
 		}
 	}()
-	d, err := NewHTTPDialer("http://"+ln.Addr().String(), 200*time.Millisecond)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := d.Dial(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialRaw(t, ln, 200*time.Millisecond)
 	defer func() {
 		select {
 		case c := <-accepted:
@@ -112,4 +96,19 @@ func TestHTTPConnTimesOutOnSilentTarget(t *testing.T) {
 	if _, err := conn.RoundTrip([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")); err == nil {
 		t.Fatal("round trip to a silent target succeeded")
 	}
+}
+
+// dialRaw is one raw connection to the listener ln, closed when t ends.
+func dialRaw(t *testing.T, ln net.Listener, timeout time.Duration) Conn {
+	t.Helper()
+	d, err := NewHTTPDialer("http://"+ln.Addr().String(), timeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := d.Dial(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return conn
 }

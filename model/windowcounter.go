@@ -7,7 +7,7 @@ import (
 )
 
 // WindowCounter is profiles.md's sliding-window counter: windows of length
-// Window on the epoch's grid; a request at t in the window starting at s,
+// Window on a grid (below); a request at t in the window starting at s,
 // with p allowed requests in the previous window and c already allowed in
 // this one, finds the estimate e = p·(1 − (t − s)/W) + c and is allowed
 // iff e + cost − 1 < Limit. Refused requests are not counted, unless
@@ -19,10 +19,16 @@ import (
 // Limit − ⌈e⌉ with this request counted, Reset the current window's end;
 // a refusal's RetryAfter is the whole seconds until e has fallen far enough
 // (e only falls while nothing is allowed, also across a window's end).
+//
+// The windows lie on the epoch's grid, or (KeyGrid, WINDOW_ALIGN=key-grid)
+// on a grid of W anchored at the whole second of the key's first-ever
+// request, or (Anchor, WINDOW_ALIGN=grid) on one grid anchored at Anchor.
 type WindowCounter struct {
 	Limit         int
 	Window        time.Duration // whole seconds
 	CountsRefused bool
+	KeyGrid       bool  // WINDOW_ALIGN=key-grid
+	Anchor        int64 // WINDOW_ALIGN=grid: an instant of the grid, unix seconds (0: the epoch's)
 }
 
 var _ Model = WindowCounter{}
@@ -44,8 +50,14 @@ type counts struct {
 
 // at rolls st to the window holding t (unix ms).
 func (m WindowCounter) at(st State, t int64) counts {
-	w := m.Window.Milliseconds()
-	start := floorDiv(t, w) * w
+	w, phase := m.Window.Milliseconds(), m.Anchor*1000
+	if m.KeyGrid {
+		phase = floorDiv(t, 1000) * 1000 // the first request's whole second
+		if st.Found {
+			phase = st.Reset * 1000 // a window's end lies on the key's grid
+		}
+	}
+	start := phase + floorDiv(t-phase, w)*w
 	cur := counts{start: start, end: start + w}
 	prev, _ := strconv.Atoi(st.Log)
 	switch stored := st.Reset * 1000; {

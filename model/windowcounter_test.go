@@ -50,3 +50,39 @@ func TestWindowCounterRule(t *testing.T) {
 		t.Fatal("limit 0 accepted")
 	}
 }
+
+// The grids (N = 2, W = 10 s): a key whose first request comes at
+// 1003.4 s spends N; at 1011 s the epoch's grid has started a window
+// (the previous weighs 2·0.9 = 1.8 < 2: allowed), the key's grid — from
+// 1003 s — has not (c = 2: refused); one grid anchored at 1005 s started
+// one at 1005 s (the previous weighs 2·0.4: allowed, Reset 1015).
+func TestWindowCounterGrids(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		keyGrid bool
+		anchor  int64
+		allowed bool
+		reset   int64
+	}{
+		{"epoch", false, 0, true, 1020},
+		{"key-grid", true, 0, false, 1013},
+		{"grid", false, 1005, true, 1015},
+	} {
+		m, err := NewWindowCounter(2, 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.KeyGrid, m.Anchor = c.keyGrid, c.anchor
+		var st State
+		for range 2 {
+			var d Decision
+			if st, d = m.Step(st, Request{Cost: 1}, time.UnixMilli(1_003_400)); !d.Allowed {
+				t.Fatalf("%s: a fresh key's first N refused", c.name)
+			}
+		}
+		_, d := m.Step(st, Request{Cost: 1}, time.Unix(1011, 0))
+		if d.Allowed != c.allowed || (d.Allowed && d.Reset != c.reset) || (!d.Allowed && d.Reset > c.reset+1) {
+			t.Errorf("%s at 1011 s: allowed %v (want %v), Reset %d (window's end %d)", c.name, d.Allowed, c.allowed, d.Reset, c.reset)
+		}
+	}
+}

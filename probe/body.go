@@ -12,7 +12,8 @@ import (
 
 // refusalBody is the LIMITED_BODY that fits a refusal's body: a JSON
 // string that names the limit (at the shallowest pointer), else the
-// body's first line as text, else none; the suggestion is checked against
+// phrase of a text body that names the limit, else an HTML page's title,
+// else its first line as text, else none; the suggestion is checked against
 // the body with package dialect before it is made.
 func refusalBody(body []byte) (dialect.Body, string) {
 	var doc any
@@ -25,6 +26,18 @@ func refusalBody(body []byte) (dialect.Body, string) {
 		}
 		return dialect.Body{Kind: dialect.BodyNone}, "the refusal's JSON body holds no string naming the limit"
 	}
+	if m := limitPhrase.Find(body); m != nil {
+		b := dialect.Body{Kind: dialect.BodyText, Pattern: regexp.QuoteMeta(string(m))}
+		if b.Check(body) == nil {
+			return b, "the phrase of the refusal's text body that names the limit"
+		}
+	}
+	if m := htmlTitle.FindSubmatch(body); m != nil {
+		b := dialect.Body{Kind: dialect.BodyText, Pattern: regexp.QuoteMeta(string(m[1]))}
+		if b.Check(body) == nil {
+			return b, "the title of the refusal's HTML page"
+		}
+	}
 	line, _, _ := strings.Cut(strings.TrimSpace(string(body)), "\n")
 	if line = strings.TrimSpace(line); line != "" {
 		b := dialect.Body{Kind: dialect.BodyText, Pattern: regexp.QuoteMeta(line)}
@@ -34,6 +47,13 @@ func refusalBody(body []byte) (dialect.Body, string) {
 	}
 	return dialect.Body{Kind: dialect.BodyNone}, "the refusal's body is empty"
 }
+
+// limitPhrase is the words of a text or HTML body that name the limit
+// (nginx's and HAProxy's error pages, werkzeug's 429).
+var limitPhrase = regexp.MustCompile(`(?i)too many requests|rate[ _-]?limit(ed|ing)?|throttled`)
+
+// htmlTitle is an HTML page's title.
+var htmlTitle = regexp.MustCompile(`(?i)<title>\s*([^<]*\S)\s*</title>`)
 
 // limitString finds the shallowest string of doc whose value names a limit
 // ("rate_limited", "RATE_LIMITED", "Too many requests"), preferring keys

@@ -32,6 +32,12 @@ type Findings struct {
 	KeyingHow   string
 	Refilled    *Refilled
 	Spread      *Spreading
+	Reopen      *Reopened // the refused key tried when the shorter window would have ended
+	// Delays are how long the drain's allowed answers that came back late
+	// took; Queue the burst sent then.
+	Delays []time.Duration
+	Queue  *Queued
+	Again  *Looked // the second look after a partial return
 	// Unknown are what the probe could not tell, each a sentence saying
 	// what telling it would take.
 	Unknown []string

@@ -39,7 +39,10 @@ func (r Report) Write(w io.Writer) {
 	if f.First != nil {
 		fmt.Fprintf(w, "  first answer: %s\n", answerLine(*f.First))
 	}
-	if f.LimitHeader > 0 {
+	if q := f.Queue; q != nil {
+		fmt.Fprintf(w, "  late answers: %s on one key (each sent once the one before was answered); then %d sent at once on a fresh key: %d allowed over %s, %d refused\n",
+			durations(f.Delays), q.Sent, q.Allowed, q.Span.Round(10*time.Millisecond), q.Sent-q.Allowed)
+	} else if f.LimitHeader > 0 {
 		fmt.Fprintf(w, "  limit: %d (the Limit field); %d allowed on a fresh key before the first refusal\n", f.LimitHeader, f.Allowed)
 	} else if f.Refusal != nil {
 		fmt.Fprintf(w, "  limit: %d allowed on a fresh key before the first refusal (no Limit field)\n", f.Allowed)

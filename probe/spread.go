@@ -24,7 +24,18 @@ type Spreading struct {
 	Window time.Duration
 	Filled int // allowed half a window after the first request
 	After  int // allowed once the first request's window had passed
+	// Moved is how far the Reset of the last request allowed half a
+	// window later lies after the first request's (0: not later, or no
+	// Reset): a window whose end each request extends.
+	Moved time.Duration
 }
+
+// Elastic says nothing came back once the first request's window had
+// passed although no request of the key was refused: not a sliding log,
+// where the first request's place comes back, nor a fixed window, where
+// the whole limit does, but a window whose end the later requests moved
+// (Flask-Limiter's fixed-window-elastic-expiry).
+func (sp *Spreading) Elastic() bool { return sp.After == 0 }
 
 // Run sends on key D.
 func (Spread) Run(ctx context.Context, s *Session) error {
@@ -75,6 +86,11 @@ func (Spread) Run(ctx context.Context, s *Session) error {
 			break
 		}
 		sp.Filled++
+		if r1, ok := unixReset(&first); ok {
+			if r2, ok := unixReset(&sn); ok && r2 > r1 {
+				sp.Moved = time.Duration(r2-r1) * time.Second
+			}
+		}
 	}
 	at := first.Ex.Sent.Add(w + time.Second)
 	if err := s.Wait(ctx, max(at.Sub(s.Now()), 0)); err != nil {

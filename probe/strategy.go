@@ -17,9 +17,12 @@ type Strategy interface {
 }
 
 // Strategies are the probe's experiments in the order Run runs them:
-// drain a fresh key, tell how clients are keyed, watch the quota come
-// back, tell a sliding log from a fixed window.
-func Strategies() []Strategy { return []Strategy{Drain{Reserve: 2}, Keys{}, Refill{}, Spread{}} }
+// drain a fresh key, fill a queue where answers came back late, tell how
+// clients are keyed, watch the quota come back, look again where part of
+// it came back, tell a sliding log from a fixed window.
+func Strategies() []Strategy {
+	return []Strategy{Drain{Reserve: 2}, Queue{Reserve: 2}, Keys{}, Refill{}, Again{}, Spread{}}
+}
 
 // SetupError is a first answer that is not 2xx: nothing can be probed
 // until the request itself is right (path, method, credentials, body).
@@ -42,8 +45,13 @@ func (e *SetupError) Error() string {
 // Reserve requests of the budget for the strategies after it.
 type Drain struct{ Reserve int }
 
-// Run drains key A.
+// Run drains key A. Its first request leaves just after a whole second
+// where MAX_WAIT allows: a Reset in whole unix seconds then lies most of
+// a second past a window's whole seconds, which the reopen try needs.
 func (d Drain) Run(ctx context.Context, s *Session) error {
+	if err := alignToSecond(ctx, s); err != nil {
+		return err
+	}
 	first, err := s.Send(ctx, "A", 0)
 	if err != nil {
 		return err
@@ -74,6 +82,13 @@ func (d Drain) Run(ctx context.Context, s *Session) error {
 		if sn.Allowed() {
 			f.Allowed++
 			f.LastAllowed = &sn
+			if !heldBack(first, sn) {
+				f.Delays = nil
+				continue
+			}
+			if f.Delays = append(f.Delays, sn.Ex.Received.Sub(sn.Ex.Sent)); len(f.Delays) >= minDelayed {
+				return nil // a queue: Queue fills it on a fresh key
+			}
 			continue
 		}
 		if sn.Ex.Status < 400 {
@@ -143,12 +158,15 @@ type Refill struct{}
 // Run waits and sends.
 func (Refill) Run(ctx context.Context, s *Session) error {
 	f := &s.F
-	if f.Refusal == nil {
+	if f.Refusal == nil || f.Queue != nil {
 		return nil
 	}
 	back := f.comesBack()
 	if back <= 0 {
 		return poll(ctx, s)
+	}
+	if err := reopen(ctx, s); err != nil {
+		return err
 	}
 	at := f.Refusal.Ex.Received.Add(back + time.Second)
 	wait := max(at.Sub(s.Now()), 0)
@@ -161,7 +179,13 @@ func (Refill) Run(ctx context.Context, s *Session) error {
 	}
 	r := &Refilled{Waited: wait}
 	f.Refilled = r
-	return countBack(ctx, s, r)
+	if err := countBack(ctx, s, r); err != nil {
+		return err
+	}
+	if f.Reopen != nil && f.Reopen.Allowed && !r.Partial {
+		r.Allowed++ // the try took one of the new window's places
+	}
+	return nil
 }
 
 // poll watches the refused key come back when the refusal does not say

@@ -57,10 +57,15 @@ func Suggest(s *Session, given profile.Name) (g Suggestion) {
 		}
 	}
 	switch g.Profile {
+	case profile.LeakyBucket:
+		s.leakySettings(&g, n)
 	case profile.TokenBucket:
 		g.set("RL_BURST", strconv.FormatInt(n, 10), "%s", nWhy)
 		if r, why := s.rate(n); r > 0 {
 			g.set("RL_RATE", formatRate(r), "%s", why)
+			if n > 1 {
+				g.unknown("a token bucket or a leaky bucket answering at once: a leaky bucket in LB_MODE=nodelay with a queue of B − 1 answers as a token bucket of B (profiles.md checks it with the token-bucket clauses), so PROFILE=leaky-bucket RL_BURST=%d RL_RATE=%s LB_MODE=nodelay is the same claim; no answer tells them apart", n-1, formatRate(r))
+			}
 		} else {
 			g.set("RL_RATE", "1", "a placeholder: %s", why)
 		}
@@ -72,8 +77,8 @@ func Suggest(s *Session, given profile.Name) (g Suggestion) {
 			g.set("WINDOW_ALIGN", string(design.align), "%s", design.alignWhy)
 		}
 	}
-	if d := slowest(s.Seen); d > time.Second {
-		g.unknown("whether excess is delayed rather than refused: an allowed answer took %s (a shaping leaky bucket queues requests; rlspec has no profile for one yet)", d.Round(100*time.Millisecond))
+	if d := slowest(s.Seen); d > time.Second && f.Queue == nil {
+		g.unknown("whether excess is delayed rather than refused: an allowed answer took %s (a leaky bucket in LB_MODE=delay holds excess back; PROFILE=leaky-bucket)", d.Round(100*time.Millisecond))
 	}
 	if g.Profile == profile.PRD {
 		g.unknown("the flag-off clause (AC8): it needs a second instance started with BMTC_RATE_LIMIT_ENABLED=false, given as TARGET_URL_DISABLED")
@@ -85,6 +90,16 @@ func Suggest(s *Session, given profile.Name) (g Suggestion) {
 		g.set("KEY", "ip", "%s", f.KeyingHow)
 	case KeyedShared:
 		g.unknown("per-client keys: %s — one quota for every client; rlspec's profiles verify per-client quotas", f.KeyingHow)
+	}
+	if g.Profile == profile.SlidingWindowCounter {
+		g.unknown("whether refused requests are counted (FEATURES=counts-refused, as HAProxy's and Fiber's counters do): they weigh on the next window like allowed ones, which the probe's few refusals do not show apart from the weighting itself")
+	}
+	if sp := f.Spread; sp != nil && sp.Elastic() {
+		moved := "the answers carry no Reset to show it"
+		if sp.Moved > 0 {
+			moved = fmt.Sprintf("the Reset of the requests sent half a window later lay %s after the first one's", sp.Moved)
+		}
+		g.unknown("a design rlspec has no profile for: nothing came back once the first request's window had passed although none of the key's requests was refused, so each request seems to extend the window's end (an elastic expiry; %s). Neither a sliding log (its first request's place comes back) nor a fixed window (its whole limit does); PROFILE=fixed-window is the nearest, and its checks fail where a request lands in a window that a fixed one would have closed", moved)
 	}
 	if design.profile == profile.FixedWindow && design.align == profile.AlignFirstRequest && f.Spread == nil && f.Refusal != nil {
 		w, _ := s.window(design.align, nil)
@@ -143,8 +158,20 @@ func (s *Session) design() design {
 		d.alignWhy = "a placeholder: nothing was refused"
 		return d
 	}
+	if f.Queue != nil {
+		d.profile = profile.LeakyBucket
+		d.why = fmt.Sprintf("answers on one key came back late (%s) instead of being refused: excess waits in a queue", durations(f.Delays))
+		return d
+	}
 	if _, ok := resetIn(f.First); !ok {
 		d.alignWhy = "the answers carry no Reset: a guess"
+	}
+	if f.counter() {
+		d.profile, d.why = profile.SlidingWindowCounter, f.counterWhy()
+		if _, ok := s.epochWindow(); ok {
+			d.align = profile.AlignEpoch
+		}
+		return d
 	}
 	if r := f.Refilled; r != nil && !r.Partial && r.Allowed > 0 && r.Allowed < f.Allowed {
 		d.profile = profile.TokenBucket
@@ -166,6 +193,9 @@ func (s *Session) design() design {
 	if sp := f.Spread; sp != nil {
 		n := f.Allowed
 		switch {
+		case sp.Elastic():
+			d.why = "nothing came back once the first of the requests spread over a window had left, though none was refused: a fixed window whose end each request moves (no profile describes it; see what the probe could not tell)"
+			d.alignWhy = "a window opened by a key's first request, whose end the later requests extend"
 		case sp.After <= n/2:
 			d.profile, d.why = profile.SlidingLog, fmt.Sprintf("once the first of %d requests spread over a window had left, %d was allowed again, not a new window's %d", n, sp.After, n)
 		default:
@@ -269,6 +299,12 @@ func (s *Session) window(align profile.Align, g *Suggestion) (time.Duration, str
 		}
 	}
 	if in, ok := windowAhead(f.First); ok && in > 0 {
+		if r := f.Reopen; r != nil && !f.counter() {
+			if r.Allowed {
+				return time.Duration(r.Lo) * time.Second, r.why()
+			}
+			return time.Duration(r.Lo+1) * time.Second, r.why()
+		}
 		if f.Refilled == nil {
 			note("the window's length for certain: %ds is how far the first answer's Reset lay ahead, W itself when windows open with the first request; on a grid shared by all keys W may be longer, which waiting %ds tells", in, in+1)
 		}
@@ -281,81 +317,21 @@ func (s *Session) window(align profile.Align, g *Suggestion) (time.Duration, str
 			return w, "the refusal's Retry-After (a lower bound)"
 		}
 	}
-	if r := f.Refilled; r != nil && r.Polled && !r.Partial && r.Allowed >= f.Allowed && f.First != nil {
+	if r := f.Refilled; r != nil && r.Polled && !r.Partial && (r.Allowed >= f.Allowed || f.counter()) && f.First != nil {
+		if f.counter() {
+			note("the window's length: with the status only, W is when part of the limit came back after the first request — exact where a key's windows start at its first request and refused requests are not counted; on a grid shared by all keys W may be longer, and where refused requests count (FEATURES=counts-refused) the probe's tries once a second delay the return, so W may be shorter (a multiple of it)")
+		}
 		lo, hi := r.StillRefused.Sub(f.First.Ex.Received), r.First.Ex.Received.Sub(f.First.Ex.Sent)
 		w := min(time.Duration(math.Floor(lo.Seconds())+1)*time.Second, hi.Round(time.Second))
-		note("the exact window: the whole quota came back between %s and %s after the first request (tried once a second); %s is the whole second in between", lo.Round(100*time.Millisecond), hi.Round(100*time.Millisecond), w)
+		what := "the whole quota"
+		if f.counter() {
+			what = "part of the quota"
+		}
+		note("the exact window: %s came back between %s and %s after the first request (tried once a second); %s is the whole second in between", what, lo.Round(100*time.Millisecond), hi.Round(100*time.Millisecond), w)
 		return w, "the refused key's whole quota came back between two tries a second apart"
 	}
 	note("the window's length: the answers show none; RL_WINDOW is a placeholder")
 	return time.Minute, "a placeholder: the answers show no window"
-}
-
-// rate is token-bucket's R as far as the answers pin it: the nicest rate
-// consistent with the refill counted and the refusal's Reset and
-// Retry-After, or 0 and why not.
-func (s *Session) rate(b int64) (float64, string) {
-	f := &s.F
-	lo, hi, est := 0.0, math.Inf(1), 0.0
-	var from []string
-	if r := f.Refilled; r != nil && !r.Partial && r.Elapsed > 0 {
-		el := r.Elapsed.Seconds()
-		k := float64(r.Allowed)
-		lo, hi, est = max(lo, (k-1)/el), min(hi, (k+1)/el), k/el
-		from = append(from, fmt.Sprintf("%d tokens back after %.1fs", r.Allowed, el))
-	}
-	if f.Refusal != nil {
-		if in, ok := resetIn(f.Refusal); ok && in > 0 {
-			t := float64(in)
-			lo, hi = max(lo, float64(b-1)/(t+1)), min(hi, float64(b)/max(t-1, 0.5))
-			if est == 0 {
-				est = float64(b) / t
-			}
-			from = append(from, fmt.Sprintf("the refusal's Reset %ds ahead for a burst of %d", in, b))
-		}
-		if ra := f.Refusal.Obs.RetryAfter; f.Refusal.Obs.Has(dialect.FieldRetryAfter) && ra > 0 {
-			sec := float64(dialect.Seconds(ra))
-			lo = max(lo, 1/sec)
-			if sec > 1 {
-				hi = min(hi, 1/(sec-1))
-			}
-			if est == 0 {
-				est = 1 / sec
-			}
-			from = append(from, fmt.Sprintf("Retry-After %ds", int64(sec)))
-		}
-	}
-	if est == 0 {
-		return 0, "the answers show no refill rate"
-	}
-	best := 0.0
-	for _, c := range []float64{0.1, 0.2, 0.25, 0.5, 1, 2, 3, 4, 5, 10, 20, 25, 50, 100, 200, 500, 1000} {
-		if c >= lo && c <= hi && (best == 0 || math.Abs(math.Log(c/est)) < math.Abs(math.Log(best/est))) {
-			best = c
-		}
-	}
-	why := "from " + joinAnd(from)
-	if best == 0 {
-		best = math.Round(est*100) / 100
-		why += " (no round rate fits all of them; measured)"
-	}
-	return best, why
-}
-
-func formatRate(r float64) string { return strconv.FormatFloat(r, 'f', -1, 64) }
-
-func joinAnd(ss []string) string {
-	switch len(ss) {
-	case 0:
-		return ""
-	case 1:
-		return ss[0]
-	}
-	out := ss[0]
-	for _, s := range ss[1 : len(ss)-1] {
-		out += ", " + s
-	}
-	return out + " and " + ss[len(ss)-1]
 }
 
 // slowest is the longest an allowed answer took.

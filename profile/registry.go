@@ -1,6 +1,8 @@
 package profile
 
 import (
+	"fmt"
+
 	"github.com/rlspec/rlspec/model"
 )
 
@@ -84,9 +86,9 @@ var registry = []Profile{
 	},
 	{
 		Name: SlidingWindowCounter, Seed: "none of the seeds (spec/003 sums per-window rows); the sliding window most services and proxies build",
-		Algorithm: "a two-window weighted estimate of the sliding count on the epoch's grid of W",
-		Defaults:  Defaults{Key: userHeader, Method: "GET", Dialect: "auto", LimitedBody: "none"},
-		Takes:     httpSettings,
+		Algorithm: "a two-window weighted estimate of the sliding count on a grid of W (the epoch's by default)",
+		Defaults:  Defaults{Key: userHeader, Method: "GET", Dialect: "auto", LimitedBody: "none", Align: AlignEpoch},
+		Takes:     append(clone(httpSettings), SettingWindowAlign),
 		Extra:     []Feature{CountsRefused},
 		Design:    windowCounter,
 	},
@@ -94,16 +96,26 @@ var registry = []Profile{
 		Name: LeakyBucket, Seed: "none of the seeds; the classic web-server and proxy limiter (request shaping)",
 		Algorithm: "a per-key queue of B drained at R requests/s: excess is delayed, not refused, until the queue is full",
 		Defaults:  Defaults{Key: userHeader, Method: "GET", Dialect: "auto", LimitedBody: "none"},
-		Takes:     append(clone(httpSettings), SettingBurst, SettingRate),
+		Takes:     append(clone(httpSettings), SettingBurst, SettingRate, SettingLBMode, SettingDelay),
 		Design:    func(p Params) (model.Model, error) { return model.NewLeakyBucket(p.Burst, p.Rate, p.Delay, p.NoDelay) },
 	},
 }
 
 // windowCounter is the sliding-window counter, counting refused requests
 // when counts-refused is claimed.
+// Its windows lie on the grid of p's alignment: the epoch's, the key's
+// (key-grid) or one anchored at p.Anchor (grid); first-request is no grid.
 func windowCounter(p Params) (model.Model, error) {
 	m, err := model.NewWindowCounter(p.Limit, p.Window)
 	m.CountsRefused = p.CountsRefused
+	switch p.Align {
+	case AlignFirstRequest:
+		return nil, fmt.Errorf("window-counter model: WINDOW_ALIGN=%s: its windows lie on a grid (%s, %s or %s)", p.Align, AlignEpoch, AlignKeyGrid, AlignGrid)
+	case AlignKeyGrid:
+		m.KeyGrid = true
+	case AlignGrid:
+		m.Anchor = p.Anchor.Unix()
+	}
 	return m, err
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -18,7 +19,7 @@ func startWallClock(t *testing.T, f fault.Name) string {
 	t.Helper()
 	sc := fakeserver.DefaultConfig()
 	sc.Limit, sc.Window = 3, 2*time.Second
-	sc, err := fault.Apply(f, sc)
+	sc, err := faults.Apply(f, sc)
 	if err != nil {
 		t.Fatal(err)
 	}

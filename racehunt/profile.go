@@ -29,7 +29,7 @@ func ModelFor(cfg service.Config, limit int) (model.Model, error) {
 		burst = limit - 1
 	}
 	return p.Design(profile.Params{Limit: limit, Window: cfg.Window, Burst: burst, Rate: cfg.Rate, Align: cfg.WindowAlign,
-		CountsRefused: cfg.Claims(profile.CountsRefused)})
+		Delay: cfg.Delay, NoDelay: cfg.NoDelay(), CountsRefused: cfg.Claims(profile.CountsRefused)})
 }
 
 // liveQuota is the one quota a live target of cfg enforces: the bucket's

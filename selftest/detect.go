@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/fault"
 )
 
 // detected reports whether caught of runs meets the detection bar: 19 of
@@ -18,10 +18,10 @@ func detected(caught, runs int) bool { return caught*20 >= 19*runs }
 // single run, and counts per scenario how often it failed; the row's first
 // run stands as its Acceptance, and its Missed are the required scenarios
 // below the bar.
-func detect(ctx context.Context, row *Row, p profile.Name, align profile.Align, c config) error {
+func detect(ctx context.Context, row *Row, fi fault.Fault, c config) error {
 	row.Detections, row.Runs = map[string]int{}, c.detect
 	for k := range c.detect {
-		r, err := runAcceptance(ctx, row.Fault, p, align, c)
+		r, err := runFault(ctx, row, fi, c)
 		if err != nil {
 			return err
 		}

@@ -1,7 +1,7 @@
 // Package selftest checks rlspec against its own reference server: the
 // acceptance suite and the race properties run against the correct
 // reference (everything must pass) and against every fault of
-// fault.All() (every fault must be caught by the detector the
+// faults.All() (every fault must be caught by the detector the
 // matrix assigns to it).
 //
 // Expectations is the one place that knows which fault must be caught by

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rlspec/rlspec/acceptance"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 )
 
 // Expectation is what the self-test demands of one fault: its detectors, as
@@ -15,9 +16,9 @@ type Expectation struct {
 }
 
 // Expectations returns the matrix's demands, one per fault, in the order of
-// fault.All(). It fails when a fault declares no detector.
+// faults.All(). It fails when a fault declares no detector.
 func Expectations() ([]Expectation, error) {
-	all := fault.All()
+	all := faults.All()
 	out := make([]Expectation, 0, len(all))
 	for _, f := range all {
 		if len(f.Detectors.Scenarios) == 0 && !f.Detectors.Race {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -24,13 +25,9 @@ func claimFeatures(tc service.Config, f fault.Name) service.Config {
 	if tc.Profile == profile.PRD || tc.Profile == "" {
 		return tc
 	}
-	faults := fault.All()
-	if f != fault.None {
-		flt, _ := fault.Lookup(f)
-		faults = []fault.Fault{flt}
-	}
+	of := faultsOf(f)
 	for _, feature := range claimable {
-		if slices.ContainsFunc(faults, func(flt fault.Fault) bool {
+		if slices.ContainsFunc(of, func(flt fault.Fault) bool {
 			return string(flt.Profile) == string(tc.Profile) && slices.ContainsFunc(flt.Breaks, func(id clause.ID) bool { return profile.FeatureOf(id) == feature })
 		}) {
 			tc.Features = append(slices.Clone(tc.Features), feature)
@@ -48,12 +45,8 @@ const AcceptanceReplicas = 3
 // acceptanceReplicas is the instances profile p's suite runs against for
 // fault f (fault.None: the reference, against every fault of p).
 func acceptanceReplicas(f fault.Name, p profile.Name) int {
-	faults := fault.All()
-	if f != fault.None {
-		flt, _ := fault.Lookup(f)
-		faults = []fault.Fault{flt}
-	}
-	for _, flt := range faults {
+	of := faultsOf(f)
+	for _, flt := range of {
 		if flt.Detectors.Replicas > 1 && profileOf(flt.Profile) == profileOf(p) {
 			return AcceptanceReplicas
 		}
@@ -69,19 +62,39 @@ func profileOf(p profile.Name) profile.Name {
 	return p
 }
 
-// referenceAligns are the fixed-window alignments the reference's suite of
-// profile p runs with: epoch, and each other one a fault of p is served
-// with (its scenarios must pass against the correct design too); "" for
-// the other profiles.
-func referenceAligns(p profile.Name) []profile.Align {
-	if p != profile.FixedWindow {
-		return []profile.Align{""}
+// serving is how the self-test serves and claims a profile for a fault
+// or the reference: the window alignment (WINDOW_ALIGN, "" the profile's
+// default) and the leaky bucket's LB_MODE=nodelay.
+type serving struct {
+	Align   profile.Align
+	NoDelay bool
+}
+
+// servingOf is how fault f is served and claimed.
+func servingOf(f fault.Fault) serving { return serving{Align: f.Align, NoDelay: f.NoDelay} }
+
+// referenceServings are the ways the reference's suite of profile p runs:
+// the profile's default, and each other alignment or mode a fault of p is
+// served with (its scenarios must pass against the correct design too).
+func referenceServings(p profile.Name) []serving {
+	out := []serving{{}}
+	if p == profile.FixedWindow {
+		out = []serving{{Align: profile.AlignEpoch}}
 	}
-	out := []profile.Align{profile.AlignEpoch}
-	for _, f := range fault.All() {
-		if f.Profile == p && f.Align != "" && !slices.Contains(out, f.Align) {
-			out = append(out, f.Align)
+	for _, f := range faults.All() {
+		if sv := servingOf(f); f.Profile == p && sv != (serving{}) && !slices.Contains(out, sv) {
+			out = append(out, sv)
 		}
 	}
 	return out
+}
+
+// faultsOf is fault f alone, or every fault for fault.None (the
+// reference, which runs against all of them).
+func faultsOf(f fault.Name) []fault.Fault {
+	if f == fault.None {
+		return faults.All()
+	}
+	flt, _ := faults.Lookup(f)
+	return []fault.Fault{flt}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -51,9 +52,6 @@ type Row struct {
 	Race        RaceResult
 	// Missed are required scenarios that passed against the fault.
 	Missed []string
-	// FirstMissed are the required scenarios a race fault's first suite
-	// missed, when a second suite ran (see Run); empty otherwise.
-	FirstMissed []string
 	// Detections count, with DETECT runs, how many of the Runs single suites
 	// each scenario failed against the fault; nil with one run.
 	Detections map[string]int
@@ -151,7 +149,7 @@ func (m *Matrix) Toothless() []string {
 // Complete reports whether the matrix covers every fault of the profiles
 // it ran (not a FAULTS selection).
 func (m *Matrix) Complete() bool {
-	for _, f := range fault.All() {
+	for _, f := range faults.All() {
 		if m.Profiles != nil && !slices.Contains(m.Profiles, profileOf(f.Profile)) {
 			continue
 		}

@@ -32,7 +32,8 @@ type config struct {
 	parallel   int
 	profiles   []profile.Name // nil: every profile
 	overload   overload.Settings
-	detect     int // single suites per fault (WithDetection); 0 or 1: one
+	detect     int    // single suites per fault (WithDetection); 0 or 1: one
+	focus      *focus // WithFocus; nil: every fault runs the whole suite
 }
 
 // WithDetection runs each fault's suite n times, each a single run with

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/internal/overload"
 )
 
@@ -32,7 +32,7 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 		return nil, err
 	}
 	info := map[fault.Name]fault.Fault{}
-	for _, fi := range fault.All() {
+	for _, fi := range faults.All() {
 		info[fi.Name] = fi
 	}
 	ps := c.suiteProfiles()
@@ -122,30 +122,18 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 				defer workers.Done()
 				for row := range rows {
 					if c.detect > 1 {
-						if err := detect(ctx, row, info[row.Fault].Profile, info[row.Fault].Align, c); err != nil {
+						if err := detect(ctx, row, info[row.Fault], c); err != nil {
 							fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
 						}
 						say("%s: detection %s", row.Fault, row.detectionLine())
 						continue
 					}
-					r, err := runAcceptance(ctx, row.Fault, info[row.Fault].Profile, info[row.Fault].Align, c)
+					r, err := runFault(ctx, row, info[row.Fault], c)
 					if err != nil {
 						fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
 						continue
 					}
 					row.Acceptance, row.Missed = r, missedBy(row.Scenarios, r)
-					if len(row.Missed) > 0 && row.Expectation.Race && ctx.Err() == nil {
-						// A race shows only when requests overlap at the
-						// server, which a loaded machine can prevent for a
-						// whole suite: one more suite, and the row says so.
-						say("%s: acceptance missed %s; running the suite once more (a race fault)", row.Fault, strings.Join(row.Missed, " "))
-						row.FirstMissed = row.Missed
-						if r, err = runAcceptance(ctx, row.Fault, info[row.Fault].Profile, info[row.Fault].Align, c); err != nil {
-							fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
-							continue
-						}
-						row.Acceptance, row.Missed = r, missedBy(row.Scenarios, r)
-					}
 					say("%s: acceptance %d scenario(s) failed (%s)", row.Fault, r.Failed, r.Elapsed.Round(time.Millisecond))
 				}
 			}()
@@ -178,7 +166,7 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 			if !row.Expectation.Race {
 				continue
 			}
-			f, _ := fault.Lookup(row.Fault)
+			f, _ := faults.Lookup(row.Fault)
 			r, err := runRace(ctx, row.Fault, f.Profile, row.Replicas, c)
 			if err != nil {
 				fail(fmt.Errorf("race hunt against fault %s: %w", row.Fault, err))

@@ -51,11 +51,12 @@ func profileConfig(p profile.Name) service.Config {
 func runReference(ctx context.Context, ps []profile.Name, c config) (AcceptanceResult, error) {
 	sum := AcceptanceResult{SkipReasons: map[string]string{}}
 	for _, p := range ps {
-		for _, a := range referenceAligns(p) {
-			r, err := runAcceptance(ctx, fault.None, p, a, c)
+		for _, sv := range referenceServings(p) {
+			r, err := runAcceptance(ctx, fault.None, p, sv, "", c)
 			if err != nil {
 				return sum, fmt.Errorf("profile %s: %w", p, err)
 			}
+			c.focus.record(p, r)
 			sum.Passed, sum.Failed, sum.Skipped = sum.Passed+r.Passed, sum.Failed+r.Failed, sum.Skipped+r.Skipped
 			sum.PassedIDs = append(sum.PassedIDs, r.PassedIDs...)
 			sum.FailedIDs = append(sum.FailedIDs, r.FailedIDs...)
@@ -76,21 +77,36 @@ func runReference(ctx context.Context, ps []profile.Name, c config) (AcceptanceR
 // of p declares Replicas: acceptanceReplicas), without writing reports. The reference
 // requires a bearer token that TARGET_HEADERS carries, so that requests
 // refused for their credentials are tested too (EXT-AUTH-01).
-func runAcceptance(ctx context.Context, f fault.Name, p profile.Name, align profile.Align, c config) (AcceptanceResult, error) {
+func runAcceptance(ctx context.Context, f fault.Name, p profile.Name, sv serving, tags string, c config) (AcceptanceResult, error) {
 	tc := claimFeatures(profileConfig(p), f)
-	if p == profile.FixedWindow && align != "" {
-		tc.WindowAlign = align
+	if sv.Align != "" && profile.Of(p).TakesSetting(profile.SettingWindowAlign) {
+		tc.WindowAlign = sv.Align
 	}
+	if sv.NoDelay {
+		tc.LBMode = service.LBModeNoDelay
+	}
+	set := acceptance.DefaultSettings()
+	set.Tags = tags
 	token := "Bearer rlspec-selftest-" + bodytmpl.NewUUID()
 	tc.Headers.Set("Authorization", token)
-	rep, err := runOnPair(ctx, tc, embedded.Options{Fault: f, Profile: p, Align: align, Store: c.store, RequireAuth: token,
+	rep, err := runOnPair(ctx, tc, embedded.Options{Fault: f, Profile: p, Align: sv.Align, Store: c.store, RequireAuth: token,
 		Delay: c.overload.DelayMin, DelayMax: c.overload.DelayMax,
-		Burst: tc.Burst, Rate: tc.Rate, Replicas: acceptanceReplicas(f, p),
-		Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers()}, acceptance.DefaultSettings())
+		Burst: tc.Burst, Rate: tc.Rate, QueueDelay: tc.Delay, NoDelay: tc.NoDelay(), Replicas: acceptanceReplicas(f, p),
+		Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers()}, set)
 	if err != nil {
 		return AcceptanceResult{}, err
 	}
 	return tally(rep), nil
+}
+
+// runFault runs row's fault's suite: the whole of it, or under WithFocus
+// the scenarios that can catch it (none: no suite, an empty result).
+func runFault(ctx context.Context, row *Row, fi fault.Fault, c config) (AcceptanceResult, error) {
+	tags, run := c.focus.tags(profileOf(fi.Profile), row.Scenarios)
+	if !run {
+		return AcceptanceResult{SkipReasons: map[string]string{}}, nil
+	}
+	return runAcceptance(ctx, fi.Name, fi.Profile, servingOf(fi), tags, c)
 }
 
 // runOnPair starts the embedded reference as o says, points tc at it (with

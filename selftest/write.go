@@ -46,9 +46,6 @@ func (m *Matrix) Write(w io.Writer) {
 		m.WriteDetection(w)
 	}
 	for _, r := range m.Rows {
-		if len(r.FirstMissed) > 0 {
-			fmt.Fprintf(w, "second suite: %s (a race fault): the first suite missed %s; the row is the second's\n", r.Fault, strings.Join(r.FirstMissed, " "))
-		}
 		if len(r.Missed) > 0 {
 			fmt.Fprintf(w, "missed: %s (%s): required scenario(s) passed: %s\n", r.Fault, r.Description, strings.Join(r.Missed, " "))
 		}

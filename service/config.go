@@ -57,6 +57,8 @@ type Config struct {
 	Sentinel     int                 // RL_SENTINEL
 	Burst        int                 // RL_BURST: token-bucket's B; 0 not given
 	Rate         float64             // RL_RATE: token-bucket's R, tokens per second; 0 not given
+	LBMode       string              // LB_MODE: leaky-bucket's delay or nodelay; "" not given (delay)
+	Delay        int                 // RL_DELAY: leaky-bucket's queued requests answered at once; 0 none
 	DB           string              // TARGET_DB: sqlite:/abs/path.db, postgres://… or (with SQL) embedded
 	SQL          string              // TARGET_SQL: spec/004's function in TARGET_DB, called directly (sqltarget)
 	Schema       DBSchema            // DB_SCHEMA
@@ -125,6 +127,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet, getenv envflag.Getenv) {
 	fs.Var(envflag.Value(getenv, "RL_WINDOW", (*envflag.DurationValue)(&c.Window)), "rl-window", "window length, Go duration or seconds (RL_WINDOW)")
 	fs.Var(envflag.Value(getenv, "RL_SENTINEL", (*envflag.IntValue)(&c.Sentinel)), "rl-sentinel", "X-RateLimit-Remaining when the flag is off (RL_SENTINEL)")
 	c.registerTokenBucketFlags(fs, getenv)
+	c.registerLeakyBucketFlags(fs, getenv)
 	fs.Var(envflag.Value(getenv, "DB_SCHEMA", (*schemaFlag)(&c.Schema)), "db-schema", "prd or tokens (DB_SCHEMA)")
 	fs.Var(envflag.Value(getenv, "CLIENT_IPS", (*clientIPsFlag)(&c.ClientIPs)), "client-ips", "bind or xff (CLIENT_IPS)")
 	fs.Var(envflag.Value(getenv, "PROFILE", (*profileFlag)(&c.Profile)), "profile", profile.Choices(true)+" (PROFILE)")
@@ -188,7 +191,7 @@ func (c Config) Validate() error {
 		}
 	}
 	errs = append(errs, c.validateProfile()...)
-	errs = append(errs, c.validateFeatures(), c.validateTokenBucket())
+	errs = append(errs, c.validateFeatures(), c.validateTokenBucket(), c.validateLeakyBucket())
 	if c.URL != "" {
 		errs = append(errs, c.TargetNeeds())
 	}

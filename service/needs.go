@@ -41,10 +41,11 @@ func (c Config) SizedForEmbedded(limitGiven, windowGiven bool) Config {
 }
 
 // WithEmbeddedDefaults fills what TargetNeeds asks of a user's target with
-// the embedded reference's defaults: token-bucket's B and R, and the
-// claimed features' RL_PENALTIES, BYPASS_HEADERS and RL_TIERS.
+// the embedded reference's defaults: token-bucket's and leaky-bucket's B
+// and R, and the claimed features' RL_PENALTIES, BYPASS_HEADERS and
+// RL_TIERS.
 func (c Config) WithEmbeddedDefaults() Config {
-	if c.Profile == profile.TokenBucket {
+	if c.Profile == profile.TokenBucket || c.Profile == profile.LeakyBucket {
 		c = c.WithTokenBucketDefaults()
 	}
 	return c.WithPenaltyDefaults().WithBypassDefaults().WithTierDefaults()

@@ -72,7 +72,7 @@ func (c Config) given() []string {
 		envKey: c.Key != Key{}, envKeyFormat: c.KeyFormat != "", envMethod: c.Method != "",
 		envWindowAlign: c.WindowAlign != "", envDialect: c.Dialect != dialect.Unset, envLimitedBody: c.LimitedBody.Kind != dialect.BodyUnset,
 		envReset: c.ResetFormat != dialect.ResetUnset, envPrefix: c.HeaderPrefix != "", envStatus: c.LimitedStatus != 0,
-		envBurst: c.Burst != 0, envRate: c.Rate != 0,
+		envBurst: c.Burst != 0, envRate: c.Rate != 0, envLBMode: c.LBMode != "", envDelay: c.Delay != 0,
 	} {
 		if set {
 			g = append(g, env)
@@ -95,6 +95,10 @@ func (c Config) validateProfile() []error {
 			if !p.TakesSetting(env) {
 				errs = append(errs, fmt.Errorf("%s does not apply to PROFILE=%s: unset it", env, c.Profile))
 			}
+		}
+		if c.Profile == profile.SlidingWindowCounter && c.WindowAlign == profile.AlignFirstRequest {
+			errs = append(errs, fmt.Errorf("WINDOW_ALIGN=%s does not apply to PROFILE=%s: its windows lie on a grid (%s, %s or %s)",
+				c.WindowAlign, c.Profile, profile.AlignEpoch, profile.AlignKeyGrid, profile.AlignGrid))
 		}
 		for _, f := range c.Features {
 			if !slices.Contains(p.Features(), f) {
@@ -193,6 +197,7 @@ func (c Config) Only(p profile.Name) Config {
 		envLimitedBody: func() { c.LimitedBody = dialect.Body{} }, envReset: func() { c.ResetFormat = dialect.ResetUnset },
 		envPrefix: func() { c.HeaderPrefix = "" }, envStatus: func() { c.LimitedStatus = 0 },
 		envBurst: func() { c.Burst = 0 }, envRate: func() { c.Rate = 0 },
+		envLBMode: func() { c.LBMode = "" }, envDelay: func() { c.Delay = 0 },
 	} {
 		if !slices.Contains(takes, env) {
 			clear()

@@ -23,6 +23,7 @@ import (
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -107,7 +108,7 @@ func parse(args []string, getenv func(string) (string, bool), stderr io.Writer) 
 		return st, err
 	}
 	if *list {
-		for _, f := range fault.All() {
+		for _, f := range faults.All() {
 			fmt.Fprintf(stderr, "%-22s %-12s %s\n", f.Name, f.Breaks, f.Description)
 		}
 		return st, flag.ErrHelp
@@ -131,7 +132,7 @@ func parse(args []string, getenv func(string) (string, bool), stderr io.Writer) 
 		return st, fmt.Errorf("-window-seconds: %d is not positive", *window)
 	}
 	cfg.Window = time.Duration(*window) * time.Second
-	if st.fault, err = fault.Parse(*faultName); err != nil {
+	if st.fault, err = faults.Parse(*faultName); err != nil {
 		return st, fmt.Errorf("-fault: %w", err)
 	}
 	if *proxies != "" {
@@ -159,7 +160,7 @@ func run(ctx context.Context, args []string, getenv func(string) (string, bool),
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: st.logLevel}))
 	st.server.Logger = log
-	cfg, err := fault.Apply(st.fault, st.server)
+	cfg, err := faults.Apply(st.fault, st.server)
 	if err != nil {
 		return err
 	}

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,50 +21,108 @@ import (
 )
 
 // swarmTest is what a Swarm test needs: a Docker client on a swarm
-// manager (a one-node swarm made here, and left again, when the engine
-// was in none) and a harness image of this tree's loadgen.
+// manager (a one-node swarm made here when the engine was in none) and a
+// harness image of this tree's loadgen. The swarm and the images are made
+// once for the package's tests (building the image is most of a test's
+// time) and undone by TestMain.
 func swarmTest(t *testing.T) (*client.Client, string) {
 	t.Helper()
 	t.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
 	containerstest.RequireDocker(t)
+	swarm.once.Do(swarm.setUp)
+	if swarm.skip != "" {
+		t.Skip(swarm.skip)
+	}
+	if swarm.err != nil {
+		t.Fatal(swarm.err)
+	}
+	return swarm.cli, swarmHarnessTag
+}
+
+// swarmHarnessTag is the harness image the Swarm tests build.
+const swarmHarnessTag = "rlspec-fleet-test:latest"
+
+// swarmState is the Swarm tests' shared set-up: made by the first test
+// that needs it, undone by tearDown.
+type swarmState struct {
+	once   sync.Once
+	cli    *client.Client
+	joined bool   // the swarm was made here: leave it
+	built  bool   // the harness image was built here: remove it
+	skip   string // why the tests cannot run here
+	err    error
+}
+
+var swarm swarmState
+
+func (sw *swarmState) setUp() {
 	ctx := context.Background()
 	cli, err := client.New(client.FromEnv)
 	if err != nil {
-		t.Skip("docker client: " + err.Error())
+		sw.skip = "docker client: " + err.Error()
+		return
 	}
-	t.Cleanup(func() { cli.Close() })
+	sw.cli = cli
 	info, err := cli.Info(ctx, client.InfoOptions{})
 	if err != nil {
-		t.Skip("docker info: " + err.Error())
+		sw.skip = "docker info: " + err.Error()
+		return
 	}
 	if !info.Info.Swarm.ControlAvailable {
 		if info.Info.Swarm.NodeID != "" {
-			t.Skip("this engine is a swarm worker, not a manager")
+			sw.skip = "this engine is a swarm worker, not a manager"
+			return
 		}
 		if _, err := cli.SwarmInit(ctx, client.SwarmInitOptions{ListenAddr: "127.0.0.1:2377", AdvertiseAddr: "127.0.0.1"}); err != nil {
-			t.Skip("docker swarm init: " + err.Error())
+			sw.skip = "docker swarm init: " + err.Error()
+			return
 		}
-		t.Cleanup(func() {
-			if _, err := cli.SwarmLeave(context.Background(), client.SwarmLeaveOptions{Force: true}); err != nil {
-				t.Errorf("leave the swarm made for the test: %v", err)
-			}
-		})
+		sw.joined = true
 	}
 	if _, err := cli.ImageInspect(ctx, containers.ReferenceImage); err != nil {
 		if err := containers.BuildReferenceImage(ctx, containers.WithBuildDir("../..")); err != nil {
-			t.Fatalf("build %s: %v", containers.ReferenceImage, err)
+			sw.err = fmt.Errorf("build %s: %w", containers.ReferenceImage, err)
+			return
 		}
 	}
-	tag := "rlspec-fleet-test:latest"
-	if err := containers.BuildHarnessImage(ctx, tag, containers.WithBuildDir("../..")); err != nil {
-		t.Fatalf("build %s: %v", tag, err)
+	if err := containers.BuildHarnessImage(ctx, swarmHarnessTag, containers.WithBuildDir("../..")); err != nil {
+		sw.err = fmt.Errorf("build %s: %w", swarmHarnessTag, err)
+		return
 	}
-	t.Cleanup(func() {
-		if err := containers.RemoveImage(context.Background(), tag); err != nil {
-			t.Logf("remove %s: %v", tag, err)
+	sw.built = true
+}
+
+// tearDown leaves the swarm made here and removes the harness image; it
+// reports what it could not undo.
+func (sw *swarmState) tearDown() error {
+	if sw.cli == nil {
+		return nil
+	}
+	defer sw.cli.Close()
+	var errs []error
+	if sw.built {
+		if err := containers.RemoveImage(context.Background(), swarmHarnessTag); err != nil {
+			errs = append(errs, fmt.Errorf("remove %s: %w", swarmHarnessTag, err))
 		}
-	})
-	return cli, tag
+	}
+	if sw.joined {
+		if _, err := sw.cli.SwarmLeave(context.Background(), client.SwarmLeaveOptions{Force: true}); err != nil {
+			errs = append(errs, fmt.Errorf("leave the swarm made for the tests: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// TestMain undoes the Swarm tests' set-up after every test ran.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if err := swarm.tearDown(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		if code == 0 {
+			code = 1
+		}
+	}
+	os.Exit(code)
 }
 
 // TestSwarmThreeGenerators: three generators on a Swarm service put one

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/rlspec/rlspec/acceptance"
+	"github.com/rlspec/rlspec/acceptance/preflight"
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/containers"
 	"github.com/rlspec/rlspec/embedded"
@@ -35,7 +36,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	cfg, store := cmd.Suite, cmd.Store
 	dir := cfg.Settings.ReportDir
-	if err := acceptance.CheckProfile(cfg.Target.Profile); err != nil {
+	if err := preflight.CheckProfile(cfg.Target.Profile); err != nil {
 		return couldNotRun(stderr, "acceptance", dir, err.Error())
 	}
 	if err := acceptance.CheckTags(cfg.Settings.Tags); err != nil {
@@ -105,7 +106,7 @@ func startEmbedded(cfg *acceptance.Config, cmd acceptanceCmd) (*embedded.Pair, e
 		Fault: flt, Store: store, TrustLoopbackProxies: tc.ClientIPs == httpclient.XFF,
 		RequireAuth: tc.Headers.Get("Authorization"),
 		Profile:     profile.Name(tc.Profile), Align: profile.Align(tc.WindowAlign),
-		Burst: tc.Burst, Rate: tc.Rate, Replicas: replicas, Answer: answer, RefusalBody: refusal})
+		Burst: tc.Burst, Rate: tc.Rate, QueueDelay: tc.Delay, NoDelay: tc.NoDelay(), Replicas: replicas, Answer: answer, RefusalBody: refusal})
 	if err != nil {
 		return nil, err
 	}

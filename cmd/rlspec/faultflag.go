@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/sqltarget/spec004"
 )
@@ -33,7 +34,7 @@ func (f *faultFlag) Set(s string) error {
 
 // Fault is the flag as a fault of the embedded reference ("" and none:
 // fault.None).
-func (f faultFlag) Fault() (fault.Name, error) { return fault.Parse(f.text) }
+func (f faultFlag) Fault() (fault.Name, error) { return faults.Parse(f.text) }
 
 // Variant is the flag for a TARGET_SQL run tc: a variant of spec/004's
 // function, which only TARGET_DB=embedded can install; STORE does not

@@ -16,6 +16,7 @@ import (
 	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/internal/junit"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/racehunt"
@@ -179,7 +180,7 @@ func raceSettings(args []string, getenv envflag.Getenv, help io.Writer) (raceCon
 	service.ReportDirVar(fs, getenv, &cfg.ReportDir)
 	service.MaxWaitVar(fs, getenv, &cfg.MaxWait)
 	var seed, checks, repeat, store, shrink string
-	var faults faultFlag
+	var faultArg faultFlag
 	env := func(p *string, name, envName, usage string) {
 		if v, ok := getenv(envName); ok {
 			*p = v
@@ -190,7 +191,7 @@ func raceSettings(args []string, getenv envflag.Getenv, help io.Writer) (raceCon
 	env(&checks, "checks", "CHECKS", "generated workloads (default 100; 1 with SEED)")
 	env(&repeat, "repeat", "REPEAT", "replays of a found or seeded workload (default 20)")
 	instances := service.InstancesVar(fs, getenv, "targets sharing one database: containers with TARGET_IMAGE, in-process servers otherwise (default 1)")
-	fs.Var(envflag.Value(getenv, "FAULT", &faults), "fault", "fault of the embedded reference (self-tests; see fakeserver) (FAULT)")
+	fs.Var(envflag.Value(getenv, "FAULT", &faultArg), "fault", "fault of the embedded reference (self-tests; see fakeserver) (FAULT)")
 	env(&store, "store", "STORE", "the embedded reference's store: sqlite (default) or postgres, a throwaway cluster")
 	env(&shrink, "shrink-time", "SHRINK_TIME", "longest time spent shrinking a failing workload (default 20s)")
 	fs.BoolVar(&cfg.Verbose, "v", false, "verbose")
@@ -245,15 +246,15 @@ func raceSettings(args []string, getenv envflag.Getenv, help io.Writer) (raceCon
 	cfg.URLs, err = cfg.Target.ResolvePath(envflag.Given(fs, getenv, service.FlagPath, "TARGET_PATH"), in.URLs)
 	errs = append(errs, err)
 	if cfg.Target.SQL != "" {
-		v, err := faults.Variant(cfg.Target, store)
+		v, err := faultArg.Variant(cfg.Target, store)
 		errs = append(errs, err)
 		cfg.Variant = v
-	} else if f, err := faults.Fault(); err != nil {
+	} else if f, err := faultArg.Fault(); err != nil {
 		errs = append(errs, fmt.Errorf("FAULT: %w", err))
 	} else {
 		cfg.Fault = f
 		// A fault of another profile's reference hunts in that profile.
-		if ff, ok := fault.Lookup(f); ok && ff.Profile != "" && ff.Profile != profile.PRD && cfg.Target.Profile == profile.PRD {
+		if ff, ok := faults.Lookup(f); ok && ff.Profile != "" && ff.Profile != profile.PRD && cfg.Target.Profile == profile.PRD {
 			cfg.Target.Profile = profile.Name(ff.Profile)
 		}
 	}
@@ -383,7 +384,7 @@ func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (raceh
 					limits = []int{tc.Burst + 1} // the queue's places and the one in service
 				}
 			}
-			o.Rate = tc.Rate
+			o.Rate, o.QueueDelay, o.NoDelay = tc.Rate, tc.Delay, tc.NoDelay()
 		}
 		q, err := embedded.StartQuotas(tc.Window, limits, cfg.Replicas, o)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faulttest"
 )
 
 func TestRaceSettingsTargetURLs(t *testing.T) {
@@ -49,18 +50,7 @@ func TestRaceTargetURLs(t *testing.T) {
 			db := filepath.Join(t.TempDir(), "shared.db")
 			var urls []string
 			for range 2 {
-				cfg := fakeserver.DefaultConfig()
-				cfg.Limit, cfg.DBPath = 3, db
-				cfg, err := fault.Apply(tc.fault, cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				run, err := fakeserver.Start(cfg, "127.0.0.1:0")
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { _ = run.Close() })
-				urls = append(urls, run.URL)
+				urls = append(urls, faulttest.Start(t, tc.fault, func(cfg *fakeserver.Config) { cfg.Limit, cfg.DBPath = 3, db }))
 			}
 			env := map[string]string{"REPORT_DIR": t.TempDir(), "TARGET_URLS": strings.Join(urls, ","), "RL_LIMIT": "3",
 				"CHECKS": "40", "REPEAT": "1", "SHRINK_TIME": "1s"}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/fakeserver"
-	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 )
 
 // secretHeaders carries three credentials and one ordinary header.
@@ -87,7 +87,7 @@ func TestAcceptanceKeepsURLCredentials(t *testing.T) {
 	t.Parallel()
 	cfg := fakeserver.DefaultConfig()
 	cfg.Limit = 5
-	cfg, err := fault.Apply("no-retry-after", cfg)
+	cfg, err := faults.Apply("no-retry-after", cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/internal/junit"
 	"github.com/rlspec/rlspec/internal/overload"
 	"github.com/rlspec/rlspec/internal/pgcluster"
@@ -35,6 +36,7 @@ type selftestConfig struct {
 	Quiet     bool
 	Overload  overload.Settings // OVERLOAD
 	Detect    int               // DETECT: single suites per fault
+	Focus     bool              // FOCUS: each fault runs only the scenarios that can catch it
 }
 
 // runSelftest runs the self-test matrix (make selftest): the acceptance
@@ -54,6 +56,9 @@ func runSelftest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		selftest.WithOverload(cfg.Overload)}
 	if cfg.Detect > 1 {
 		opts = append(opts, selftest.WithDetection(cfg.Detect))
+	}
+	if cfg.Focus {
+		opts = append(opts, selftest.WithFocus())
 	}
 	if cfg.Faults != nil {
 		opts = append(opts, selftest.WithFaults(cfg.Faults...))
@@ -101,7 +106,7 @@ the reference passed and every fault was caught, 1 otherwise, 2 could not run.`
 func selftestSettings(args []string, getenv envflag.Getenv, help io.Writer) (selftestConfig, error) {
 	cfg := selftestConfig{Runs: 1, Checks: selftest.DefaultRaceChecks, Parallel: selftest.DefaultParallel, ReportDir: service.DefaultReportDir}
 	fs := flag.NewFlagSet("rlspec selftest", flag.ContinueOnError)
-	var runs, checks, faults, reportDir, store, parallel, profiles, starve, detections string
+	var runs, checks, faultList, reportDir, store, parallel, profiles, starve, detections, focus string
 	env := func(p *string, name, envName, usage string) {
 		if v, ok := getenv(envName); ok {
 			*p = v
@@ -111,11 +116,12 @@ func selftestSettings(args []string, getenv envflag.Getenv, help io.Writer) (sel
 	env(&runs, "runs", "RUNS", "runs against the correct reference, each a whole suite and a race hunt (default 1)")
 	env(&checks, "checks", "CHECKS", fmt.Sprintf("race workloads per hunt (default %d)", selftest.DefaultRaceChecks))
 	env(&parallel, "parallel", "SELFTEST_PARALLEL", fmt.Sprintf("faults whose suites run at once (default %d)", selftest.DefaultParallel))
-	env(&faults, "faults", "FAULTS", "comma-separated faults to test (default all; 'none': the reference only)")
+	env(&faultList, "faults", "FAULTS", "comma-separated faults to test (default all; 'none': the reference only)")
 	env(&profiles, "profile", "PROFILE", "comma-separated profiles whose suites, race hunts and faults run: "+profile.Choices(false)+" (default all)")
 	env(&store, "store", "STORE", "the store of the reference and every fault: sqlite (default) or postgres, a throwaway cluster")
 	env(&starve, "overload", "OVERLOAD", "run starved as a CI runner is: default (4 CPU hogs, rlspec at a third of a core, 20ms-200ms per request) or hogs=N,cpu=CORES,delay=MIN-MAX; the per-scenario table follows")
 	env(&detections, "detect", "DETECT", "run each fault's suite this many times, single runs without a second chance, and print the detection table (a required scenario must catch its fault in 19 of 20)")
+	env(&focus, "focus", "FOCUS", "1: each fault's suite runs only the scenarios it must fail and those no fault requires (quicker; the caught column loses incidental failures)")
 	env(&reportDir, "report-dir", "REPORT_DIR", "where a failing race history's porcupine visualisation goes")
 	fs.BoolVar(&cfg.Quiet, "q", false, "no progress lines on stderr")
 	if err := envflag.Parse(fs, args, selftestSummary, help); err != nil {
@@ -141,6 +147,13 @@ func selftestSettings(args []string, getenv envflag.Getenv, help io.Writer) (sel
 	intVar(parallel, "SELFTEST_PARALLEL", &cfg.Parallel)
 	cfg.Detect = 1
 	intVar(detections, "DETECT", &cfg.Detect)
+	switch strings.TrimSpace(focus) {
+	case "", "0", "false":
+	case "1", "true":
+		cfg.Focus = true
+	default:
+		errs = append(errs, fmt.Errorf("FOCUS=%q must be 1 or 0", focus))
+	}
 	if s := strings.TrimSpace(profiles); s != "" && s != string(profile.Every) {
 		for _, name := range strings.Split(s, ",") {
 			p, err := profile.Parse(name, false)
@@ -154,11 +167,11 @@ func selftestSettings(args []string, getenv envflag.Getenv, help io.Writer) (sel
 			cfg.Profiles = append(cfg.Profiles, p) // WithProfiles drops repeats
 		}
 	}
-	if s := strings.TrimSpace(faults); s != "" {
+	if s := strings.TrimSpace(faultList); s != "" {
 		cfg.Faults = []fault.Name{}
 		if s != "none" {
 			for _, name := range strings.Split(s, ",") {
-				f, err := fault.Parse(name)
+				f, err := faults.Parse(name)
 				if err != nil {
 					errs = append(errs, fmt.Errorf("FAULTS: %w", err))
 					continue

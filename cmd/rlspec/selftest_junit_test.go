@@ -21,6 +21,7 @@ func TestSelftestAndImageWriteJUnit(t *testing.T) {
 		{[]string{"selftest", "-profile", "sliding-log", "-faults", "off-by-one"}, "belongs to profile prd"},
 		{[]string{"selftest", "-overload", "hogs=lots"}, "OVERLOAD"},
 		{[]string{"selftest", "-detect", "0"}, "DETECT"},
+		{[]string{"selftest", "-focus", "yes"}, "FOCUS"},
 		{[]string{"image", "stray"}, "unexpected arguments"},
 	} {
 		dir := t.TempDir()
@@ -35,7 +36,7 @@ func TestSelftestAndImageWriteJUnit(t *testing.T) {
 
 	dir := t.TempDir()
 	// One profile: the matrix of every profile runs in ./selftest.
-	code, stdout, stderr := runIn(t, 4*time.Minute, "", map[string]string{"REPORT_DIR": dir, "PROFILE": "prd"}, "selftest", "-q", "-faults", "off-by-one", "-checks", "5")
+	code, stdout, stderr := runIn(t, 4*time.Minute, "", map[string]string{"REPORT_DIR": dir, "PROFILE": "prd"}, "selftest", "-q", "-faults", "off-by-one", "-checks", "5", "-focus", "1")
 	if code != 0 {
 		t.Fatalf("selftest: exit %d\n%s\n%s", code, stdout, stderr)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/features"
 	"github.com/rlspec/rlspec/profile"
 )
@@ -37,9 +38,9 @@ func (t *tables) region(name string) (string, bool) {
 	case "features":
 		return t.features(), true
 	case "faults":
-		return faults(), true
+		return faultTable(), true
 	case "fault-count":
-		return fmt.Sprint(len(fault.All())), true
+		return fmt.Sprint(len(faults.All())), true
 	case "profile-names":
 		return codeList(profile.Names()), true
 	case "packages":
@@ -128,10 +129,10 @@ func (t *tables) features() string {
 	return b.String()
 }
 
-func faults() string {
+func faultTable() string {
 	var b strings.Builder
 	b.WriteString("| fault | profile | breaks | wraps | defect | seed and line | must fail |\n| --- | --- | --- | --- | --- | --- | --- |\n")
-	for _, f := range fault.All() {
+	for _, f := range faults.All() {
 		must := slices.Clone(f.Detectors.Scenarios)
 		if f.Detectors.Race {
 			must = append(must, "race hunt")

@@ -28,14 +28,21 @@ func startOrSkip(t *testing.T, opts ...Option) *Cluster {
 	return c
 }
 
-func exec1(t *testing.T, dsn, sql string, args ...any) int {
+// connect opens a connection to dsn for one check, closed when t ends.
+func connect(t *testing.T, dsn string) *pgx.Conn {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
+	conn, err := pgx.Connect(context.Background(), dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(ctx)
+	t.Cleanup(func() { _ = conn.Close(context.Background()) })
+	return conn
+}
+
+func exec1(t *testing.T, dsn, sql string, args ...any) int {
+	t.Helper()
+	ctx := context.Background()
+	conn := connect(t, dsn)
 	var n int
 	if err := conn.QueryRow(ctx, sql, args...).Scan(&n); err != nil {
 		t.Fatal(err)
@@ -104,11 +111,7 @@ func TestBadOptionsAndMissingBinaries(t *testing.T) {
 func execNoRows(t *testing.T, dsn, sql string) {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connect(t, dsn)
 	if _, err := conn.Exec(ctx, sql); err != nil {
 		t.Fatal(err)
 	}

@@ -224,6 +224,7 @@ func CompareProbe(env map[string]string, sug []Setting) (checks []Check, extra [
 	for _, s := range sug {
 		got[s.Name], guessed[s.Name] = s.Value, s.guessed()
 	}
+	nodelayAsTokens(env, got)
 	for _, k := range probeCompared {
 		want, ok := env[k]
 		if k == "LIMITED_STATUS" && !ok {
@@ -244,6 +245,21 @@ func CompareProbe(env map[string]string, sug []Setting) (checks []Check, extra [
 		}
 	}
 	return checks, extra
+}
+
+// nodelayAsTokens reads a suggested token bucket of B as the leaky bucket
+// in LB_MODE=nodelay with a queue of B − 1 where target.env claims one:
+// profiles.md checks nodelay with the token-bucket clauses for B + 1, no
+// answer tells the two apart, and the probe says so beside its suggestion.
+func nodelayAsTokens(env, got map[string]string) {
+	if env["PROFILE"] != "leaky-bucket" || env["LB_MODE"] != "nodelay" || got["PROFILE"] != "token-bucket" {
+		return
+	}
+	b, err := strconv.Atoi(got["RL_BURST"])
+	if err != nil || b < 1 {
+		return
+	}
+	got["PROFILE"], got["RL_BURST"], got["LB_MODE"] = "leaky-bucket", strconv.Itoa(b-1), "nodelay"
 }
 
 // sameSetting compares durations and rates as numbers, the rest as words.

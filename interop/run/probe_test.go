@@ -197,3 +197,19 @@ func TestAcceptanceRows(t *testing.T) {
 		t.Errorf("an acceptance run compared with the race's row: %v", got)
 	}
 }
+
+// TestCompareProbeNodelay: a suggested token bucket of B is target.env's
+// leaky bucket in LB_MODE=nodelay with a queue of B − 1, and only there.
+func TestCompareProbeNodelay(t *testing.T) {
+	sug := []Setting{{Name: "PROFILE", Value: "token-bucket"}, {Name: "RL_BURST", Value: "6"}, {Name: "RL_RATE", Value: "2"}}
+	env := map[string]string{"PROFILE": "leaky-bucket", "LB_MODE": "nodelay", "RL_BURST": "5", "RL_RATE": "2"}
+	checks, _ := CompareProbe(env, sug)
+	if got := (ProbeOutcome{Checks: checks}).Agreement(); got != "same" {
+		t.Errorf("nodelay as a token bucket of B + 1: %q (%+v)", got, checks)
+	}
+	env["LB_MODE"] = "delay"
+	checks, _ = CompareProbe(env, sug)
+	if got := (ProbeOutcome{Checks: checks}).Agreement(); got != "differs" {
+		t.Errorf("delay is no token bucket: %q (%+v)", got, checks)
+	}
+}

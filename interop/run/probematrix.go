@@ -38,6 +38,7 @@ func writeProbes(b *strings.Builder, rl Rlspec, outs []Outcome) {
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", o.Target.Label(), cellText(suggestedText(p)), cellText(otherwise(p)),
 			cellText(agreement(p, o.Target.Env["PROFILE"], rl.ProbeProfiles)), cellText(printedText(p)), p.Took.Round(time.Second))
 	}
+	fmt.Fprintf(b, "\n%s\n", probeLimits)
 	fmt.Fprintf(b, "\nWhat the probe could not tell, in its own words:\n\n")
 	for _, o := range rows {
 		p := *o.Probe
@@ -121,3 +122,19 @@ func printedText(p ProbeOutcome) string {
 	}
 	return fmt.Sprintf("%d differ: %s", len(p.AsPrinted), strings.Join(s, "; "))
 }
+
+// probeLimits says where a probe cannot agree with target.env, and why:
+// what no answer of one endpoint shows within a budget of requests.
+const probeLimits = `Where the probe cannot agree, and why:
+
+- ` + "`FEATURES=multi-instance`" + ` (redis_rate): the probe is given one instance; that several share one
+  store shows only across instances (` + "`TARGET_URLS`" + `).
+- ` + "`FEATURES=counts-refused`" + ` (Fiber's and HAProxy's counters): refused requests weighing on the next
+  window look, in the probe's few refusals, like the weighting itself; the probe names it as undetermined.
+  With the status only (HAProxy) the probe reads W from when the refused key came back while it tried
+  once a second, and those counted tries delay that return to a multiple of W: the probe says so.
+- ` + "`LB_MODE=nodelay`" + ` (nginx nodelay, default-503): a leaky bucket that answers its queue at once
+  answers as a token bucket of B + 1 (profiles.md checks it so); the probe suggests the token bucket and
+  prints the leaky bucket as the same claim, and the comparison reads it as such.
+- Flask-Limiter's fixed-window-elastic-expiry: no profile describes a window whose end each request
+  moves; the probe suggests the fixed window target.env checks it as, and says why no profile fits.`

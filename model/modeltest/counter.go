@@ -29,9 +29,7 @@ func CounterProperties() map[string]func(testing.TB, Counter) {
 // RunCounter runs every counter property as a subtest.
 func RunCounter(t *testing.T, c Counter) {
 	t.Helper()
-	for name, test := range CounterProperties() {
-		t.Run(name, func(t *testing.T) { test(t, c) })
-	}
+	subtests(t, CounterProperties(), c)
 }
 
 // counted is one request of a counter walk with the estimate it found:

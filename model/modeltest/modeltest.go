@@ -48,8 +48,14 @@ func Properties() map[string]func(testing.TB, Subject) {
 // Run runs every test of the suite as a subtest.
 func Run(t *testing.T, s Subject) {
 	t.Helper()
-	for name, test := range Properties() {
-		t.Run(name, func(t *testing.T) { test(t, s) })
+	subtests(t, Properties(), s)
+}
+
+// subtests runs each property of props on subject as a subtest.
+func subtests[S any](t *testing.T, props map[string]func(testing.TB, S), subject S) {
+	t.Helper()
+	for name, test := range props {
+		t.Run(name, func(t *testing.T) { test(t, subject) })
 	}
 }
 

@@ -91,3 +91,24 @@ func (s *World) RetryToWait(ex *httpclient.Exchange) (int64, error) {
 	}
 	return ra, nil
 }
+
+// RefusalWhereSent checks a refusal as SWC-5 and LB-5 state it: ex has
+// LIMITED_STATUS and a body matching LIMITED_BODY, and its Retry-After,
+// where sent (absence is no violation in any dialect), is readable and,
+// when most > 0, in [1, most] seconds.
+func (s *World) RefusalWhereSent(ex *httpclient.Exchange, most int64) error {
+	if !ex.Refused() {
+		return scenario.Violate(s.Refs(), "a refusal", fmt.Sprintf("HTTP %d (LIMITED_STATUS)", ex.Answer.Status()), fmt.Sprintf("HTTP %d", ex.Status), ex)
+	}
+	ra := int64(-1)
+	if o := ex.Observe(); o.RetryAfterErr != nil || o.Has(dialect.FieldRetryAfter) {
+		v, _, err := s.RetryAfterOf(ex)
+		if err != nil {
+			return err
+		}
+		if ra = v; most > 0 && (ra < 1 || ra > most) {
+			return scenario.Violate(s.Refs(), "Retry-After on a refusal", fmt.Sprintf("in [1, %d]", most), fmt.Sprintf("%d", ra), ex)
+		}
+	}
+	return s.LimitedBody(ex, ra)
+}

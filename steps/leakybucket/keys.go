@@ -22,7 +22,7 @@ const lead = 200 * time.Millisecond
 func (s *state) registerKeys(sc scenario.Stepper) {
 	sc.Step(`^another fresh key queues B−1 requests and the key sends a burst of B\+1 while they wait$`, func() error { return s.besideOther(s.Burst()-1, s.places()) })
 	sc.Step(`^another fresh key queues B\+1 requests and the key sends one while they wait$`, func() error { return s.besideOther(s.places(), 1) })
-	sc.Step(`^the i-th answer of the key came within i/R \+ 1 second of its send$`, s.noOverDelay)
+	sc.Step(`^the i-th answer of the key came within max\(i − D, 0\)/R \+ 1 second of its send$`, s.noOverDelay)
 	sc.Step(`^the key's request was allowed within 1 second of its send$`, s.notDelayed)
 }
 
@@ -30,7 +30,8 @@ func (s *state) registerKeys(sc scenario.Stepper) {
 // later, own requests of the scenario's key at once (the key's batch). The
 // verdicts rest on the key's requests having been sent after all of the
 // other key's and before the last of them was answered (its queue still
-// held requests), checked afterwards: a pass where they were not shows
+// held requests; under nodelay, before n/R after its first send, while its
+// places are still held), checked afterwards: a pass where they were not shows
 // nothing. A violation rests on no timing (the key was idle).
 func (s *state) besideOther(n, own int) error {
 	otherKey, err := s.NewKey()
@@ -71,14 +72,22 @@ func (s *state) besideOther(n, own int) error {
 		if errors.As(s.Err(), &v) && !v.Precondition {
 			return "" // a violation on an idle key rests on no timing
 		}
-		lastSent, lastAnswer := s.other[0].Sent, s.other[0].Received
+		firstSent, lastSent, held := s.other[0].Sent, s.other[0].Sent, s.other[0].Received
 		for _, ex := range s.other {
-			lastSent, lastAnswer = later(lastSent, ex.Sent), later(lastAnswer, ex.Received)
+			lastSent, held = later(lastSent, ex.Sent), later(held, ex.Received)
+			if ex.Sent.Before(firstSent) {
+				firstSent = ex.Sent
+			}
+		}
+		if s.Env().Config.NoDelay() {
+			// answered at once, the other key's places are freed at R from
+			// its first decision (not before its first send)
+			held = firstSent.Add(time.Duration(n) * s.PerToken())
 		}
 		for _, ex := range mine {
-			if ex.Sent.Before(lastSent) || !ex.Sent.Before(lastAnswer) {
-				return fmt.Sprintf("a request of the key went out at %s, outside [%s, %s): the other key's sends and its last answer",
-					ex.Sent.Format("15:04:05.000"), lastSent.Format("15:04:05.000"), lastAnswer.Format("15:04:05.000"))
+			if ex.Sent.Before(lastSent) || !ex.Sent.Before(held) {
+				return fmt.Sprintf("a request of the key went out at %s, outside [%s, %s): the other key's sends and the end of its hold on its queue",
+					ex.Sent.Format("15:04:05.000"), lastSent.Format("15:04:05.000"), held.Format("15:04:05.000"))
 			}
 		}
 		return ""
@@ -95,7 +104,9 @@ func later(a, b time.Time) time.Time {
 
 // noOverDelay is LB-3 on the key's batch (an idle key's burst of B + 1,
 // each finding a place): ordered by answer, the i-th (from 1) came back
-// within i/R + 1 s of its send. Each must be allowed.
+// within max(i − D, 0)/R + 1 s of its send, D the queued requests
+// answered at once (RL_DELAY; all B under nodelay, so that a queue that
+// delays them fails). Each must be allowed.
 func (s *state) noOverDelay() error {
 	exs := slices.Clone(s.Batch.Exchanges)
 	slices.SortFunc(exs, func(a, b *httpclient.Exchange) int { return a.Received.Compare(b.Received) })
@@ -104,10 +115,10 @@ func (s *state) noOverDelay() error {
 			return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of an idle key's burst of %d (each finds a place)", i+1, len(exs)),
 				"2xx", fmt.Sprintf("HTTP %d", ex.Status), append(exs, s.other...)...)
 		}
-		most := time.Duration(i+1)*s.PerToken() + time.Second
+		most := time.Duration(max(i+1-s.atOnce(), 0))*s.PerToken() + time.Second
 		if took := ex.Received.Sub(ex.Sent); took > most {
 			return scenario.Violate(s.Refs(), fmt.Sprintf("answer %d of an idle key's burst of %d", i+1, len(exs)),
-				fmt.Sprintf("within %s of its send (i/R + 1 s, R = %g/s)", most, s.Rate()), fmt.Sprintf("after %s", took.Round(time.Millisecond)),
+				fmt.Sprintf("within %s of its send (max(i − D, 0)/R + 1 s, R = %g/s, D = %d)", most, s.Rate(), s.atOnce()), fmt.Sprintf("after %s", took.Round(time.Millisecond)),
 				append(exs[:i+1:i+1], s.other...)...)
 		}
 	}

@@ -19,4 +19,5 @@ func Register(w *keyed.World, sc scenario.Stepper) {
 	s := &state{World: w}
 	s.registerQueue(sc)
 	s.registerKeys(sc)
+	s.registerRefusal(sc)
 }

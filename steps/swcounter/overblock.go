@@ -40,7 +40,7 @@ func (s *state) spendAndRetry() error {
 // one is refused (at most N + 1).
 func (s *state) lateUntilRefused() error {
 	spent := s.Key.Runs[0][0]
-	at := s.EpochStart(spent.Sent).Add(2*s.Window() - bound.DefaultTolerance - bound.DefaultTolerance/5)
+	at := s.gridStart(spent.Sent).Add(2*s.Window() - bound.DefaultTolerance - bound.DefaultTolerance/5)
 	if err := s.FitsMaxWait(at.Sub(s.Now()), "waiting for the end of the next window"); err != nil {
 		return err
 	}
@@ -65,16 +65,18 @@ func (s *state) lateUntilRefused() error {
 // violation when even the largest estimate any placement of the decisions
 // gives (most weight on the previous window, every other allowed request
 // counted that may come before it) is at most N − 2. Judged only for a
-// refusal certainly inside one grid window.
+// refusal certainly inside one grid window. The note is the largest count
+// seen allowed in a span of W.
 func (s *state) noOverBlocking() error {
+	s.noteLargest()
 	run := s.Key.Runs[len(s.Key.Runs)-1]
 	j := run[len(run)-1]
 	if !j.Refused() {
 		return nil
 	}
 	tol := bound.DefaultTolerance
-	start := s.EpochStart(j.Sent.Add(-tol))
-	if !start.Equal(s.EpochStart(j.Received.Add(tol))) {
+	start := s.gridStart(j.Sent.Add(-tol))
+	if !start.Equal(s.gridStart(j.Received.Add(tol))) {
 		s.Assume("the refusal certainly inside one grid window", func() string {
 			return fmt.Sprintf("the refusal sent at %s lies within 1 s of a boundary of the grid of %s", j.Sent.Format("15:04:05.000"), s.Window())
 		})

@@ -1,6 +1,8 @@
 package swcounter
 
 import (
+	"time"
+
 	"github.com/rlspec/rlspec/steps/keyed"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -9,6 +11,7 @@ import (
 // shares with the other keyed step sets.
 type state struct {
 	*keyed.World
+	anchor time.Time // an instant of the key's grid (key-grid, grid); zero: the epoch's
 }
 
 // Register registers the sliding-window-counter steps on the scenario's
@@ -17,4 +20,5 @@ func Register(w *keyed.World, sc scenario.Stepper) {
 	s := &state{World: w}
 	s.registerCounter(sc)
 	s.registerOverBlock(sc)
+	s.registerAnswers(sc)
 }

@@ -34,8 +34,8 @@ func TestBucketWaitBeyondMaxWaitIsSkippedWithReason(t *testing.T) {
 	}
 	var until time.Time
 	s.Env().Wait = func(_ context.Context, t time.Time) error { until = t; return nil }
-	s.Env().Config.Rate = 2 // k = 2 tokens: 1 s, and 1 s more
-	if err := s.idlePartial(); err != nil || until.Sub(s.Last.Ex.Received) != 2*time.Second {
-		t.Errorf("idle k/R + 1 at 2/s: waited until +%s (%v), want +2s", until.Sub(s.Last.Ex.Received), err)
+	s.Env().Config.Rate = 2 // k = 1 token: 0.5 s, and 1 s more
+	if err := s.idlePartial(); err != nil || until.Sub(s.Last.Ex.Received) != 1500*time.Millisecond {
+		t.Errorf("idle k/R + 1 at 2/s: waited until +%s (%v), want +1.5s", until.Sub(s.Last.Ex.Received), err)
 	}
 }

@@ -1,0 +1,23 @@
+package prd
+
+import (
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/model"
+)
+
+// FlagIgnored is the fault fault.FlagIgnored (its Name says what it breaks).
+func FlagIgnored() fault.Fault {
+	return fault.Fault{
+		Name:        fault.FlagIgnored,
+		Breaks:      clause.Of(clause.AC8, clause.FR8),
+		Description: "BMTC_RATE_LIMIT_ENABLED=false is ignored: the limit is enforced anyway",
+		Detectors:   fault.Detectors{Scenarios: []string{"AC8-02"}},
+		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
+			cfg.Enabled = true
+			enforced := cfg.Model()
+			return fakeserver.Wrap{Model: func(model.Model) model.Model { return enforced }}
+		},
+	}
+}

@@ -1,0 +1,29 @@
+package prd
+
+import (
+	"net/http"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
+)
+
+// InvalidBucketKey is the fault fault.InvalidBucketKey (its Name says what it breaks).
+func InvalidBucketKey() fault.Fault {
+	return fault.Fault{
+		Name:        fault.InvalidBucketKey,
+		Breaks:      clause.Of(clause.AC9, clause.FR2),
+		Description: "any string device_bucket, valid or not, is used as the key",
+		Detectors:   fault.Detectors{Scenarios: []string{"AC9-01.1", "AC9-02"}},
+		Wrap: func(fakeserver.Config) fakeserver.Wrap {
+			return fakeserver.Wrap{Keyer: func(k fakeserver.Keyer) fakeserver.Keyer {
+				return fault.KeyFunc(func(r *http.Request, ride fakeserver.Ride) string {
+					if ride.HasBucket && ride.DeviceBucket != "" && !fakeserver.ValidDeviceBucket(ride.DeviceBucket) {
+						return ride.DeviceBucket
+					}
+					return k.Key(r, ride)
+				})
+			}}
+		},
+	}
+}

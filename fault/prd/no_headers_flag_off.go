@@ -1,0 +1,27 @@
+package prd
+
+import (
+	"net/http"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
+)
+
+// NoHeadersFlagOff is the fault fault.NoHeadersFlagOff (its Name says what it breaks).
+func NoHeadersFlagOff() fault.Fault {
+	return fault.Fault{
+		Name:        fault.NoHeadersFlagOff,
+		Breaks:      clause.Of(clause.AC8, clause.FR7),
+		Description: "with the flag off no X-RateLimit-* headers are sent",
+		Detectors:   fault.Detectors{Scenarios: []string{"AC8-01", "AC8-02"}},
+		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
+			if cfg.Enabled {
+				return fakeserver.Wrap{} // the defect shows only with the flag off
+			}
+			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
+				return fault.OnHeaders(h, func(_ *http.Request, _ int, hdr http.Header) { fault.DropRateLimitHeaders(hdr) })
+			}}
+		},
+	}
+}

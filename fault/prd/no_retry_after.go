@@ -1,0 +1,28 @@
+package prd
+
+import (
+	"net/http"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
+)
+
+// NoRetryAfter is the fault fault.NoRetryAfter (its Name says what it breaks).
+func NoRetryAfter() fault.Fault {
+	return fault.Fault{
+		Name:        fault.NoRetryAfter,
+		Breaks:      clause.Of(clause.AC3),
+		Description: "429 responses carry no Retry-After",
+		Detectors:   fault.Detectors{Scenarios: []string{"AC3-02"}},
+		Wrap: func(fakeserver.Config) fakeserver.Wrap {
+			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
+				return fault.OnHeaders(h, func(_ *http.Request, status int, hdr http.Header) {
+					if status == http.StatusTooManyRequests {
+						hdr.Del("Retry-After")
+					}
+				})
+			}}
+		},
+	}
+}

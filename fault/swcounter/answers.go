@@ -1,0 +1,57 @@
+package swcounter
+
+import (
+	"time"
+
+	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
+)
+
+// RetryAfterShort is the fault fault.SWCRetryAfterShort (its Name says what it breaks).
+func RetryAfterShort() fault.Fault {
+	return fault.Fault{
+		Name:        fault.SWCRetryAfterShort,
+		Breaks:      clause.Of(clause.SWC5),
+		Description: "Retry-After always 1 s: a client that waits for it is refused again",
+		Detectors:   fault.Detectors{Scenarios: []string{"SWC-5-01"}},
+		Profile:     profile.SlidingWindowCounter,
+		Wrap:        fault.RetryAfterIs(func(int64) int64 { return 1 }),
+	}
+}
+
+// ResetWindowStart is the fault fault.SWCResetWindowStart (its Name says what it breaks).
+func ResetWindowStart() fault.Fault {
+	return fault.Fault{
+		Name:        fault.SWCResetWindowStart,
+		Breaks:      clause.Of(clause.SWC6),
+		Description: "Reset is the current grid window's start (the key of its row), not its end",
+		Detectors:   fault.Detectors{Scenarios: []string{"SWC-6-01"}},
+		Profile:     profile.SlidingWindowCounter,
+		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
+			w := int64(cfg.Window / time.Second)
+			return fault.WrapModel(func(m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+				next, d := m.Step(st, req, now)
+				d.Reset = now.Unix() / w * w
+				return next, d
+			})
+		},
+	}
+}
+
+// KeyGridEpoch is the fault fault.SWCKeyGridEpoch (its Name says what it breaks).
+func KeyGridEpoch() fault.Fault {
+	return fault.Fault{
+		Name:        fault.SWCKeyGridEpoch,
+		Breaks:      clause.Of(clause.SWC6, clause.SWC1),
+		Description: "key-grid windows claimed, but the counter's windows lie on the epoch's grid",
+		Detectors:   fault.Detectors{Scenarios: []string{"SWC-6-01"}},
+		Profile:     profile.SlidingWindowCounter,
+		Align:       profile.AlignKeyGrid,
+		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
+			return fakeserver.Wrap{Model: func(model.Model) model.Model { return model.WindowCounter{Limit: cfg.Limit, Window: cfg.Window} }}
+		},
+	}
+}
