@@ -9,6 +9,6 @@
 // linearizability). RunAndCheck does one run; Hunt ties them together: it
 // drives rapid outside `go test`, shrinks a failing workload and replays
 // the shrunk one to report how often it reproduces, keeping the failing
-// files (failfile.go). HuntSQL hunts the same races in a SQL function
-// (TARGET_SQL) called directly.
+// files (failfile.go). Package racehunt/sqlhunt hunts the same races in a
+// SQL function (TARGET_SQL) called directly.
 package racehunt

@@ -8,9 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/racehunt/sqlhunt"
+
 	"github.com/rlspec/rlspec/acceptance"
 	"github.com/rlspec/rlspec/embedded"
-	"github.com/rlspec/rlspec/racehunt"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/sqltarget"
 	"github.com/rlspec/rlspec/sqltarget/spec004"
@@ -26,7 +27,7 @@ var sqlApplicableSkips = []string{"FW-5-01"}
 type SQLRow struct {
 	spec004.VariantInfo
 	Acceptance AcceptanceResult
-	Race       racehunt.SQLResult
+	Race       sqlhunt.SQLResult
 	Missed     []string // scenarios of the variant that passed
 }
 
@@ -84,7 +85,7 @@ func runSQLVariant(ctx context.Context, v spec004.VariantInfo, checks int) (SQLR
 		return row, err
 	}
 	defer tr.Close()
-	row.Race, err = racehunt.HuntSQL(ctx, tr, racehunt.SQLHuntOptions{Limit: tc.Limit, Window: tc.Window, Checks: checks, Repeat: 1})
+	row.Race, err = sqlhunt.HuntSQL(ctx, tr, sqlhunt.SQLHuntOptions{Limit: tc.Limit, Window: tc.Window, Checks: checks, Repeat: 1})
 	return row, err
 }
 

@@ -5,7 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/racehunt"
+	"github.com/rlspec/rlspec/racehunt/sqlhunt"
+
 	"github.com/rlspec/rlspec/sqltarget/spec004"
 )
 
@@ -15,9 +16,9 @@ import (
 // come from rlspec race, README).
 func TestHuntSQL(t *testing.T) {
 	const limit = 3
-	hunt := func(tr *Transport, seed uint64, checks int) racehunt.SQLResult {
+	hunt := func(tr *Transport, seed uint64, checks int) sqlhunt.SQLResult {
 		t.Helper()
-		res, err := racehunt.HuntSQL(context.Background(), tr, racehunt.SQLHuntOptions{
+		res, err := sqlhunt.HuntSQL(context.Background(), tr, sqlhunt.SQLHuntOptions{
 			Limit: limit, Window: time.Minute, Checks: checks, SearchSeed: seed, Repeat: 1})
 		if err != nil {
 			t.Fatal(err)

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/racehunt/sqlhunt"
+
 	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/internal/junit"
-	"github.com/rlspec/rlspec/racehunt"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/sqltarget"
 )
@@ -44,7 +45,7 @@ func runSQLRace(ctx context.Context, cfg raceConfig, stdout, stderr io.Writer) i
 	if err := tr.CheckAging(ctx); err != nil {
 		return couldNotRun(stderr, "race", dir, "could not run: "+oneLine(err.Error()))
 	}
-	res, err := racehunt.HuntSQL(ctx, tr, racehunt.SQLHuntOptions{
+	res, err := sqlhunt.HuntSQL(ctx, tr, sqlhunt.SQLHuntOptions{
 		Limit: tc.Limit, Window: tc.Window, KeyHeader: sqltarget.ConfigFor(tc).KeyHeader,
 		Checks: cfg.Checks, Seed: cfg.Seed, Repeat: cfg.Repeat,
 		Log: func(format string, a ...any) { fmt.Fprintf(stderr, "rlspec race: "+format+"\n", a...) },
@@ -81,7 +82,7 @@ func runSQLRace(ctx context.Context, cfg raceConfig, stdout, stderr io.Writer) i
 
 // sqlRaceJUnit is a SQL hunt as JUnit: one case, failed with the
 // violations of the failing workload.
-func sqlRaceJUnit(cfg raceConfig, target string, res racehunt.SQLResult) junit.Suite {
+func sqlRaceJUnit(cfg raceConfig, target string, res sqlhunt.SQLResult) junit.Suite {
 	s := junit.Suite{Name: "rlspec race: " + target, Elapsed: res.Duration, Properties: []junit.Property{
 		junit.Prop("target", target), junit.Prop("workloads", res.Checks), junit.Prop("calls", res.Calls),
 		junit.Prop("seed", res.SearchSeed),

@@ -127,9 +127,10 @@ var benchN = flag.Int("racehunt.benchn", 0, "requests in each history of Benchma
 
 // benchCase is one history of BenchmarkCheckHistory: its settings (a
 // profile's model at limit 8 and a 10 s window; for token-bucket B = 8,
-// R = 1/s), whether it holds a race, and its size: 1M requests, but 20,000
-// for token-bucket and 5,000 for sliding-log, whose oracles' state sets
-// grow with every concurrent request (see the figures above).
+// R = 1/s; leaky-bucket B = 7, R = 1/s), whether it holds a race, and its
+// size: 1M requests, but 5,000 for sliding-log, whose oracle's state sets
+// still grow with every concurrent request (each placement a millisecond
+// apart is an entry of its own until it leaves the window; doc.go).
 type benchCase struct {
 	name string
 	h    History
@@ -164,7 +165,7 @@ var (
 		{name: "prd", h: benchPRDSettings, n: 1_000_000},
 		{name: "sliding-log", h: benchSlidingLog, n: 5000},
 		{name: "fixed-window", h: benchSettings(profile.FixedWindow, profile.AlignEpoch, model.Epoch{Limit: 8, Window: 10 * time.Second}), n: 1_000_000},
-		{name: "token-bucket", h: benchSettings(profile.TokenBucket, "", model.TokenBucket{Burst: 8, Rate: 1}), n: 20_000},
+		{name: "token-bucket", h: benchSettings(profile.TokenBucket, "", model.TokenBucket{Burst: 8, Rate: 1}), n: 1_000_000},
 		{name: "sliding-window-counter", h: benchSettings(profile.SlidingWindowCounter, profile.AlignEpoch, model.WindowCounter{Limit: 8, Window: 10 * time.Second}), n: 1_000_000},
 		{name: "leaky-bucket", h: benchSettings(profile.LeakyBucket, "", model.LeakyBucket{Burst: 7, Rate: 1}), n: 1_000_000},
 		{name: "prd-race", h: benchPRDSettings, bad: true, n: 1_000_000},
@@ -226,8 +227,8 @@ func TestBenchHistoriesAreCleanAndBig(t *testing.T) {
 // (its generation not timed); streamed/ feeds the checker from the
 // generator, so that the peak memory of its process is the checker's and
 // one burst's (its time includes generating the requests: generate/ is the
-// generator alone). Figures, before and after the Checker: README.md, "The
-// history check at scale"; `make bench-history` runs them.
+// generator alone). BenchmarkCheck1M is the streamed one alone, whose
+// figures doc.go gives.
 func BenchmarkCheckHistory(b *testing.B) {
 	for _, c := range benchCases {
 		b.Run("held/"+c.name, func(b *testing.B) {
@@ -258,23 +259,21 @@ func BenchmarkCheckHistory(b *testing.B) {
 }
 
 // BenchmarkCheck1M checks a streamed history of 1,000,000 requests over
-// 1,000 keys of each design (-racehunt.benchn for another size) as the race
-// hunter does after a load run: the checker fed op by op, then the direct
-// checks and porcupine. Its peak RSS is the checker's and one burst's:
-// `go test -c` then `/usr/bin/time -v ./racehunt.test -test.run '^$'
-// -test.bench 'Check1M/<design>$' -test.benchtime 1x`.
+// 1,000 keys of each design the race hunter models (sliding-log: 5,000;
+// -racehunt.benchn for another size) as the race hunter does after a load
+// run: the checker fed op by op, then the direct checks and porcupine,
+// generation included. Its peak RSS is the checker's and one burst's:
+// `go test -c` then `/usr/bin/time -v ./histcheck.test -test.run '^$'
+// -test.bench 'Check1M/<design>$' -test.benchtime 1x`; figures in doc.go.
 func BenchmarkCheck1M(b *testing.B) {
 	for _, c := range benchCases {
 		b.Run(c.name, func(b *testing.B) {
-			n := 1_000_000
-			if *benchN > 0 {
-				n = *benchN
-			}
 			b.ReportAllocs()
+			b.ReportMetric(float64(c.size()), "requests")
 			for b.Loop() {
 				h := c.h
 				ch := NewChecker(&h)
-				c.stream(n, 1000, ch.Add)
+				c.stream(c.size(), 1000, ch.Add)
 				checkBench(b, c, ch)
 			}
 		})

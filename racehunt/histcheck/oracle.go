@@ -93,15 +93,6 @@ func (c *stepMemo) placed(s keyState, in opInput, out opOutput) []any {
 	return next
 }
 
-func (o StepOracle) step(state, input, output any) []any {
-	s, in, out := state.(keyState), input.(opInput), output.(opOutput)
-	var next []any
-	if out.Unknown {
-		next = append(next, s) // never took effect
-	}
-	return append(next, o.place(s, in, out)...)
-}
-
 // place is the next states where op in takes effect on s: at each of its
 // placements from s.T on whose decision matches out, the model's next state
 // canonical at the placement (later ops are placed no earlier).

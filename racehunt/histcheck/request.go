@@ -49,4 +49,3 @@ func (r Req) String() string {
 		return fmt.Sprintf("%s(c%d)", r.Kind, r.Client)
 	}
 }
-

@@ -1,13 +1,13 @@
-package racehunt
-
-// The SQL hunt: race hunting on spec/004's check_rate_limit, a function
-// rather than a server (sqltarget's RoundTripper). Its windows are whole
+// Package sqlhunt is the SQL race hunt: race hunting on spec/004's
+// check_rate_limit, a function rather than a server (sqltarget's
+// RoundTripper; HuntSQL, TARGET_SQL). Its windows are whole
 // minutes, so a burst aimed at a window boundary first ages the key's row
 // past its window (SQLTarget.Age), which for that key is the window
 // passing. The function answers only allowed or refused and counts every
 // call, refused ones too, so each burst's outcome is exact: a key that had
 // c calls in its window and gets s more concurrently has min(s, max(0,
 // N−c)) of them allowed, whatever their order.
+package sqlhunt
 
 import (
 	"context"
