@@ -309,4 +309,5 @@ screenshot: $(BIN)/rlspec
 	TARGET_URL=embedded REPORT_DIR=$$d $(BIN)/rlspec acceptance -fault no-retry-after >/dev/null || [ $$? = 1 ]; \
 	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,1650 \
 		--screenshot=docs/report.png file://$$d/report.html 2>/dev/null; \
-	echo "screenshot: docs/report.png"
+	$(GO) run ./internal/docgen/gen -root . -screenshot; \
+	echo "screenshot: docs/report.png (its layout recorded in docs/report.png.digest)"

@@ -21,6 +21,11 @@ import (
 
 // Files are the documents with generated regions, relative to the
 // module's root.
+// ScreenshotDigestFile records the report layout (acceptance.ReportLayoutDigest)
+// docs/report.png was taken of: make screenshot writes it, and a test in
+// package docs fails when the layout has changed since.
+const ScreenshotDigestFile = "docs/report.png.digest"
+
 var Files = []string{"README.md", "docs/profiles.md", "docs/ARCHITECTURE.md", "fakeserver/README.md"}
 
 // marker finds a region: its name, then everything up to its end marker.

@@ -8,12 +8,21 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/rlspec/rlspec/acceptance"
 	"github.com/rlspec/rlspec/internal/docgen"
 )
 
 func main() {
 	root := flag.String("root", ".", "the module's root")
+	screenshot := flag.Bool("screenshot", false, "only record the report layout docs/report.png was just taken of (make screenshot)")
 	flag.Parse()
+	if *screenshot {
+		if err := os.WriteFile(filepath.Join(*root, docgen.ScreenshotDigestFile), []byte(acceptance.ReportLayoutDigest()+"\n"), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "docgen:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	docs, err := docgen.Generate(*root)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "docgen:", err)
