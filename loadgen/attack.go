@@ -45,8 +45,8 @@ type Attacker struct {
 	progress    func(Progress)
 	hlog        io.Writer
 	meta        Meta
-	startAt     time.Time   // zero: start at once
-	queueModel  model.Model // nil: no queue modelled (WithQueue)
+	startAt     time.Time          // zero: start at once
+	queueModel  *model.LeakyBucket // nil: no queue modelled (WithQueue)
 }
 
 // Option configures an Attacker.

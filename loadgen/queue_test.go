@@ -15,7 +15,7 @@ import (
 // the queue drains as the fake clock moves on.
 func TestKeyQueueBurstWaitsItsTurn(t *testing.T) {
 	const burst, rate = 4, 2.0
-	q := newKeyQueue(model.LeakyBucket{Burst: burst, Rate: rate})
+	q := newKeyQueue(&model.LeakyBucket{Burst: burst, Rate: rate})
 	clk := &fakeClock{now: time.Unix(1_700_000_000, 0)}
 	for k := range burst + 1 {
 		got := q.step(7, clk)
@@ -24,8 +24,9 @@ func TestKeyQueueBurstWaitsItsTurn(t *testing.T) {
 			t.Fatalf("request %d of the burst: %+v, want allowed after %v", k, got, want)
 		}
 	}
-	if got := q.step(7, clk); !got.modelled || got.allowed || got.wait != 0 {
-		t.Fatalf("request %d of the burst: %+v, want refused with no wait", burst+1, got)
+	// Refused, with the last place's wait should the target have had it.
+	if got, want := q.step(7, clk), time.Duration(burst/rate*float64(time.Second)); !got.modelled || got.allowed || got.wait != want {
+		t.Fatalf("request %d of the burst: %+v, want refused, last place's wait %v", burst+1, got, want)
 	}
 	if got := q.step(8, clk); !got.allowed || got.wait != 0 {
 		t.Fatalf("first request of another key: %+v, want allowed at once", got)
@@ -47,37 +48,41 @@ func TestKeyQueueNone(t *testing.T) {
 		t.Fatalf("no model: %+v", got)
 	}
 	h := NewHistograms()
-	if h.recordQueue(queued{}, time.Second, 200, nil) || h.Queue.TotalCount()+h.Service.TotalCount() != 0 {
+	if h.recordQueue(queued{}, time.Second, 200, nil) != (QueueEdge{}) || h.Queue.TotalCount()+h.Service.TotalCount() != 0 {
 		t.Fatal("recorded a queue that is not modelled")
 	}
 }
 
-// The queueing delay of an allowed 200 is its wait and the service latency
-// the latency less it; a refusal, a transport error and a disagreement
-// have no queueing delay and their whole latency is service.
+// The queueing delay of a 200 is its wait (a 200 the model refused: the
+// last place's) and the service latency the latency less it; a refusal and
+// a transport error have no queueing delay and their whole latency is
+// service.
 func TestRecordQueue(t *testing.T) {
 	h := NewHistograms()
 	allowed := queued{modelled: true, allowed: true, wait: 1500 * time.Millisecond}
-	refused := queued{modelled: true}
+	refused := queued{modelled: true, wait: 1500 * time.Millisecond}
 	cases := []struct {
-		q         queued
-		status    int
-		err       error
-		disagreed bool
+		q      queued
+		status int
+		err    error
+		edge   QueueEdge
 	}{
-		{allowed, 200, nil, false},
-		{refused, 429, nil, false},
-		{allowed, 0, errors.New("reset"), false},
-		{refused, 200, nil, true},
-		{allowed, 429, nil, true},
+		{allowed, 200, nil, QueueEdge{}},
+		{refused, 429, nil, QueueEdge{}},
+		{allowed, 0, errors.New("reset"), QueueEdge{}},
+		{refused, 200, nil, QueueEdge{Allowed: 1}},
+		{allowed, 429, nil, QueueEdge{Refused: 1}},
 	}
 	for i, c := range cases {
-		if got := h.recordQueue(c.q, 1502*time.Millisecond, c.status, c.err); got != c.disagreed {
-			t.Errorf("case %d: disagreed %v, want %v", i, got, c.disagreed)
+		if got := h.recordQueue(c.q, 1502*time.Millisecond, c.status, c.err); got != c.edge {
+			t.Errorf("case %d: edge %+v, want %+v", i, got, c.edge)
 		}
 	}
-	if n, v := h.Queue.TotalCount(), h.Queue.Max(); n != 1 || !h.Queue.ValuesAreEquivalent(v, int64(1500*time.Millisecond)) {
-		t.Errorf("queue: %d values, max %v; want one of 1.5s", n, time.Duration(v))
+	if n, lo, hi := h.Queue.TotalCount(), h.Queue.Min(), h.Queue.Max(); n != 2 || !h.Queue.ValuesAreEquivalent(lo, int64(1500*time.Millisecond)) || !h.Queue.ValuesAreEquivalent(hi, lo) {
+		t.Errorf("queue: %d values in [%v, %v]; want the two 200s' 1.5s", n, time.Duration(lo), time.Duration(hi))
+	}
+	if n := h.Service.Max(); !h.Service.ValuesAreEquivalent(n, int64(1502*time.Millisecond)) {
+		t.Errorf("service max %v, want the refusals' whole 1.502 s", time.Duration(n))
 	}
 	if n := h.Service.TotalCount(); n != int64(len(cases)) {
 		t.Errorf("service: %d values, want %d", n, len(cases))
@@ -111,7 +116,7 @@ func TestReportQueueAndThresholds(t *testing.T) {
 			t.Errorf("%s: pass %v (actual %g), want %v", v.Expr, v.Pass, v.Actual, pass[i])
 		}
 	}
-	for _, want := range []string{"queueing delay ", "service latency ", "prescribed for 5 allowed"} {
+	for _, want := range []string{"queueing delay ", "service latency ", "prescribed for the 5 responses answered 200"} {
 		if !strings.Contains(r.Summary(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, r.Summary())
 		}

@@ -35,11 +35,11 @@ type Report struct {
 	// With a queue modelled (a leaky bucket, WithQueue): QueueDelayMs is
 	// the queueing delay the design prescribed for each allowed response
 	// (model Decision.Wait), ServiceLatencyMs every response's latency less
-	// it, QueueDisagreed the responses the model decided otherwise. Absent
+	// it, QueueEdge the responses the model decided otherwise. Absent
 	// without a queue. latency_ms includes the queue.
 	QueueDelayMs     *Percentiles `json:"queue_delay_ms,omitempty"`
 	ServiceLatencyMs *Percentiles `json:"service_latency_ms,omitempty"`
-	QueueDisagreed   int64        `json:"queue_model_disagreed,omitempty"`
+	QueueEdge        *QueueEdge   `json:"queue_edge,omitempty"`
 	Thresholds       []Verdict    `json:"thresholds"`
 	Pass             bool         `json:"pass"`
 	Interrupted      bool         `json:"interrupted,omitempty"`
@@ -82,7 +82,8 @@ func NewReport(res *Result, thresholds []Threshold) *Report {
 	r.AnsweredLate = res.Late
 	if res.Totals.Service.TotalCount() > 0 {
 		q, sv := PercentilesOf(res.Totals.Queue), PercentilesOf(res.Totals.Service)
-		r.QueueDelayMs, r.ServiceLatencyMs, r.QueueDisagreed = &q, &sv, res.QueueDisagreed
+		e := res.QueueEdge
+		r.QueueDelayMs, r.ServiceLatencyMs, r.QueueEdge = &q, &sv, &e
 	}
 	if r.DurationSeconds > 0 {
 		r.AchievedRate = float64(r.Requests-r.AnsweredLate) / r.DurationSeconds
@@ -156,9 +157,9 @@ func (r *Report) Summary() string {
 	if r.ServiceLatencyMs != nil {
 		s += line("queueing delay", *r.QueueDelayMs)
 		s += line("service latency", *r.ServiceLatencyMs)
-		s += fmt.Sprintf("queueing delay: the leaky bucket's wait prescribed for %d allowed responses; service latency = latency less it (thresholds p99… include the queue, service_p99… exclude it, queue_p99… are the delay)\n", r.QueueDelayMs.Count)
-		if r.QueueDisagreed > 0 {
-			s += fmt.Sprintf("queue model: %d responses decided otherwise than the model (their queueing delay is taken as 0)\n", r.QueueDisagreed)
+		s += fmt.Sprintf("queueing delay: the leaky bucket's wait prescribed for the %d responses answered 200; service latency = latency less it (thresholds p99… include the queue, service_p99… exclude it, queue_p99… are the delay)\n", r.QueueDelayMs.Count)
+		if e := r.QueueEdge; e.Total() > 0 {
+			s += fmt.Sprintf("queue edge: %d 200s the model refused (they took the last place, whose delay they are given), %d 429s it allowed: the target decides a little after the send; pairs are the edge of a full queue, an excess another bucket than the settings'\n", e.Allowed, e.Refused)
 		}
 	}
 	if r.SchedulerLagMs.Count > 0 {
