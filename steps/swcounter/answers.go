@@ -3,6 +3,7 @@ package swcounter
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/steps/scenario"
@@ -12,6 +13,7 @@ import (
 // the headers of a fresh key's first grid window.
 func (s *state) registerAnswers(sc scenario.Stepper) {
 	sc.Step(`^the refusal has LIMITED_STATUS, a body matching LIMITED_BODY and, where sent, Retry-After in \[1, W\]$`, s.refusal)
+	sc.Step(`^where Retry-After was sent, a request sent once it plus 1 second has passed is allowed$`, s.allowedAfterRetryWhereSent)
 	sc.Step(`^every response carried Limit N, Remaining N minus the weighted count, and Reset at the grid window's end$`, s.counterHeaders)
 }
 
@@ -46,4 +48,16 @@ func (s *state) counterHeaders() error {
 		}
 	}
 	return nil
+}
+
+// allowedAfterRetryWhereSent is SWC-5's second half: a request sent once
+// the refusal's Retry-After (plus 1 s) has passed is allowed. Retry-After
+// is optional in every dialect ("where sent"): without one there is
+// nothing to wait for and nothing to check, which is no skip — the
+// refusal's status and body were checked by the step before.
+func (s *state) allowedAfterRetryWhereSent() error {
+	if !s.Last.Ex.Observe().Has(dialect.FieldRetryAfter) {
+		return nil
+	}
+	return s.AllowedAfterRetryPlus(time.Second)
 }
