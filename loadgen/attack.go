@@ -10,6 +10,8 @@ import (
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/rlspec/rlspec/model"
 )
 
 // Defaults of an Attacker.
@@ -43,7 +45,8 @@ type Attacker struct {
 	progress    func(Progress)
 	hlog        io.Writer
 	meta        Meta
-	startAt     time.Time // zero: start at once
+	startAt     time.Time          // zero: start at once
+	queueModel  *model.LeakyBucket // nil: no queue modelled (WithQueue)
 }
 
 // Option configures an Attacker.
@@ -256,6 +259,7 @@ func (a *Attacker) Attack(ctx context.Context) (*Result, error) {
 		}()
 	}
 	var counter atomic.Uint64
+	queue := newKeyQueue(a.queueModel)
 	for i := range a.connections {
 		var conn Conn
 		if i == 0 {
@@ -264,7 +268,7 @@ func (a *Attacker) Attack(ctx context.Context) (*Result, error) {
 		workers.Add(1)
 		go func() {
 			defer workers.Done()
-			w := worker{a: a, ctx: runCtx, conn: conn, rec: recs[i], pool: &pool, measure: measure}
+			w := worker{a: a, ctx: runCtx, conn: conn, rec: recs[i], pool: &pool, measure: measure, queue: queue}
 			if jobs != nil {
 				w.open(jobs)
 			} else {

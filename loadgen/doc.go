@@ -14,6 +14,11 @@
 //   - Result / Report: requests, counts by status, corrected and uncorrected
 //     latency percentiles, the scheduler's own lateness, threshold verdicts.
 //   - Thresholds: "p95<3ms;p99<5ms;errors<0.1%" parsed and evaluated.
+//   - WithQueue: for a leaky bucket, the design's model stepped per key with
+//     the send times gives each allowed response's prescribed queueing delay
+//     (Histograms.Queue); latency less it is the service latency
+//     (Histograms.Service). Thresholds p99… include the queue, service_p99…
+//     exclude it, queue_p99… are the delay.
 //   - WriteHlog / ReadHlog / Merge: HdrHistogram interval logs, so runs on
 //     several machines combine into one report.
 //   - Share / WithStartAt: generator i of N takes its share of the rate and

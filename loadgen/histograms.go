@@ -25,13 +25,19 @@ const (
 	TagUncorrected = "uncorrected"
 	TagLag         = "lag"
 	TagStatus      = "status"
+	TagQueue       = "queue"
+	TagService     = "service"
 )
 
 // Histograms is one set of measurements: latency from the intended send
 // (Corrected), latency from the actual send (Uncorrected), the scheduler's
-// lateness (Lag) and the status codes (Status, 0 = transport error).
+// lateness (Lag) and the status codes (Status, 0 = transport error). With a
+// queue modelled (WithQueue) also the queueing delay the design prescribed
+// for each allowed response (Queue) and every response's latency less it
+// (Service); both are empty otherwise.
 type Histograms struct {
 	Corrected, Uncorrected, Lag, Status *hdr.Histogram
+	Queue, Service                      *hdr.Histogram
 }
 
 // NewHistograms returns an empty set.
@@ -41,6 +47,8 @@ func NewHistograms() *Histograms {
 		Uncorrected: newLatencyHistogram(),
 		Lag:         newLatencyHistogram(),
 		Status:      hdr.New(1, statusHighest, sigFigs),
+		Queue:       newLatencyHistogram(),
+		Service:     newLatencyHistogram(),
 	}
 }
 
@@ -59,12 +67,16 @@ func (h *Histograms) byTag(tag string) *hdr.Histogram {
 		return h.Lag
 	case TagStatus:
 		return h.Status
+	case TagQueue:
+		return h.Queue
+	case TagService:
+		return h.Service
 	}
 	return nil
 }
 
 // tags lists the log tags in a fixed order.
-var tags = []string{TagCorrected, TagUncorrected, TagLag, TagStatus}
+var tags = []string{TagCorrected, TagUncorrected, TagLag, TagStatus, TagQueue, TagService}
 
 // Merge adds o into h. It returns the number of values that fell outside h's
 // range (none for sets made by NewHistograms).

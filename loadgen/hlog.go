@@ -11,7 +11,7 @@ func writeHlogHeader(w *hdr.HistogramLogWriter, m Meta, start time.Time) error {
 	if err := w.OutputLogFormatVersion(); err != nil {
 		return err
 	}
-	if err := w.OutputComment(fmt.Sprintf("[rlspec loadgen target=%s mode=%s rate=%g connections=%d buckets=%d; values in ns; tags corrected, uncorrected, lag, status (value = HTTP status, 0 = transport error)]",
+	if err := w.OutputComment(fmt.Sprintf("[rlspec loadgen target=%s mode=%s rate=%g connections=%d buckets=%d; values in ns; tags corrected, uncorrected, lag, status (value = HTTP status, 0 = transport error), queue and service (a modelled queue's delay, latency less it)]",
 		m.Target, m.Mode, m.Rate, m.Connections, m.Buckets)); err != nil {
 		return err
 	}

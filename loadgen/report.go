@@ -32,12 +32,20 @@ type Report struct {
 	LatencyMs            Percentiles  `json:"latency_ms"`             // from the intended send time
 	UncorrectedLatencyMs Percentiles  `json:"uncorrected_latency_ms"` // from the actual send
 	SchedulerLagMs       Percentiles  `json:"scheduler_lag_ms"`       // how late the scheduler woke
-	Thresholds           []Verdict    `json:"thresholds"`
-	Pass                 bool         `json:"pass"`
-	Interrupted          bool         `json:"interrupted,omitempty"`
-	ErrorSample          []string     `json:"error_sample,omitempty"`
-	Intervals            []Interval   `json:"intervals"`
-	Sources              []string     `json:"sources,omitempty"` // merged logs
+	// With a queue modelled (a leaky bucket, WithQueue): QueueDelayMs is
+	// the queueing delay the design prescribed for each allowed response
+	// (model Decision.Wait), ServiceLatencyMs every response's latency less
+	// it, QueueEdge the responses the model decided otherwise. Absent
+	// without a queue. latency_ms includes the queue.
+	QueueDelayMs     *Percentiles `json:"queue_delay_ms,omitempty"`
+	ServiceLatencyMs *Percentiles `json:"service_latency_ms,omitempty"`
+	QueueEdge        *QueueEdge   `json:"queue_edge,omitempty"`
+	Thresholds       []Verdict    `json:"thresholds"`
+	Pass             bool         `json:"pass"`
+	Interrupted      bool         `json:"interrupted,omitempty"`
+	ErrorSample      []string     `json:"error_sample,omitempty"`
+	Intervals        []Interval   `json:"intervals"`
+	Sources          []string     `json:"sources,omitempty"` // merged logs
 	// Generators are the merged generators, a failed one with its error;
 	// StartSkewMs the spread of their actual beginnings on a shared
 	// schedule (latest minus earliest).
@@ -72,6 +80,11 @@ func NewReport(res *Result, thresholds []Threshold) *Report {
 		r.Intervals = []Interval{}
 	}
 	r.AnsweredLate = res.Late
+	if res.Totals.Service.TotalCount() > 0 {
+		q, sv := PercentilesOf(res.Totals.Queue), PercentilesOf(res.Totals.Service)
+		e := res.QueueEdge
+		r.QueueDelayMs, r.ServiceLatencyMs, r.QueueEdge = &q, &sv, &e
+	}
 	if r.DurationSeconds > 0 {
 		r.AchievedRate = float64(r.Requests-r.AnsweredLate) / r.DurationSeconds
 	}
@@ -80,6 +93,9 @@ func NewReport(res *Result, thresholds []Threshold) *Report {
 		r.Behind = r.AchievedRate < (1-behindMargin)*r.ScheduledRate
 	}
 	f := Figures{Latency: r.LatencyMs, Requests: r.Requests, Errors: r.ByStatus.Errors(), RateLimited: r.ByStatus.RateLimited, Rate: r.AchievedRate}
+	if r.ServiceLatencyMs != nil {
+		f.Queue, f.Service = *r.QueueDelayMs, *r.ServiceLatencyMs
+	}
 	r.Pass = !r.Interrupted && len(r.FailedGenerators()) == 0
 	for _, t := range thresholds {
 		v := t.Evaluate(f)
@@ -138,6 +154,14 @@ func (r *Report) Summary() string {
 	}
 	s += line("latency (corrected)", r.LatencyMs)
 	s += line("latency (uncorrected)", r.UncorrectedLatencyMs)
+	if r.ServiceLatencyMs != nil {
+		s += line("queueing delay", *r.QueueDelayMs)
+		s += line("service latency", *r.ServiceLatencyMs)
+		s += fmt.Sprintf("queueing delay: the leaky bucket's wait prescribed for the %d responses answered 200; service latency = latency less it (thresholds p99… include the queue, service_p99… exclude it, queue_p99… are the delay)\n", r.QueueDelayMs.Count)
+		if e := r.QueueEdge; e.Total() > 0 {
+			s += fmt.Sprintf("queue edge: %d 200s the model refused (they took the last place, whose delay they are given), %d 429s it allowed: the target decides a little after the send; pairs are the edge of a full queue, an excess another bucket than the settings'\n", e.Allowed, e.Refused)
+		}
+	}
 	if r.SchedulerLagMs.Count > 0 {
 		s += line("scheduler lag", r.SchedulerLagMs)
 	}

@@ -21,6 +21,8 @@ func sampleResult(start time.Time, n int, statuses map[int]int) *Result {
 		recordLatency(res.Totals.Corrected, time.Duration(i)*time.Millisecond)
 		recordLatency(res.Totals.Uncorrected, time.Duration(i)*time.Millisecond/2)
 		recordLatency(res.Totals.Lag, 100*time.Microsecond)
+		// a modelled queue, so the interval log carries its tags too
+		res.Totals.recordQueue(queued{modelled: true, allowed: true, wait: time.Duration(i) * time.Millisecond / 4}, time.Duration(i)*time.Millisecond, 200, nil)
 	}
 	for st, k := range statuses {
 		for range k {
@@ -89,6 +91,9 @@ func TestHlogRoundTripAndMerge(t *testing.T) {
 	m := MergeLogs([]*Log{l1, l2}, time.Second)
 	if m.Totals.Requests() != 1500 {
 		t.Errorf("merged requests %d, want 1500", m.Totals.Requests())
+	}
+	if q, sv := m.Totals.Queue.TotalCount(), m.Totals.Service.TotalCount(); q != 1500 || sv != 1500 {
+		t.Errorf("merged queue %d and service %d values, want 1500 each", q, sv)
 	}
 	if len(m.Intervals) != 1 || m.Intervals[0].Requests != 1500 {
 		t.Errorf("merged intervals %+v, want one aligned interval of 1500", m.Intervals)

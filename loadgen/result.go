@@ -66,7 +66,11 @@ type Result struct {
 	Start, End time.Time // the measured window
 	// Late counts the measured requests answered after End: the target fell
 	// behind the schedule (0 for merged logs, which cannot tell).
-	Late        int64
+	Late int64
+	// QueueEdge counts the measured responses the queue model (WithQueue)
+	// decided otherwise: a 200 it refused or a 429 it allowed (none for
+	// merged logs, which cannot tell).
+	QueueEdge   QueueEdge
 	Totals      *Histograms
 	Intervals   []Interval
 	ErrorSample []string
@@ -85,16 +89,19 @@ type recorder struct {
 	// sent; late counts the responses recorded after it.
 	cutoff time.Time
 	late   int64
+	// edge counts the responses the queue model decided otherwise.
+	edge QueueEdge
 }
 
 func newRecorder() *recorder { return &recorder{h: NewHistograms()} }
 
-func (r *recorder) record(intended, sent, received time.Time, status int, err error) {
+func (r *recorder) record(intended, sent, received time.Time, status int, err error, q queued) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.cutoff.IsZero() && received.After(r.cutoff) {
 		r.late++
 	}
+	r.edge.add(r.h.recordQueue(q, received.Sub(intended), status, err))
 	recordLatency(r.h.Corrected, received.Sub(intended))
 	recordLatency(r.h.Uncorrected, received.Sub(sent))
 	if err != nil {
@@ -115,14 +122,14 @@ func (r *recorder) recordLag(d time.Duration) {
 
 // drain moves r's counts into into and empties r; late is how many of
 // them ended after the cutoff.
-func (r *recorder) drain(into *Histograms) (errs []string, late int64) {
+func (r *recorder) drain(into *Histograms) (errs []string, late int64, edge QueueEdge) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	into.Merge(r.h)
 	r.h.Reset()
-	errs, late = r.errors, r.late
-	r.errors, r.late = nil, 0
-	return errs, late
+	errs, late, edge = r.errors, r.late, r.edge
+	r.errors, r.late, r.edge = nil, 0, QueueEdge{}
+	return errs, late, edge
 }
 
 // collector merges the worker recorders once per interval.
@@ -137,8 +144,9 @@ type collector struct {
 func (c *collector) collect(start, end time.Time) Interval {
 	c.scratch.Reset()
 	for _, r := range c.recorders {
-		errs, late := r.drain(c.scratch)
+		errs, late, edge := r.drain(c.scratch)
 		c.res.Late += late
+		c.res.QueueEdge.add(edge)
 		for _, e := range errs {
 			if len(c.res.ErrorSample) < maxErrorSamples {
 				c.res.ErrorSample = append(c.res.ErrorSample, e)

@@ -11,8 +11,11 @@ const DefaultThresholds = "p95<3ms"
 
 // Threshold is one pass condition, e.g. p95<3ms.
 type Threshold struct {
-	Expr   string  // as written, trimmed
-	Metric string  // p50 p90 p95 p99 p99.9 max mean errors rate_limited rate
+	Expr string // as written, trimmed
+	// Metric is p50 p90 p95 p99 p99.9 max mean (latency, any queue
+	// included), one of them prefixed service_ (latency less the queueing
+	// delay) or queue_ (the queueing delay), errors, rate_limited or rate.
+	Metric string
 	Op     string  // < <= > >=
 	Limit  float64 // ms for latencies, a fraction for errors and rate_limited, req/s for rate
 }
@@ -30,7 +33,7 @@ type Verdict struct {
 
 var latencyMetrics = map[string]bool{"p50": true, "p90": true, "p95": true, "p99": true, "p99.9": true, "max": true, "mean": true}
 
-const thresholdHelp = "write thresholds like p95<3ms;p99<5ms;errors<0.1%;rate>=990 (latency metrics p50 p90 p95 p99 p99.9 max mean with a unit ns, us, ms or s; errors and rate_limited as a percentage or fraction; rate: the throughput, responses completed per second within the measured window)"
+const thresholdHelp = "write thresholds like p95<3ms;p99<5ms;errors<0.1%;rate>=990 (latency metrics p50 p90 p95 p99 p99.9 max mean with a unit ns, us, ms or s, queue included; prefixed service_ the latency without a leaky bucket's queueing delay, queue_ that delay; errors and rate_limited as a percentage or fraction; rate: the throughput, responses completed per second within the measured window)"
 
 // ParseThresholds parses a ';'-separated list. Empty entries are ignored; an
 // empty list is valid and has no thresholds.
@@ -56,8 +59,8 @@ func parseThreshold(s string) (Threshold, error) {
 		return Threshold{}, fmt.Errorf("no comparison (<, <=, >, >=) after a metric")
 	}
 	t := Threshold{Expr: s, Metric: strings.ToLower(strings.TrimSpace(s[:i]))}
-	if t.Metric == "p999" {
-		t.Metric = "p99.9" // the name load.json's field has (latency_ms.p999)
+	if prefix, base := splitLatency(t.Metric); base == "p999" {
+		t.Metric = prefix + "p99.9" // the name load.json's field has (latency_ms.p999)
 	}
 	rest := s[i:]
 	if strings.HasPrefix(rest, "<=") || strings.HasPrefix(rest, ">=") {
@@ -76,7 +79,7 @@ func parseThreshold(s string) (Threshold, error) {
 	}
 	unit = strings.TrimSpace(unit)
 	switch {
-	case latencyMetrics[t.Metric]:
+	case isLatency(t.Metric):
 		scale, ok := map[string]float64{"ns": 1e-6, "us": 1e-3, "µs": 1e-3, "ms": 1, "s": 1e3}[unit]
 		if !ok {
 			return Threshold{}, fmt.Errorf("latency needs a unit (ns, us, ms, s), got %q", unit)
@@ -116,7 +119,9 @@ func splitNumber(s string) (num, unit string) {
 
 // Figures are the measurements thresholds are evaluated on.
 type Figures struct {
-	Latency     Percentiles // corrected, ms
+	Latency     Percentiles // corrected, ms, any queue included
+	Queue       Percentiles // the queueing delay prescribed (WithQueue); zero without a queue
+	Service     Percentiles // Latency less Queue; empty without a queue (service_ metrics then read Latency)
 	Requests    int64
 	Errors      int64
 	RateLimited int64
@@ -128,29 +133,17 @@ type Figures struct {
 func (t Threshold) Evaluate(f Figures) Verdict {
 	v := Verdict{Expr: t.Expr, Metric: t.Metric, Op: t.Op, Limit: t.Limit}
 	switch t.Metric {
-	case "p50":
-		v.Actual = f.Latency.P50
-	case "p90":
-		v.Actual = f.Latency.P90
-	case "p95":
-		v.Actual = f.Latency.P95
-	case "p99":
-		v.Actual = f.Latency.P99
-	case "p99.9":
-		v.Actual = f.Latency.P999
-	case "max":
-		v.Actual = f.Latency.Max
-	case "mean":
-		v.Actual = f.Latency.Mean
 	case "errors":
 		v.Actual = fraction(f.Errors, f.Requests)
 	case "rate_limited":
 		v.Actual = fraction(f.RateLimited, f.Requests)
 	case "rate":
 		v.Actual = f.Rate
+	default:
+		v.Actual = f.latency(t.Metric)
 	}
 	switch {
-	case latencyMetrics[t.Metric]:
+	case isLatency(t.Metric):
 		v.Unit = "ms"
 	case t.Metric == "rate":
 		v.Unit = "req/s"
@@ -178,4 +171,42 @@ func fraction(n, d int64) float64 {
 		return 0
 	}
 	return float64(n) / float64(d)
+}
+
+// Prefixes of the latency metrics without the queue and of the queue.
+const (
+	prefixService = "service_"
+	prefixQueue   = "queue_"
+)
+
+// splitLatency splits a metric into its prefix (service_, queue_ or none)
+// and the rest.
+func splitLatency(metric string) (prefix, base string) {
+	for _, p := range []string{prefixService, prefixQueue} {
+		if rest, ok := strings.CutPrefix(metric, p); ok {
+			return p, rest
+		}
+	}
+	return "", metric
+}
+
+// isLatency reports whether metric is a latency metric, prefixed or not.
+func isLatency(metric string) bool {
+	_, base := splitLatency(metric)
+	return latencyMetrics[base]
+}
+
+// latency is the latency metric's figure in ms.
+func (f Figures) latency(metric string) float64 {
+	prefix, base := splitLatency(metric)
+	p := f.Latency
+	switch prefix {
+	case prefixService:
+		if f.Service.Count > 0 {
+			p = f.Service
+		} // no queue modelled: the latency is the service latency
+	case prefixQueue:
+		p = f.Queue
+	}
+	return map[string]float64{"p50": p.P50, "p90": p.P90, "p95": p.P95, "p99": p.P99, "p99.9": p.P999, "max": p.Max, "mean": p.Mean}[base]
 }

@@ -45,6 +45,7 @@ type worker struct {
 	rec     *recorder
 	pool    *atomic.Pointer[[][]byte]
 	measure time.Time
+	queue   *keyQueue // nil: no queue modelled
 }
 
 func (w *worker) open(jobs <-chan job) {
@@ -84,7 +85,9 @@ func (w *worker) send(n uint64, intended, sent time.Time) time.Time {
 	if w.conn == nil {
 		w.conn, err = w.a.dialer.Dial(w.ctx)
 	}
+	var q queued
 	if err == nil {
+		q = w.queue.step(n%uint64(len(reqs)), clock)
 		status, err = w.conn.RoundTrip(reqs[n%uint64(len(reqs))])
 		if err != nil {
 			w.close()
@@ -92,7 +95,7 @@ func (w *worker) send(n uint64, intended, sent time.Time) time.Time {
 	}
 	received := clock.Now()
 	if !intended.Before(w.measure) {
-		w.rec.record(intended, sent, received, status, err)
+		w.rec.record(intended, sent, received, status, err, q)
 	}
 	return received
 }

@@ -24,8 +24,8 @@ const (
 
 // registerLeakyBucketFlags binds -lb-mode and -rl-delay.
 func (c *Config) registerLeakyBucketFlags(fs *flag.FlagSet, getenv envflag.Getenv) {
-	fs.Var(envflag.Value(getenv, envLBMode, (*lbModeFlag)(&c.LBMode)), "lb-mode", profile.TakenBy(envLBMode)+": delay (queued requests wait their turn) or nodelay (answered at once, places freed at R) (LB_MODE)")
-	fs.Var(envflag.Value(getenv, envDelay, (*delayFlag)(&c.Delay)), "rl-delay", profile.TakenBy(envDelay)+": the queued requests answered at once, D in [0, RL_BURST] (RL_DELAY)")
+	fs.Var(envflag.Value(getenv, envLBMode, (*lbModeFlag)(&c.LBMode)), FlagLBMode, profile.TakenBy(envLBMode)+": delay (queued requests wait their turn) or nodelay (answered at once, places freed at R) (LB_MODE)")
+	fs.Var(envflag.Value(getenv, envDelay, (*delayFlag)(&c.Delay)), FlagDelay, profile.TakenBy(envDelay)+": the queued requests answered at once, D in [0, RL_BURST] (RL_DELAY)")
 }
 
 // lbModeFlag is LB_MODE ("" in Config: not given, delay).

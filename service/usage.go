@@ -34,6 +34,8 @@ const (
 	FlagLimitedStatus = "limited-status"
 	FlagBurst         = "rl-burst"
 	FlagRate          = "rl-rate"
+	FlagLBMode        = "lb-mode"
+	FlagDelay         = "rl-delay"
 )
 
 // RegisterSome binds only the named settings to fs (RegisterFlags binds them

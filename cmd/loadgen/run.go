@@ -134,12 +134,13 @@ func startTarget(ctx context.Context, cfg *config, stdout io.Writer) (base strin
 		replicas, base = h.URLs, h.URLs[0]
 	}
 	if base == "" {
+		cfg.Target = cfg.Target.WithEmbeddedDefaults() // the B and R the queue is modelled with
 		fc := fakeserver.DefaultConfig()
 		fc.Limit, fc.Window, fc.Sentinel = cfg.Target.Limit, cfg.Target.Window, cfg.Target.Sentinel
 		if p := cfg.Target.Profile; p != profile.PRD {
-			// The reference serves sliding-log and fixed-window (keyed
-			// by X-User-ID); another profile fails to start.
+			// The reference serves the profile keyed as KEY says.
 			fc.Profile, fc.Align = profile.Name(p), profile.Align(cfg.Target.WindowAlign)
+			fc.Burst, fc.Rate, fc.QueueDelay, fc.NoDelay = cfg.Target.Burst, cfg.Target.Rate, cfg.Target.Delay, cfg.Target.NoDelay()
 		}
 		srv, err := fakeserver.Start(fc, "127.0.0.1:0")
 		if err != nil {
@@ -182,7 +183,11 @@ func attack(ctx context.Context, cfg config, target string, dialer loadgen.Diale
 		return nil, fmt.Errorf("create load.hlog: %w", err)
 	}
 	defer hlog.Close()
-	opts := append([]loadgen.Option{loadgen.WithRate(cfg.Rate)}, cfg.Fleet.attackOptions()...)
+	opts, err := queueOptions(cfg.Target)
+	if err != nil {
+		return nil, err
+	}
+	opts = append(append(opts, loadgen.WithRate(cfg.Rate)), cfg.Fleet.attackOptions()...)
 	att, err := loadgen.NewAttacker(dialer, render, append(opts,
 		loadgen.WithConnections(cfg.Connections),
 		loadgen.WithDuration(cfg.Duration),
