@@ -81,15 +81,17 @@ func TestLoad(t *testing.T) {
 	for _, p := range append(rep.problems, rep.oversells...) {
 		t.Error(p)
 	}
-	for _, class := range []string{"hot", "ip"} {
-		if rep.byClass[class][429] == 0 {
-			t.Errorf("no 429 on the %s buckets: they never ran out, so the run proves nothing about contention there", class)
-		}
-	}
 	if rep.rss >= loadMaxRSS {
 		t.Errorf("server peak RSS %d MiB, bound %d MiB", rep.rss>>20, loadMaxRSS>>20)
 	}
 	t.Log(rep)
+	for _, class := range []string{"hot", "ip"} {
+		if rep.byClass[class][429] == 0 && !t.Failed() {
+			// Too slow a machine sends too little to exhaust a bucket: the
+			// run proves nothing about contention there, and says so.
+			t.Skipf("no 429 on the %s buckets: they never ran out (%d requests in %s), so the run proves nothing about contention there", class, rep.requests, rep.elapsed.Round(time.Millisecond))
+		}
+	}
 }
 
 // The oversell check of TestLoad can fail: the same load against the

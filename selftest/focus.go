@@ -62,7 +62,11 @@ func (f *focus) tags(p profile.Name, detectors []string) (expr string, run bool)
 	var terms []string
 	for _, id := range f.ran[p] {
 		if !f.required[id] || slices.Contains(detectors, id) {
-			terms = append(terms, "@id:"+id)
+			// An outline's rows (AC9-01.1, …) share their outline's tag.
+			base, _, _ := strings.Cut(id, ".")
+			if t := "@id:" + base; !slices.Contains(terms, t) {
+				terms = append(terms, t)
+			}
 		}
 	}
 	return strings.Join(terms, " or "), len(terms) > 0
