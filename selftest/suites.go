@@ -35,10 +35,8 @@ func profileConfig(p profile.Name) service.Config {
 		tc.LimitedBody = dialect.JSONBody("/error/code", "RATE_LIMITED")
 	}
 	if p == profile.SlidingWindowCounter {
-		// SWC-2 is decided 1 s either side of each decision: a counter
-		// that forgets the previous window is seen only when N and W leave
-		// the previous window's weight 2 s into the next one above 1.
-		tc.Limit, tc.Window = 10, 6*time.Second
+		// SWC-2's sizes (service.EmbeddedCounterWindow says why).
+		tc.Limit, tc.Window = service.EmbeddedCounterLimit, service.EmbeddedCounterWindow
 	}
 	if p == profile.TokenBucket || p == profile.LeakyBucket {
 		tc = tc.WithTokenBucketDefaults() // B and R: the reference's defaults

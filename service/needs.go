@@ -22,6 +22,12 @@ func (c Config) TargetNeeds() error {
 const (
 	EmbeddedLimit  = 5
 	EmbeddedWindow = 3 * time.Second
+	// The sliding-window counter's: SWC-2 is decided 1 s either side of
+	// each decision, so it needs W of at least 5 s, and a counter that
+	// forgets the previous window shows only when N and W leave that
+	// window's weight 2 s into the next one above 1 (N = 10, W = 6 s).
+	EmbeddedCounterLimit  = 10
+	EmbeddedCounterWindow = 6 * time.Second
 )
 
 // SizedForEmbedded is c for the embedded reference: a profile other than
@@ -31,11 +37,15 @@ func (c Config) SizedForEmbedded(limitGiven, windowGiven bool) Config {
 	if profile.IsPRD(c.Profile) {
 		return c
 	}
+	limit, window := EmbeddedLimit, EmbeddedWindow
+	if c.Profile == profile.SlidingWindowCounter {
+		limit, window = EmbeddedCounterLimit, EmbeddedCounterWindow
+	}
 	if !limitGiven {
-		c.Limit = EmbeddedLimit
+		c.Limit = limit
 	}
 	if !windowGiven {
-		c.Window = EmbeddedWindow
+		c.Window = window
 	}
 	return c
 }
