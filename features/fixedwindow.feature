@@ -75,8 +75,7 @@ Feature: Fixed window: at most N allowed per window (FW-1 … FW-7)
     "FW-3: The next window gives N fresh allowances — also to a client that
     kept retrying while refused (a refusal never moves the window)." The
     key spends N in a window 1.2 s old and retries every 200 ms while
-    refused until 1.1 s before the window ends (a server clock ahead by up
-    to 1 s still decides them inside it); right after it ends, N+1
+    refused until 300 ms before the window ends; right after it ends, N+1
     more get exactly N.
     Given a fresh key
     When the key's window is 1200 ms old

@@ -18,11 +18,8 @@ func (s *state) registerFixedWindowRetry(sc scenario.Stepper) {
 }
 
 // retryStop is how long before the window's earliest end the retries stop,
-// so that each is decided inside the spent window even by a server whose
-// clock is up to the bound's tolerance ahead (Fiber's reads whole seconds):
-// stopping 300 ms before, a retry against Fiber was allowed inside that
-// tolerance in 2 of 5 interop runs, and the scenario could only skip.
-const retryStop = bound.DefaultTolerance + 100*time.Millisecond
+// so that each is decided inside the spent window.
+const retryStop = 300 * time.Millisecond
 
 // retryWhileRefused sends a request of the key every ms milliseconds from
 // secs seconds before the window's earliest end until retryStop before it.
