@@ -243,6 +243,10 @@ func (s *World) AssumeRunInOneWindow(ex *httpclient.Exchange) {
 		return
 	}
 	first, end := s.Key.Runs[len(s.Key.Runs)-1][0], s.KeyWindowEarliestEnd()
+	if a := s.Env().Config.WindowAlign; end.IsZero() && (a == profile.AlignEpoch || a == "") {
+		// no window recorded for the key: the epoch window its run began in
+		end = s.EpochStart(first.Sent).Add(s.Window())
+	}
 	s.Assume("the key's requests within one window", func() string {
 		if ex.Refused() {
 			return "" // refused: the verdict rests on no timing
