@@ -21,7 +21,8 @@ func (s *state) registerQueue(sc scenario.Stepper) {
 	sc.Step(`^B\+1 of them were allowed and the rest refused with 429, each within 1 second of its send$`, s.queueBound)
 }
 
-// burst releases B+1+k requests of the key at once (k empty: 0).
+// burst releases B+1+k requests of the key at once (k empty: 0), a
+// control beside them (control.go).
 func (s *state) burst(k string) error {
 	extra := 0
 	if k != "" {
@@ -29,7 +30,16 @@ func (s *state) burst(k string) error {
 			return scenario.Precondition(fmt.Errorf("burst: %q is not a count: %w", k, err))
 		}
 	}
-	return s.ConcurrentN(s.Burst() + 1 + extra)
+	send, err := s.dialControl()
+	if err != nil {
+		return err
+	}
+	wait := send(time.Time{})
+	err = s.ConcurrentN(s.Burst() + 1 + extra)
+	if werr := wait(); err == nil {
+		err = werr
+	}
+	return err
 }
 
 // atOnce is D: RL_DELAY, or B under LB_MODE=nodelay (every queued request
@@ -52,7 +62,8 @@ func (s *state) outputRate() error {
 
 // queueBound is LB-2 on the last batch. Fewer than B + 1 allowed is a
 // violation whatever the timing (an idle key's first B + 1 requests find a
-// place); a refusal answered more than 1 s after its send too. More than
+// place); a refusal answered more than 1 s after its send too, where a
+// control in flight beside it came back promptly. More than
 // B + 1 allowed rests on the batch having reached the server before a
 // place could drain: its sends and the quickest round trip of the batch
 // (how long a request took to reach the server and come back) fit in 1/R.
@@ -68,6 +79,7 @@ func (s *state) queueBound() error {
 			return scenario.Violate(s.Refs(), "each request is allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", ex.Status), ex)
 		}
 		if took := ex.Received.Sub(ex.Sent); took > time.Second {
+			s.assumePrompt(ex)
 			return scenario.Violate(s.Refs(), "a request that finds the queue full is refused at once",
 				"the 429 within 1 s of its send", fmt.Sprintf("after %s", took.Round(time.Millisecond)), ex)
 		}

@@ -8,10 +8,12 @@ import (
 
 // state is one scenario's leaky-bucket steps: the key world it shares with
 // the other keyed step sets and the other key's batch its LB-3 and LB-4
-// steps send beside the key's own.
+// steps send beside the key's own, and
+// the control sent beside a batch whose answers must come at once.
 type state struct {
 	*keyed.World
-	other []*httpclient.Exchange
+	other   []*httpclient.Exchange
+	control *httpclient.Exchange // control.go
 }
 
 // Register registers the leaky-bucket steps on the scenario's key world w.
