@@ -31,6 +31,10 @@ type fwFake struct {
 	grid           bool
 	movesOnRefusal bool
 	refusal        int // the refusal's status; 0: 429
+	// ticker, when set, is the phase of a once-a-second ticker whose whole
+	// seconds are the server's clock (Fiber's utils.Timestamp): it decides
+	// at floor(t − ticker), up to 2 s behind.
+	ticker time.Duration
 
 	mu sync.Mutex
 	n  int
@@ -48,7 +52,11 @@ func (f *fwFake) Do(_ context.Context, r httpclient.Request) *httpclient.Exchang
 	ex.Received = f.clock.advance(f.delay(f.n))
 	f.n++
 	key := r.Header.Get("X-User-ID")
-	st, t, w := f.st[key], ex.Received.Unix(), int64(f.window/time.Second)
+	now := ex.Received
+	if f.ticker > 0 {
+		now = time.Unix(now.Add(-f.ticker).Unix(), 0)
+	}
+	st, t, w := f.st[key], now.Unix(), int64(f.window/time.Second)
 	if f.grid && st.Found && st.Reset <= t {
 		st = model.State{Found: true, Remaining: f.limit, Reset: st.Reset + ((t-st.Reset)/w+1)*w}
 	}
@@ -58,7 +66,7 @@ func (f *fwFake) Do(_ context.Context, r httpclient.Request) *httpclient.Exchang
 		f.st[key], d = st, model.Decision{Limit: f.limit, Reset: st.Reset, RetryAfter: w}
 	} else {
 		var next model.State
-		if next, d = f.m.Step(st, model.Request{Cost: 1}, ex.Received); d.Write {
+		if next, d = f.m.Step(st, model.Request{Cost: 1}, now); d.Write {
 			f.st[key] = next
 		}
 	}

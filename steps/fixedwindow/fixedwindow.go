@@ -142,7 +142,7 @@ func (s *state) windowEnds() error {
 	if err := s.WaitUntil(end.Add(100 * time.Millisecond)); err != nil {
 		return err
 	}
-	s.Key.Opened, s.Key.Spent, s.Key.End = nil, 0, end.Add(s.Window())
+	s.Key.Opened, s.Key.Spent, s.Key.End, s.Key.Ended = nil, 0, end.Add(s.Window()), end
 	return nil
 }
 

@@ -57,12 +57,14 @@ func (s *World) KeyWindowEnd() time.Time {
 }
 
 // KeyWindowEarliestEnd is the earliest the current window can end: the
-// Epoch boundary, or (first-request) W after the whole second in which the
-// request that opened it was sent (a server keeping whole seconds ends it
-// there).
+// Epoch boundary, or (first-request) W − 1 s after the request that opened
+// it was sent. A server keeping whole seconds may end it up to 1 s early:
+// one that truncates its clock ends it W after the whole second of the
+// opening decision, and one whose whole seconds are a ticker's (Fiber's
+// utils.Timestamp) as much as 1 s before that.
 func (s *World) KeyWindowEarliestEnd() time.Time {
 	if s.Epoch() || s.Key.Opened == nil {
 		return s.KeyWindowEnd()
 	}
-	return s.Key.Opened.Sent.Truncate(time.Second).Add(s.Window())
+	return s.Key.Opened.Sent.Add(s.Window() - time.Second)
 }

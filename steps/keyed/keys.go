@@ -28,6 +28,9 @@ type Key struct {
 	Opened *httpclient.Exchange
 	Spent  int
 	End    time.Time
+	// Ended is the end of the window "the window ends" waited for
+	// (ended.go); zero before.
+	Ended time.Time
 }
 
 // registerKeys registers the steps that make keys and send with them.
@@ -266,7 +269,9 @@ func (s *World) secondsPass(n int) error {
 	return s.WaitUntil(s.Now().Add(time.Duration(n) * time.Second))
 }
 
-// ExactlyN checks the last batch: exactly N allowed, the rest 429.
+// ExactlyN checks the last batch: exactly N allowed, the rest 429. More
+// than N rests on the batch lying in one window, fewer (fixed windows) on
+// the server having ended the window before it (ended.go).
 func (s *World) ExactlyN() error {
 	allowed, other := 0, []*httpclient.Exchange(nil)
 	for _, ex := range s.Batch.Exchanges {
@@ -282,6 +287,9 @@ func (s *World) ExactlyN() error {
 	}
 	if allowed > s.Limit() {
 		s.AssumeBatchInOneWindow(s.Batch.Exchanges)
+	}
+	if allowed < s.Limit() {
+		s.assumeWindowEnded(s.Batch.Exchanges)
 	}
 	if allowed != s.Limit() {
 		return scenario.Violate(s.Refs(), fmt.Sprintf("%d requests of one key within one window", s.Batch.Sent),
