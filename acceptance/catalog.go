@@ -18,6 +18,8 @@ type ScenarioInfo struct {
 	Profile profile.Name
 	Feature profile.Feature
 	Clauses []clause.ID
+	// Steps are the texts of its steps, every row's for an outline.
+	Steps []string
 }
 
 // Catalog lists the scenarios of the feature files in fsys, by id.
@@ -26,7 +28,7 @@ func Catalog(fsys fs.FS) ([]ScenarioInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	var out []ScenarioInfo
 	for _, p := range pickles {
 		si := ScenarioInfo{Name: p.Name, Profile: profile.PRD}
@@ -43,10 +45,14 @@ func Catalog(fsys fs.FS) ([]ScenarioInfo, error) {
 				si.Clauses = append(si.Clauses, clause.ID(name))
 			}
 		}
-		if seen[si.ID] {
+		for _, st := range p.Steps {
+			si.Steps = append(si.Steps, st.Text)
+		}
+		if i, ok := seen[si.ID]; ok {
+			out[i].Steps = append(out[i].Steps, si.Steps...)
 			continue
 		}
-		seen[si.ID] = true
+		seen[si.ID] = len(out)
 		out = append(out, si)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].ID < out[j].ID })

@@ -39,6 +39,8 @@ func (t *tables) region(name string) (string, bool) {
 		return t.features(), true
 	case "faults":
 		return faultTable(), true
+	case "assumptions":
+		return t.assumptions(), true
 	case "fault-count":
 		return fmt.Sprint(len(faults.All())), true
 	case "profile-names":
