@@ -9,6 +9,7 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/fault/faulttest"
+	"github.com/rlspec/rlspec/fault/prd"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps"
 )
@@ -26,7 +27,7 @@ func TestRefusedRequestsSpendNothing(t *testing.T) {
 		reason  string
 	}{
 		{"reference", fault.None, http.Header{"Authorization": {token}}, steps.Passed, ""},
-		{"auth-spends", fault.AuthSpends, http.Header{"Authorization": {token}}, steps.Failed, "the refused requests spent 2 unit(s)"},
+		{"auth-spends", prd.AuthSpendsName, http.Header{"Authorization": {token}}, steps.Failed, "the refused requests spent 2 unit(s)"},
 		{"no credential", fault.None, http.Header{"X-Team": {"rides"}}, steps.Skipped, "TARGET_HEADERS carries no credential"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/fault/faulttest"
+	"github.com/rlspec/rlspec/fault/prd"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps"
 )
@@ -182,7 +183,7 @@ type junitTestCase struct {
 // actual; report.html opens with the counts and failures first and shows
 // the evidence with send and receive times.
 func TestReportsOfAFailingRun(t *testing.T) {
-	tc := startEmbedded(t, service.DefaultConfig(), fault.NoRetryAfter)
+	tc := startEmbedded(t, service.DefaultConfig(), prd.NoRetryAfterName)
 	set := DefaultSettings()
 	set.ReportDir = t.TempDir()
 	set.Tags = clause.AC3.Tag()

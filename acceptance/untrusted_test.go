@@ -8,6 +8,7 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/fault/faulttest"
+	"github.com/rlspec/rlspec/fault/prd"
 	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps"
@@ -25,7 +26,7 @@ func TestUntrustedInstanceRunsXFF01(t *testing.T) {
 		want      steps.Status
 	}{
 		{"reference", true, fault.None, steps.Passed},
-		{"trust-xff", true, fault.TrustXFF, steps.Failed},
+		{"trust-xff", true, prd.TrustXFFName, steps.Failed},
 		{"no instance", false, fault.None, steps.Skipped},
 	} {
 		t.Run(c.name, func(t *testing.T) {

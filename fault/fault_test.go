@@ -14,6 +14,13 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/fault/faults"
+	"github.com/rlspec/rlspec/fault/fixedwindow"
+	"github.com/rlspec/rlspec/fault/leakybucket"
+	"github.com/rlspec/rlspec/fault/penalties"
+	"github.com/rlspec/rlspec/fault/prd"
+	"github.com/rlspec/rlspec/fault/slidinglog"
+	"github.com/rlspec/rlspec/fault/swcounter"
+	"github.com/rlspec/rlspec/fault/tokenbucket"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 )
@@ -32,12 +39,12 @@ func codes(ws []*httptest.ResponseRecorder) (ok int) {
 }
 
 var detectors = map[fault.Name]detector{
-	fault.CheckThenAct: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.CheckThenActName: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		s := mk(func(c *fakeserver.Config) { c.Limit = 20 })
 		ok := codes(s.parallel(200, call{Body: rideBody(devBucket(1))}))
 		return ok > 20, fmt.Sprintf("%d of 200 allowed with limit 20", ok)
 	},
-	fault.ReplaySpends: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.ReplaySpendsName: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		s := mk(nil)
 		c := call{Body: rideBody(devBucket(1)), Key: "k"}
 		s.do(c)
@@ -45,7 +52,7 @@ var detectors = map[fault.Name]detector{
 		r := remaining(s.post(devBucket(1)))
 		return r != 498, fmt.Sprintf("Remaining %d after one spend, one replay, one spend", r)
 	},
-	fault.ConcurrentReplays: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.ConcurrentReplaysName: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		s := mk(nil)
 		s.parallel(40, call{Body: rideBody(devBucket(1)), Key: "k"})
 		r := remaining(s.post(devBucket(1)))
@@ -62,82 +69,82 @@ var detectors = map[fault.Name]detector{
 		r := remaining(mk(onFile).post(devBucket(1)))
 		return r != 497, fmt.Sprintf("Remaining %d after two spends and a restart", r)
 	},
-	fault.ReplayIgnoresBody: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.ReplayIgnoresBodyName: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		s := mk(nil)
 		s.do(call{Body: rideBody(devBucket(1)), Key: "k"})
 		w := s.do(call{Body: rideBody(devBucket(2)), Key: "k"})
 		return w.Code == 200, fmt.Sprintf("same key, other body: %d", w.Code)
 	},
-	fault.NoHeaders429: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.NoHeaders429Name: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		s := mk(func(c *fakeserver.Config) { c.Limit = 1 })
 		s.post(devBucket(1))
 		w := s.post(devBucket(1))
 		return w.Code != 429 || remaining(w) < 0, fmt.Sprintf("429 headers %v", w.Header())
 	},
-	fault.OffByOne: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.OffByOneName: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		r := remaining(mk(nil).post(devBucket(1)))
 		return r != 499, fmt.Sprintf("first Remaining %d", r)
 	},
-	fault.NoReset: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.NoResetName: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		s := mk(func(c *fakeserver.Config) { c.Limit = 1; c.Window = 10 * time.Second })
 		s.post(devBucket(1))
 		s.clk.Advance(11 * time.Second)
 		w := s.post(devBucket(1))
 		return w.Code != 200, fmt.Sprintf("after the window: %d", w.Code)
 	},
-	fault.ResetKeepsReset: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.ResetKeepsResetName: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		s := mk(func(c *fakeserver.Config) { c.Limit = 1; c.Window = 10 * time.Second })
 		s.post(devBucket(1))
 		s.clk.Advance(11 * time.Second)
 		r := reset(s.post(devBucket(1)))
 		return r < s.clk.Now().Unix(), fmt.Sprintf("Reset %d, now %d", r, s.clk.Now().Unix())
 	},
-	fault.ResetRace: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.ResetRaceName: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		s := mk(func(c *fakeserver.Config) { c.Limit = 5; c.Window = 10 * time.Second })
 		s.post(devBucket(1))
 		s.clk.Advance(11 * time.Second)
 		ok := codes(s.parallel(50, call{Body: rideBody(devBucket(1))}))
 		return ok > 5, fmt.Sprintf("%d allowed at the boundary with limit 5", ok)
 	},
-	fault.PushesWindow429: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.PushesWindow429Name: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		s := mk(func(c *fakeserver.Config) { c.Limit = 1 })
 		first := reset(s.post(devBucket(1)))
 		s.clk.Advance(3 * time.Second)
 		r := reset(s.post(devBucket(1)))
 		return r != first, fmt.Sprintf("Reset %d then %d", first, r)
 	},
-	fault.SlidingReset: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.SlidingResetName: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		s := mk(nil)
 		first := reset(s.post(devBucket(1)))
 		s.clk.Advance(3 * time.Second)
 		r := reset(s.post(devBucket(1)))
 		return r != first, fmt.Sprintf("Reset %d then %d", first, r)
 	},
-	fault.NoIPFallback: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.NoIPFallbackName: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		s := mk(func(c *fakeserver.Config) { c.Limit = 1 })
 		s.do(call{Remote: "192.0.2.1:1", Body: rideBody(nil)})
 		w := s.do(call{Remote: "192.0.2.2:1", Body: rideBody(nil)})
 		return w.Code != 200, fmt.Sprintf("another address got %d", w.Code)
 	},
-	fault.InvalidBucketKey: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.InvalidBucketKeyName: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		s := mk(func(c *fakeserver.Config) { c.Limit = 1 })
 		s.post("x")
 		w := s.post("y")
 		return w.Code == 200, fmt.Sprintf("second invalid bucket from one address got %d", w.Code)
 	},
-	fault.TrustXFF: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.TrustXFFName: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		s := mk(func(c *fakeserver.Config) { c.Limit = 1 })
 		s.do(call{Body: rideBody(nil), Header: http.Header{"X-Forwarded-For": {"203.0.113.1"}}})
 		w := s.do(call{Body: rideBody(nil), Header: http.Header{"X-Forwarded-For": {"203.0.113.2"}}})
 		return w.Code == 200, fmt.Sprintf("spoofed X-Forwarded-For got %d", w.Code)
 	},
-	fault.FlagIgnored: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.FlagIgnoredName: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		s := mk(func(c *fakeserver.Config) { c.Enabled = false; c.Limit = 1 })
 		s.post(devBucket(1))
 		w := s.post(devBucket(1))
 		return w.Code != 200 || remaining(w) != 999, fmt.Sprintf("flag off, past the limit: %d Remaining %d", w.Code, remaining(w))
 	},
-	fault.NoHeadersFlagOff: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.NoHeadersFlagOffName: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		w := mk(func(c *fakeserver.Config) { c.Enabled = false }).post(devBucket(1))
 		return remaining(w) < 0 || reset(w) < 0, fmt.Sprintf("flag-off headers %v", w.Header())
 	},
@@ -158,17 +165,17 @@ var detectors = map[fault.Name]detector{
 		}
 		return ok > 10, fmt.Sprintf("%d of 20 allowed across two replicas with limit 10", ok)
 	},
-	fault.NoRetryAfter: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.NoRetryAfterName: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		s := mk(func(c *fakeserver.Config) { c.Limit = 1 })
 		s.post(devBucket(1))
 		w := s.post(devBucket(1))
 		return hdr(w, "Retry-After") < 1, fmt.Sprintf("Retry-After %q", w.Header().Get("Retry-After"))
 	},
-	fault.NoHeadersFallback: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.NoHeadersFallbackName: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		w := mk(nil).do(call{Body: rideBody(nil)})
 		return remaining(w) < 0 || reset(w) < 0, fmt.Sprintf("IP-fallback response headers %v", w.Header())
 	},
-	fault.AuthSpends: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.AuthSpendsName: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		const token = "Bearer t0ken"
 		s := mk(func(c *fakeserver.Config) { c.RequireAuth = token })
 		ok := http.Header{"Authorization": {token}}
@@ -181,7 +188,7 @@ var detectors = map[fault.Name]detector{
 		r := remaining(s.do(call{Body: rideBody(devBucket(1)), Header: ok}))
 		return r != 498, fmt.Sprintf("Remaining %d after two spends and two refusals", r)
 	},
-	fault.FailOpen: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.FailOpenName: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		// The store's write lock held by another connection past the busy
 		// timeout: the decision cannot be stored.
 		path := filepath.Join(t.TempDir(), "locked.db")
@@ -191,27 +198,27 @@ var detectors = map[fault.Name]detector{
 		w := s.post(devBucket(1))
 		return w.Code == 200, fmt.Sprintf("with the store locked: %d", w.Code)
 	},
-	fault.BadInput500: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
+	prd.BadInput500Name: func(t *testing.T, mk func(func(*fakeserver.Config)) tserver) (bool, string) {
 		w := mk(nil).do(call{Body: `{"route_id":`})
 		return w.Code >= 500, fmt.Sprintf("malformed JSON: %d", w.Code)
 	},
-	fault.SLSameSecond:       slSameSecondDetector,
-	fault.SLCheckThenRecord:  slOversellDetector,
-	fault.SLResetNow:         slResetDetector,
-	fault.SLRefusedRecorded:  slRefusedDetector,
-	fault.SLRetryAfterWindow: slRetryAfterLongDetector,
-	fault.SLRetryAfterShort:  slRetryAfterShortDetector,
-	fault.SLKeyIgnored:       keysDetector(slServer, 3),
-	fault.SLAnonymousShared:  anonymousDetector(slServer, 3),
-	fault.SLWeightedCounter:  slCounterDetector,
+	slidinglog.SLSameSecond:       slSameSecondDetector,
+	slidinglog.SLCheckThenRecord:  slOversellDetector,
+	slidinglog.SLResetNow:         slResetDetector,
+	slidinglog.SLRefusedRecorded:  slRefusedDetector,
+	slidinglog.SLRetryAfterWindow: slRetryAfterLongDetector,
+	slidinglog.SLRetryAfterShort:  slRetryAfterShortDetector,
+	slidinglog.SLKeyIgnored:       keysDetector(slServer, 3),
+	slidinglog.SLAnonymousShared:  anonymousDetector(slServer, 3),
+	slidinglog.SLWeightedCounter:  slCounterDetector,
 
-	fault.PNRefusedCounted:   pnRefusedCountedDetector,
-	fault.PNRefusedEscalates: pnRefusedEscalatesDetector,
-	fault.PNNoEscalation:     pnNoEscalationDetector,
-	fault.PNSpends:           pnSpendsDetector,
-	fault.PNNeverForgets:     pnNeverForgetsDetector,
-	fault.PNReleaseLate:      pnReleaseLateDetector,
-	fault.BypassSpends: func(_ *testing.T, mk mkServer) (bool, string) {
+	penalties.PNRefusedCounted:   pnRefusedCountedDetector,
+	penalties.PNRefusedEscalates: pnRefusedEscalatesDetector,
+	penalties.PNNoEscalation:     pnNoEscalationDetector,
+	penalties.PNSpends:           pnSpendsDetector,
+	penalties.PNNeverForgets:     pnNeverForgetsDetector,
+	penalties.PNReleaseLate:      pnReleaseLateDetector,
+	slidinglog.BypassSpendsName: func(_ *testing.T, mk mkServer) (bool, string) {
 		s := mk(func(c *fakeserver.Config) {
 			c.Profile, c.Limit, c.Window = profile.SlidingLog, 3, 10*time.Second
 			c.Bypass = http.Header{"X-Role": {"admin"}}
@@ -222,7 +229,7 @@ var detectors = map[fault.Name]detector{
 		_, ok := s.spend(3, user("u", ""))
 		return ok < 3, fmt.Sprintf("after 8 bypass requests, %d of 3 normal ones allowed", ok)
 	},
-	fault.TierSharedCount: func(_ *testing.T, mk mkServer) (bool, string) {
+	slidinglog.TierSharedCountName: func(_ *testing.T, mk mkServer) (bool, string) {
 		s := mk(func(c *fakeserver.Config) {
 			c.Profile, c.Limit, c.Window = profile.SlidingLog, 3, 10*time.Second
 			c.Tiers = []model.Tier{{Path: "/v1/search", Method: http.MethodGet, Limit: 2, Window: 10 * time.Second}}
@@ -233,7 +240,7 @@ var detectors = map[fault.Name]detector{
 		_, ok := s.spend(3, user("u", ""))
 		return tier != 2 || ok < 3, fmt.Sprintf("tier: %d of 2 allowed, then the endpoint: %d of 3", tier, ok)
 	},
-	fault.IETFResetTimestamp: func(_ *testing.T, mk mkServer) (bool, string) {
+	slidinglog.IETFResetTimestamp: func(_ *testing.T, mk mkServer) (bool, string) {
 		s := mk(func(c *fakeserver.Config) {
 			c.Profile, c.Limit, c.Window, c.IETF = profile.SlidingLog, 3, 10*time.Second, true
 		})
@@ -241,47 +248,47 @@ var detectors = map[fault.Name]detector{
 		return err != nil || f.Limit.Reset > 11, fmt.Sprintf("RateLimit t=%d with W = 10 s (%v)", f.Limit.Reset, err)
 	},
 
-	fault.FWLimitFromRemaining: fwLimitDetector,
-	fault.FWFirstRequestWindow: fwEpochDetector,
-	fault.FWBoundaryRace:       fwBoundaryDetector,
-	fault.FWInsertRace:         fwInsertDetector,
-	fault.FWOffByOne:           fwOffByOneDetector,
-	fault.FWOneShort:           fwOneShortDetector,
-	fault.FWAnonymousShared:    fwAnonymousDetector,
-	fault.FWBody:               fwBodyDetector,
-	fault.FWKeyGrid:            fwKeyGridDetector,
-	fault.FWRefusalMovesWindow: fwRetryDetector,
-	fault.FWGridFirstRequest:   fwGridNextDetector(profile.AlignKeyGrid, 3*time.Second, 28*time.Second, 33*time.Second),
-	fault.FWGridDrift:          fwGridNextDetector(profile.AlignGrid, 0, 10*time.Second),
+	fixedwindow.FWLimitFromRemaining: fwLimitDetector,
+	fixedwindow.FWFirstRequestWindow: fwEpochDetector,
+	fixedwindow.FWBoundaryRace:       fwBoundaryDetector,
+	fixedwindow.FWInsertRace:         fwInsertDetector,
+	fixedwindow.FWOffByOne:           fwOffByOneDetector,
+	fixedwindow.FWOneShort:           fwOneShortDetector,
+	fixedwindow.FWAnonymousShared:    fwAnonymousDetector,
+	fixedwindow.FWBody:               fwBodyDetector,
+	fixedwindow.FWKeyGrid:            fwKeyGridDetector,
+	fixedwindow.FWRefusalMovesWindow: fwRetryDetector,
+	fixedwindow.FWGridFirstRequest:   fwGridNextDetector(profile.AlignKeyGrid, 3*time.Second, 28*time.Second, 33*time.Second),
+	fixedwindow.FWGridDrift:          fwGridNextDetector(profile.AlignGrid, 0, 10*time.Second),
 
-	fault.SWCFixedWindow:      swcWeightedDetector,
-	fault.SWCWeightsWrong:     swcWeightedDetector,
-	fault.SWCCountsRefused:    swcOverBlockingDetector,
-	fault.SWCLostUpdate:       swcConcurrentDetector,
-	fault.SWCKeyGridEpoch:     swcKeyGridDetector,
-	fault.SWCRetryAfterShort:  swcRetryAfterDetector,
-	fault.SWCResetWindowStart: swcResetDetector,
-	fault.SWCKeyIgnored:       keysDetector(swcServer5, 5),
-	fault.SWCAnonymousShared:  anonymousDetector(swcServer5, 5),
+	swcounter.SWCFixedWindow:      swcWeightedDetector,
+	swcounter.SWCWeightsWrong:     swcWeightedDetector,
+	swcounter.SWCCountsRefused:    swcOverBlockingDetector,
+	swcounter.SWCLostUpdate:       swcConcurrentDetector,
+	swcounter.SWCKeyGridEpoch:     swcKeyGridDetector,
+	swcounter.SWCRetryAfterShort:  swcRetryAfterDetector,
+	swcounter.SWCResetWindowStart: swcResetDetector,
+	swcounter.SWCKeyIgnored:       keysDetector(swcServer5, 5),
+	swcounter.SWCAnonymousShared:  anonymousDetector(swcServer5, 5),
 
-	fault.LBUnbounded:      lbBoundDetector(false),
-	fault.LBRefusesWaiters: lbBoundDetector(false),
-	fault.LBNoDelayFrees:   lbBoundDetector(true),
-	fault.LBFixedSleep:     lbSpacingDetector,
-	fault.LBOneQueue:       lbKeysDetector,
-	fault.LBLostUpdate:     lbConcurrentDetector,
-	fault.LBRefusal503:     lbRefusalDetector,
-	fault.LBNoDelayIgnored: lbHeldDetector(true),
-	fault.LBDelayIgnored:   lbHeldDetector(false),
+	leakybucket.LBUnbounded:      lbBoundDetector(false),
+	leakybucket.LBRefusesWaiters: lbBoundDetector(false),
+	leakybucket.LBNoDelayFrees:   lbBoundDetector(true),
+	leakybucket.LBFixedSleep:     lbSpacingDetector,
+	leakybucket.LBOneQueue:       lbKeysDetector,
+	leakybucket.LBLostUpdate:     lbConcurrentDetector,
+	leakybucket.LBRefusal503:     lbRefusalDetector,
+	leakybucket.LBNoDelayIgnored: lbHeldDetector(true),
+	leakybucket.LBDelayIgnored:   lbHeldDetector(false),
 
-	fault.TBWholeSecondRefill:   tbSteadyDetector,
-	fault.TBBinaryRefill:        tbRefillDetector,
-	fault.TBUncapped:            tbCapDetector,
-	fault.TBRetryAfterTruncated: tbRetryAfterDetector,
-	fault.TBLostUpdate:          tbConcurrentDetector,
-	fault.TBLimitFromRemaining:  tbLimitDetector,
-	fault.TBAnonymousShared:     tbAnonymousDetector,
-	fault.TBKeyIgnored:          tbKeysDetector,
+	tokenbucket.TBWholeSecondRefill:   tbSteadyDetector,
+	tokenbucket.TBBinaryRefill:        tbRefillDetector,
+	tokenbucket.TBUncapped:            tbCapDetector,
+	tokenbucket.TBRetryAfterTruncated: tbRetryAfterDetector,
+	tokenbucket.TBLostUpdate:          tbConcurrentDetector,
+	tokenbucket.TBLimitFromRemaining:  tbLimitDetector,
+	tokenbucket.TBAnonymousShared:     tbAnonymousDetector,
+	tokenbucket.TBKeyIgnored:          tbKeysDetector,
 
 	fault.SLMemoryQuota: memoryQuotaDetector(profile.SlidingLog),
 	fault.FWMemoryQuota: memoryQuotaDetector(profile.FixedWindow),

@@ -13,14 +13,20 @@ import (
 	"github.com/rlspec/rlspec/fault/faults"
 )
 
-// Every Name constant declared in the package's files is a registered
-// fault: a new fault's file cannot be forgotten in fault/faults/registry.go.
+// Every Name constant declared in package fault's files and its designs'
+// packages (fault/<design>/names.go) is a registered fault: a new fault's
+// file cannot be forgotten in fault/faults/registry.go.
 func TestEveryDeclaredFaultIsRegistered(t *testing.T) {
 	fset := token.NewFileSet()
 	names, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
+	designs, err := filepath.Glob("*/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names = append(names, designs...)
 	var files []*ast.File
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") {
@@ -43,7 +49,16 @@ func TestEveryDeclaredFaultIsRegistered(t *testing.T) {
 			if !ok || vs.Type == nil || len(vs.Values) != 1 {
 				return true
 			}
-			if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != "Name" {
+			switch typ := vs.Type.(type) {
+			case *ast.Ident: // in package fault
+				if typ.Name != "Name" {
+					return true
+				}
+			case *ast.SelectorExpr: // fault.Name, in a design's package
+				if x, ok := typ.X.(*ast.Ident); !ok || x.Name != "fault" || typ.Sel.Name != "Name" {
+					return true
+				}
+			default:
 				return true
 			}
 			lit, ok := vs.Values[0].(*ast.BasicLit)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/fault/prd"
 	"github.com/rlspec/rlspec/racehunt/histcheck"
 
 	"github.com/rlspec/rlspec/fault"
@@ -23,7 +24,7 @@ func TestHuntFailFilesPerTarget(t *testing.T) {
 	opts := func() HuntOptions {
 		return HuntOptions{Checks: 50, Repeat: 1, ShrinkTime: time.Second, ReportDir: reports, Gen: GenOptions{Boundaries: true}, Log: t.Logf}
 	}
-	faulty := startEmbedded(t, fault.CheckThenAct, 1)
+	faulty := startEmbedded(t, prd.CheckThenActName, 1)
 	res, err := Hunt(context.Background(), faulty, opts())
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +48,7 @@ func TestHuntFailFilesPerTarget(t *testing.T) {
 	if again.Replayed != res.FailFile {
 		t.Errorf("the same target replayed %q first, want %q", again.Replayed, res.FailFile)
 	}
-	other := startEmbedded(t, fault.ConcurrentReplays, 1)
+	other := startEmbedded(t, prd.ConcurrentReplaysName, 1)
 	third, err := Hunt(context.Background(), other, opts())
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/fault/faults"
+	"github.com/rlspec/rlspec/fault/prd"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -59,7 +60,7 @@ func TestLiveTarget(t *testing.T) {
 		}
 	})
 	t.Run("check-then-act", func(t *testing.T) {
-		live, err := NewLive(ctx, liveConfig(), []string{startWallClock(t, fault.CheckThenAct)})
+		live, err := NewLive(ctx, liveConfig(), []string{startWallClock(t, prd.CheckThenActName)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,11 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/fixedwindow"
+	"github.com/rlspec/rlspec/fault/leakybucket"
+	"github.com/rlspec/rlspec/fault/slidinglog"
+	"github.com/rlspec/rlspec/fault/swcounter"
+	"github.com/rlspec/rlspec/fault/tokenbucket"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -27,12 +32,12 @@ var profileFaults = []struct {
 	fault fault.Name
 	cfg   service.Config
 }{
-	{fault.SLCheckThenRecord, profileConfig(profile.SlidingLog, "")},
-	{fault.FWInsertRace, profileConfig(profile.FixedWindow, profile.AlignEpoch)},
-	{fault.FWBoundaryRace, profileConfig(profile.FixedWindow, profile.AlignEpoch)},
-	{fault.TBLostUpdate, profileConfig(profile.TokenBucket, "")},
-	{fault.SWCLostUpdate, profileConfig(profile.SlidingWindowCounter, "")},
-	{fault.LBLostUpdate, profileConfig(profile.LeakyBucket, "")},
+	{slidinglog.SLCheckThenRecord, profileConfig(profile.SlidingLog, "")},
+	{fixedwindow.FWInsertRace, profileConfig(profile.FixedWindow, profile.AlignEpoch)},
+	{fixedwindow.FWBoundaryRace, profileConfig(profile.FixedWindow, profile.AlignEpoch)},
+	{tokenbucket.TBLostUpdate, profileConfig(profile.TokenBucket, "")},
+	{swcounter.SWCLostUpdate, profileConfig(profile.SlidingWindowCounter, "")},
+	{leakybucket.LBLostUpdate, profileConfig(profile.LeakyBucket, "")},
 }
 
 func profileHunt(t *testing.T, cfg service.Config, checks int) HuntOptions {

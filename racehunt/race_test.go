@@ -8,6 +8,7 @@ import (
 
 	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/prd"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -52,9 +53,9 @@ var concurrencyFaults = []struct {
 	fault    fault.Name
 	replicas int
 }{
-	{fault.CheckThenAct, 1},
-	{fault.ConcurrentReplays, 1},
-	{fault.ResetRace, 1},
+	{prd.CheckThenActName, 1},
+	{prd.ConcurrentReplaysName, 1},
+	{prd.ResetRaceName, 1},
 	{fault.ProcessCache, 2},
 }
 

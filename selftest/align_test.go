@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/fault/faults"
+	"github.com/rlspec/rlspec/fault/fixedwindow"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -15,7 +15,7 @@ import (
 // to pass the correct design under the same claim; the leaky bucket in
 // both modes (its nodelay faults); other profiles once.
 func TestReferenceAlignsFollowTheFaults(t *testing.T) {
-	f, ok := faults.Lookup(fault.FWKeyGrid)
+	f, ok := faults.Lookup(fixedwindow.FWKeyGrid)
 	if !ok || f.Align != profile.AlignFirstRequest {
 		t.Fatalf("fw-key-grid is served with %q", f.Align)
 	}

@@ -13,6 +13,9 @@ import (
 	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/fixedwindow"
+	"github.com/rlspec/rlspec/fault/slidinglog"
+	"github.com/rlspec/rlspec/fault/tokenbucket"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/steps"
 )
@@ -26,9 +29,9 @@ var headerClauses = []struct {
 	refusal   string // the 429's scenario (Retry-After, body)
 	headerBug fault.Name
 }{
-	{profile.SlidingLog, "SL-7-01", "SL-6-01", fault.SLResetNow},
-	{profile.TokenBucket, "TB-7-01", "TB-6-01", fault.TBLimitFromRemaining},
-	{profile.FixedWindow, "FW-5-01", "FW-6-01", fault.FWLimitFromRemaining},
+	{profile.SlidingLog, "SL-7-01", "SL-6-01", slidinglog.SLResetNow},
+	{profile.TokenBucket, "TB-7-01", "TB-6-01", tokenbucket.TBLimitFromRemaining},
+	{profile.FixedWindow, "FW-5-01", "FW-6-01", fixedwindow.FWLimitFromRemaining},
 }
 
 // dialectAnswers are the ways the reference answers (fakeserver's

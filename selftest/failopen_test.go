@@ -7,6 +7,7 @@ import (
 	"github.com/rlspec/rlspec/acceptance"
 	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/prd"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/steps"
 )
@@ -22,7 +23,7 @@ func TestFailOpenDesign(t *testing.T) {
 		impl fault.Name
 		want steps.Status
 	}{
-		{"spec/004's fail-open passes", fault.FailOpen, steps.Passed},
+		{"spec/004's fail-open passes", prd.FailOpenName, steps.Passed},
 		{"the fail-closed reference fails", fault.None, steps.Failed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

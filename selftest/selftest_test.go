@@ -10,6 +10,12 @@ import (
 	"github.com/rlspec/rlspec/acceptance"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/fault/faults"
+	"github.com/rlspec/rlspec/fault/fixedwindow"
+	"github.com/rlspec/rlspec/fault/leakybucket"
+	"github.com/rlspec/rlspec/fault/prd"
+	"github.com/rlspec/rlspec/fault/slidinglog"
+	"github.com/rlspec/rlspec/fault/swcounter"
+	"github.com/rlspec/rlspec/fault/tokenbucket"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -33,10 +39,10 @@ func TestExpectationsCoverEveryFault(t *testing.T) {
 	// The concurrency faults are the race hunter's (the profiles' ones
 	// the suite's too), the rest the suite's.
 	race := map[fault.Name]int{
-		fault.CheckThenAct: 1, fault.ConcurrentReplays: 1,
-		fault.ResetRace: 1, fault.ProcessCache: 2,
-		fault.SLCheckThenRecord: 1, fault.FWInsertRace: 1, fault.FWBoundaryRace: 1, fault.TBLostUpdate: 1,
-		fault.SWCLostUpdate: 1, fault.LBLostUpdate: 1,
+		prd.CheckThenActName: 1, prd.ConcurrentReplaysName: 1,
+		prd.ResetRaceName: 1, fault.ProcessCache: 2,
+		slidinglog.SLCheckThenRecord: 1, fixedwindow.FWInsertRace: 1, fixedwindow.FWBoundaryRace: 1, tokenbucket.TBLostUpdate: 1,
+		swcounter.SWCLostUpdate: 1, leakybucket.LBLostUpdate: 1,
 	}
 	for _, e := range exps {
 		want, isRace := race[e.Fault]
@@ -58,7 +64,7 @@ func TestExpectationsCoverEveryFault(t *testing.T) {
 // TestVerdicts: the matrix's own verdict logic fails when it must.
 func TestVerdicts(t *testing.T) {
 	okRef := ReferenceRun{N: 1, raceChecks: 10, Acceptance: AcceptanceResult{Passed: 35}, Race: RaceResult{Ran: true, Checks: 10}}
-	caught := Row{Expectation: Expectation{Fault: fault.OffByOne, Detectors: fault.Detectors{Scenarios: []string{"AC1-01"}}},
+	caught := Row{Expectation: Expectation{Fault: prd.OffByOneName, Detectors: fault.Detectors{Scenarios: []string{"AC1-01"}}},
 		Acceptance: AcceptanceResult{Failed: 1, FailedIDs: []string{"AC1-01"}}}
 	for _, tc := range []struct {
 		name   string
@@ -82,9 +88,9 @@ func TestVerdicts(t *testing.T) {
 			r.Race.Found, r.Race.Class = true, "oversell"
 			return r
 		}()}}, false, "race hunt found oversell"},
-		{"fault survives", Matrix{Reference: []ReferenceRun{okRef}, Rows: []Row{{Expectation: Expectation{Fault: fault.NoReset, Detectors: fault.Detectors{Scenarios: []string{"AC4-01"}}}, Missed: []string{"AC4-01"}}}}, false, "SURVIVED"},
+		{"fault survives", Matrix{Reference: []ReferenceRun{okRef}, Rows: []Row{{Expectation: Expectation{Fault: prd.NoResetName, Detectors: fault.Detectors{Scenarios: []string{"AC4-01"}}}, Missed: []string{"AC4-01"}}}}, false, "SURVIVED"},
 		{"race fault caught only by the suite", Matrix{Reference: []ReferenceRun{okRef}, Rows: []Row{{
-			Expectation: Expectation{Fault: fault.CheckThenAct, Detectors: fault.Detectors{Race: true, Replicas: 1}},
+			Expectation: Expectation{Fault: prd.CheckThenActName, Detectors: fault.Detectors{Race: true, Replicas: 1}},
 			Acceptance:  AcceptanceResult{Failed: 2, FailedIDs: []string{"AC7-01", "AC7-02"}},
 			Race:        RaceResult{Ran: true, Replicas: 1, Checks: 10},
 		}}}, false, "the race hunt found nothing in 10 workloads"},
@@ -120,7 +126,7 @@ func TestOptionsRejectBadValues(t *testing.T) {
 
 // A fault outside the profiles selected is refused before anything runs.
 func TestProfilesRefuseAForeignFault(t *testing.T) {
-	_, err := Run(context.Background(), WithProfiles(profile.SlidingLog), WithFaults(fault.OffByOne))
+	_, err := Run(context.Background(), WithProfiles(profile.SlidingLog), WithFaults(prd.OffByOneName))
 	if err == nil || !strings.Contains(err.Error(), "belongs to profile prd") {
 		t.Fatalf("err = %v, want the fault's profile named", err)
 	}
@@ -229,8 +235,8 @@ func TestMultiInstanceExpectations(t *testing.T) {
 		{fault.None, profile.PRD, AcceptanceReplicas},
 		{fault.None, profile.SlidingLog, AcceptanceReplicas},
 		{fault.SLProcessCache, profile.SlidingLog, AcceptanceReplicas},
-		{fault.SLSameSecond, profile.SlidingLog, 1},
-		{fault.OffByOne, "", 1},
+		{slidinglog.SLSameSecond, profile.SlidingLog, 1},
+		{prd.OffByOneName, "", 1},
 	} {
 		if got := acceptanceReplicas(tc.f, tc.p); got != tc.want {
 			t.Errorf("acceptanceReplicas(%s, %q) = %d, want %d", tc.f, tc.p, got, tc.want)
@@ -249,7 +255,7 @@ func TestMissedByAndNoSecondSuite(t *testing.T) {
 	if got := missedBy([]string{"AC4-02", "AC7-01"}, r); !slices.Equal(got, []string{"AC7-01"}) {
 		t.Fatalf("missedBy = %v, want [AC7-01]", got)
 	}
-	row := Row{Expectation: Expectation{Fault: fault.ResetRace, Detectors: fault.Detectors{Scenarios: []string{"AC4-02", "AC7-01"}, Race: true}},
+	row := Row{Expectation: Expectation{Fault: prd.ResetRaceName, Detectors: fault.Detectors{Scenarios: []string{"AC4-02", "AC7-01"}, Race: true}},
 		Acceptance: r, Missed: missedBy([]string{"AC4-02", "AC7-01"}, r), Race: RaceResult{Ran: true, Found: true}}
 	if row.OK() {
 		t.Fatal("a race fault whose required AC7-01 passed is OK")

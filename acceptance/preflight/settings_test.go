@@ -12,6 +12,7 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/fault/faulttest"
+	"github.com/rlspec/rlspec/fault/prd"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -44,8 +45,8 @@ func TestSettingsCheckLeavesFaultsToTheScenarios(t *testing.T) {
 		handler func(http.Handler) http.Handler
 	}{
 		{"reference", fault.None, nil},
-		{"off-by-one", fault.OffByOne, nil},
-		{"sliding-reset", fault.SlidingReset, nil},
+		{"off-by-one", prd.OffByOneName, nil},
+		{"sliding-reset", prd.SlidingResetName, nil},
 		{"limit header lies", fault.None, lieLimit},
 	} {
 		t.Run(c.name, func(t *testing.T) {

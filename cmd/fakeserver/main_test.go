@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/fakeserver"
-	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/prd"
 )
 
 func envOf(m map[string]string) func(string) (string, bool) {
@@ -29,7 +29,7 @@ func TestParseSettings(t *testing.T) {
 	}
 	st, err = parse([]string{"-fault", "no-reset", "-limit", "3", "-enabled", "false", "-trusted-proxies", "10.0.0.0/8"},
 		envOf(map[string]string{"TARGET_PORT": "9000", "BMTC_RATE_LIMIT_WINDOW_SECONDS": "5", "DB_PATH": "/tmp/x.db"}), io.Discard)
-	if err != nil || st.listen != "127.0.0.1:9000" || st.fault != fault.NoReset || st.server.Limit != 3 ||
+	if err != nil || st.listen != "127.0.0.1:9000" || st.fault != prd.NoResetName || st.server.Limit != 3 ||
 		st.server.Enabled || st.server.Window != 5*time.Second || st.server.DBPath != "/tmp/x.db" || len(st.server.TrustedProxies) != 1 {
 		t.Fatalf("%+v %v", st, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rlspec/rlspec/fault"
+	"github.com/rlspec/rlspec/fault/prd"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/sqltarget/spec004"
 )
@@ -17,7 +18,7 @@ func TestFaultFlagReadings(t *testing.T) {
 	if err := f.Set("check-then-act"); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := f.Fault(); err != nil || n != fault.CheckThenAct {
+	if n, err := f.Fault(); err != nil || n != prd.CheckThenActName {
 		t.Fatalf("Fault() = %q, %v", n, err)
 	}
 	sql := service.Config{DB: service.DBEmbedded}

@@ -9,10 +9,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// Body is the fault fault.FWBody (its Name says what it breaks).
+// Body is the fault FWBody (its Name says what it breaks).
 func Body() fault.Fault {
 	return fault.Fault{
-		Name:        fault.FWBody,
+		Name:        FWBody,
 		Breaks:      clause.Of(clause.FW6),
 		Description: `a 429 whose body is not LIMITED_BODY's (spec/003's {"error":"Rate limit exceeded"} where /error/code=RATE_LIMITED is claimed)`,
 		Seed:        "spec/003's 429 body",

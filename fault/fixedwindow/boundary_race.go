@@ -13,10 +13,10 @@ import (
 	"github.com/rlspec/rlspec/reference"
 )
 
-// BoundaryRace is the fault fault.FWBoundaryRace (its Name says what it breaks).
+// BoundaryRace is the fault FWBoundaryRace (its Name says what it breaks).
 func BoundaryRace() fault.Fault {
 	return fault.Fault{
-		Name:        fault.FWBoundaryRace,
+		Name:        FWBoundaryRace,
 		Breaks:      clause.Of(clause.FW3, clause.FW2),
 		Description: "the window's expiry is read outside the transaction: requests racing at the boundary each reset it",
 		Detectors:   fault.Detectors{Scenarios: []string{"FW-3-02"}, Race: true, Replicas: 1},

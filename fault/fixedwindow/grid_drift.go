@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// GridDrift is the fault fault.FWGridDrift (its Name says what it breaks).
+// GridDrift is the fault FWGridDrift (its Name says what it breaks).
 func GridDrift() fault.Fault {
 	return fault.Fault{
-		Name:        fault.FWGridDrift,
+		Name:        FWGridDrift,
 		Breaks:      clause.Of(clause.FW3, clause.FW5),
 		Description: "a grid whose windows last W + 1 s: its phase drifts a second per window",
 		Detectors:   fault.Detectors{Scenarios: []string{"FW-5-02"}},

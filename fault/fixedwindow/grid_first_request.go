@@ -8,10 +8,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// GridFirstRequest is the fault fault.FWGridFirstRequest (its Name says what it breaks).
+// GridFirstRequest is the fault FWGridFirstRequest (its Name says what it breaks).
 func GridFirstRequest() fault.Fault {
 	return fault.Fault{
-		Name:        fault.FWGridFirstRequest,
+		Name:        FWGridFirstRequest,
 		Breaks:      clause.Of(clause.FW3, clause.FW1),
 		Description: "key-grid windows claimed, but each window is opened by the first request after an idle gap",
 		Detectors:   fault.Detectors{Scenarios: []string{"FW-3-04"}},

@@ -8,10 +8,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// KeyGrid is the fault fault.FWKeyGrid (its Name says what it breaks).
+// KeyGrid is the fault FWKeyGrid (its Name says what it breaks).
 func KeyGrid() fault.Fault {
 	return fault.Fault{
-		Name:        fault.FWKeyGrid,
+		Name:        FWKeyGrid,
 		Breaks:      clause.Of(clause.FW2, clause.FW1),
 		Description: "first-request windows claimed, but windows sit on a grid of W anchored at the key's first-ever request",
 		Detectors:   fault.Detectors{Scenarios: []string{"FW-2-02"}},

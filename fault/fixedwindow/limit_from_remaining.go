@@ -6,10 +6,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// LimitFromRemaining is the fault fault.FWLimitFromRemaining (its Name says what it breaks).
+// LimitFromRemaining is the fault FWLimitFromRemaining (its Name says what it breaks).
 func LimitFromRemaining() fault.Fault {
 	return fault.Fault{
-		Name:        fault.FWLimitFromRemaining,
+		Name:        FWLimitFromRemaining,
 		Breaks:      clause.Of(clause.FW5),
 		Description: "spec/003: X-RateLimit-Limit = Remaining + 1 (derived from Remaining, not the configured N)",
 		Seed:        "spec/003 middleware: `X-RateLimit-Limit` = `result.Remaining+1`",

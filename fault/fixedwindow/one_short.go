@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// OneShort is the fault fault.FWOneShort (its Name says what it breaks).
+// OneShort is the fault FWOneShort (its Name says what it breaks).
 func OneShort() fault.Fault {
 	return fault.Fault{
-		Name:        fault.FWOneShort,
+		Name:        FWOneShort,
 		Breaks:      clause.Of(clause.FW3, clause.FW4),
 		Description: "N − 1 requests allowed per window while Limit says N: every window refuses one too early",
 		Detectors:   fault.Detectors{Scenarios: []string{"FW-3-01", "FW-4-01"}},

@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// RefusalMovesWindow is the fault fault.FWRefusalMovesWindow (its Name says what it breaks).
+// RefusalMovesWindow is the fault FWRefusalMovesWindow (its Name says what it breaks).
 func RefusalMovesWindow() fault.Fault {
 	return fault.Fault{
-		Name:        fault.FWRefusalMovesWindow,
+		Name:        FWRefusalMovesWindow,
 		Breaks:      clause.Of(clause.FW3),
 		Description: "a refusal moves the window's end to now + W: a client retrying while refused never gets its next window",
 		Detectors:   fault.Detectors{Scenarios: []string{"FW-3-03"}},

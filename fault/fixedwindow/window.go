@@ -12,10 +12,10 @@ import (
 	"github.com/rlspec/rlspec/reference"
 )
 
-// FirstRequestWindow is the fault fault.FWFirstRequestWindow (its Name says what it breaks).
+// FirstRequestWindow is the fault FWFirstRequestWindow (its Name says what it breaks).
 func FirstRequestWindow() fault.Fault {
 	return fault.Fault{
-		Name:        fault.FWFirstRequestWindow,
+		Name:        FWFirstRequestWindow,
 		Breaks:      clause.Of(clause.FW1, clause.FW3),
 		Description: "epoch windows claimed, but a window opens at the key's first request and lasts W",
 		Seed:        "epoch claimed (spec/003 `windowStart`), window opened by the first request (spec/004)",
@@ -27,10 +27,10 @@ func FirstRequestWindow() fault.Fault {
 	}
 }
 
-// InsertRace is the fault fault.FWInsertRace (its Name says what it breaks).
+// InsertRace is the fault FWInsertRace (its Name says what it breaks).
 func InsertRace() fault.Fault {
 	return fault.Fault{
-		Name:        fault.FWInsertRace,
+		Name:        FWInsertRace,
 		Breaks:      clause.Of(clause.FW4),
 		Description: "spec/004: UPDATE, then INSERT when no row was updated, without the unique_violation retry: a fresh key's racing first requests are each allowed",
 		Seed:        "spec/004: UPDATE, then INSERT, without the `unique_violation` retry",
@@ -63,10 +63,10 @@ func (t unseenInsert) PutBucket(ctx context.Context, id string, st model.State) 
 	return t.Tx.PutBucket(ctx, id, st)
 }
 
-// OffByOne is the fault fault.FWOffByOne (its Name says what it breaks).
+// OffByOne is the fault FWOffByOne (its Name says what it breaks).
 func OffByOne() fault.Fault {
 	return fault.Fault{
-		Name:        fault.FWOffByOne,
+		Name:        FWOffByOne,
 		Breaks:      clause.Of(clause.FW1),
 		Description: "N+1 requests allowed per window",
 		Detectors:   fault.Detectors{Scenarios: []string{"FW-1-01"}},
@@ -79,10 +79,10 @@ func OffByOne() fault.Fault {
 	}
 }
 
-// AnonymousShared is the fault fault.FWAnonymousShared (its Name says what it breaks).
+// AnonymousShared is the fault FWAnonymousShared (its Name says what it breaks).
 func AnonymousShared() fault.Fault {
 	return fault.Fault{
-		Name:        fault.FWAnonymousShared,
+		Name:        FWAnonymousShared,
 		Breaks:      clause.Of(clause.FW7),
 		Description: "a request without the key header is keyed by one bucket shared by every client",
 		Detectors:   fault.Detectors{Scenarios: []string{"FW-7-01"}},

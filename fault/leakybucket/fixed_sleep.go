@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// FixedSleep is the fault fault.LBFixedSleep (its Name says what it breaks).
+// FixedSleep is the fault LBFixedSleep (its Name says what it breaks).
 func FixedSleep() fault.Fault {
 	return fault.Fault{
-		Name:        fault.LBFixedSleep,
+		Name:        LBFixedSleep,
 		Breaks:      clause.Of(clause.LB1),
 		Detectors:   fault.Detectors{Scenarios: []string{"LB-1-01"}},
 		Description: "a fixed sleep of 1/R for every queued request instead of its turn: a burst leaves as a burst",

@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// NoDelayIgnored is the fault fault.LBNoDelayIgnored (its Name says what it breaks).
+// NoDelayIgnored is the fault LBNoDelayIgnored (its Name says what it breaks).
 func NoDelayIgnored() fault.Fault {
 	return fault.Fault{
-		Name:        fault.LBNoDelayIgnored,
+		Name:        LBNoDelayIgnored,
 		Breaks:      clause.Of(clause.LB3),
 		Detectors:   fault.Detectors{Scenarios: []string{"LB-3-01"}},
 		Description: "LB_MODE=nodelay claimed, queued requests still delayed their turn",
@@ -23,10 +23,10 @@ func NoDelayIgnored() fault.Fault {
 	}
 }
 
-// DelayIgnored is the fault fault.LBDelayIgnored (its Name says what it breaks).
+// DelayIgnored is the fault LBDelayIgnored (its Name says what it breaks).
 func DelayIgnored() fault.Fault {
 	return fault.Fault{
-		Name:        fault.LBDelayIgnored,
+		Name:        LBDelayIgnored,
 		Breaks:      clause.Of(clause.LB1),
 		Detectors:   fault.Detectors{Scenarios: []string{"LB-1-01"}},
 		Description: "LB_MODE=delay claimed, queued requests answered at once (nodelay)",

@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// NoDelayFrees is the fault fault.LBNoDelayFrees (its Name says what it breaks).
+// NoDelayFrees is the fault LBNoDelayFrees (its Name says what it breaks).
 func NoDelayFrees() fault.Fault {
 	return fault.Fault{
-		Name:        fault.LBNoDelayFrees,
+		Name:        LBNoDelayFrees,
 		Breaks:      clause.Of(clause.LB1, clause.LB2),
 		Detectors:   fault.Detectors{Scenarios: []string{"LB-1-01", "LB-2-01"}},
 		Description: "nodelay that frees a request's place as soon as it is answered: the queue never fills",

@@ -9,10 +9,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// OneQueue is the fault fault.LBOneQueue (its Name says what it breaks).
+// OneQueue is the fault LBOneQueue (its Name says what it breaks).
 func OneQueue() fault.Fault {
 	return fault.Fault{
-		Name:        fault.LBOneQueue,
+		Name:        LBOneQueue,
 		Breaks:      clause.Of(clause.LB4, clause.LB3),
 		Detectors:   fault.Detectors{Scenarios: []string{"LB-3-01", "LB-4-01"}},
 		Description: "one queue for all keys: a key waits behind every other key's requests",

@@ -9,10 +9,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// Refusal503 is the fault fault.LBRefusal503 (its Name says what it breaks).
+// Refusal503 is the fault LBRefusal503 (its Name says what it breaks).
 func Refusal503() fault.Fault {
 	return fault.Fault{
-		Name:        fault.LBRefusal503,
+		Name:        LBRefusal503,
 		Breaks:      clause.Of(clause.LB5),
 		Description: "a refusal answered 503 (nginx limit_req_status's default) where LIMITED_STATUS=429 is claimed",
 		Seed:        "nginx limit_req_status: default 503",

@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// RefusesWaiters is the fault fault.LBRefusesWaiters (its Name says what it breaks).
+// RefusesWaiters is the fault LBRefusesWaiters (its Name says what it breaks).
 func RefusesWaiters() fault.Fault {
 	return fault.Fault{
-		Name:        fault.LBRefusesWaiters,
+		Name:        LBRefusesWaiters,
 		Breaks:      clause.Of(clause.LB2),
 		Detectors:   fault.Detectors{Scenarios: []string{"LB-2-01"}},
 		Description: "requests that should wait their turn are refused: a queue of no places behind the one in service",

@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// Unbounded is the fault fault.LBUnbounded (its Name says what it breaks).
+// Unbounded is the fault LBUnbounded (its Name says what it breaks).
 func Unbounded() fault.Fault {
 	return fault.Fault{
-		Name:        fault.LBUnbounded,
+		Name:        LBUnbounded,
 		Breaks:      clause.Of(clause.LB2),
 		Detectors:   fault.Detectors{Scenarios: []string{"LB-2-01"}},
 		Description: "a queue without bound: nothing is ever refused, the excess waits however long",

@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// NeverForgets is the fault fault.PNNeverForgets (its Name says what it breaks).
+// NeverForgets is the fault PNNeverForgets (its Name says what it breaks).
 func NeverForgets() fault.Fault {
 	return fault.Fault{
-		Name:        fault.PNNeverForgets,
+		Name:        PNNeverForgets,
 		Breaks:      clause.Of(clause.PN5),
 		Description: "violation counts never start again after 24 h",
 		Seed:        "spec/003 `applyPenalty()` without its `24*time.Hour` reset",

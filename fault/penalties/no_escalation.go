@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// NoEscalation is the fault fault.PNNoEscalation (its Name says what it breaks).
+// NoEscalation is the fault PNNoEscalation (its Name says what it breaks).
 func NoEscalation() fault.Fault {
 	return fault.Fault{
-		Name:        fault.PNNoEscalation,
+		Name:        PNNoEscalation,
 		Breaks:      clause.Of(clause.PN3),
 		Description: "penalties never escalate past the first tier",
 		Seed:        "spec/003's tier loop stopping at the first match (first tier only)",

@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// RefusedCounted is the fault fault.PNRefusedCounted (its Name says what it breaks).
+// RefusedCounted is the fault PNRefusedCounted (its Name says what it breaks).
 func RefusedCounted() fault.Fault {
 	return fault.Fault{
-		Name:        fault.PNRefusedCounted,
+		Name:        PNRefusedCounted,
 		Breaks:      clause.Of(clause.PN4, clause.PN1),
 		Description: "requests refused under a penalty count as violations and restart the penalty",
 		Seed:        "spec/003 `applyPenalty()` called on every 429, the penalty's own included: refusals count and restart the penalty",

@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// RefusedEscalates is the fault fault.PNRefusedEscalates (its Name says what it breaks).
+// RefusedEscalates is the fault PNRefusedEscalates (its Name says what it breaks).
 func RefusedEscalates() fault.Fault {
 	return fault.Fault{
-		Name:        fault.PNRefusedEscalates,
+		Name:        PNRefusedEscalates,
 		Breaks:      clause.Of(clause.PN4, clause.PN3),
 		Description: "requests refused under a penalty raise the violation count (the penalty's end stays): the next violation escalates too far",
 		Detectors:   fault.Detectors{Scenarios: []string{"PN-4-03"}},

@@ -13,10 +13,10 @@ import (
 // releaseLag is how long PNReleaseLate refuses past penalty_until.
 const releaseLag = 3 * time.Second
 
-// ReleaseLate is the fault fault.PNReleaseLate (its Name says what it breaks).
+// ReleaseLate is the fault PNReleaseLate (its Name says what it breaks).
 func ReleaseLate() fault.Fault {
 	return fault.Fault{
-		Name:        fault.PNReleaseLate,
+		Name:        PNReleaseLate,
 		Breaks:      clause.Of(clause.PN2),
 		Description: "a penalty keeps refusing for 3 s after the penalty_until it announced",
 		Detectors:   fault.Detectors{Scenarios: []string{"PN-2-01"}},

@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// Spends is the fault fault.PNSpends (its Name says what it breaks).
+// Spends is the fault PNSpends (its Name says what it breaks).
 func Spends() fault.Fault {
 	return fault.Fault{
-		Name:        fault.PNSpends,
+		Name:        PNSpends,
 		Breaks:      clause.Of(clause.PN4),
 		Description: "requests refused under a penalty spend quota",
 		Detectors:   fault.Detectors{Scenarios: []string{"PN-4-01", "PN-4-03"}},

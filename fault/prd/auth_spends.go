@@ -8,10 +8,10 @@ import (
 	"github.com/rlspec/rlspec/fault"
 )
 
-// AuthSpends is the fault fault.AuthSpends (its Name says what it breaks).
+// AuthSpends is the fault AuthSpendsName (its Name says what it breaks).
 func AuthSpends() fault.Fault {
 	return fault.Fault{
-		Name:        fault.AuthSpends,
+		Name:        AuthSpendsName,
 		Breaks:      clause.Of(clause.Extended, clause.FR3),
 		Description: "with REQUIRE_AUTH, a request with missing or wrong credentials spends a unit before it is refused with 401",
 		Detectors:   fault.Detectors{Scenarios: []string{"EXT-AUTH-01"}},

@@ -8,10 +8,10 @@ import (
 	"github.com/rlspec/rlspec/fault"
 )
 
-// BadInput500 is the fault fault.BadInput500 (its Name says what it breaks).
+// BadInput500 is the fault BadInput500Name (its Name says what it breaks).
 func BadInput500() fault.Fault {
 	return fault.Fault{
-		Name:        fault.BadInput500,
+		Name:        BadInput500Name,
 		Breaks:      clause.Of(clause.Extended),
 		Description: "malformed JSON is answered 500",
 		Detectors:   fault.Detectors{Scenarios: []string{"EXT-BAD-01.1"}},

@@ -5,10 +5,10 @@ import (
 	"github.com/rlspec/rlspec/fault"
 )
 
-// CheckThenAct is the fault fault.CheckThenAct (its Name says what it breaks).
+// CheckThenAct is the fault CheckThenActName (its Name says what it breaks).
 func CheckThenAct() fault.Fault {
 	return fault.Fault{
-		Name:        fault.CheckThenAct,
+		Name:        CheckThenActName,
 		Breaks:      clause.Of(clause.AC7, clause.FR4),
 		Description: "reads the bucket before the transaction that writes the absolute result: concurrent requests oversell",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC7-01", "AC7-02"}, Race: true, Replicas: 1},

@@ -9,10 +9,10 @@ import (
 	"github.com/rlspec/rlspec/reference"
 )
 
-// ConcurrentReplays is the fault fault.ConcurrentReplays (its Name says what it breaks).
+// ConcurrentReplays is the fault ConcurrentReplaysName (its Name says what it breaks).
 func ConcurrentReplays() fault.Fault {
 	return fault.Fault{
-		Name:        fault.ConcurrentReplays,
+		Name:        ConcurrentReplaysName,
 		Breaks:      clause.Of(clause.AC6, clause.FR6),
 		Description: "the replay lookup is outside the spend transaction: identical requests racing a key's first one each spend",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC6-02"}, Race: true, Replicas: 1},

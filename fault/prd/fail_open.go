@@ -11,10 +11,10 @@ import (
 	"github.com/rlspec/rlspec/reference"
 )
 
-// FailOpen is the fault fault.FailOpen (its Name says what it breaks).
+// FailOpen is the fault FailOpenName (its Name says what it breaks).
 func FailOpen() fault.Fault {
 	return fault.Fault{
-		Name:        fault.FailOpen,
+		Name:        FailOpenName,
 		Breaks:      clause.Of(clause.FAIL1),
 		Description: "store errors allow the request (fail-open)",
 		Detectors:   fault.Detectors{Scenarios: []string{"FAIL-1-01"}},

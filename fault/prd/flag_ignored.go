@@ -7,10 +7,10 @@ import (
 	"github.com/rlspec/rlspec/model"
 )
 
-// FlagIgnored is the fault fault.FlagIgnored (its Name says what it breaks).
+// FlagIgnored is the fault FlagIgnoredName (its Name says what it breaks).
 func FlagIgnored() fault.Fault {
 	return fault.Fault{
-		Name:        fault.FlagIgnored,
+		Name:        FlagIgnoredName,
 		Breaks:      clause.Of(clause.AC8, clause.FR8),
 		Description: "BMTC_RATE_LIMIT_ENABLED=false is ignored: the limit is enforced anyway",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC8-02"}},

@@ -8,10 +8,10 @@ import (
 	"github.com/rlspec/rlspec/fault"
 )
 
-// InvalidBucketKey is the fault fault.InvalidBucketKey (its Name says what it breaks).
+// InvalidBucketKey is the fault InvalidBucketKeyName (its Name says what it breaks).
 func InvalidBucketKey() fault.Fault {
 	return fault.Fault{
-		Name:        fault.InvalidBucketKey,
+		Name:        InvalidBucketKeyName,
 		Breaks:      clause.Of(clause.AC9, clause.FR2),
 		Description: "any string device_bucket, valid or not, is used as the key",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC9-01.1", "AC9-02"}},

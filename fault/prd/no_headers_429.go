@@ -8,10 +8,10 @@ import (
 	"github.com/rlspec/rlspec/fault"
 )
 
-// NoHeaders429 is the fault fault.NoHeaders429 (its Name says what it breaks).
+// NoHeaders429 is the fault NoHeaders429Name (its Name says what it breaks).
 func NoHeaders429() fault.Fault {
 	return fault.Fault{
-		Name:        fault.NoHeaders429,
+		Name:        NoHeaders429Name,
 		Breaks:      clause.Of(clause.FR7, clause.AC3),
 		Description: "429 responses carry no X-RateLimit-* headers",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC3-01", "FR-7-01"}},

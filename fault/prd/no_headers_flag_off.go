@@ -8,10 +8,10 @@ import (
 	"github.com/rlspec/rlspec/fault"
 )
 
-// NoHeadersFlagOff is the fault fault.NoHeadersFlagOff (its Name says what it breaks).
+// NoHeadersFlagOff is the fault NoHeadersFlagOffName (its Name says what it breaks).
 func NoHeadersFlagOff() fault.Fault {
 	return fault.Fault{
-		Name:        fault.NoHeadersFlagOff,
+		Name:        NoHeadersFlagOffName,
 		Breaks:      clause.Of(clause.AC8, clause.FR7),
 		Description: "with the flag off no X-RateLimit-* headers are sent",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC8-01", "AC8-02"}},

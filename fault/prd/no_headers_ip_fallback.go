@@ -8,10 +8,10 @@ import (
 	"github.com/rlspec/rlspec/fault"
 )
 
-// NoHeadersFallback is the fault fault.NoHeadersFallback (its Name says what it breaks).
+// NoHeadersFallback is the fault NoHeadersFallbackName (its Name says what it breaks).
 func NoHeadersFallback() fault.Fault {
 	return fault.Fault{
-		Name:        fault.NoHeadersFallback,
+		Name:        NoHeadersFallbackName,
 		Breaks:      clause.Of(clause.FR7, clause.AC5),
 		Description: "responses keyed by the IP fallback carry no X-RateLimit-* headers (set only when the body names a device)",
 		Detectors:   fault.Detectors{Scenarios: []string{"FR-7-02"}},

@@ -5,10 +5,10 @@ import (
 	"github.com/rlspec/rlspec/fault"
 )
 
-// NoIPFallback is the fault fault.NoIPFallback (its Name says what it breaks).
+// NoIPFallback is the fault NoIPFallbackName (its Name says what it breaks).
 func NoIPFallback() fault.Fault {
 	return fault.Fault{
-		Name:        fault.NoIPFallback,
+		Name:        NoIPFallbackName,
 		Breaks:      clause.Of(clause.AC5, clause.FR2),
 		Description: "a request without device_bucket is keyed by one global bucket shared by every client",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC5-01", "AC5-03"}},

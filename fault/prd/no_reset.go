@@ -9,10 +9,10 @@ import (
 	"github.com/rlspec/rlspec/model"
 )
 
-// NoReset is the fault fault.NoReset (its Name says what it breaks).
+// NoReset is the fault NoResetName (its Name says what it breaks).
 func NoReset() fault.Fault {
 	return fault.Fault{
-		Name:        fault.NoReset,
+		Name:        NoResetName,
 		Breaks:      clause.Of(clause.AC4, clause.FR5),
 		Description: "the window never resets: an exhausted bucket stays exhausted",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC4-01"}},

@@ -8,10 +8,10 @@ import (
 	"github.com/rlspec/rlspec/fault"
 )
 
-// NoRetryAfter is the fault fault.NoRetryAfter (its Name says what it breaks).
+// NoRetryAfter is the fault NoRetryAfterName (its Name says what it breaks).
 func NoRetryAfter() fault.Fault {
 	return fault.Fault{
-		Name:        fault.NoRetryAfter,
+		Name:        NoRetryAfterName,
 		Breaks:      clause.Of(clause.AC3),
 		Description: "429 responses carry no Retry-After",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC3-02"}},

@@ -9,10 +9,10 @@ import (
 	"github.com/rlspec/rlspec/model"
 )
 
-// OffByOne is the fault fault.OffByOne (its Name says what it breaks).
+// OffByOne is the fault OffByOneName (its Name says what it breaks).
 func OffByOne() fault.Fault {
 	return fault.Fault{
-		Name:        fault.OffByOne,
+		Name:        OffByOneName,
 		Breaks:      clause.Of(clause.AC1, clause.AC2),
 		Description: "X-RateLimit-Remaining is one too high (the value before the spend)",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC1-01", "AC2-01"}},

@@ -9,10 +9,10 @@ import (
 	"github.com/rlspec/rlspec/model"
 )
 
-// PushesWindow429 is the fault fault.PushesWindow429 (its Name says what it breaks).
+// PushesWindow429 is the fault PushesWindow429Name (its Name says what it breaks).
 func PushesWindow429() fault.Fault {
 	return fault.Fault{
-		Name:        fault.PushesWindow429,
+		Name:        PushesWindow429Name,
 		Breaks:      clause.Of(clause.AC3, clause.FR3),
 		Description: "a 429 moves reset_utc to now + window, so rejected clients never get back in",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC3-03"}},

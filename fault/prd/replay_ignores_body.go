@@ -9,10 +9,10 @@ import (
 	"github.com/rlspec/rlspec/reference"
 )
 
-// ReplayIgnoresBody is the fault fault.ReplayIgnoresBody (its Name says what it breaks).
+// ReplayIgnoresBody is the fault ReplayIgnoresBodyName (its Name says what it breaks).
 func ReplayIgnoresBody() fault.Fault {
 	return fault.Fault{
-		Name:        fault.ReplayIgnoresBody,
+		Name:        ReplayIgnoresBodyName,
 		Breaks:      clause.Of(clause.AC6, clause.FR6),
 		Description: "the same Idempotency-Key with a different body gets the cached response",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC6-03"}},

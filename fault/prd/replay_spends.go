@@ -9,10 +9,10 @@ import (
 	"github.com/rlspec/rlspec/model"
 )
 
-// ReplaySpends is the fault fault.ReplaySpends (its Name says what it breaks).
+// ReplaySpends is the fault ReplaySpendsName (its Name says what it breaks).
 func ReplaySpends() fault.Fault {
 	return fault.Fault{
-		Name:        fault.ReplaySpends,
+		Name:        ReplaySpendsName,
 		Breaks:      clause.Of(clause.AC6, clause.FR6),
 		Description: "an identical replay returns the cached response but spends a unit",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC6-01", "AC6-02"}},

@@ -9,10 +9,10 @@ import (
 	"github.com/rlspec/rlspec/model"
 )
 
-// ResetKeepsReset is the fault fault.ResetKeepsReset (its Name says what it breaks).
+// ResetKeepsReset is the fault ResetKeepsResetName (its Name says what it breaks).
 func ResetKeepsReset() fault.Fault {
 	return fault.Fault{
-		Name:        fault.ResetKeepsReset,
+		Name:        ResetKeepsResetName,
 		Breaks:      clause.Of(clause.AC4, clause.FR5),
 		Description: "the reset refills the quota but does not move reset_utc, so Reset stays in the past",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC4-01"}},

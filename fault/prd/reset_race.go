@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/reference"
 )
 
-// ResetRace is the fault fault.ResetRace (its Name says what it breaks).
+// ResetRace is the fault ResetRaceName (its Name says what it breaks).
 func ResetRace() fault.Fault {
 	return fault.Fault{
-		Name:        fault.ResetRace,
+		Name:        ResetRaceName,
 		Breaks:      clause.Of(clause.AC4, clause.FR5),
 		Description: "the expiry check runs outside the transaction: requests racing at the boundary each refill",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC4-02"}, Race: true, Replicas: 1},

@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/fault"
 )
 
-// SlidingReset is the fault fault.SlidingReset (its Name says what it breaks).
+// SlidingReset is the fault SlidingResetName (its Name says what it breaks).
 func SlidingReset() fault.Fault {
 	return fault.Fault{
-		Name:        fault.SlidingReset,
+		Name:        SlidingResetName,
 		Breaks:      clause.Of(clause.AC3, clause.FR7),
 		Description: "X-RateLimit-Reset is recomputed as now + window on every response",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC3-03", "EXT-RESET-01"}},

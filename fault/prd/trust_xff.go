@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/fault"
 )
 
-// TrustXFF is the fault fault.TrustXFF (its Name says what it breaks).
+// TrustXFF is the fault TrustXFFName (its Name says what it breaks).
 func TrustXFF() fault.Fault {
 	return fault.Fault{
-		Name:        fault.TrustXFF,
+		Name:        TrustXFFName,
 		Breaks:      clause.Of(clause.AC5, clause.FR2),
 		Description: "X-Forwarded-For is trusted from any peer (its left-most address is the key)",
 		Detectors:   fault.Detectors{Scenarios: []string{"EXT-XFF-01"}},

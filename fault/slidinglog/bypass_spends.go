@@ -9,10 +9,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// BypassSpends is the fault fault.BypassSpends (its Name says what it breaks).
+// BypassSpends is the fault BypassSpendsName (its Name says what it breaks).
 func BypassSpends() fault.Fault {
 	return fault.Fault{
-		Name:        fault.BypassSpends,
+		Name:        BypassSpendsName,
 		Breaks:      clause.Of(clause.SL10),
 		Description: "bypass requests are allowed but still spend the key's quota",
 		Seed:        "spec/002's middleware recording before the role check",

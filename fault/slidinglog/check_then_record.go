@@ -6,10 +6,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// CheckThenRecord is the fault fault.SLCheckThenRecord (its Name says what it breaks).
+// CheckThenRecord is the fault SLCheckThenRecord (its Name says what it breaks).
 func CheckThenRecord() fault.Fault {
 	return fault.Fault{
-		Name:        fault.SLCheckThenRecord,
+		Name:        SLCheckThenRecord,
 		Breaks:      clause.Of(clause.SL3, clause.SL1),
 		Description: "spec/002: checkAndRecord() counts, then records in a separate statement: concurrent requests on one key oversell",
 		Seed:        "spec/002 `checkAndRecord()`: `check()` then `record()`",

@@ -11,10 +11,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// IetfResetTimestamp is the fault fault.IETFResetTimestamp (its Name says what it breaks).
+// IetfResetTimestamp is the fault IETFResetTimestamp (its Name says what it breaks).
 func IetfResetTimestamp() fault.Fault {
 	return fault.Fault{
-		Name:        fault.IETFResetTimestamp,
+		Name:        IETFResetTimestamp,
 		Breaks:      clause.Of(clause.IETF1),
 		Description: "RateLimit's t is the reset's unix second, not the seconds until it",
 		Detectors:   fault.Detectors{Scenarios: []string{"IETF-1-01"}},

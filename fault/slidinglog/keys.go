@@ -6,10 +6,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// KeyIgnored is the fault fault.SLKeyIgnored (its Name says what it breaks).
+// KeyIgnored is the fault SLKeyIgnored (its Name says what it breaks).
 func KeyIgnored() fault.Fault {
 	return fault.Fault{
-		Name:        fault.SLKeyIgnored,
+		Name:        SLKeyIgnored,
 		Breaks:      clause.Of(clause.SL8),
 		Description: "the key header is ignored: every request is keyed by its client address",
 		Detectors:   fault.Detectors{Scenarios: []string{"SL-8-01"}},
@@ -18,10 +18,10 @@ func KeyIgnored() fault.Fault {
 	}
 }
 
-// AnonymousShared is the fault fault.SLAnonymousShared (its Name says what it breaks).
+// AnonymousShared is the fault SLAnonymousShared (its Name says what it breaks).
 func AnonymousShared() fault.Fault {
 	return fault.Fault{
-		Name:        fault.SLAnonymousShared,
+		Name:        SLAnonymousShared,
 		Breaks:      clause.Of(clause.SL8),
 		Description: "a request without the key header is keyed by one bucket shared by every client",
 		Detectors:   fault.Detectors{Scenarios: []string{"SL-8-02"}},

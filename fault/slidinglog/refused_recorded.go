@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// RefusedRecorded is the fault fault.SLRefusedRecorded (its Name says what it breaks).
+// RefusedRecorded is the fault SLRefusedRecorded (its Name says what it breaks).
 func RefusedRecorded() fault.Fault {
 	return fault.Fault{
-		Name:        fault.SLRefusedRecorded,
+		Name:        SLRefusedRecorded,
 		Breaks:      clause.Of(clause.SL5),
 		Description: "refused requests are recorded in the log: each 429 extends the block",
 		Detectors:   fault.Detectors{Scenarios: []string{"SL-5-01"}},

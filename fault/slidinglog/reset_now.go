@@ -11,10 +11,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// ResetNow is the fault fault.SLResetNow (its Name says what it breaks).
+// ResetNow is the fault SLResetNow (its Name says what it breaks).
 func ResetNow() fault.Fault {
 	return fault.Fault{
-		Name:        fault.SLResetNow,
+		Name:        SLResetNow,
 		Breaks:      clause.Of(clause.SL7),
 		Description: "spec/002: resetAt = windowStart + W = now on allowed responses (X-RateLimit-Reset is the current second)",
 		Seed:        "spec/002 `check()`: `resetAt: new Date((windowStart + W) * 1000)` = now",

@@ -6,10 +6,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// RetryAfterWindow is the fault fault.SLRetryAfterWindow (its Name says what it breaks).
+// RetryAfterWindow is the fault SLRetryAfterWindow (its Name says what it breaks).
 func RetryAfterWindow() fault.Fault {
 	return fault.Fault{
-		Name:        fault.SLRetryAfterWindow,
+		Name:        SLRetryAfterWindow,
 		Breaks:      clause.Of(clause.SL6),
 		Description: "spec/002: Retry-After (and the body's retryAfter) always W, not when the oldest allowed request leaves",
 		Seed:        "spec/002 `check()`: `retryAfter` falls back to W",
@@ -19,10 +19,10 @@ func RetryAfterWindow() fault.Fault {
 	}
 }
 
-// RetryAfterShort is the fault fault.SLRetryAfterShort (its Name says what it breaks).
+// RetryAfterShort is the fault SLRetryAfterShort (its Name says what it breaks).
 func RetryAfterShort() fault.Fault {
 	return fault.Fault{
-		Name:        fault.SLRetryAfterShort,
+		Name:        SLRetryAfterShort,
 		Breaks:      clause.Of(clause.SL4),
 		Description: "Retry-After always 1 s: a client that waits for it is refused again",
 		Detectors:   fault.Detectors{Scenarios: []string{"SL-4-01"}},

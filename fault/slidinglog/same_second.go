@@ -11,10 +11,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// SameSecond is the fault fault.SLSameSecond (its Name says what it breaks).
+// SameSecond is the fault SLSameSecond (its Name says what it breaks).
 func SameSecond() fault.Fault {
 	return fault.Fault{
-		Name:        fault.SLSameSecond,
+		Name:        SLSameSecond,
 		Breaks:      clause.Of(clause.SL2, clause.SL1),
 		Description: "spec/002: UNIQUE(key, timestamp) + INSERT OR REPLACE with whole-second timestamps: requests in the same second merge into one entry",
 		Seed:        "spec/002 schema `UNIQUE(key, timestamp)`, `record()`: `INSERT OR REPLACE … Math.floor(Date.now() / 1000)`",

@@ -12,10 +12,10 @@ import (
 	"github.com/rlspec/rlspec/reference"
 )
 
-// TierSharedCount is the fault fault.TierSharedCount (its Name says what it breaks).
+// TierSharedCount is the fault TierSharedCountName (its Name says what it breaks).
 func TierSharedCount() fault.Fault {
 	return fault.Fault{
-		Name:        fault.TierSharedCount,
+		Name:        TierSharedCountName,
 		Breaks:      clause.Of(clause.SL9),
 		Description: "tiers share one count per key: spending in one spends in the others",
 		Seed:        "spec/002 `getRateLimitKey()` without the category: tiers share one count",

@@ -8,10 +8,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// WeightedCounter is the fault fault.SLWeightedCounter (its Name says what it breaks).
+// WeightedCounter is the fault SLWeightedCounter (its Name says what it breaks).
 func WeightedCounter() fault.Fault {
 	return fault.Fault{
-		Name:        fault.SLWeightedCounter,
+		Name:        SLWeightedCounter,
 		Breaks:      clause.Of(clause.SL1),
 		Description: "a weighted two-window counter on the epoch's grid served as sliding-log: a burst before a window ends and more just after exceed N in a span of W",
 		Detectors:   fault.Detectors{Scenarios: []string{"SL-1-02"}},

@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// RetryAfterShort is the fault fault.SWCRetryAfterShort (its Name says what it breaks).
+// RetryAfterShort is the fault SWCRetryAfterShort (its Name says what it breaks).
 func RetryAfterShort() fault.Fault {
 	return fault.Fault{
-		Name:        fault.SWCRetryAfterShort,
+		Name:        SWCRetryAfterShort,
 		Breaks:      clause.Of(clause.SWC5),
 		Description: "Retry-After always 1 s: a client that waits for it is refused again",
 		Detectors:   fault.Detectors{Scenarios: []string{"SWC-5-01"}},
@@ -22,10 +22,10 @@ func RetryAfterShort() fault.Fault {
 	}
 }
 
-// ResetWindowStart is the fault fault.SWCResetWindowStart (its Name says what it breaks).
+// ResetWindowStart is the fault SWCResetWindowStart (its Name says what it breaks).
 func ResetWindowStart() fault.Fault {
 	return fault.Fault{
-		Name:        fault.SWCResetWindowStart,
+		Name:        SWCResetWindowStart,
 		Breaks:      clause.Of(clause.SWC6),
 		Description: "Reset is the current grid window's start (the key of its row), not its end",
 		Detectors:   fault.Detectors{Scenarios: []string{"SWC-6-01"}},
@@ -41,10 +41,10 @@ func ResetWindowStart() fault.Fault {
 	}
 }
 
-// KeyGridEpoch is the fault fault.SWCKeyGridEpoch (its Name says what it breaks).
+// KeyGridEpoch is the fault SWCKeyGridEpoch (its Name says what it breaks).
 func KeyGridEpoch() fault.Fault {
 	return fault.Fault{
-		Name:        fault.SWCKeyGridEpoch,
+		Name:        SWCKeyGridEpoch,
 		Breaks:      clause.Of(clause.SWC6, clause.SWC1),
 		Description: "key-grid windows claimed, but the counter's windows lie on the epoch's grid",
 		Detectors:   fault.Detectors{Scenarios: []string{"SWC-6-01"}},

@@ -8,10 +8,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// CountsRefused is the fault fault.SWCCountsRefused (its Name says what it breaks).
+// CountsRefused is the fault SWCCountsRefused (its Name says what it breaks).
 func CountsRefused() fault.Fault {
 	return fault.Fault{
-		Name:        fault.SWCCountsRefused,
+		Name:        SWCCountsRefused,
 		Breaks:      clause.Of(clause.SWC3),
 		Detectors:   fault.Detectors{Scenarios: []string{"SWC-3-01"}},
 		Description: "refused requests are counted although counts-refused is not claimed: retries weigh on the next window",

@@ -8,10 +8,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// FixedWindow is the fault fault.SWCFixedWindow (its Name says what it breaks).
+// FixedWindow is the fault SWCFixedWindow (its Name says what it breaks).
 func FixedWindow() fault.Fault {
 	return fault.Fault{
-		Name:        fault.SWCFixedWindow,
+		Name:        SWCFixedWindow,
 		Breaks:      clause.Of(clause.SWC2),
 		Detectors:   fault.Detectors{Scenarios: []string{"SWC-2-01"}},
 		Description: "the previous window's count is forgotten: a fixed window on the same grid served as a sliding-window counter",

@@ -6,10 +6,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// KeyIgnored is the fault fault.SWCKeyIgnored (its Name says what it breaks).
+// KeyIgnored is the fault SWCKeyIgnored (its Name says what it breaks).
 func KeyIgnored() fault.Fault {
 	return fault.Fault{
-		Name:        fault.SWCKeyIgnored,
+		Name:        SWCKeyIgnored,
 		Breaks:      clause.Of(clause.SWC7),
 		Description: "the key header is ignored: every request is keyed by its client address",
 		Detectors:   fault.Detectors{Scenarios: []string{"SWC-7-01"}},
@@ -18,10 +18,10 @@ func KeyIgnored() fault.Fault {
 	}
 }
 
-// AnonymousShared is the fault fault.SWCAnonymousShared (its Name says what it breaks).
+// AnonymousShared is the fault SWCAnonymousShared (its Name says what it breaks).
 func AnonymousShared() fault.Fault {
 	return fault.Fault{
-		Name:        fault.SWCAnonymousShared,
+		Name:        SWCAnonymousShared,
 		Breaks:      clause.Of(clause.SWC7),
 		Description: "a request without the key header is keyed by one counter shared by every keyless client",
 		Detectors:   fault.Detectors{Scenarios: []string{"SWC-7-02"}},

@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// WeightsWrong is the fault fault.SWCWeightsWrong (its Name says what it breaks).
+// WeightsWrong is the fault SWCWeightsWrong (its Name says what it breaks).
 func WeightsWrong() fault.Fault {
 	return fault.Fault{
-		Name:        fault.SWCWeightsWrong,
+		Name:        SWCWeightsWrong,
 		Breaks:      clause.Of(clause.SWC2, clause.SWC3),
 		Detectors:   fault.Detectors{Scenarios: []string{"SWC-3-01"}},
 		Description: "the previous window weighs (t − s)/W instead of 1 − (t − s)/W: least just after it ended",

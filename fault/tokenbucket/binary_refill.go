@@ -6,10 +6,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// BinaryRefill is the fault fault.TBBinaryRefill (its Name says what it breaks).
+// BinaryRefill is the fault TBBinaryRefill (its Name says what it breaks).
 func BinaryRefill() fault.Fault {
 	return fault.Fault{
-		Name:        fault.TBBinaryRefill,
+		Name:        TBBinaryRefill,
 		Breaks:      clause.Of(clause.TB3, clause.TB4),
 		Description: "spec/000 binary reset: the bucket refills to B once B/R has passed since its last refill, nothing before",
 		Seed:        "spec/000 \"Refill Strategy: Binary reset\" (line 169, `refill_if_needed` lines 176-205) at period B/R",

@@ -6,10 +6,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// AnonymousShared is the fault fault.TBAnonymousShared (its Name says what it breaks).
+// AnonymousShared is the fault TBAnonymousShared (its Name says what it breaks).
 func AnonymousShared() fault.Fault {
 	return fault.Fault{
-		Name:        fault.TBAnonymousShared,
+		Name:        TBAnonymousShared,
 		Breaks:      clause.Of(clause.TB8),
 		Description: "a request without the key header is keyed by one bucket shared by every keyless client",
 		Detectors:   fault.Detectors{Scenarios: []string{"TB-8-02"}},
@@ -18,10 +18,10 @@ func AnonymousShared() fault.Fault {
 	}
 }
 
-// KeyIgnored is the fault fault.TBKeyIgnored (its Name says what it breaks).
+// KeyIgnored is the fault TBKeyIgnored (its Name says what it breaks).
 func KeyIgnored() fault.Fault {
 	return fault.Fault{
-		Name:        fault.TBKeyIgnored,
+		Name:        TBKeyIgnored,
 		Breaks:      clause.Of(clause.TB8),
 		Description: "the key header is ignored: every request is keyed by its client address",
 		Detectors:   fault.Detectors{Scenarios: []string{"TB-8-01"}},

@@ -6,10 +6,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// LimitFromRemaining is the fault fault.TBLimitFromRemaining (its Name says what it breaks).
+// LimitFromRemaining is the fault TBLimitFromRemaining (its Name says what it breaks).
 func LimitFromRemaining() fault.Fault {
 	return fault.Fault{
-		Name:        fault.TBLimitFromRemaining,
+		Name:        TBLimitFromRemaining,
 		Breaks:      clause.Of(clause.TB7),
 		Description: "spec/003 middleware: X-RateLimit-Limit = Remaining + 1 in front of the token bucket (not B)",
 		Seed:        "spec/003 middleware line 871: `X-RateLimit-Limit` = `result.Remaining+1`, in front of the token bucket",

@@ -10,10 +10,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// RetryAfterTruncated is the fault fault.TBRetryAfterTruncated (its Name says what it breaks).
+// RetryAfterTruncated is the fault TBRetryAfterTruncated (its Name says what it breaks).
 func RetryAfterTruncated() fault.Fault {
 	return fault.Fault{
-		Name:        fault.TBRetryAfterTruncated,
+		Name:        TBRetryAfterTruncated,
 		Breaks:      clause.Of(clause.TB6),
 		Description: "spec/003 Retry-After time.Duration(1.0/float64(RefillRate)) * time.Second: 0 for rates of 2/s or more",
 		Seed:        "spec/003 line 584: `result.RetryAfter = time.Duration(1.0/float64(config.RefillRate)) * time.Second` (0 for R ≥ 2/s)",

@@ -6,10 +6,10 @@ import (
 	"github.com/rlspec/rlspec/profile"
 )
 
-// Uncapped is the fault fault.TBUncapped (its Name says what it breaks).
+// Uncapped is the fault TBUncapped (its Name says what it breaks).
 func Uncapped() fault.Fault {
 	return fault.Fault{
-		Name:        fault.TBUncapped,
+		Name:        TBUncapped,
 		Breaks:      clause.Of(clause.TB1),
 		Description: "tokens not capped at B after a long idle: min(BurstSize, tokens+tokensToAdd) without the min",
 		Seed:        "spec/003 line 562 `tokens = min(config.BurstSize, tokens+tokensToAdd)` without the `min`",
