@@ -75,21 +75,41 @@ func (s *State) Fire(c Sender, reqs []httpclient.Request, release time.Time) ([]
 // client's dials, which a limiter may hold back (nginx delays a burst of
 // keyless requests it keys by address).
 func (s *State) FireDialed(c Sender, reqs []httpclient.Request, release time.Time) ([]*httpclient.Exchange, error) {
-	out := make([]*httpclient.Exchange, len(reqs))
+	out, err := s.FireDialedAll([]Dialed{{Sender: c, Reqs: reqs}}, release)
+	return out[0], err
+}
+
+// Dialed is one batch of FireDialedAll: requests for a client already
+// pre-dialed.
+type Dialed struct {
+	Sender Sender
+	Reqs   []httpclient.Request
+}
+
+// FireDialedAll releases the batches, each on its own client, at one
+// instant: every request's goroutine is ready, one wait (the scenario's
+// only wait, so an aged clock ages once) and one channel close release
+// them all. The exchanges come back by batch; any transport failure is a
+// violation.
+func (s *State) FireDialedAll(batches []Dialed, release time.Time) ([][]*httpclient.Exchange, error) {
+	out := make([][]*httpclient.Exchange, len(batches))
 	start := make(chan struct{})
 	var ready, done sync.WaitGroup
-	for i, r := range reqs {
-		ready.Add(1)
-		done.Add(1)
-		go func() {
-			defer done.Done()
-			ready.Done()
-			select {
-			case <-start:
-			case <-s.ctx.Done():
-			}
-			out[i] = c.Do(s.ctx, r)
-		}()
+	for b, batch := range batches {
+		out[b] = make([]*httpclient.Exchange, len(batch.Reqs))
+		for i, r := range batch.Reqs {
+			ready.Add(1)
+			done.Add(1)
+			go func() {
+				defer done.Done()
+				ready.Done()
+				select {
+				case <-start:
+				case <-s.ctx.Done():
+				}
+				out[b][i] = batch.Sender.Do(s.ctx, r)
+			}()
+		}
 	}
 	ready.Wait()
 	if !release.IsZero() {
@@ -97,11 +117,15 @@ func (s *State) FireDialed(c Sender, reqs []httpclient.Request, release time.Tim
 	}
 	close(start)
 	done.Wait()
-	s.Record(out...)
-	for _, ex := range out {
-		if ex.Err != nil {
-			return out, Violate(clause.Of(clause.FR4), "the target answers concurrent requests",
-				"an HTTP response to each", ex.Err.Error(), ex)
+	for _, exs := range out {
+		s.Record(exs...)
+	}
+	for _, exs := range out {
+		for _, ex := range exs {
+			if ex.Err != nil {
+				return out, Violate(clause.Of(clause.FR4), "the target answers concurrent requests",
+					"an HTTP response to each", ex.Err.Error(), ex)
+			}
 		}
 	}
 	return out, nil

@@ -1,0 +1,57 @@
+package fixedwindow
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rlspec/rlspec/httpclient"
+	"github.com/rlspec/rlspec/steps/scenario"
+)
+
+// roundsLead is how long after the last client's dials the keys' batches
+// are released together: time for every sending goroutine to be waiting.
+const roundsLead = 50 * time.Millisecond
+
+// registerRounds registers FW-4 on several fresh keys at once: each key's
+// first-ever request races its own insert, and a race a single batch
+// misses in one run in twenty is caught by one of several.
+func (s *state) registerRounds(sc scenario.Stepper) {
+	sc.Step(`^N\+(\d+) requests are sent concurrently with each of (\d+) fresh keys$`, s.keysConcurrently)
+	sc.Step(`^each key got exactly N allowed and the rest refused with 429$`, s.eachExactlyN)
+}
+
+// keysConcurrently releases N+k requests of each of n fresh keys, each on
+// its own client, all at one instant.
+func (s *state) keysConcurrently(k, n int) error {
+	batches := make([]scenario.Dialed, n)
+	for i := range batches {
+		key, err := s.NewKey()
+		if err != nil {
+			return err
+		}
+		b := scenario.Dialed{Sender: s.NewClient(), Reqs: make([]httpclient.Request, s.Limit()+k)}
+		for j := range b.Reqs {
+			b.Reqs[j] = s.Keyed(key)
+		}
+		s.Predial(b.Sender, len(b.Reqs))
+		batches[i] = b
+	}
+	var err error
+	s.rounds, err = s.FireDialedAll(batches, s.Now().Add(roundsLead))
+	return err
+}
+
+// eachExactlyN is ExactlyN on each key's batch in turn; the first key
+// that got other than N is the verdict.
+func (s *state) eachExactlyN() error {
+	if len(s.rounds) == 0 {
+		return scenario.Precondition(fmt.Errorf("no keys' batches were sent"))
+	}
+	for _, exs := range s.rounds {
+		s.Batch = scenario.Batch{Exchanges: exs, Sent: len(exs)}
+		if err := s.ExactlyN(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
