@@ -11,6 +11,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/rlspec/rlspec/internal/stall"
+
 	"github.com/cucumber/godog"
 
 	"github.com/rlspec/rlspec/acceptance/preflight"
@@ -262,6 +264,9 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 	}
 	env.ScenarioTimeout = r.scenarioTimeout
 	env.MaxWait = set.MaxWait
+	stalls := stall.Start()
+	defer stalls.Stop()
+	env.Stalls = stalls.Lost
 	total := n
 	if set.Verbose {
 		total += len(unclaimed)

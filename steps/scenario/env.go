@@ -47,6 +47,9 @@ type Env struct {
 	Wait func(ctx context.Context, until time.Time) error
 	// ScenarioTimeout bounds every scenario (default MAX_WAIT + 60s).
 	ScenarioTimeout time.Duration
+	// Stalls is how long rlspec's own process could not run within
+	// [from, to] (internal/stall); nil: never measured, taken as none.
+	Stalls func(from, to time.Time) time.Duration
 
 	// outage lets a scenario that takes the store away run alone: it
 	// holds the write lock, every other scenario a read lock.

@@ -58,3 +58,12 @@ func couldNotDecide(ctx context.Context, d time.Duration) error {
 	return Skip("could not decide: the scenario's deadline (%s) passed while it waited %s; "+
 		"the target failed no clause (raise MAX_WAIT, or run on a less loaded machine)", dl.Format(time.RFC3339), d.Round(time.Millisecond))
 }
+
+// Stalled is how long rlspec's own process could not run within
+// [from, to], as Env.Stalls measured it (0 where it does not).
+func (s *State) Stalled(from, to time.Time) time.Duration {
+	if s.env.Stalls == nil {
+		return 0
+	}
+	return s.env.Stalls(from, to)
+}
