@@ -211,6 +211,7 @@ var detectors = map[fault.Name]detector{
 	fault.PNSpends:           pnSpendsDetector,
 	fault.PNNeverForgets:     pnNeverForgetsDetector,
 	fault.PNReleaseLate:      pnReleaseLateDetector,
+	fault.PNLostViolation:    pnLostViolationDetector,
 	fault.BypassSpends: func(_ *testing.T, mk mkServer) (bool, string) {
 		s := mk(func(c *fakeserver.Config) {
 			c.Profile, c.Limit, c.Window = profile.SlidingLog, 3, 10*time.Second

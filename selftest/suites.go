@@ -181,8 +181,11 @@ func raceReference(ctx context.Context, c config) (RaceResult, error) {
 // runRace hunts races in the embedded reference serving profile p with
 // fault f on replicas in-process servers sharing one database file.
 func runRace(ctx context.Context, f fault.Name, p profile.Name, replicas int, c config) (RaceResult, error) {
-	tc := profileConfig(p)
-	o := embedded.Options{Fault: f, Store: c.store}
+	// A fault breaking a feature's clause (and the reference of its
+	// profile) hunts with the feature claimed: penalties are served and
+	// modelled.
+	tc := claimFeatures(profileConfig(p), f)
+	o := embedded.Options{Fault: f, Store: c.store, Penalties: tc.ClaimedPenalties()}
 	if p != "" && p != profile.PRD {
 		o.Profile = p
 	}
