@@ -1,8 +1,9 @@
 package racehunt
 
 import (
+	"net/netip"
+	"slices"
 	"testing"
-	"time"
 
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/model"
@@ -46,8 +47,9 @@ func TestModelForPenalties(t *testing.T) {
 }
 
 // TestPenaltiesRace: the reference serving penalties is clean over
-// generated workloads for the designs penalties wrap, and a violation
-// count read and written back non-atomically (pn-lost-violation) is found.
+// generated workloads for the designs penalties wrap (pn-lost-violation,
+// a violation count read and written back non-atomically, is found with
+// the profiles' race faults: profileFaults).
 func TestPenaltiesRace(t *testing.T) {
 	for _, cfg := range []service.Config{
 		penaltyConfig(profile.SlidingLog, ""),
@@ -58,10 +60,27 @@ func TestPenaltiesRace(t *testing.T) {
 			huntClean(t, startProfile(t, cfg, fault.None, 1), profileHunt(t, cfg, 30))
 		})
 	}
-	t.Run(string(fault.PNLostViolation), func(t *testing.T) {
-		cfg := penaltyConfig(profile.SlidingLog, "")
-		o := profileHunt(t, cfg, 100)
-		o.Repeat, o.ShrinkTime = 2, 300*time.Millisecond
-		huntFinds(t, startProfile(t, cfg, fault.PNLostViolation, 1), o)
-	})
+}
+
+// TestRunnerClientsNeverShareAnAddress: a workload's client never gets an
+// address an earlier client of the runner had (its no-bucket key may hold
+// violations of an earlier workload), however the draws repeat.
+func TestRunnerClientsNeverShareAnAddress(t *testing.T) {
+	r, err := NewRunner(penaltyConfig(profile.SlidingLog, ""), []string{"http://127.0.0.1:1"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	draws := []string{"127.1.1.1", "127.1.1.1", "127.2.2.2", "127.1.1.1", "127.2.2.2", "127.3.3.3"}
+	r.newAddr = func() netip.Addr {
+		a := netip.MustParseAddr(draws[0])
+		draws = draws[1:]
+		return a
+	}
+	var got []string
+	for range 3 {
+		got = append(got, r.freshAddr().String())
+	}
+	if want := []string{"127.1.1.1", "127.2.2.2", "127.3.3.3"}; !slices.Equal(got, want) {
+		t.Fatalf("addresses %v, want %v", got, want)
+	}
 }

@@ -33,6 +33,7 @@ var profileFaults = []struct {
 	{fault.TBLostUpdate, profileConfig(profile.TokenBucket, "")},
 	{fault.SWCLostUpdate, profileConfig(profile.SlidingWindowCounter, "")},
 	{fault.LBLostUpdate, profileConfig(profile.LeakyBucket, "")},
+	{fault.PNLostViolation, penaltyConfig(profile.SlidingLog, "")},
 }
 
 func profileHunt(t *testing.T, cfg service.Config, checks int) HuntOptions {

@@ -36,7 +36,7 @@ func TestExpectationsCoverEveryFault(t *testing.T) {
 		fault.CheckThenAct: 1, fault.ConcurrentReplays: 1,
 		fault.ResetRace: 1, fault.ProcessCache: 2,
 		fault.SLCheckThenRecord: 1, fault.FWInsertRace: 1, fault.FWBoundaryRace: 1, fault.TBLostUpdate: 1,
-		fault.SWCLostUpdate: 1, fault.LBLostUpdate: 1,
+		fault.SWCLostUpdate: 1, fault.LBLostUpdate: 1, fault.PNLostViolation: 1,
 	}
 	for _, e := range exps {
 		want, isRace := race[e.Fault]
