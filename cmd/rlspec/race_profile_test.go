@@ -76,5 +76,13 @@ func TestRacePenaltiesServed(t *testing.T) {
 		if err := tgt.Close(); err != nil {
 			t.Error(err)
 		}
+		// The replay command carries the penalties, or it would replay
+		// the seed against a reference without them.
+		cmd := replayCommand(cfg, 7)
+		for k, v := range tc.env {
+			if !strings.Contains(cmd, k+"="+v) {
+				t.Errorf("replay command %q lacks %s=%s", cmd, k, v)
+			}
+		}
 	}
 }
