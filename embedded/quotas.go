@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/reference"
 )
@@ -27,7 +28,8 @@ type Quotas struct {
 
 // StartQuotas starts replicas (at least 1) servers per quota in limits,
 // each set on one store, with window on a fake clock that starts on a
-// whole second (Reset is unix seconds, so boundaries fall exactly).
+// whole second (Reset is unix seconds, so boundaries fall exactly). With
+// o.Penalties every server serves them around its design.
 func StartQuotas(window time.Duration, limits []int, replicas int, o Options) (q *Quotas, err error) {
 	replicas = max(replicas, 1)
 	st, err := newStores(o.Store)
@@ -38,8 +40,8 @@ func StartQuotas(window time.Duration, limits []int, replicas int, o Options) (q
 		Clock:  reference.NewFakeClock(time.Now().Truncate(time.Second)),
 		Bases:  map[int][]string{},
 		stores: st,
-		Description: fmt.Sprintf("embedded reference (%sfault %s, %s, %d replica(s), fake clock, quotas %v)",
-			o.profile(), o.Fault, st.kind, replicas, limits),
+		Description: fmt.Sprintf("embedded reference (%s%sfault %s, %s, %d replica(s), fake clock, quotas %v)",
+			o.profile(), o.penalties(), o.Fault, st.kind, replicas, limits),
 	}
 	defer func() {
 		if err != nil {
@@ -55,6 +57,7 @@ func StartQuotas(window time.Duration, limits []int, replicas int, o Options) (q
 	for _, limit := range limits {
 		cfg := o.base()
 		cfg.Limit, cfg.Window, cfg.Clock = limit, window, q.Clock
+		cfg.Penalties = o.Penalties
 		switch cfg.Profile {
 		case profile.TokenBucket:
 			cfg.Burst = limit // a quota is the bucket's size
@@ -102,4 +105,12 @@ func (q *Quotas) Close() error {
 		}
 	}
 	return err
+}
+
+// penalties names o's penalty tiers for a description ("" without).
+func (o Options) penalties() string {
+	if len(o.Penalties) == 0 {
+		return ""
+	}
+	return "penalties " + model.FormatPenaltyTiers(o.Penalties) + ", "
 }

@@ -218,6 +218,7 @@ var detectors = map[fault.Name]detector{
 	penalties.PNSpends:           pnSpendsDetector,
 	penalties.PNNeverForgets:     pnNeverForgetsDetector,
 	penalties.PNReleaseLate:      pnReleaseLateDetector,
+	penalties.PNLostViolation:    pnLostViolationDetector,
 	slidinglog.BypassSpendsName: func(_ *testing.T, mk mkServer) (bool, string) {
 		s := mk(func(c *fakeserver.Config) {
 			c.Profile, c.Limit, c.Window = profile.SlidingLog, 3, 10*time.Second

@@ -96,3 +96,14 @@ func pnRefusedEscalatesDetector(_ *testing.T, mk mkServer) (bool, string) {
 	ra := hdr(s.do(user("u", "")), "Retry-After")
 	return ok != 3 || ra > 8, fmt.Sprintf("after a 5 s penalty retried under: %d of 3 allowed, the third violation's Retry-After %d (tier 8 s)", ok, ra)
 }
+
+// pnLostViolationDetector: two violations of a key in one instant (as a
+// burst of concurrent requests arrives) count twice: the second starts
+// the 5 s penalty.
+func pnLostViolationDetector(_ *testing.T, mk mkServer) (bool, string) {
+	s := pnServer(mk)
+	s.spend(3, user("u", ""))
+	s.do(user("u", ""))
+	w := s.do(user("u", ""))
+	return !strings.Contains(w.Body.String(), "penalty_active"), fmt.Sprintf("the second violation: %d %s", w.Code, w.Body.String())
+}

@@ -203,7 +203,7 @@ func TestReadResponse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		r := bufio.NewReader(strings.NewReader(tt.in))
-		st, cl, err := readResponse(r)
+		st, cl, err := readResponse(r, false)
 		if (err != nil) != tt.wantErr || st != tt.status || (!tt.wantErr && cl != tt.close) {
 			t.Errorf("%s: status %d close %v err %v; want %d %v err %v", tt.name, st, cl, err, tt.status, tt.close, tt.wantErr)
 			continue

@@ -214,7 +214,7 @@ func TestReadResponseOneByteAtATime(t *testing.T) {
 	}
 	for _, tc := range cases {
 		r := bufio.NewReader(iotest.OneByteReader(strings.NewReader(tc.raw + next)))
-		status, closeAfter, err := readResponse(r)
+		status, closeAfter, err := readResponse(r, false)
 		if err != nil || status != tc.status || closeAfter != tc.closeAfter {
 			t.Fatalf("%q: status %d close %v err %v", tc.raw, status, closeAfter, err)
 		}
@@ -222,10 +222,10 @@ func TestReadResponseOneByteAtATime(t *testing.T) {
 			t.Fatalf("%q: %q left after the response, want %q", tc.raw, rest, tc.rest)
 		}
 	}
-	if _, _, err := readResponse(bufio.NewReader(strings.NewReader("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nab"))); err == nil {
+	if _, _, err := readResponse(bufio.NewReader(strings.NewReader("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nab")), false); err == nil {
 		t.Fatal("a short body read as complete")
 	}
-	if _, _, err := readResponse(bufio.NewReader(strings.NewReader("SPDY/3 200\r\n"))); err == nil {
+	if _, _, err := readResponse(bufio.NewReader(strings.NewReader("SPDY/3 200\r\n")), false); err == nil {
 		t.Fatal("malformed status line accepted")
 	}
 }

@@ -13,7 +13,8 @@ import (
 
 // Conn is one keep-alive connection to the target. RoundTrip writes a
 // complete, pre-rendered HTTP/1.1 request and reads the response through to
-// the end of its body, returning the status code. After an error the Conn is
+// the end of its body, returning the status code (StatusPenalty for a 429
+// under a penalty, when the dialer reads penalties). After an error the Conn is
 // unusable and the caller dials a new one.
 type Conn interface {
 	RoundTrip(req []byte) (status int, err error)
@@ -33,6 +34,7 @@ type HTTPDialer struct {
 	network, addr string
 	tls           *tls.Config
 	timeout       time.Duration
+	penalties     bool // read 429 bodies for the penalty marker (ReadPenalties)
 }
 
 var (
@@ -64,6 +66,10 @@ func NewHTTPDialer(base string, timeout time.Duration) (*HTTPDialer, error) {
 	return d, nil
 }
 
+// ReadPenalties makes d's connections read each 429's body and answer
+// StatusPenalty for a refusal under a penalty (FEATURES=penalties).
+func (d *HTTPDialer) ReadPenalties() { d.penalties = true }
+
 // Dial opens one connection.
 func (d *HTTPDialer) Dial(ctx context.Context) (Conn, error) {
 	nd := net.Dialer{Timeout: d.timeout, KeepAlive: 30 * time.Second}
@@ -84,7 +90,7 @@ func (d *HTTPDialer) Dial(ctx context.Context) (Conn, error) {
 		}
 		c = t
 	}
-	h := &httpConn{c: c, timeout: d.timeout}
+	h := &httpConn{c: c, timeout: d.timeout, penalties: d.penalties}
 	if d.tls == nil {
 		h.raw = newRawIO(c)
 	}
@@ -103,6 +109,8 @@ type httpConn struct {
 	timeout  time.Duration
 	deadline time.Time // current I/O deadline
 	broken   bool
+	// penalties: a 429 under a penalty is StatusPenalty (ReadPenalties).
+	penalties bool
 }
 
 // deadlineSlack: the deadline is moved only when it is this much short of
@@ -136,7 +144,7 @@ func (h *httpConn) RoundTrip(req []byte) (int, error) {
 		h.broken = true
 		return 0, err
 	}
-	status, closeAfter, err := readResponse(h.r)
+	status, closeAfter, err := readResponse(h.r, h.penalties)
 	if err != nil {
 		h.broken = true
 		return status, err

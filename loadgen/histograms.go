@@ -149,10 +149,15 @@ func PercentilesOf(h *hdr.Histogram) Percentiles {
 // ms converts nanoseconds to milliseconds rounded to the microsecond.
 func ms(ns float64) float64 { return float64(int64(ns/1e3+0.5)) / 1e3 }
 
-// StatusCounts are the requests by outcome.
+// StatusCounts are the requests by outcome. RateLimited counts every 429;
+// with penalties (StatusPenalty recorded) Penalty counts those under a
+// penalty and Algorithm the algorithm's own refusals, RateLimited less
+// Penalty.
 type StatusCounts struct {
 	OK              int64            `json:"200"`
 	RateLimited     int64            `json:"429"`
+	Algorithm       int64            `json:"429_algorithm"`
+	Penalty         int64            `json:"429_penalty"`
 	Other           int64            `json:"other"`
 	TransportErrors int64            `json:"transport_errors"`
 	Codes           map[string]int64 `json:"codes"` // every status code seen, "error" for transport errors
@@ -180,10 +185,15 @@ func StatusCountsOf(h *hdr.Histogram) StatusCounts {
 		case 429:
 			s.RateLimited += b.Count
 			s.Codes["429"] += b.Count
+		case StatusPenalty:
+			s.RateLimited += b.Count
+			s.Penalty += b.Count
+			s.Codes["429"] += b.Count
 		default:
 			s.Other += b.Count
 			s.Codes[strconv.FormatInt(code, 10)] += b.Count
 		}
 	}
+	s.Algorithm = s.RateLimited - s.Penalty
 	return s
 }

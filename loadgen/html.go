@@ -28,6 +28,7 @@ Measured {{printf "%.1f" .DurationSeconds}} s from {{.Start.UTC.Format "2006-01-
 <h2>Status</h2>
 <table><tr><th>200</th><th>429</th><th>other</th><th>transport errors</th></tr>
 <tr><td>{{.ByStatus.OK}}</td><td>{{.ByStatus.RateLimited}}</td><td>{{.ByStatus.Other}}</td><td>{{.ByStatus.TransportErrors}}</td></tr></table>
+{{if .Penalties}}<p>429s: {{.ByStatus.Algorithm}} from the algorithm, {{.ByStatus.Penalty}} under a penalty (penalty_active in the body).</p>{{end}}
 {{if .ByStatus.Codes}}<p>By code: {{range $k, $v := .ByStatus.Codes}}{{$k}}: {{$v}} &nbsp; {{end}}</p>{{end}}
 {{range .ErrorSample}}<p>transport error: <code>{{.}}</code></p>{{end}}
 <h2>Plots</h2>

@@ -120,6 +120,9 @@ func MergeLogs(logs []*Log, interval time.Duration) *Result {
 		s := slots[k]
 		res.Intervals = append(res.Intervals, summarise(s.H, s.Start, s.End))
 	}
+	// The logs carry no settings: 429s recorded under a penalty say
+	// penalties were read.
+	res.Meta.Penalties = StatusCountsOf(res.Totals.Status).Penalty > 0
 	return res
 }
 

@@ -87,7 +87,7 @@ func (h *Histograms) recordQueue(q queued, latency time.Duration, status int, er
 		if !q.allowed {
 			e.Allowed = 1
 		}
-	case status == 429 && q.allowed:
+	case (status == 429 || status == StatusPenalty) && q.allowed:
 		e.Refused = 1
 	}
 	recordLatency(h.Service, latency-wait)

@@ -149,6 +149,9 @@ func (r *Report) Summary() string {
 		s += fmt.Sprintf("BEHIND: the target answered %.1f req/s of the %.1f scheduled; latencies include the queue it built\n", r.AchievedRate, r.ScheduledRate)
 	}
 	s += fmt.Sprintf("status: 200=%d 429=%d other=%d transport_errors=%d\n", r.ByStatus.OK, r.ByStatus.RateLimited, r.ByStatus.Other, r.ByStatus.TransportErrors)
+	if r.Penalties {
+		s += fmt.Sprintf("429s: %d from the algorithm, %d under a penalty (penalty_active in the body)\n", r.ByStatus.Algorithm, r.ByStatus.Penalty)
+	}
 	line := func(name string, p Percentiles) string {
 		return fmt.Sprintf("%-22s p50 %.3f  p90 %.3f  p95 %.3f  p99 %.3f  p99.9 %.3f  max %.3f ms\n", name, p.P50, p.P90, p.P95, p.P99, p.P999, p.Max)
 	}

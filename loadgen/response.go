@@ -10,7 +10,9 @@ import (
 
 // readResponse reads one HTTP/1.1 response (skipping 1xx), discarding its
 // body. It returns the status and whether the server closes the connection.
-func readResponse(r *bufio.Reader) (status int, closeAfter bool, err error) {
+// With penalties a 429's body is read for the penalty marker instead, and
+// a 429 under a penalty returns StatusPenalty.
+func readResponse(r *bufio.Reader, penalties bool) (status int, closeAfter bool, err error) {
 	for {
 		line, err := readLine(r)
 		if err != nil {
@@ -35,10 +37,13 @@ func readResponse(r *bufio.Reader) (status int, closeAfter bool, err error) {
 		if h.interim() {
 			continue // interim response; the real one follows
 		}
+		if penalties && h.status == 429 {
+			return readRefusal(r, &h)
+		}
 		switch h.framing() {
 		case bodyNone:
 		case bodyChunked:
-			if err := discardChunked(r); err != nil {
+			if err := readChunked(r, nil); err != nil {
 				return h.status, true, err
 			}
 		case bodyLength:
@@ -137,7 +142,9 @@ func (h *respHead) framing() int {
 	}
 }
 
-func discardChunked(r *bufio.Reader) error {
+// readChunked reads a chunked body into w, or discards it when w is nil
+// (trailers skipped).
+func readChunked(r *bufio.Reader, w io.Writer) error {
 	for {
 		line, err := readLine(r)
 		if err != nil {
@@ -148,21 +155,31 @@ func discardChunked(r *bufio.Reader) error {
 			return err
 		}
 		if n == 0 {
-			for { // trailers up to the empty line
-				tl, err := readLine(r)
-				if err != nil {
-					return fmt.Errorf("read trailer: %w", err)
-				}
-				if len(tl) == 0 {
-					return nil
-				}
-			}
+			return skipTrailers(r)
 		}
-		if _, err := r.Discard(int(n)); err != nil {
+		if w == nil {
+			_, err = r.Discard(int(n))
+		} else {
+			_, err = io.CopyN(w, r, n)
+		}
+		if err != nil {
 			return fmt.Errorf("read chunk: %w", err)
 		}
 		if _, err := readLine(r); err != nil {
 			return fmt.Errorf("read chunk end: %w", err)
+		}
+	}
+}
+
+// skipTrailers reads a chunked body's trailers up to the empty line.
+func skipTrailers(r *bufio.Reader) error {
+	for {
+		tl, err := readLine(r)
+		if err != nil {
+			return fmt.Errorf("read trailer: %w", err)
+		}
+		if len(tl) == 0 {
+			return nil
 		}
 	}
 }

@@ -19,6 +19,9 @@ type Meta struct {
 	// Generator is "i/N" when this attack is share i of N generators
 	// running one load together (WithStartAt puts them on one timeline).
 	Generator string `json:"generator,omitempty"`
+	// Penalties: penalties are claimed (FEATURES=penalties) and 429s were
+	// read for the penalty marker (HTTPDialer.ReadPenalties).
+	Penalties bool `json:"penalties,omitempty"`
 	// StartAt is the schedule's absolute start (zero: the attack's own
 	// start); StartLag how late after it the attack began.
 	StartAt  time.Time     `json:"-"`
@@ -42,6 +45,7 @@ type Interval struct {
 	Requests       int64     `json:"requests"`
 	Errors         int64     `json:"errors"`
 	RateLimited    int64     `json:"rate_limited"`
+	Penalty        int64     `json:"rate_limited_penalty,omitempty"` // of RateLimited, under a penalty
 	P50            float64   `json:"p50_ms"`
 	P95            float64   `json:"p95_ms"`
 	P99            float64   `json:"p99_ms"`
@@ -53,7 +57,7 @@ func summarise(h *Histograms, start, end time.Time) Interval {
 	c := PercentilesOf(h.Corrected)
 	s := StatusCountsOf(h.Status)
 	return Interval{
-		Start: start, End: end, Requests: h.Requests(), Errors: s.Errors(), RateLimited: s.RateLimited,
+		Start: start, End: end, Requests: h.Requests(), Errors: s.Errors(), RateLimited: s.RateLimited, Penalty: s.Penalty,
 		P50: c.P50, P95: c.P95, P99: c.P99, Max: c.Max,
 		UncorrectedP99: PercentilesOf(h.Uncorrected).P99,
 	}

@@ -12,7 +12,8 @@ import (
 // hunter's sequential oracle, built by the profile registry. For
 // token-bucket limit is the bucket's size B and RL_RATE its refill; for
 // leaky-bucket it is what an idle key gets at once, B + 1, drained at
-// RL_RATE.
+// RL_RATE. FEATURES=penalties wraps the design in model.Penalties with
+// RL_PENALTIES' tiers.
 func ModelFor(cfg service.Config, limit int) (model.Model, error) {
 	p, ok := profile.Lookup(cfg.Profile)
 	if !ok {
@@ -28,8 +29,17 @@ func ModelFor(cfg service.Config, limit int) (model.Model, error) {
 	if cfg.Profile == profile.LeakyBucket {
 		burst = limit - 1
 	}
-	return p.Design(profile.Params{Limit: limit, Window: cfg.Window, Burst: burst, Rate: cfg.Rate, Align: cfg.WindowAlign,
+	m, err := p.Design(profile.Params{Limit: limit, Window: cfg.Window, Burst: burst, Rate: cfg.Rate, Align: cfg.WindowAlign,
 		Delay: cfg.Delay, NoDelay: cfg.NoDelay(), CountsRefused: cfg.Claims(profile.CountsRefused)})
+	if err != nil || !cfg.Claims(profile.Penalties) {
+		return m, err
+	}
+	// profiles.md's penalties around the design: a refusal of the design
+	// is a violation, and RL_PENALTIES' tiers start penalties.
+	if len(cfg.Penalties) == 0 {
+		return nil, fmt.Errorf("race hunt: FEATURES=penalties needs RL_PENALTIES, the target's tiers (e.g. %s)", service.DefaultPenalties)
+	}
+	return model.Penalties{Inner: m, Tiers: cfg.Penalties}, nil
 }
 
 // liveQuota is the one quota a live target of cfg enforces: the bucket's

@@ -8,6 +8,7 @@ import (
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/fault/fixedwindow"
 	"github.com/rlspec/rlspec/fault/leakybucket"
+	"github.com/rlspec/rlspec/fault/penalties"
 	"github.com/rlspec/rlspec/fault/slidinglog"
 	"github.com/rlspec/rlspec/fault/swcounter"
 	"github.com/rlspec/rlspec/fault/tokenbucket"
@@ -38,6 +39,7 @@ var profileFaults = []struct {
 	{tokenbucket.TBLostUpdate, profileConfig(profile.TokenBucket, "")},
 	{swcounter.SWCLostUpdate, profileConfig(profile.SlidingWindowCounter, "")},
 	{leakybucket.LBLostUpdate, profileConfig(profile.LeakyBucket, "")},
+	{penalties.PNLostViolation, penaltyConfig(profile.SlidingLog, "")},
 }
 
 func profileHunt(t *testing.T, cfg service.Config, checks int) HuntOptions {

@@ -21,7 +21,7 @@ func startEmbedded(t testing.TB, f fault.Name, replicas int) *Quotas {
 // fixed-window's alignment) with quotas 1–4 on a fake clock.
 func startProfile(t testing.TB, cfg service.Config, f fault.Name, replicas int) *Quotas {
 	t.Helper()
-	o := embedded.Options{Fault: f, Profile: profile.Name(cfg.Profile), Align: profile.Align(cfg.WindowAlign)}
+	o := embedded.Options{Fault: f, Profile: profile.Name(cfg.Profile), Align: profile.Align(cfg.WindowAlign), Penalties: cfg.ClaimedPenalties()}
 	if profile.IsPRD(cfg.Profile) {
 		o.Profile = ""
 	}

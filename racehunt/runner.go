@@ -40,6 +40,12 @@ type Runner struct {
 	tolerance time.Duration
 	maxWait   time.Duration
 	model     model.Model // the profile's design at limit
+	// used are the client addresses this runner's workloads have had: a
+	// later workload's client never shares an earlier one's address, whose
+	// key (no-bucket) may still hold state — penalties' violations count
+	// for 24 h, longer than any hunt's clock moves. newAddr draws one.
+	used    map[netip.Addr]bool
+	newAddr func() netip.Addr
 }
 
 // RunnerOption configures a Runner.
@@ -75,7 +81,9 @@ func NewRunner(cfg service.Config, bases []string, limit int, opts ...RunnerOpti
 	if err != nil {
 		return nil, fmt.Errorf("runner: %w", err)
 	}
-	r := &Runner{cfg: cfg, bases: bases, limit: limit, body: body, timeout: httpclient.DefaultTimeout, tolerance: -1, maxWait: service.DefaultMaxWait, model: m}
+	mode, _ := cfg.Sending()
+	r := &Runner{cfg: cfg, bases: bases, limit: limit, body: body, timeout: httpclient.DefaultTimeout, tolerance: -1, maxWait: service.DefaultMaxWait, model: m,
+		used: map[netip.Addr]bool{}, newAddr: func() netip.Addr { return httpclient.NewAddr(mode) }}
 	for _, o := range opts {
 		o(r)
 	}
@@ -112,7 +120,7 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*histcheck.History, error
 		WindowAlign: r.cfg.WindowAlign, Answer: r.cfg.Answer()}
 	clients := make([]*httpclient.Client, w.Clients)
 	for i := range clients {
-		opts := []httpclient.Option{httpclient.WithTimeout(r.timeout)}
+		opts := []httpclient.Option{httpclient.WithTimeout(r.timeout), httpclient.WithAddr(r.freshAddr())}
 		clients[i] = httpclient.New(r.cfg, r.bases[i%len(r.bases)], opts...)
 		defer clients[i].Close()
 	}
@@ -232,6 +240,16 @@ func (r *Runner) Run(ctx context.Context, w Workload) (*histcheck.History, error
 }
 
 func clientKey(a netip.Addr) string { return a.Unmap().String() }
+
+// freshAddr is a client address none of the runner's clients had.
+func (r *Runner) freshAddr() netip.Addr {
+	for {
+		if a := r.newAddr(); !r.used[a] {
+			r.used[a] = true
+			return a
+		}
+	}
+}
 
 // keyed prepares request q of a profile other than the PRD: Fresh carries
 // key q.Bucket (KEY, KEY_FORMAT), NoBucket no key; either is counted

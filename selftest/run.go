@@ -167,7 +167,9 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 				continue
 			}
 			f, _ := faults.Lookup(row.Fault)
-			r, err := runRace(ctx, row.Fault, f.Profile, row.Replicas, c)
+			// A fault breaking a feature's clause hunts with the feature
+			// claimed: penalties are served and modelled.
+			r, err := runRace(ctx, row.Fault, claimFeatures(profileConfig(f.Profile), row.Fault), row.Replicas, c)
 			if err != nil {
 				fail(fmt.Errorf("race hunt against fault %s: %w", row.Fault, err))
 				return

@@ -12,6 +12,7 @@ import (
 	"github.com/rlspec/rlspec/fault/faults"
 	"github.com/rlspec/rlspec/fault/fixedwindow"
 	"github.com/rlspec/rlspec/fault/leakybucket"
+	"github.com/rlspec/rlspec/fault/penalties"
 	"github.com/rlspec/rlspec/fault/prd"
 	"github.com/rlspec/rlspec/fault/slidinglog"
 	"github.com/rlspec/rlspec/fault/swcounter"
@@ -42,7 +43,7 @@ func TestExpectationsCoverEveryFault(t *testing.T) {
 		prd.CheckThenActName: 1, prd.ConcurrentReplaysName: 1,
 		prd.ResetRaceName: 1, fault.ProcessCache: 2,
 		slidinglog.SLCheckThenRecord: 1, fixedwindow.FWInsertRace: 1, fixedwindow.FWBoundaryRace: 1, tokenbucket.TBLostUpdate: 1,
-		swcounter.SWCLostUpdate: 1, leakybucket.LBLostUpdate: 1,
+		swcounter.SWCLostUpdate: 1, leakybucket.LBLostUpdate: 1, penalties.PNLostViolation: 1,
 	}
 	for _, e := range exps {
 		want, isRace := race[e.Fault]

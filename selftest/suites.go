@@ -161,28 +161,42 @@ func raceReference(ctx context.Context, c config) (RaceResult, error) {
 	var first RaceResult
 	var elapsed time.Duration
 	for i, p := range c.suiteProfiles() {
-		r, err := runRace(ctx, fault.None, p, DefaultReferenceReplicas, c)
-		if err != nil {
-			return r, fmt.Errorf("%s: %w", p, err)
+		// The profile bare, and again with the features its faults claim
+		// (penalties, served and modelled): both are the reference.
+		plain := profileConfig(p)
+		tcs := []service.Config{plain}
+		if claimed := claimFeatures(plain, fault.None); len(claimed.Features) > len(plain.Features) {
+			tcs = append(tcs, claimed)
 		}
-		if r.Found {
-			r.Violation = string(p) + ": " + r.Violation
-			return r, nil
-		}
-		elapsed += r.Elapsed
-		if i == 0 {
-			first = r
+		for j, tc := range tcs {
+			r, err := runRace(ctx, fault.None, tc, DefaultReferenceReplicas, c)
+			name := string(p)
+			if len(tc.Features) > 0 {
+				name += fmt.Sprintf(" with FEATURES=%s", tc.Features)
+			}
+			if err != nil {
+				return r, fmt.Errorf("%s: %w", name, err)
+			}
+			if r.Found {
+				r.Violation = name + ": " + r.Violation
+				return r, nil
+			}
+			elapsed += r.Elapsed
+			if i == 0 && j == 0 {
+				first = r
+			}
 		}
 	}
 	first.Elapsed = elapsed
 	return first, nil
 }
 
-// runRace hunts races in the embedded reference serving profile p with
-// fault f on replicas in-process servers sharing one database file.
-func runRace(ctx context.Context, f fault.Name, p profile.Name, replicas int, c config) (RaceResult, error) {
-	tc := profileConfig(p)
-	o := embedded.Options{Fault: f, Store: c.store}
+// runRace hunts races in the embedded reference serving tc's profile (and
+// its claimed penalties) with fault f on replicas in-process servers
+// sharing one database file.
+func runRace(ctx context.Context, f fault.Name, tc service.Config, replicas int, c config) (RaceResult, error) {
+	p := tc.Profile
+	o := embedded.Options{Fault: f, Store: c.store, Penalties: tc.ClaimedPenalties()}
 	if p != "" && p != profile.PRD {
 		o.Profile = p
 	}

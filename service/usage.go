@@ -36,6 +36,7 @@ const (
 	FlagRate          = "rl-rate"
 	FlagLBMode        = "lb-mode"
 	FlagDelay         = "rl-delay"
+	FlagPenalties     = "rl-penalties"
 )
 
 // RegisterSome binds only the named settings to fs (RegisterFlags binds them

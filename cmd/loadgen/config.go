@@ -51,7 +51,7 @@ REPORT_DIR, and check THRESHOLDS.`
 var runFlags = []string{service.FlagURL, service.FlagPath, service.FlagHeaders, service.FlagBodyTemplate,
 	service.FlagLimit, service.FlagWindow, service.FlagClientIPs, service.FlagDB, service.FlagSQL,
 	service.FlagProfile, service.FlagKey, service.FlagKeyFormat, service.FlagMethod, service.FlagWindowAlign, service.FlagBurst, service.FlagRate,
-	service.FlagLBMode, service.FlagDelay}
+	service.FlagLBMode, service.FlagDelay, service.FlagFeatures, service.FlagPenalties}
 
 // parseConfig fills a config from args and getenv and validates it: the
 // flags of `loadgen run`, or with merge those of `loadgen merge`. -h writes

@@ -100,7 +100,7 @@ func load(ctx context.Context, cfg config, stdout io.Writer) (*loadgen.Report, e
 	if len(replicas) > 1 {
 		return spreadAttack(ctx, cfg, replicas, reqs.Render, stdout)
 	}
-	dialer, err := loadgen.NewHTTPDialer(base, loadgen.DefaultTimeout)
+	dialer, err := newDialer(cfg, base)
 	if err != nil {
 		return nil, err
 	}
@@ -141,6 +141,7 @@ func startTarget(ctx context.Context, cfg *config, stdout io.Writer) (base strin
 			// The reference serves the profile keyed as KEY says.
 			fc.Profile, fc.Align = profile.Name(p), profile.Align(cfg.Target.WindowAlign)
 			fc.Burst, fc.Rate, fc.QueueDelay, fc.NoDelay = cfg.Target.Burst, cfg.Target.Rate, cfg.Target.Delay, cfg.Target.NoDelay()
+			fc.Penalties = cfg.Target.ClaimedPenalties() // RL_PENALTIES, or the reference's tiers
 		}
 		srv, err := fakeserver.Start(fc, "127.0.0.1:0")
 		if err != nil {
@@ -159,7 +160,7 @@ func spreadAttack(ctx context.Context, cfg config, replicas []string, render fun
 	dialers := make([]loadgen.Dialer, len(replicas))
 	endpoints := make([]string, len(replicas))
 	for i, u := range replicas {
-		d, err := loadgen.NewHTTPDialer(u, loadgen.DefaultTimeout)
+		d, err := newDialer(cfg, u)
 		if err != nil {
 			return nil, err
 		}
@@ -193,7 +194,7 @@ func attack(ctx context.Context, cfg config, target string, dialer loadgen.Diale
 		loadgen.WithDuration(cfg.Duration),
 		loadgen.WithWarmup(cfg.Warmup),
 		loadgen.WithHlog(hlog),
-		loadgen.WithMeta(loadgen.Meta{Target: target, Buckets: cfg.Buckets, Generator: cfg.Fleet.generator()}),
+		loadgen.WithMeta(loadgen.Meta{Target: target, Buckets: cfg.Buckets, Generator: cfg.Fleet.generator(), Penalties: readsPenalties(cfg)}),
 		loadgen.WithProgress(func(p loadgen.Progress) {
 			if p.Warmup {
 				fmt.Fprintf(stdout, "[%5.1fs] warming up\n", p.Elapsed.Seconds())
@@ -277,4 +278,24 @@ func writeMergedHlog(path string, res *loadgen.Result, sources []string) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// readsPenalties: penalties are claimed, so 429 bodies are read for the
+// penalty marker and counted apart (not for TARGET_SQL, whose function
+// answers no body).
+func readsPenalties(cfg config) bool {
+	return cfg.Target.Claims(profile.Penalties) && cfg.Target.SQL == ""
+}
+
+// newDialer is the lean HTTP dialer of base, reading 429 bodies when
+// penalties are claimed.
+func newDialer(cfg config, base string) (*loadgen.HTTPDialer, error) {
+	d, err := loadgen.NewHTTPDialer(base, loadgen.DefaultTimeout)
+	if err != nil {
+		return nil, err
+	}
+	if readsPenalties(cfg) {
+		d.ReadPenalties()
+	}
+	return d, nil
 }

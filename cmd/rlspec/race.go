@@ -166,7 +166,7 @@ var raceFlags = []string{service.FlagURL, service.FlagPath, service.FlagHeaders,
 	service.FlagLimit, service.FlagWindow, service.FlagClientIPs, service.FlagDB, service.FlagSQL,
 	service.FlagProfile, service.FlagKey, service.FlagKeyFormat, service.FlagMethod, service.FlagWindowAlign,
 	service.FlagDialect, service.FlagResetFormat, service.FlagHeaderPrefix, service.FlagLimitedStatus, service.FlagLimitedBody,
-	service.FlagBurst, service.FlagRate}
+	service.FlagBurst, service.FlagRate, service.FlagFeatures, service.FlagPenalties}
 
 // raceSettings reads the target contract's variables race uses plus SEED,
 // CHECKS, REPEAT, REPLICAS, FAULT (the embedded reference's fault, for
@@ -273,6 +273,9 @@ func raceSettings(args []string, getenv envflag.Getenv, help io.Writer) (raceCon
 	if cfg.Target.Profile == profile.Every {
 		errs = append(errs, fmt.Errorf("PROFILE=all: race hunts one profile at a time (%s)", profile.Choices(false)))
 	}
+	if profile.IsPRD(cfg.Target.Profile) && cfg.Target.Claims(profile.Penalties) {
+		errs = append(errs, errors.New("FEATURES=penalties: race hunts penalties on the keyed profiles (PROFILE=sliding-log, fixed-window, …), not the PRD"))
+	}
 	if cfg.Fault != fault.None && cfg.Target.URL != "" {
 		errs = append(errs, errors.New("FAULT applies to the embedded reference or the reference image only: unset TARGET_URL"))
 	}
@@ -364,7 +367,10 @@ func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (raceh
 		if len(limits) == 0 {
 			limits = []int{1, 2, 3, 4}
 		}
-		o := embedded.Options{Fault: cfg.Fault, Store: cfg.Store}
+		// Claimed penalties (RL_PENALTIES, or the reference's tiers) are
+		// served by every server and wrap the hunter's model.
+		tc = tc.WithPenaltyDefaults()
+		o := embedded.Options{Fault: cfg.Fault, Store: cfg.Store, Penalties: tc.ClaimedPenalties()}
 		o.Answer, o.RefusalBody = embedded.AnswerFor(tc.ForProfile(tc.Profile)) // the reference answers as the run reads
 		if tc.Profile != profile.PRD {
 			// The embedded reference serves the profile; a window of 3 s

@@ -82,4 +82,5 @@ var replayVars = map[string]string{
 	"target-db": "TARGET_DB", "target-sql": "TARGET_SQL", "replicas": "REPLICAS", "target-urls": "TARGET_URLS", "fault": "FAULT", "store": "STORE", "checks": "CHECKS", "shrink-time": "SHRINK_TIME",
 	"profile": "PROFILE", "key": "KEY", "key-format": "KEY_FORMAT", "target-method": "TARGET_METHOD", "window-align": "WINDOW_ALIGN",
 	"dialect": "DIALECT", "limited-body": "LIMITED_BODY", "rl-burst": "RL_BURST", "rl-rate": "RL_RATE",
+	"features": "FEATURES", "rl-penalties": "RL_PENALTIES",
 }

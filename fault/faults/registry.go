@@ -97,6 +97,7 @@ func All() []fault.Fault {
 		penalties.Spends(),
 		penalties.NeverForgets(),
 		penalties.ReleaseLate(),
+		penalties.LostViolation(),
 		slidinglog.IetfResetTimestamp(),
 		slidinglog.BypassSpends(),
 		slidinglog.TierSharedCount(),

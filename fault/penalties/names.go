@@ -10,6 +10,15 @@ import "github.com/rlspec/rlspec/fault"
 // once a day ago starts at a higher tier.
 const PNNeverForgets fault.Name = "pn-never-forgets"
 
+// PNLostViolation reads a key's violation count before its transaction
+// and writes it back from that read (spec/003's applyPenalty: a SELECT of
+// the count, then an upsert of count + 1, not atomically): violations
+// racing on a key each count from the same read, so concurrent violations
+// count once and the escalation they owe is lost. Deterministic here: a
+// key's count read once is what its requests read while they come less
+// than 200 ms apart.
+const PNLostViolation fault.Name = "pn-lost-violation"
+
 // PNNoEscalation never goes past the first tier: every violation from the
 // first tier's count on gets its duration (a tier lookup that stops at the
 // first match instead of taking the largest).

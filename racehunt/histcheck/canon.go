@@ -15,8 +15,12 @@ import (
 // left are the key never seen; a sliding log keeps only its live entries;
 // the fields a design recomputes at each Step (Remaining and Reset of the
 // bucket and log designs) are zeroed. Other designs' states are already a
-// few integers and are kept as they are.
+// few integers and are kept as they are. Under penalties the violation
+// record is kept beside the design's canonical part (canonicalPenalized).
 func canonical(m model.Model, st model.State, at int64) model.State {
+	if p, ok := m.(model.Penalties); ok {
+		return canonicalPenalized(p, st, at)
+	}
 	if !st.Found {
 		return model.State{}
 	}

@@ -14,7 +14,8 @@ import (
 // field of the Decision, and leads to the same canonical next state, for
 // every design canonical simplifies (random states reached by random
 // steps). A canonical that dropped a live log entry, or called a bucket
-// full a microsecond early, fails here.
+// full a microsecond early, or dropped a violation still counted, fails
+// here.
 func TestCanonicalDecidesAlike(t *testing.T) {
 	models := []model.Model{
 		model.TokenBucket{Burst: 3, Rate: 2},
@@ -23,6 +24,10 @@ func TestCanonicalDecidesAlike(t *testing.T) {
 		model.WindowCounter{Limit: 3, Window: 2 * time.Second},
 		model.WindowCounter{Limit: 3, Window: 2 * time.Second, CountsRefused: true},
 		model.Epoch{Limit: 2, Window: 2 * time.Second},
+		// Penalties around designs: the violation record must survive.
+		model.Penalties{Inner: model.SlidingLog{Limit: 2, Window: 2 * time.Second}, Tiers: testTiers},
+		model.Penalties{Inner: model.TokenBucket{Burst: 2, Rate: 2}, Tiers: testTiers},
+		model.Penalties{Inner: model.Epoch{Limit: 2, Window: 2 * time.Second}, Tiers: testTiers},
 	}
 	rapid.Check(t, func(rt *rapid.T) {
 		m := models[rapid.IntRange(0, len(models)-1).Draw(rt, "model")]
@@ -62,3 +67,8 @@ func TestCanonicalDecidesAlike(t *testing.T) {
 		}
 	})
 }
+
+// testTiers are short penalty tiers: the second violation starts 1 s, the
+// third 2 s, so that steps a few seconds long meet every tier and the ends
+// of penalties.
+var testTiers = []model.PenaltyTier{{Count: 2, Duration: time.Second}, {Count: 3, Duration: 2 * time.Second}}

@@ -135,15 +135,23 @@ func checkHeaders(h *History, o *Op, rd *reading, bad func(Class, string, ...any
 }
 
 // resetHorizon is the furthest a Reset may lie ahead: the window, or for a
-// token bucket the time it takes to fill (⌈B/R⌉ s, TB-7).
+// token bucket the time it takes to fill (⌈B/R⌉ s, TB-7); under penalties
+// at least the longest tier.
 func (h *History) resetHorizon() time.Duration {
-	if tb, ok := h.Model.(model.TokenBucket); ok && tb.Rate > 0 {
-		return time.Duration(math.Ceil(float64(tb.Burst)/tb.Rate)) * time.Second
+	d := h.Window
+	m := design(h.Model)
+	if tb, ok := m.(model.TokenBucket); ok && tb.Rate > 0 {
+		d = time.Duration(math.Ceil(float64(tb.Burst)/tb.Rate)) * time.Second
 	}
-	if lb, ok := h.Model.(model.LeakyBucket); ok && lb.Rate > 0 {
-		return time.Duration(math.Ceil(float64(lb.Burst+1)/lb.Rate)) * time.Second
+	if lb, ok := m.(model.LeakyBucket); ok && lb.Rate > 0 {
+		d = time.Duration(math.Ceil(float64(lb.Burst+1)/lb.Rate)) * time.Second
 	}
-	return h.Window
+	if p, ok := h.Model.(model.Penalties); ok {
+		for _, t := range p.Tiers {
+			d = max(d, t.Duration) // a refusal under a penalty resets at its end
+		}
+	}
+	return d
 }
 
 // spend is one unit a bucket's history shows spent: a fresh 200, or an

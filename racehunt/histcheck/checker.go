@@ -71,6 +71,7 @@ type rec struct {
 	from, to   int64  // ServerFrom, ServerTo: unix nanoseconds
 	idem, body int32  // interned IdemKey and BodyHash; -1 when the op has no key
 	resp       uint64 // hash of the response body
+	penalty    int64  // under penalties, a 429's penalty_until (0: no penalty marker)
 }
 
 func (r *rec) unknown() bool { return r.status == 0 }
@@ -140,6 +141,11 @@ func (c *Checker) read(b *readBatch) {
 			r.fields = rd.ob.Err == nil && rd.ob.Has(dialect.FieldRemaining) && rd.ob.Has(dialect.FieldReset)
 			r.resp = maphash.Bytes(c.seed, o.Ex.RespBody)
 			r.blank = len(bytes.TrimSpace(o.Ex.RespBody)) == 0
+			if c.h.penalized() && c.h.Answer.Refused(o.Ex.Status) {
+				if active, until := dialect.PenaltyOf(o.Ex.RespBody); active {
+					r.penalty = max(until, 1)
+				}
+			}
 		}
 		b.recs[i] = r
 	}
@@ -316,7 +322,9 @@ func (c *Checker) operations(k int) []porcupine.Operation {
 			lanes = append(lanes, 0)
 		}
 		lanes[lane] = ret
-		ops = append(ops, porcupine.Operation{ClientId: lane, Input: in, Call: call, Output: outputOf(r), Return: ret, Metadata: bucket})
+		out := outputOf(r)
+		out.Penalties = c.h.penalized()
+		ops = append(ops, porcupine.Operation{ClientId: lane, Input: in, Call: call, Output: out, Return: ret, Metadata: bucket})
 	}
 	return ops
 }
@@ -336,5 +344,6 @@ func outputOf(r *rec) opOutput {
 	if r.fields {
 		out.HasHeaders, out.Rem, out.Reset = true, int(r.rem), r.reset
 	}
+	out.PenaltyUntil = r.penalty
 	return out
 }

@@ -71,6 +71,7 @@ func checkBounds(h *History, key string, rs []rec) []Violation {
 	// at 12.5 s by the first request ends at 15 s, not 15.5 s). The
 	// linearizability check holds the model's exact decisions.
 	n, w, tol := h.Limit, h.Window, max(h.Tolerance, bound.DefaultTolerance)
+	m := design(h.Model)
 	var over, under []bound.Violation
 	switch h.Profile {
 	case profile.SlidingLog:
@@ -90,7 +91,7 @@ func checkBounds(h *History, key string, rs []rec) []Violation {
 		under = bound.OverBlocking(answered, n, w, tol)
 	case profile.TokenBucket:
 		// TB-1's arrival curve: at most B + R·Δt + 1 allowed in any interval.
-		if tb, ok := h.Model.(model.TokenBucket); ok {
+		if tb, ok := m.(model.TokenBucket); ok {
 			over = bound.TokenBucket(es, tb.Burst, tb.Rate, tol)
 		}
 	case profile.SlidingWindowCounter:
@@ -102,12 +103,18 @@ func checkBounds(h *History, key string, rs []rec) []Violation {
 		// queue bound (LB-2) over time. LB-1's spacing of the answers is
 		// the acceptance suite's: the race hunter's clock may be a fake one
 		// the held answers do not follow.
-		if lb, ok := h.Model.(model.LeakyBucket); ok {
+		if lb, ok := m.(model.LeakyBucket); ok {
 			over = bound.TokenBucket(es, lb.Burst+1, lb.Rate, tol)
 			for i := range over {
 				over[i].Clause = clause.LB2
 			}
 		}
+	}
+	if h.penalized() {
+		// A penalty refuses what the design would allow (PN-1): refusals
+		// are the oracle's to judge, the design's bounds only cap what is
+		// allowed.
+		under = nil
 	}
 	var vs []Violation
 	for _, v := range over {

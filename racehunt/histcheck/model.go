@@ -81,6 +81,10 @@ type opOutput struct {
 	Rem        int
 	Reset      int64
 	Resp       string
+	// Penalties: the history claims penalties, and PenaltyUntil is the
+	// 429's penalty marker (penalty_until, 0: none; dialect.PenaltyOf).
+	Penalties    bool
+	PenaltyUntil int64
 }
 
 // bucketModel is the sequential specification of one bucket: the PRD's

@@ -29,7 +29,8 @@ type keyState struct {
 // linearized before it. The response must match the Decision: 200 when
 // allowed, 429 when refused, and with headers Remaining exactly and Reset
 // within ResetSlack seconds. A request without a response may or may not
-// have taken effect, with any decision.
+// have taken effect, with any decision. Under penalties a 429's penalty
+// marker must match the model's too (penaltyMatches).
 //
 // A window boundary may fall inside a request's interval: the interval is
 // cut into the pieces on which the model's decision is constant (Placements)
@@ -133,6 +134,9 @@ func (o StepOracle) matches(d model.Decision, out opOutput) bool {
 	default:
 		return false
 	}
+	if out.Penalties && out.Status == http.StatusTooManyRequests && !penaltyMatches(d, out.PenaltyUntil, o.ResetSlack) {
+		return false
+	}
 	if !out.HasHeaders {
 		return true
 	}
@@ -142,7 +146,8 @@ func (o StepOracle) matches(d model.Decision, out opOutput) bool {
 // Placements are the decision times in [lo, hi] (unix nanoseconds,
 // ascending) worth trying for a request on st: the first and the last time
 // of every piece of the interval on which the model's Decision is constant,
-// and the hints (ascending) that fall inside.
+// the hints (ascending) that fall inside, and the end of the key's
+// penalty (penaltyEnd).
 // The interval is first cut at whole seconds (designs that read the clock
 // in seconds change only there); within a second a piece's ends are found
 // by bisection, assuming each part of the Decision is monotone in time
@@ -185,6 +190,7 @@ func (o StepOracle) Placements(st model.State, lo, hi int64, hints ...int64) []i
 			out = append(out, p.t)
 		}
 	}
+	out = append(out, penaltyEnd(o.Model, st, lo, hi)...)
 	// hints ascend: those inside (lo, hi) are one run.
 	i, _ := slices.BinarySearch(hints, lo+1)
 	for ; i < len(hints) && hints[i] < hi; i++ {
@@ -227,12 +233,18 @@ func floorSecond(ns int64) int64 {
 func stepModel(h *History) porcupine.Model {
 	memo := &stepMemo{o: StepOracle{Model: h.Model, Tol: h.Tolerance, ResetSlack: 1}, m: map[memoKey][]any{}}
 	return setModel(keyState{}, memo.step, func(st keyState) string {
-		if !st.M.Found {
+		if !st.M.Found && st.M.Penalty == (model.Penalty{}) {
 			return "no state"
 		}
 		s := fmt.Sprintf("rem=%d reset=%d", st.M.Remaining, st.M.Reset)
 		if st.M.Log != "" {
 			s += fmt.Sprintf(" log=%d", len(model.DecodeLog(st.M.Log)))
+		}
+		if p := st.M.Penalty; p.Count > 0 {
+			s += fmt.Sprintf(" violations=%d", p.Count)
+			if p.Until > 0 {
+				s += " penalty until " + time.UnixMilli(p.Until).UTC().Format("15:04:05.000")
+			}
 		}
 		return s + " at " + time.Unix(0, st.T).UTC().Format("15:04:05.000")
 	}, &stateOrder[keyState]{

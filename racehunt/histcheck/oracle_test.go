@@ -120,22 +120,26 @@ func TestPlacements(t *testing.T) {
 // another at a random time inside their own intervals, in the order of
 // those times; the responses are what the model says. Every such history
 // must be linearizable and pass the direct checks, for each profile's
-// model; some requests lose their response.
+// model and for penalties around one; some requests lose their response.
 func TestStepOracleAcceptsRandomCorrectHistories(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		limit := rapid.IntRange(1, 3).Draw(rt, "limit")
 		w := time.Duration(rapid.IntRange(1, 3).Draw(rt, "window")) * time.Second
 		var h *History
-		switch rapid.IntRange(0, 3).Draw(rt, "model") {
+		switch rapid.IntRange(0, 4).Draw(rt, "model") {
 		case 0:
 			h = &History{Profile: profile.SlidingLog, Model: model.SlidingLog{Limit: limit, Window: w}}
 		case 1:
 			h = &History{Profile: profile.FixedWindow, Model: model.Epoch{Limit: limit, Window: w}}
 		case 2:
 			h = &History{Profile: profile.FixedWindow, WindowAlign: profile.AlignFirstRequest, Model: model.PRD{Limit: limit, Window: w}}
-		default:
+		case 3:
 			rate := rapid.SampledFrom([]float64{0.5, 1, 2, 3}).Draw(rt, "rate")
 			h = &History{Profile: profile.TokenBucket, Model: model.TokenBucket{Burst: limit, Rate: rate}}
+		default:
+			// Penalties around a sliding log: 429s carry the penalty
+			// marker where the model starts or keeps a penalty.
+			h = &History{Profile: profile.SlidingLog, Model: model.Penalties{Inner: model.SlidingLog{Limit: limit, Window: w}, Tiers: testTiers}}
 		}
 		h.Limit, h.Window = limit, w
 		type req struct{ send, recv, at int64 }
@@ -156,7 +160,7 @@ func TestStepOracleAcceptsRandomCorrectHistories(t *testing.T) {
 				status = http.StatusTooManyRequests
 			}
 			ex := &httpclient.Exchange{Method: http.MethodGet, Status: status, RespHeader: rlHeader(limit, d.Remaining, d.Reset),
-				RespBody: []byte(`{}`), Sent: time.Unix(0, r.send), Received: time.Unix(0, r.recv)}
+				RespBody: penaltyBody(d), Sent: time.Unix(0, r.send), Received: time.Unix(0, r.recv)}
 			if rapid.IntRange(0, 9).Draw(rt, "lost") == 0 {
 				ex.Err = errors.New("no response")
 			}

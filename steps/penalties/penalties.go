@@ -2,17 +2,16 @@ package penalties
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps/check"
-	"github.com/rlspec/rlspec/steps/keyed"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -75,19 +74,7 @@ func (s *state) penaltyInstance() error {
 // penaltyOf reads a 429 body's penalty_active and penalty_until (at the
 // top level, as spec/003's RateLimitResult, or under /error).
 func penaltyOf(ex *httpclient.Exchange) (active bool, until int64) {
-	var doc any
-	if json.Unmarshal(ex.RespBody, &doc) != nil {
-		return false, 0
-	}
-	for _, at := range []string{"", "/error"} {
-		a, _ := keyed.Pointer(doc, at+"/penalty_active")
-		u, _ := keyed.Pointer(doc, at+"/penalty_until")
-		if a == true {
-			f, _ := u.(float64)
-			return true, int64(f)
-		}
-	}
-	return false, 0
+	return dialect.PenaltyOf(ex.RespBody)
 }
 
 // violateUntilPenalty sends requests with the key, one after another,
