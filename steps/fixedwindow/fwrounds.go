@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -29,10 +28,7 @@ func (s *state) keysConcurrently(k, n int) error {
 		if err != nil {
 			return err
 		}
-		b := scenario.Dialed{Sender: s.NewClient(), Reqs: make([]httpclient.Request, s.Limit()+k)}
-		for j := range b.Reqs {
-			b.Reqs[j] = s.Keyed(key)
-		}
+		b := scenario.Dialed{Sender: s.NewClient(), Reqs: s.KeyedN(key, s.Limit()+k)}
 		s.Predial(b.Sender, len(b.Reqs))
 		batches[i] = b
 	}

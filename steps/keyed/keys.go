@@ -79,6 +79,15 @@ func (s *World) Keyed(key string) httpclient.Request {
 	return s.Env().Config.KeyedRequest(key)
 }
 
+// KeyedN is n requests with key, for one batch.
+func (s *World) KeyedN(key string, n int) []httpclient.Request {
+	reqs := make([]httpclient.Request, n)
+	for i := range reqs {
+		reqs[i] = s.Keyed(key)
+	}
+	return reqs
+}
+
 // KeyOf names an exchange's key for the bound checks: the key it carried,
 // or its client address.
 func (s *World) KeyOf(ex *httpclient.Exchange) string {
@@ -185,11 +194,7 @@ func (s *World) ConcurrentN(n int) error { return s.ConcurrentNWith(s.Key.Client
 // ConcurrentNWith is concurrentN sent with c (the key's client, or one
 // that spreads the requests over the instances: MI-1).
 func (s *World) ConcurrentNWith(c scenario.Sender, n int) error {
-	reqs := make([]httpclient.Request, n)
-	for i := range reqs {
-		reqs[i] = s.Keyed(s.Key.Value)
-	}
-	out, err := s.fireKeyed(c, reqs)
+	out, err := s.fireKeyed(c, s.KeyedN(s.Key.Value, n))
 	s.Key.Runs = append(s.Key.Runs, out)
 	s.Batch = scenario.Batch{Exchanges: out, Sent: len(out)}
 	return err

@@ -42,13 +42,6 @@ func (s *state) besideOther(n, own int) error {
 		return scenario.Skip("RL_BURST=%d leaves no other key's queue to wait beside", s.Burst())
 	}
 	oc := s.NewClient()
-	reqs := func(key string, k int) []httpclient.Request {
-		out := make([]httpclient.Request, k)
-		for i := range out {
-			out[i] = s.Keyed(key)
-		}
-		return out
-	}
 	// Both clients dial before the release is set: a limiter may hold the
 	// dials' requests back, as it holds the queued key's.
 	s.Predial(oc, n)
@@ -63,10 +56,10 @@ func (s *state) besideOther(n, own int) error {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		s.other, otherErr = s.FireDialed(oc, reqs(otherKey, n), release)
+		s.other, otherErr = s.FireDialed(oc, s.KeyedN(otherKey, n), release)
 	}()
 	wait := send(release.Add(lead))
-	mine, err := s.FireDialed(s.Key.Client, reqs(s.Key.Value, own), release.Add(lead))
+	mine, err := s.FireDialed(s.Key.Client, s.KeyedN(s.Key.Value, own), release.Add(lead))
 	wg.Wait()
 	if werr := wait(); err == nil {
 		err = werr
