@@ -65,9 +65,11 @@ type Option func(*config) error
 // seconds and on the reference's fsyncs), so four keep two cores busy.
 const DefaultParallel = 4
 
-// WithParallel runs n faults' acceptance suites at once (default
-// DefaultParallel). The correct reference's runs stay one at a time, before
-// the faults, so that its verdicts never share the machine with them.
+// WithParallel runs n acceptance suites at once (default
+// DefaultParallel): the correct reference's, one per profile and serving,
+// then the faults'. The reference's verdicts share the machine with at most
+// n − 1 other suites, as each fault's do; with n = 1 every suite runs
+// alone (the overload table's setting, whose starvation is its own).
 func WithParallel(n int) Option {
 	return func(c *config) error {
 		if n < 1 {

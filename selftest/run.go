@@ -15,7 +15,8 @@ import (
 )
 
 // Run runs the matrix: the acceptance suite against the reference and each
-// fault (one at a time, the embedded reference with TARGET_DB seeding), and
+// fault (WithParallel suites at a time, the embedded reference with
+// TARGET_DB seeding; see acceptanceLane), and
 // the race hunt against the reference and each concurrency fault, in a
 // second lane alongside. An error means the matrix could not run (a suite
 // that could not start, an interrupt); a caught or missed fault is in the
@@ -105,47 +106,7 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		for i := range m.Reference {
-			r, err := runReference(ctx, ps, c)
-			if err != nil {
-				fail(fmt.Errorf("acceptance against the reference (run %d): %w", i+1, err))
-				return
-			}
-			m.Reference[i].Acceptance = r
-			say("reference run %d/%d: acceptance %d passed, %d failed, %d skipped (%s)", i+1, len(m.Reference), r.Passed, r.Failed, r.Skipped, r.Elapsed.Round(time.Millisecond))
-		}
-		rows := make(chan *Row)
-		var workers sync.WaitGroup
-		for range c.parallel {
-			workers.Add(1)
-			go func() {
-				defer workers.Done()
-				for row := range rows {
-					if c.detect > 1 {
-						if err := detect(ctx, row, info[row.Fault], c); err != nil {
-							fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
-						}
-						say("%s: detection %s", row.Fault, row.detectionLine())
-						continue
-					}
-					r, err := runFault(ctx, row, info[row.Fault], c)
-					if err != nil {
-						fail(fmt.Errorf("acceptance against fault %s: %w", row.Fault, err))
-						continue
-					}
-					row.Acceptance, row.Missed = r, missedBy(row.Scenarios, r)
-					say("%s: acceptance %d scenario(s) failed (%s)", row.Fault, r.Failed, r.Elapsed.Round(time.Millisecond))
-				}
-			}()
-		}
-		for i := range m.Rows {
-			if ctx.Err() != nil {
-				break
-			}
-			rows <- &m.Rows[i]
-		}
-		close(rows)
-		workers.Wait()
+		acceptanceLane(ctx, m, ps, info, c, say, fail)
 	}()
 
 	// Lane 2: race hunts (racehunt serialises hunts anyway).

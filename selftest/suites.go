@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -42,32 +41,6 @@ func profileConfig(p profile.Name) service.Config {
 		tc = tc.WithTokenBucketDefaults() // B and R: the reference's defaults
 	}
 	return tc
-}
-
-// runReference runs the suite of each profile of ps against the reference
-// and adds up the results (scenario ids differ between profiles).
-func runReference(ctx context.Context, ps []profile.Name, c config) (AcceptanceResult, error) {
-	sum := AcceptanceResult{SkipReasons: map[string]string{}}
-	for _, p := range ps {
-		for _, sv := range referenceServings(p) {
-			r, err := runAcceptance(ctx, fault.None, p, sv, "", c)
-			if err != nil {
-				return sum, fmt.Errorf("profile %s: %w", p, err)
-			}
-			c.focus.record(p, r)
-			sum.Passed, sum.Failed, sum.Skipped = sum.Passed+r.Passed, sum.Failed+r.Failed, sum.Skipped+r.Skipped
-			sum.PassedIDs = append(sum.PassedIDs, r.PassedIDs...)
-			sum.FailedIDs = append(sum.FailedIDs, r.FailedIDs...)
-			sum.SkippedIDs = append(sum.SkippedIDs, r.SkippedIDs...)
-			maps.Copy(sum.SkipReasons, r.SkipReasons)
-			sum.Elapsed += r.Elapsed
-		}
-	}
-	for _, ids := range []*[]string{&sum.PassedIDs, &sum.FailedIDs, &sum.SkippedIDs} {
-		slices.Sort(*ids)
-		*ids = slices.Compact(*ids)
-	}
-	return sum, nil
 }
 
 // runAcceptance runs profile p's suite against the embedded reference
