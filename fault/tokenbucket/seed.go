@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/model"
 )
 
@@ -102,12 +101,4 @@ func decodeSeed(st model.State) (tokens float64, last time.Time, ok bool) {
 		return 0, time.Time{}, false
 	}
 	return tokens, time.UnixMicro(us), true
-}
-
-// seedModel is the Wrap of a fault that replaces the model by a seed
-// bucket of the server's burst and rate.
-func seedModel(b func(burst int, rate float64) seedBucket) func(cfg fakeserver.Config) fakeserver.Wrap {
-	return func(cfg fakeserver.Config) fakeserver.Wrap {
-		return fakeserver.Wrap{Model: func(model.Model) model.Model { return b(cfg.Burst, cfg.Rate) }}
-	}
 }
