@@ -203,7 +203,7 @@ var detectors = map[fault.Name]detector{
 		return w.Code >= 500, fmt.Sprintf("malformed JSON: %d", w.Code)
 	},
 	slidinglog.SLSameSecond:       slSameSecondDetector,
-	slidinglog.SLCheckThenRecord:  slOversellDetector,
+	slidinglog.SLCheckThenRecord:  concurrentDetector(slServer, 40, 3),
 	slidinglog.SLResetNow:         slResetDetector,
 	slidinglog.SLRefusedRecorded:  slRefusedDetector,
 	slidinglog.SLRetryAfterWindow: slRetryAfterLongDetector,
@@ -249,10 +249,10 @@ var detectors = map[fault.Name]detector{
 		return err != nil || f.Limit.Reset > 11, fmt.Sprintf("RateLimit t=%d with W = 10 s (%v)", f.Limit.Reset, err)
 	},
 
-	fixedwindow.FWLimitFromRemaining: fwLimitDetector,
+	fixedwindow.FWLimitFromRemaining: limitDetector(fwServer, 3),
 	fixedwindow.FWFirstRequestWindow: fwEpochDetector,
 	fixedwindow.FWBoundaryRace:       fwBoundaryDetector,
-	fixedwindow.FWInsertRace:         fwInsertDetector,
+	fixedwindow.FWInsertRace:         concurrentDetector(fwServer, 50, 3),
 	fixedwindow.FWOffByOne:           fwOffByOneDetector,
 	fixedwindow.FWOneShort:           fwOneShortDetector,
 	fixedwindow.FWAnonymousShared:    fwAnonymousDetector,
@@ -277,7 +277,7 @@ var detectors = map[fault.Name]detector{
 	leakybucket.LBNoDelayFrees:   lbBoundDetector(true),
 	leakybucket.LBFixedSleep:     lbSpacingDetector,
 	leakybucket.LBOneQueue:       lbKeysDetector,
-	leakybucket.LBLostUpdate:     lbConcurrentDetector,
+	leakybucket.LBLostUpdate:     concurrentDetector(lbIdle, 30, 4),
 	leakybucket.LBRefusal503:     lbRefusalDetector,
 	leakybucket.LBNoDelayIgnored: lbHeldDetector(true),
 	leakybucket.LBDelayIgnored:   lbHeldDetector(false),
@@ -286,8 +286,8 @@ var detectors = map[fault.Name]detector{
 	tokenbucket.TBBinaryRefill:        tbRefillDetector,
 	tokenbucket.TBUncapped:            tbCapDetector,
 	tokenbucket.TBRetryAfterTruncated: tbRetryAfterDetector,
-	tokenbucket.TBLostUpdate:          tbConcurrentDetector,
-	tokenbucket.TBLimitFromRemaining:  tbLimitDetector,
+	tokenbucket.TBLostUpdate:          concurrentDetector(tbServer, 30, 5),
+	tokenbucket.TBLimitFromRemaining:  limitDetector(tbServer, 5),
 	tokenbucket.TBAnonymousShared:     tbAnonymousDetector,
 	tokenbucket.TBKeyIgnored:          tbKeysDetector,
 

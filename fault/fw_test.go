@@ -20,13 +20,6 @@ func fwServer(mk mkServer) tserver {
 	})
 }
 
-func fwLimitDetector(_ *testing.T, mk mkServer) (bool, string) {
-	s := fwServer(mk)
-	s.do(user("u", ""))
-	l := hdr(s.do(user("u", "")), "X-RateLimit-Limit")
-	return l != 3, fmt.Sprintf("second request's Limit %d with N = 3", l)
-}
-
 func fwEpochDetector(_ *testing.T, mk mkServer) (bool, string) {
 	s := fwServer(mk)
 	s.clk.Advance(5 * time.Second)
@@ -42,12 +35,6 @@ func fwBoundaryDetector(_ *testing.T, mk mkServer) (bool, string) {
 	s.clk.Advance(10 * time.Second)
 	ok := codes(s.parallel(50, user("u", "")))
 	return ok > 3, fmt.Sprintf("%d of 50 allowed at the boundary with N = 3", ok)
-}
-
-func fwInsertDetector(_ *testing.T, mk mkServer) (bool, string) {
-	s := fwServer(mk)
-	ok := codes(s.parallel(50, user("u", "")))
-	return ok > 3, fmt.Sprintf("%d of 50 concurrent first requests allowed with N = 3", ok)
 }
 
 func fwOffByOneDetector(_ *testing.T, mk mkServer) (bool, string) {
