@@ -12,7 +12,7 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fakeserver/servertest"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/fault/faults"
+	"github.com/rlspec/rlspec/fault/faulttest"
 	"github.com/rlspec/rlspec/internal/pgcluster"
 	"github.com/rlspec/rlspec/reference"
 )
@@ -39,13 +39,9 @@ func TestPostgresReplicas(t *testing.T) {
 		clk := reference.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 		var hs []http.Handler
 		for range n {
-			cfg := fakeserver.DefaultConfig()
-			cfg.Store, cfg.DatabaseURL, cfg.Limit, cfg.Window, cfg.Clock = fakeserver.StorePostgres, dsn, 10, 10*time.Second, clk
-			cfg, err := faults.Apply(f, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := fakeserver.New(cfg)
+			s, err := fakeserver.New(faulttest.Config(t, f, func(c *fakeserver.Config) {
+				c.Store, c.DatabaseURL, c.Limit, c.Window, c.Clock = fakeserver.StorePostgres, dsn, 10, 10*time.Second, clk
+			}))
 			if err != nil {
 				t.Fatal(err)
 			}

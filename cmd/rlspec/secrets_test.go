@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/fakeserver"
-	"github.com/rlspec/rlspec/fault/faults"
+	"github.com/rlspec/rlspec/fault/faulttest"
+	"github.com/rlspec/rlspec/fault/prd"
 )
 
 // secretHeaders carries three credentials and one ordinary header.
@@ -85,13 +86,7 @@ func TestRaceKeepsCredentials(t *testing.T) {
 // the curl reproductions —, nor when the target cannot be reached.
 func TestAcceptanceKeepsURLCredentials(t *testing.T) {
 	t.Parallel()
-	cfg := fakeserver.DefaultConfig()
-	cfg.Limit = 5
-	cfg, err := faults.Apply("no-retry-after", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := fakeserver.Start(cfg, "127.0.0.1:0")
+	srv, err := fakeserver.Start(faulttest.Config(t, prd.NoRetryAfterName, func(c *fakeserver.Config) { c.Limit = 5 }), "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
