@@ -255,7 +255,7 @@ var detectors = map[fault.Name]detector{
 	fixedwindow.FWInsertRace:         concurrentDetector(fwServer, 50, 3),
 	fixedwindow.FWOffByOne:           fwOffByOneDetector,
 	fixedwindow.FWOneShort:           fwOneShortDetector,
-	fixedwindow.FWAnonymousShared:    fwAnonymousDetector,
+	fixedwindow.FWAnonymousShared:    anonymousDetector(fwServer, 3),
 	fixedwindow.FWBody:               fwBodyDetector,
 	fixedwindow.FWKeyGrid:            fwKeyGridDetector,
 	fixedwindow.FWRefusalMovesWindow: fwRetryDetector,

@@ -49,13 +49,6 @@ func fwOneShortDetector(_ *testing.T, mk mkServer) (bool, string) {
 	return ok != 3, fmt.Sprintf("%d of 3 allowed in one window with N = 3", ok)
 }
 
-func fwAnonymousDetector(_ *testing.T, mk mkServer) (bool, string) {
-	s := fwServer(mk)
-	s.spend(3, user("", "192.0.2.7:1"))
-	w := s.do(user("", "192.0.2.8:1"))
-	return w.Code != 200, fmt.Sprintf("another address without the header after one spent N: %d", w.Code)
-}
-
 func fwBodyDetector(_ *testing.T, mk mkServer) (bool, string) {
 	s := fwServer(mk)
 	w, _ := s.spend(4, user("u", ""))

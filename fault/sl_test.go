@@ -105,22 +105,23 @@ func limitDetector(server func(mkServer) tserver, n int64) detector {
 // keysDetector is SL-8's first sentence on server (N = n): after one user
 // spent N, another user from the same address is allowed.
 func keysDetector(server func(mkServer) tserver, n int) detector {
-	return func(_ *testing.T, mk mkServer) (bool, string) {
-		s := server(mk)
-		s.spend(n, user("a", ""))
-		w := s.do(user("b", ""))
-		return w.Code != 200, fmt.Sprintf("another user from the same address after one spent N: %d", w.Code)
-	}
+	return otherAllowedDetector(server, n, user("a", ""), user("b", ""), "another user from the same address")
 }
 
 // anonymousDetector is SL-8's second sentence on server (N = n): after
 // one address spent N without the key, another address is allowed.
 func anonymousDetector(server func(mkServer) tserver, n int) detector {
+	return otherAllowedDetector(server, n, user("", "192.0.2.7:1"), user("", "192.0.2.8:1"), "another address without the header")
+}
+
+// otherAllowedDetector spends n (N) with one call on server; the other,
+// which must count apart from it, must still be allowed.
+func otherAllowedDetector(server func(mkServer) tserver, n int, one, other call, who string) detector {
 	return func(_ *testing.T, mk mkServer) (bool, string) {
 		s := server(mk)
-		s.spend(n, user("", "192.0.2.7:1"))
-		w := s.do(user("", "192.0.2.8:1"))
-		return w.Code != 200, fmt.Sprintf("another address without the header after one spent N: %d", w.Code)
+		s.spend(n, one)
+		w := s.do(other)
+		return w.Code != 200, fmt.Sprintf("%s after one spent N: %d", who, w.Code)
 	}
 }
 
