@@ -1,6 +1,6 @@
-// Package faulttest starts the reference server with one fault applied, for
-// the tests of the packages that must tell a faulty service from a correct
-// one.
+// Package faulttest starts the reference server with one fault applied (or
+// gives its configuration), for the tests of the packages that must tell a
+// faulty service from a correct one.
 package faulttest
 
 import (
