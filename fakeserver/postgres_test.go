@@ -2,7 +2,6 @@ package fakeserver_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +14,7 @@ import (
 	"github.com/rlspec/rlspec/fault/faulttest"
 	"github.com/rlspec/rlspec/internal/pgcluster"
 	"github.com/rlspec/rlspec/reference"
+	"github.com/rlspec/rlspec/reference/storetest"
 )
 
 // TestPostgresReplicas runs the reference on STORE=postgres: two replicas
@@ -23,14 +23,7 @@ import (
 // fake clock; and the process-cache fault, harmless on one replica,
 // oversells across two.
 func TestPostgresReplicas(t *testing.T) {
-	c, err := pgcluster.Start(context.Background(), pgcluster.WithSetting("max_connections", "200"))
-	if errors.Is(err, pgcluster.ErrNotInstalled) {
-		t.Skip(err.Error())
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
+	c := storetest.Postgres(t, pgcluster.WithSetting("max_connections", "200"))
 	dbs := 0
 	replicas := func(t *testing.T, n int, f fault.Name) ([]http.Handler, *reference.FakeClock) {
 		t.Helper()

@@ -2,14 +2,13 @@ package fakeserver
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/internal/pgcluster"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/reference"
+	"github.com/rlspec/rlspec/reference/storetest"
 )
 
 // TestTokenBucketProfile serves RL_PROFILE=token-bucket (B 3, R 2/s) on
@@ -20,15 +19,7 @@ func TestTokenBucketProfile(t *testing.T) {
 	stores := map[string]func(t *testing.T, c *Config){
 		"sqlite": func(t *testing.T, c *Config) { c.DBPath = filepath.Join(t.TempDir(), "rl.db") },
 		"postgres": func(t *testing.T, c *Config) {
-			cl, err := pgcluster.Start(context.Background())
-			if errors.Is(err, pgcluster.ErrNotInstalled) {
-				t.Skip(err.Error())
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = cl.Close() })
-			dsn, err := cl.CreateDatabase(context.Background(), "tb")
+			dsn, err := storetest.Postgres(t).CreateDatabase(context.Background(), "tb")
 			if err != nil {
 				t.Fatal(err)
 			}
