@@ -2,9 +2,7 @@ package tokenbucket
 
 import (
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -17,8 +15,6 @@ func BinaryRefill() fault.Fault {
 		Seed:        "spec/000 \"Refill Strategy: Binary reset\" (line 169, `refill_if_needed` lines 176-205) at period B/R",
 		Detectors:   fault.Detectors{Scenarios: []string{"TB-3-01", "TB-4-01"}},
 		Profile:     profile.TokenBucket,
-		Wrap: fault.Replace(func(cfg fakeserver.Config) model.Model {
-			return seedBucket{burst: cfg.Burst, rate: cfg.Rate, refill: refillBinary}
-		}),
+		Wrap:        seeded(seedBucket{refill: refillBinary}),
 	}
 }

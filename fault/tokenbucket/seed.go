@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/model"
 )
 
@@ -101,4 +103,13 @@ func decodeSeed(st model.State) (tokens float64, last time.Time, ok bool) {
 		return 0, time.Time{}, false
 	}
 	return tokens, time.UnixMicro(us), true
+}
+
+// seeded is the Wrap of a fault that serves a seed bucket with the knobs
+// of knobs at the server's burst and rate.
+func seeded(knobs seedBucket) func(fakeserver.Config) fakeserver.Wrap {
+	return fault.Replace(func(cfg fakeserver.Config) model.Model {
+		knobs.burst, knobs.rate = cfg.Burst, cfg.Rate
+		return knobs
+	})
 }

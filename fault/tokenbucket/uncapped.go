@@ -2,9 +2,7 @@ package tokenbucket
 
 import (
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -17,8 +15,6 @@ func Uncapped() fault.Fault {
 		Seed:        "spec/003 line 562 `tokens = min(config.BurstSize, tokens+tokensToAdd)` without the `min`",
 		Detectors:   fault.Detectors{Scenarios: []string{"TB-1-01"}},
 		Profile:     profile.TokenBucket,
-		Wrap: fault.Replace(func(cfg fakeserver.Config) model.Model {
-			return seedBucket{burst: cfg.Burst, rate: cfg.Rate, uncapped: true}
-		}),
+		Wrap:        seeded(seedBucket{uncapped: true}),
 	}
 }

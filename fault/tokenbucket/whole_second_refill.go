@@ -2,9 +2,7 @@ package tokenbucket
 
 import (
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -17,8 +15,6 @@ func WholeSecondRefill() fault.Fault {
 		Seed:        "spec/003 `tokenBucketCheck` line 561: `tokensToAdd := int(timeSinceRefill.Seconds()) * config.RefillRate`, with `updateTokenCount(…, now)` (line 573) restarting the last refill on every update",
 		Detectors:   fault.Detectors{Scenarios: []string{"TB-4-01"}},
 		Profile:     profile.TokenBucket,
-		Wrap: fault.Replace(func(cfg fakeserver.Config) model.Model {
-			return seedBucket{burst: cfg.Burst, rate: cfg.Rate, refill: refillWholeSeconds}
-		}),
+		Wrap:        seeded(seedBucket{refill: refillWholeSeconds}),
 	}
 }
