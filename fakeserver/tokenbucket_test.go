@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/reference"
 	"github.com/rlspec/rlspec/reference/storetest"
@@ -71,7 +72,7 @@ func TestTokenBucketProfile(t *testing.T) {
 
 func TestTokenBucketFromEnv(t *testing.T) {
 	env := map[string]string{"RL_PROFILE": "token-bucket", "RL_BURST": "7", "RL_RATE": "0.5"}
-	c, err := ConfigFromEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	c, err := ConfigFromEnv(envflag.Map(env))
 	if err != nil || c.Profile != profile.TokenBucket || c.Burst != 7 || c.Rate != 0.5 {
 		t.Fatalf("%+v %v", c, err)
 	}

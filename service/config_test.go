@@ -12,15 +12,11 @@ import (
 	"github.com/rlspec/rlspec/redact"
 )
 
-func envMap(m map[string]string) envflag.Getenv {
-	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
-}
-
 func parse(t *testing.T, env map[string]string, args ...string) (Config, error) {
 	t.Helper()
 	c := DefaultConfig()
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	c.RegisterFlags(fs, envMap(env))
+	c.RegisterFlags(fs, envflag.Map(env))
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault/faulttest"
 	"github.com/rlspec/rlspec/fault/prd"
@@ -127,7 +128,7 @@ func TestAcceptanceKeepsURLCredentials(t *testing.T) {
 // credentials instead of showing them (TARGET_DB's password masked).
 func TestRaceReplayKeepsURLCredentials(t *testing.T) {
 	env := map[string]string{"TARGET_URL": "http://u:s3cr3t@127.0.0.1:9/?token=s3cr3t"}
-	cfg, err := raceSettings(nil, func(k string) (string, bool) { v, ok := env[k]; return v, ok }, nil)
+	cfg, err := raceSettings(nil, envflag.Map(env), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
