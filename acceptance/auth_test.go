@@ -32,22 +32,13 @@ func TestRefusedRequestsSpendNothing(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tc := service.DefaultConfig()
-			set := DefaultSettings()
 			tc.Headers = c.headers
-			set.Tags = "@id:EXT-AUTH-01"
 			require := token
 			if c.headers.Get("Authorization") == "" {
 				require = ""
 			}
 			tc.URL = faulttest.Start(t, c.f, func(cfg *fakeserver.Config) { cfg.RequireAuth = require })
-			rep, err := runWithin(t, 30*time.Second, Config{Target: tc, Settings: set}, WithoutReports())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(rep.Results) != 1 {
-				t.Fatalf("%d results", len(rep.Results))
-			}
-			r := rep.Results[0]
+			r := runOne(t, 30*time.Second, "EXT-AUTH-01", Config{Target: tc})
 			if r.Status != c.want || !strings.Contains(r.Reason, c.reason) {
 				t.Fatalf("status %v (%s), want %v saying %q", r.Status, r.Reason, c.want, c.reason)
 			}

@@ -45,15 +45,7 @@ func TestPenaltiesSkipCoreChecksThatNeedRefusals(t *testing.T) {
 				tc.Burst, tc.Rate = fakeserver.DefaultBurst, fakeserver.DefaultRate
 			}
 			tc.Features, tc.Penalties = append(tc.Features, profile.Penalties), tiers
-			set := DefaultSettings()
-			set.Tags = "@id:" + c.id
-			run := func(tc service.Config) steps.ScenarioResult {
-				rep, err := runWithin(t, time.Minute, Config{Target: tc, Settings: set}, WithoutReports())
-				if err != nil || len(rep.Results) != 1 {
-					t.Fatalf("could not run: %v %+v", err, rep)
-				}
-				return rep.Results[0]
-			}
+			run := func(tc service.Config) steps.ScenarioResult { return runOne(t, time.Minute, c.id, Config{Target: tc}) }
 
 			tc.URL = serve(tiers)
 			if r := run(tc); r.Status != steps.Skipped || !strings.Contains(r.Reason, "TARGET_URL_PENALTIES") {

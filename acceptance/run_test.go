@@ -22,6 +22,20 @@ import (
 	"github.com/rlspec/rlspec/steps"
 )
 
+// runOne runs the one scenario id against cfg's target (default settings,
+// within limit, without reports) and returns its result; the test fails
+// unless the run gives exactly one.
+func runOne(t *testing.T, limit time.Duration, id string, cfg Config) steps.ScenarioResult {
+	t.Helper()
+	cfg.Settings = DefaultSettings()
+	cfg.Settings.Tags = "@id:" + id
+	rep, err := runWithin(t, limit, cfg, WithoutReports())
+	if err != nil || len(rep.Results) != 1 {
+		t.Fatalf("could not run %s: %v %+v", id, err, rep)
+	}
+	return rep.Results[0]
+}
+
 // runWithin runs the suite and fails the test if it has not returned
 // within limit: the harness must never hang.
 func runWithin(t *testing.T, limit time.Duration, cfg Config, opts ...Option) (*Report, error) {

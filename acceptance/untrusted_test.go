@@ -31,7 +31,6 @@ func TestUntrustedInstanceRunsXFF01(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tc := service.DefaultConfig()
-			set := DefaultSettings()
 			tc.ClientIPs = httpclient.XFF
 			tc = startEmbedded(t, tc, fault.None)
 			tc.DB = ""
@@ -39,15 +38,11 @@ func TestUntrustedInstanceRunsXFF01(t *testing.T) {
 			if c.untrusted {
 				reached.UntrustedURL = faulttest.Start(t, c.f, func(*fakeserver.Config) {})
 			}
-			set.Tags = "@id:EXT-XFF-01"
-			rep, err := runWithin(t, 30*time.Second, Config{Target: tc, Reached: reached, Settings: set}, WithoutReports())
-			if err != nil {
-				t.Fatal(err)
+			r := runOne(t, 30*time.Second, "EXT-XFF-01", Config{Target: tc, Reached: reached})
+			if r.Status != c.want {
+				t.Fatalf("result %+v, want %v", r, c.want)
 			}
-			if len(rep.Results) != 1 || rep.Results[0].Status != c.want {
-				t.Fatalf("results %+v, want one %v", rep.Results, c.want)
-			}
-			if r := rep.Results[0]; c.want == steps.Skipped && !strings.Contains(r.Reason, "trusted proxy") {
+			if c.want == steps.Skipped && !strings.Contains(r.Reason, "trusted proxy") {
 				t.Errorf("skip reason %q", r.Reason)
 			}
 		})

@@ -18,6 +18,11 @@ import (
 // Getenv looks a variable up; os.LookupEnv in production, a map in tests.
 type Getenv func(key string) (string, bool)
 
+// Map is the Getenv of the variables of m, as tests set them.
+func Map(m map[string]string) Getenv {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
 // Value seeds v from the environment variable env and returns it as a flag
 // value. A malformed environment value is remembered and reported by Set's
 // caller through flag parsing: it is applied again when the flag set parses,

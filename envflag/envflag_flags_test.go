@@ -8,10 +8,6 @@ import (
 	"time"
 )
 
-func env(m map[string]string) Getenv {
-	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
-}
-
 // The environment is the default, the flag wins, and a malformed
 // environment value is one sentence naming the variable — unless the flag
 // overrides it.
@@ -22,7 +18,7 @@ func TestEnvironmentUnderFlags(t *testing.T) {
 		on   bool
 		name string
 	)
-	getenv := env(map[string]string{"N": "many", "D": "90", "ON": "yes", "NAME": "env"})
+	getenv := Map(map[string]string{"N": "many", "D": "90", "ON": "yes", "NAME": "env"})
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
 	fs.Var(Value(getenv, "N", (*IntValue)(&n)), "n", "a number (N)")
 	DurationVar(fs, getenv, &d, "d", "D", "a duration")
@@ -37,7 +33,7 @@ func TestEnvironmentUnderFlags(t *testing.T) {
 	if d != 90*time.Second || !on || name != "flag" {
 		t.Fatalf("d %s on %v name %q", d, on, name)
 	}
-	if !Given(fs, getenv, "name", "NAME") || !Given(fs, env(nil), "name", "NAME") || Given(fs, env(nil), "d", "D") {
+	if !Given(fs, getenv, "name", "NAME") || !Given(fs, Map(nil), "name", "NAME") || Given(fs, Map(nil), "d", "D") {
 		t.Fatal("Given")
 	}
 	fs = flag.NewFlagSet("t", flag.ContinueOnError)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -62,7 +63,7 @@ func TestRefusalStatusAndBody(t *testing.T) {
 // bad values are refused with the variable named.
 func TestAnswerFromEnv(t *testing.T) {
 	env := map[string]string{"RL_DIALECT": "x-ratelimit", "RL_RESET_FORMAT": "delta", "RL_HEADER_PREFIX": "X-Rate-Limit-", "RL_LIMITED_STATUS": "503", "RL_LIMITED_BODY": "text", "RL_IETF_FIELDS": "true"}
-	c, err := ConfigFromEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	c, err := ConfigFromEnv(envflag.Map(env))
 	if a := c.Answer; err != nil || a.Dialect != dialect.XRateLimit || a.ResetFormat != dialect.ResetDelta || a.Prefix != "X-Rate-Limit-" || a.LimitedStatus != 503 || c.RefusalBody != RefusalText || !c.IETF {
 		t.Fatalf("%+v %v", c, err)
 	}

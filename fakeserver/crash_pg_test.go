@@ -2,13 +2,13 @@ package fakeserver
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/rlspec/rlspec/internal/pgcluster"
+	"github.com/rlspec/rlspec/reference/storetest"
 )
 
 // startCrashCluster starts a throwaway PostgreSQL, or skips the test with
@@ -18,15 +18,7 @@ func startCrashCluster(t *testing.T) *pgcluster.Cluster {
 	if testing.Short() {
 		t.Skip("spawns and kills processes")
 	}
-	c, err := pgcluster.Start(context.Background())
-	if errors.Is(err, pgcluster.ErrNotInstalled) {
-		t.Skip(err.Error())
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	return c
+	return storetest.Postgres(t)
 }
 
 // Crash safety on PostgreSQL, the reference killed: SIGKILL the server

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/internal/pgcluster"
 	"github.com/rlspec/rlspec/profile"
 )
@@ -141,7 +142,7 @@ func TestLeakyBucketModes(t *testing.T) {
 
 func TestLeakyBucketFromEnv(t *testing.T) {
 	env := map[string]string{"RL_PROFILE": "leaky-bucket", "RL_BURST": "4", "RL_RATE": "0.5", "RL_DELAY": "2", "RL_LB_MODE": "nodelay"}
-	c, err := ConfigFromEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	c, err := ConfigFromEnv(envflag.Map(env))
 	if err != nil || c.Profile != profile.LeakyBucket || c.QueueDelay != 2 || !c.NoDelay || c.Burst != 4 {
 		t.Fatalf("%+v %v", c, err)
 	}

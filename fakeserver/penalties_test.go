@@ -4,13 +4,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
 )
 
 // RL_PENALTIES is read and checked; bad tiers are one sentence.
 func TestConfigPenalties(t *testing.T) {
 	env := map[string]string{"RL_PROFILE": "sliding-log", "RL_PENALTIES": "2:4s,3:8s"}
-	get := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	get := envflag.Map(env)
 	c, err := fakeserver.ConfigFromEnv(get)
 	if err != nil || len(c.Penalties) != 2 {
 		t.Fatalf("got %+v, %v", c.Penalties, err)

@@ -2,7 +2,6 @@ package fakeserver_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -12,9 +11,10 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fakeserver/servertest"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/fault/faults"
+	"github.com/rlspec/rlspec/fault/faulttest"
 	"github.com/rlspec/rlspec/internal/pgcluster"
 	"github.com/rlspec/rlspec/reference"
+	"github.com/rlspec/rlspec/reference/storetest"
 )
 
 // TestPostgresReplicas runs the reference on STORE=postgres: two replicas
@@ -23,14 +23,7 @@ import (
 // fake clock; and the process-cache fault, harmless on one replica,
 // oversells across two.
 func TestPostgresReplicas(t *testing.T) {
-	c, err := pgcluster.Start(context.Background(), pgcluster.WithSetting("max_connections", "200"))
-	if errors.Is(err, pgcluster.ErrNotInstalled) {
-		t.Skip(err.Error())
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
+	c := storetest.Postgres(t, pgcluster.WithSetting("max_connections", "200"))
 	dbs := 0
 	replicas := func(t *testing.T, n int, f fault.Name) ([]http.Handler, *reference.FakeClock) {
 		t.Helper()
@@ -39,13 +32,9 @@ func TestPostgresReplicas(t *testing.T) {
 		clk := reference.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 		var hs []http.Handler
 		for range n {
-			cfg := fakeserver.DefaultConfig()
-			cfg.Store, cfg.DatabaseURL, cfg.Limit, cfg.Window, cfg.Clock = fakeserver.StorePostgres, dsn, 10, 10*time.Second, clk
-			cfg, err := faults.Apply(f, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := fakeserver.New(cfg)
+			s, err := fakeserver.New(faulttest.Config(t, f, func(c *fakeserver.Config) {
+				c.Store, c.DatabaseURL, c.Limit, c.Window, c.Clock = fakeserver.StorePostgres, dsn, 10, 10*time.Second, clk
+			}))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -75,7 +76,7 @@ func TestFixedWindowProfiles(t *testing.T) {
 
 func TestProfileFromEnv(t *testing.T) {
 	env := map[string]string{"RL_PROFILE": "fixed-window", "RL_WINDOW_ALIGN": "first-request"}
-	c, err := ConfigFromEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	c, err := ConfigFromEnv(envflag.Map(env))
 	if err != nil || c.Profile != profile.FixedWindow || c.Align != profile.AlignFirstRequest {
 		t.Fatalf("%+v %v", c, err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rlspec/rlspec/envflag"
 )
 
 func wantJSONError(t *testing.T, w *httptest.ResponseRecorder, status int, code string) {
@@ -249,14 +251,11 @@ func TestStartServesAndCloses(t *testing.T) {
 }
 
 func TestConfigFromEnv(t *testing.T) {
-	env := func(m map[string]string) func(string) (string, bool) {
-		return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
-	}
-	c, err := ConfigFromEnv(env(map[string]string{}))
+	c, err := ConfigFromEnv(envflag.Map(map[string]string{}))
 	if err != nil || !c.Enabled || c.Limit != 500 || c.Window != time.Hour || c.Sentinel != 999 {
 		t.Fatalf("defaults %+v %v", c, err)
 	}
-	c, err = ConfigFromEnv(env(map[string]string{
+	c, err = ConfigFromEnv(envflag.Map(map[string]string{
 		"BMTC_RATE_LIMIT_ENABLED": "false", "BMTC_RATE_LIMIT_PER_HOUR": "7", "BMTC_RATE_LIMIT_WINDOW_SECONDS": "3",
 		"DB_PATH": "/x.db", "TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.1", "RL_SENTINEL": "5",
 	}))
@@ -268,7 +267,7 @@ func TestConfigFromEnv(t *testing.T) {
 		"BMTC_RATE_LIMIT_ENABLED": "maybe", "BMTC_RATE_LIMIT_PER_HOUR": "0", "BMTC_RATE_LIMIT_WINDOW_SECONDS": "1.5",
 		"TRUSTED_PROXIES": "10.0.0.0/99", "RL_SENTINEL": "-1", "CLEANUP_EVERY": "soon",
 	} {
-		if _, err := ConfigFromEnv(env(map[string]string{k: v})); err == nil {
+		if _, err := ConfigFromEnv(envflag.Map(map[string]string{k: v})); err == nil {
 			t.Errorf("%s=%q accepted", k, v)
 		}
 	}

@@ -2,14 +2,14 @@ package fakeserver
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/internal/pgcluster"
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/reference"
+	"github.com/rlspec/rlspec/reference/storetest"
 )
 
 // TestTokenBucketProfile serves RL_PROFILE=token-bucket (B 3, R 2/s) on
@@ -20,15 +20,7 @@ func TestTokenBucketProfile(t *testing.T) {
 	stores := map[string]func(t *testing.T, c *Config){
 		"sqlite": func(t *testing.T, c *Config) { c.DBPath = filepath.Join(t.TempDir(), "rl.db") },
 		"postgres": func(t *testing.T, c *Config) {
-			cl, err := pgcluster.Start(context.Background())
-			if errors.Is(err, pgcluster.ErrNotInstalled) {
-				t.Skip(err.Error())
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = cl.Close() })
-			dsn, err := cl.CreateDatabase(context.Background(), "tb")
+			dsn, err := storetest.Postgres(t).CreateDatabase(context.Background(), "tb")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +72,7 @@ func TestTokenBucketProfile(t *testing.T) {
 
 func TestTokenBucketFromEnv(t *testing.T) {
 	env := map[string]string{"RL_PROFILE": "token-bucket", "RL_BURST": "7", "RL_RATE": "0.5"}
-	c, err := ConfigFromEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	c, err := ConfigFromEnv(envflag.Map(env))
 	if err != nil || c.Profile != profile.TokenBucket || c.Burst != 7 || c.Rate != 0.5 {
 		t.Fatalf("%+v %v", c, err)
 	}

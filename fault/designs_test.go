@@ -180,12 +180,10 @@ func lbKeysDetector(_ *testing.T, mk mkServer) (bool, string) {
 	return len(held) > 0, fmt.Sprintf("bob's first request held %v behind alice's queue", held)
 }
 
-// lbConcurrentDetector is LB-2 under concurrency: 30 concurrent requests
-// on an idle key, B = 3.
-func lbConcurrentDetector(_ *testing.T, mk mkServer) (bool, string) {
+// lbIdle is an idle leaky bucket of B = 3 that delays.
+func lbIdle(mk mkServer) tserver {
 	s, _ := lbServer(mk, false)
-	ok := codes(s.parallel(30, user("u", "")))
-	return ok != 4, fmt.Sprintf("%d of 30 concurrent requests on an idle key allowed with B = 3", ok)
+	return s
 }
 
 // fwGridNextDetector is FW-3 on a grid (N = 1, W = 10 s): a request at

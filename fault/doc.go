@@ -4,7 +4,10 @@
 // correct part of the server, fakeserver.Wrap: the model, the store, the
 // keyer or the HTTP handler), the stable names of the faults designs share (names.go),
 // and the wrappers and faults several designs share (wrap_*.go, the lost
-// update, stale reads, memory-only quota and per-process cache). The faults
+// update, stale reads, memory-only quota and per-process cache). A fault's
+// Wrap is mostly one constructor of this package around its own logic:
+// Replace or EditStep (the model), Intercept, EditHeaders or EditQuota
+// (the handler), Rekey (the keyer), WrapTx or CheckThenAct (the store). The faults
 // themselves live in one package per design and are listed in the one
 // registry, package fault/faults. A faulty server is the reference minus
 // one thing; the reference itself has no fault branches.

@@ -20,13 +20,6 @@ func fwServer(mk mkServer) tserver {
 	})
 }
 
-func fwLimitDetector(_ *testing.T, mk mkServer) (bool, string) {
-	s := fwServer(mk)
-	s.do(user("u", ""))
-	l := hdr(s.do(user("u", "")), "X-RateLimit-Limit")
-	return l != 3, fmt.Sprintf("second request's Limit %d with N = 3", l)
-}
-
 func fwEpochDetector(_ *testing.T, mk mkServer) (bool, string) {
 	s := fwServer(mk)
 	s.clk.Advance(5 * time.Second)
@@ -44,12 +37,6 @@ func fwBoundaryDetector(_ *testing.T, mk mkServer) (bool, string) {
 	return ok > 3, fmt.Sprintf("%d of 50 allowed at the boundary with N = 3", ok)
 }
 
-func fwInsertDetector(_ *testing.T, mk mkServer) (bool, string) {
-	s := fwServer(mk)
-	ok := codes(s.parallel(50, user("u", "")))
-	return ok > 3, fmt.Sprintf("%d of 50 concurrent first requests allowed with N = 3", ok)
-}
-
 func fwOffByOneDetector(_ *testing.T, mk mkServer) (bool, string) {
 	s := fwServer(mk)
 	_, ok := s.spend(5, user("u", ""))
@@ -60,13 +47,6 @@ func fwOneShortDetector(_ *testing.T, mk mkServer) (bool, string) {
 	s := fwServer(mk)
 	_, ok := s.spend(3, user("u", ""))
 	return ok != 3, fmt.Sprintf("%d of 3 allowed in one window with N = 3", ok)
-}
-
-func fwAnonymousDetector(_ *testing.T, mk mkServer) (bool, string) {
-	s := fwServer(mk)
-	s.spend(3, user("", "192.0.2.7:1"))
-	w := s.do(user("", "192.0.2.8:1"))
-	return w.Code != 200, fmt.Sprintf("another address without the header after one spent N: %d", w.Code)
 }
 
 func fwBodyDetector(_ *testing.T, mk mkServer) (bool, string) {

@@ -11,7 +11,7 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fakeserver/servertest"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/fault/faults"
+	"github.com/rlspec/rlspec/fault/faulttest"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/reference"
 )
@@ -29,17 +29,12 @@ type tserver struct {
 func newTest(t testing.TB, n fault.Name, mutate func(*fakeserver.Config)) tserver {
 	t.Helper()
 	clk := reference.NewFakeClock(t0)
-	cfg := fakeserver.DefaultConfig()
-	cfg.Clock = clk
-	cfg.DBPath = filepath.Join(t.TempDir(), "rl.db")
-	if mutate != nil {
-		mutate(&cfg)
-	}
-	cfg, err := faults.Apply(n, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := fakeserver.New(cfg)
+	s, err := fakeserver.New(faulttest.Config(t, n, func(c *fakeserver.Config) {
+		c.Clock, c.DBPath = clk, filepath.Join(t.TempDir(), "rl.db")
+		if mutate != nil {
+			mutate(c)
+		}
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,12 +49,6 @@ func slSameSecondDetector(_ *testing.T, mk mkServer) (bool, string) {
 	return ok > 3, fmt.Sprintf("%d of 4 requests within 0.4 s allowed with N = 3", ok)
 }
 
-func slOversellDetector(_ *testing.T, mk mkServer) (bool, string) {
-	s := slServer(mk)
-	ok := codes(s.parallel(40, user("u", "")))
-	return ok > 3, fmt.Sprintf("%d of 40 concurrent allowed with N = 3", ok)
-}
-
 func slResetDetector(_ *testing.T, mk mkServer) (bool, string) {
 	s := slServer(mk)
 	r := reset(s.do(user("u", "")))
@@ -88,25 +82,46 @@ func slRetryAfterShortDetector(_ *testing.T, mk mkServer) (bool, string) {
 	return w.Code != 200, fmt.Sprintf("Retry-After %d, then %d", ra, w.Code)
 }
 
+// concurrentDetector is k concurrent requests of a fresh key on server,
+// which must allow exactly n of them (FW-4, SL-3, TB-5, LB-2).
+func concurrentDetector(server func(mkServer) tserver, k, n int) detector {
+	return func(_ *testing.T, mk mkServer) (bool, string) {
+		ok := codes(server(mk).parallel(k, user("u", "")))
+		return ok != n, fmt.Sprintf("%d of %d concurrent requests on a fresh key allowed, want %d", ok, k, n)
+	}
+}
+
+// limitDetector is a fresh key's second request on server, which must
+// claim Limit n (FW-5, TB-7).
+func limitDetector(server func(mkServer) tserver, n int64) detector {
+	return func(_ *testing.T, mk mkServer) (bool, string) {
+		s := server(mk)
+		s.do(user("u", ""))
+		l := hdr(s.do(user("u", "")), "X-RateLimit-Limit")
+		return l != n, fmt.Sprintf("second request's Limit %d, want %d", l, n)
+	}
+}
+
 // keysDetector is SL-8's first sentence on server (N = n): after one user
 // spent N, another user from the same address is allowed.
 func keysDetector(server func(mkServer) tserver, n int) detector {
-	return func(_ *testing.T, mk mkServer) (bool, string) {
-		s := server(mk)
-		s.spend(n, user("a", ""))
-		w := s.do(user("b", ""))
-		return w.Code != 200, fmt.Sprintf("another user from the same address after one spent N: %d", w.Code)
-	}
+	return otherAllowedDetector(server, n, user("a", ""), user("b", ""), "another user from the same address")
 }
 
 // anonymousDetector is SL-8's second sentence on server (N = n): after
 // one address spent N without the key, another address is allowed.
 func anonymousDetector(server func(mkServer) tserver, n int) detector {
+	return otherAllowedDetector(server, n, user("", "192.0.2.7:1"), user("", "192.0.2.8:1"), "another address without the header")
+}
+
+// otherAllowedDetector spends n (N) with one call on server; the other,
+// which must count apart from it, must still be allowed.
+func otherAllowedDetector(server func(mkServer) tserver, n int, one, other call, who string) detector {
 	return func(_ *testing.T, mk mkServer) (bool, string) {
 		s := server(mk)
-		s.spend(n, user("", "192.0.2.7:1"))
-		w := s.do(user("", "192.0.2.8:1"))
-		return w.Code != 200, fmt.Sprintf("another address without the header after one spent N: %d", w.Code)
+		s.spend(n, one)
+		w := s.do(other)
+		return w.Code != 200, fmt.Sprintf("%s after one spent N: %d", who, w.Code)
 	}
 }
 

@@ -74,20 +74,6 @@ func tbRetryAfterDetector(_ *testing.T, mk mkServer) (bool, string) {
 	return w.Code != 429 || ra < 1 || ra > 2, fmt.Sprintf("429 with Retry-After %d at R = 2/s", ra)
 }
 
-// tbConcurrentDetector is TB-5: 30 concurrent requests on a fresh key.
-func tbConcurrentDetector(_ *testing.T, mk mkServer) (bool, string) {
-	ok := codes(tbServer(mk).parallel(30, user("u", "")))
-	return ok != 5, fmt.Sprintf("%d of 30 concurrent requests on a fresh key allowed with B = 5", ok)
-}
-
-// tbLimitDetector is TB-7: Limit = B on a fresh key's second request.
-func tbLimitDetector(_ *testing.T, mk mkServer) (bool, string) {
-	s := tbServer(mk)
-	s.do(user("u", ""))
-	l := hdr(s.do(user("u", "")), "X-RateLimit-Limit")
-	return l != 5, fmt.Sprintf("second request's Limit %d with B = 5", l)
-}
-
 // tbAnonymousDetector is TB-8: one address without the key drains its
 // bucket; another address without the key gets a full one.
 func tbAnonymousDetector(_ *testing.T, mk mkServer) (bool, string) {

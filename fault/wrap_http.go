@@ -98,13 +98,37 @@ func IsRidePost(r *http.Request) bool {
 	return r.Method == http.MethodPost && r.URL.Path == fakeserver.PathRideSummary && err == nil && mt == "application/json"
 }
 
+// Intercept is the Wrap of a fault in front of the correct handler h:
+// serve answers every request, passing it on to h or not.
+func Intercept(serve func(cfg fakeserver.Config, h http.Handler, w http.ResponseWriter, r *http.Request)) func(fakeserver.Config) fakeserver.Wrap {
+	return func(cfg fakeserver.Config) fakeserver.Wrap {
+		return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { serve(cfg, h, w, r) })
+		}}
+	}
+}
+
+// EditHeaders is the Wrap of a header fault: edit may change the
+// response headers just before they are sent (OnHeaders).
+func EditHeaders(edit func(cfg fakeserver.Config, status int, hdr http.Header)) func(fakeserver.Config) fakeserver.Wrap {
+	return func(cfg fakeserver.Config) fakeserver.Wrap {
+		return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
+			return OnHeaders(h, func(_ *http.Request, status int, hdr http.Header) { edit(cfg, status, hdr) })
+		}}
+	}
+}
+
+// EditQuota is the Wrap of a fault that changes the quota a response
+// reports, in the server's dialect (OnQuota).
+func EditQuota(edit func(status int, q *dialect.Quota)) func(fakeserver.Config) fakeserver.Wrap {
+	return func(cfg fakeserver.Config) fakeserver.Wrap {
+		return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler { return OnQuota(cfg, h, edit) }}
+	}
+}
+
 // LimitFromRemaining is spec/003's middleware line (871), whatever the
 // algorithm behind it.
-func LimitFromRemaining(cfg fakeserver.Config) fakeserver.Wrap {
-	return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
-		return OnQuota(cfg, h, func(_ int, q *dialect.Quota) { q.Limit = q.Remaining + 1 })
-	}}
-}
+var LimitFromRemaining = EditQuota(func(_ int, q *dialect.Quota) { q.Limit = q.Remaining + 1 })
 
 // Discard is a ResponseWriter that keeps nothing.
 type Discard http.Header

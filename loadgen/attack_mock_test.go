@@ -48,15 +48,8 @@ func TestAttackCountsATransportErrorWithMocks(t *testing.T) {
 	d := newMockDialer(t)
 	d.EXPECT().Dial(mock.Anything).RunAndReturn(func(context.Context) (Conn, error) { return newConn(), nil }).Times(2)
 
-	a, err := NewAttacker(d, fixedRequests(5), WithClock(clk),
+	res := runAttack(t, d, fixedRequests(5), WithClock(clk),
 		WithRate(1000), WithDuration(5*time.Millisecond), WithWarmup(0), WithConnections(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := a.Attack(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := StatusCountsOf(res.Totals.Status)
 	if s.TransportErrors != 1 || s.OK != 4 || s.Codes["error"] != 1 {
 		t.Fatalf("status counts %+v, want 1 transport error and 4 OK", s)

@@ -25,13 +25,11 @@ func fixedRequests(n int) func() ([][]byte, error) {
 	}
 }
 
-// An open-loop attack sends exactly rate*duration measured requests, spread
-// over the request pool, and counts statuses by outcome; warm-up requests
-// are excluded.
-func TestAttackOpenLoopCountsWithFakeDialer(t *testing.T) {
-	d := &fakeDialer{script: map[string]int{"req-0": 429, "req-1": 503, "req-2": -1}}
-	a, err := NewAttacker(d, fixedRequests(10),
-		WithRate(2000), WithDuration(200*time.Millisecond), WithWarmup(100*time.Millisecond), WithConnections(4))
+// runAttack builds an attacker of d and render with opts and runs it to
+// its end; the test fails on an error of either.
+func runAttack(t testing.TB, d Dialer, render func() ([][]byte, error), opts ...Option) *Result {
+	t.Helper()
+	a, err := NewAttacker(d, render, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,6 +37,16 @@ func TestAttackOpenLoopCountsWithFakeDialer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return res
+}
+
+// An open-loop attack sends exactly rate*duration measured requests, spread
+// over the request pool, and counts statuses by outcome; warm-up requests
+// are excluded.
+func TestAttackOpenLoopCountsWithFakeDialer(t *testing.T) {
+	d := &fakeDialer{script: map[string]int{"req-0": 429, "req-1": 503, "req-2": -1}}
+	res := runAttack(t, d, fixedRequests(10),
+		WithRate(2000), WithDuration(200*time.Millisecond), WithWarmup(100*time.Millisecond), WithConnections(4))
 	s := StatusCountsOf(res.Totals.Status)
 	// Measured requests are n = 200 … 599: each of the 10 requests 40 times.
 	want := StatusCounts{OK: 280, RateLimited: 40, Other: 40, TransportErrors: 40}
@@ -65,14 +73,7 @@ func TestAttackOpenLoopCountsWithFakeDialer(t *testing.T) {
 
 func TestAttackClosedLoop(t *testing.T) {
 	d := &fakeDialer{}
-	a, err := NewAttacker(d, fixedRequests(3), WithRate(0), WithConnections(2), WithDuration(50*time.Millisecond), WithWarmup(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := a.Attack(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runAttack(t, d, fixedRequests(3), WithRate(0), WithConnections(2), WithDuration(50*time.Millisecond), WithWarmup(0))
 	if n := res.Totals.Requests(); n == 0 || StatusCountsOf(res.Totals.Status).OK != n {
 		t.Errorf("closed loop recorded %d requests, status %+v", n, StatusCountsOf(res.Totals.Status))
 	}

@@ -2,7 +2,6 @@ package loadgen
 
 import (
 	"bytes"
-	"context"
 	"sort"
 	"strings"
 	"testing"
@@ -82,17 +81,10 @@ func TestStartAtIsAbsolute(t *testing.T) {
 	startAt := t0.Add(time.Second)
 	clk := &fakeClock{now: t0, late: 3 * time.Millisecond}
 	var hlog bytes.Buffer
-	a, err := NewAttacker(&fakeDialer{}, fixedRequests(4), WithClock(clk), WithStartAt(startAt),
+	res := runAttack(t, &fakeDialer{}, fixedRequests(4), WithClock(clk), WithStartAt(startAt),
 		WithPacer(OffsetPacer{ConstantPacer: ConstantPacer{Rate: 1000}, Offset: 500 * time.Microsecond}),
 		WithDuration(20*time.Millisecond), WithWarmup(10*time.Millisecond), WithHlog(&hlog),
 		WithMeta(Meta{Generator: "1/2"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := a.Attack(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
 	if want := startAt.Add(10 * time.Millisecond); !res.Start.Equal(want) {
 		t.Errorf("measured from %v, want %v: START_AT plus the warm-up, not the late wake-up", res.Start, want)
 	}
@@ -126,14 +118,8 @@ func TestStartSkew(t *testing.T) {
 // still gives the intervals it wrote whole.
 func TestReadHlogCutMidLine(t *testing.T) {
 	var hlog bytes.Buffer
-	a, err := NewAttacker(&fakeDialer{}, fixedRequests(2), WithClock(&fakeClock{now: time.Unix(1_700_000_000, 0)}),
+	runAttack(t, &fakeDialer{}, fixedRequests(2), WithClock(&fakeClock{now: time.Unix(1_700_000_000, 0)}),
 		WithRate(100), WithDuration(50*time.Millisecond), WithWarmup(0), WithHlog(&hlog))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Attack(context.Background()); err != nil {
-		t.Fatal(err)
-	}
 	whole := hlog.String()
 	cut := whole[:len(whole)-10]
 	if strings.HasSuffix(cut, "\n") {

@@ -36,14 +36,7 @@ func TestSpreadDialerUnderAttack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := NewAttacker(sd, fixedRequests(3), WithRate(0), WithConnections(4), WithDuration(50*time.Millisecond), WithWarmup(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := a.Attack(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runAttack(t, sd, fixedRequests(3), WithRate(0), WithConnections(4), WithDuration(50*time.Millisecond), WithWarmup(0))
 	if d0, d1 := ds[0].dials, ds[1].dials; res.Totals.Requests() == 0 || d0 == 0 || d0 < d1 || d0 > d1+1 {
 		t.Fatalf("%d requests; dials %d and %d, want the first dialed as often as the second or once more", res.Totals.Requests(), d0, d1)
 	}

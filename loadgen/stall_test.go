@@ -1,7 +1,6 @@
 package loadgen
 
 import (
-	"context"
 	"flag"
 	"io"
 	"net"
@@ -60,15 +59,8 @@ func TestStallIsVisibleOnlyWhenCorrected(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := []byte("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
-	a, err := NewAttacker(d, func() ([][]byte, error) { return [][]byte{req}, nil },
+	res := runAttack(t, d, func() ([][]byte, error) { return [][]byte{req}, nil },
 		WithRate(rate), WithDuration(duration), WithWarmup(0), WithConnections(8))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := a.Attack(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
 	rep := NewReport(res, nil)
 	t.Logf("requests %d, corrected %+v, uncorrected %+v, lag %+v", rep.Requests, rep.LatencyMs, rep.UncorrectedLatencyMs, rep.SchedulerLagMs)
 	if want := int64(rate * duration.Seconds()); rep.Requests != want {

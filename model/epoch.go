@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"time"
 )
 
@@ -18,10 +17,7 @@ var _ Model = Epoch{}
 
 // NewEpoch checks limit >= 1 and window a whole number of seconds >= 1s.
 func NewEpoch(limit int, window time.Duration) (Epoch, error) {
-	if err := checkWindow(limit, window); err != nil {
-		return Epoch{}, fmt.Errorf("epoch model: %w", err)
-	}
-	return Epoch{Limit: limit, Window: window}, nil
+	return checked("epoch", Epoch{Limit: limit, Window: window}, limit, window)
 }
 
 // Step spends from the window that holds now.

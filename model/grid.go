@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"time"
 )
 
@@ -20,10 +19,7 @@ var _ Model = KeyGrid{}
 
 // NewKeyGrid checks limit >= 1 and window a whole number of seconds >= 1s.
 func NewKeyGrid(limit int, window time.Duration) (KeyGrid, error) {
-	if err := checkWindow(limit, window); err != nil {
-		return KeyGrid{}, fmt.Errorf("key-grid model: %w", err)
-	}
-	return KeyGrid{Limit: limit, Window: window}, nil
+	return checked("key-grid", KeyGrid{Limit: limit, Window: window}, limit, window)
 }
 
 // Step spends from the grid window that holds now.
@@ -53,10 +49,7 @@ var _ Model = Grid{}
 
 // NewGrid checks limit >= 1 and window a whole number of seconds >= 1s.
 func NewGrid(limit int, window time.Duration, anchor time.Time) (Grid, error) {
-	if err := checkWindow(limit, window); err != nil {
-		return Grid{}, fmt.Errorf("grid model: %w", err)
-	}
-	return Grid{Limit: limit, Window: window, Anchor: anchor.Unix()}, nil
+	return checked("grid", Grid{Limit: limit, Window: window, Anchor: anchor.Unix()}, limit, window)
 }
 
 // Step spends from the grid window that holds now.

@@ -25,10 +25,7 @@ var _ Model = PRD{}
 
 // NewPRD checks limit >= 1 and window a whole number of seconds >= 1s.
 func NewPRD(limit int, window time.Duration) (PRD, error) {
-	if err := checkWindow(limit, window); err != nil {
-		return PRD{}, fmt.Errorf("prd model: %w", err)
-	}
-	return PRD{Limit: limit, Window: window}, nil
+	return checked("prd", PRD{Limit: limit, Window: window}, limit, window)
 }
 
 // Step applies the rule above.
@@ -39,6 +36,16 @@ func (m PRD) Step(st State, req Request, now time.Time) (State, Decision) {
 		cur = State{Found: true, Remaining: m.Limit, Reset: t + wholeSeconds(m.Window)}
 	}
 	return spendWindow(m.Limit, st, cur, req.Cost, t)
+}
+
+// checked is m, the design named design of limit and window, once
+// checkWindow accepts them; otherwise the zero M and the reason.
+func checked[M Model](design string, m M, limit int, window time.Duration) (M, error) {
+	if err := checkWindow(limit, window); err != nil {
+		var zero M
+		return zero, fmt.Errorf("%s model: %w", design, err)
+	}
+	return m, nil
 }
 
 func checkWindow(limit int, window time.Duration) error {

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -32,10 +31,7 @@ var _ Model = SlidingLog{}
 
 // NewSlidingLog checks limit >= 1 and window a whole number of seconds >= 1s.
 func NewSlidingLog(limit int, window time.Duration) (SlidingLog, error) {
-	if err := checkWindow(limit, window); err != nil {
-		return SlidingLog{}, fmt.Errorf("sliding-log model: %w", err)
-	}
-	return SlidingLog{Limit: limit, Window: window}, nil
+	return checked("sliding-log", SlidingLog{Limit: limit, Window: window}, limit, window)
 }
 
 // Step applies the rule above.

@@ -11,24 +11,15 @@ func TestSlidingLogRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	t0 := time.Unix(1_000_000, 0)
-	at := func(ms int64) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	var st State
-	step := func(ms int64, wantAllowed bool, wantRem int, wantReset, wantRetry int64) {
-		t.Helper()
-		var d Decision
-		st, d = m.Step(st, Request{Cost: 1}, at(ms))
-		if d.Allowed != wantAllowed || d.Remaining != wantRem || d.Reset != wantReset || d.RetryAfter != wantRetry || d.Limit != 3 {
-			t.Fatalf("at +%dms: %+v, want allowed=%v remaining=%d reset=%d retry=%d", ms, d, wantAllowed, wantRem, wantReset, wantRetry)
-		}
-	}
-	step(0, true, 2, 1_000_010, 0)     // fresh key: now + W
-	step(500, true, 1, 1_000_010, 0)   // Reset = oldest + W
-	step(500, true, 0, 1_000_010, 0)   // same millisecond counts (SL-2)
-	step(900, false, 0, 1_000_010, 10) // 9.1 s until the oldest leaves: 10 whole seconds
-	step(9_999, false, 0, 1_000_010, 1)
-	step(10_000, true, 0, 1_000_011, 0) // the oldest left at exactly +W
-	step(10_000, false, 0, 1_000_011, 1)
-	if got := DecodeLog(st.Log); len(got) != 3 {
+	s := stepper{t: t, m: m, base: t0, limit: 3}
+	s.step(0, 1, true, 2, 1_000_010, 0)     // fresh key: now + W
+	s.step(500, 1, true, 1, 1_000_010, 0)   // Reset = oldest + W
+	s.step(500, 1, true, 0, 1_000_010, 0)   // same millisecond counts (SL-2)
+	s.step(900, 1, false, 0, 1_000_010, 10) // 9.1 s until the oldest leaves: 10 whole seconds
+	s.step(9_999, 1, false, 0, 1_000_010, 1)
+	s.step(10_000, 1, true, 0, 1_000_011, 0) // the oldest left at exactly +W
+	s.step(10_000, 1, false, 0, 1_000_011, 1)
+	if got := DecodeLog(s.st.Log); len(got) != 3 {
 		t.Fatalf("log %v: refused requests recorded or old ones kept", got)
 	}
 	if _, d := m.Step(State{}, Request{Cost: 5}, t0); d.Allowed || d.RetryAfter != 10 {

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"strconv"
 	"time"
 )
@@ -35,10 +34,7 @@ var _ Model = WindowCounter{}
 
 // NewWindowCounter checks limit >= 1 and window a whole number of seconds >= 1s.
 func NewWindowCounter(limit int, window time.Duration) (WindowCounter, error) {
-	if err := checkWindow(limit, window); err != nil {
-		return WindowCounter{}, fmt.Errorf("window-counter model: %w", err)
-	}
-	return WindowCounter{Limit: limit, Window: window}, nil
+	return checked("window-counter", WindowCounter{Limit: limit, Window: window}, limit, window)
 }
 
 // counts is a key's two windows at one instant: the current window's

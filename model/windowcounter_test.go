@@ -15,31 +15,23 @@ func TestWindowCounterRule(t *testing.T) {
 	}
 	s := time.Unix(1_000_002, 0) // a window's start: 1_000_002 is a multiple of 3
 	at := func(ms int64) time.Time { return s.Add(time.Duration(ms) * time.Millisecond) }
-	var st State
-	step := func(ms int64, wantAllowed bool, wantRem int, wantReset, wantRetry int64) {
-		t.Helper()
-		var d Decision
-		st, d = m.Step(st, Request{Cost: 1}, at(ms))
-		if d.Allowed != wantAllowed || d.Remaining != wantRem || d.Reset != wantReset || d.RetryAfter != wantRetry || d.Limit != 5 {
-			t.Fatalf("at %+dms: %+v, want allowed=%v remaining=%d reset=%d retry=%d", ms, d, wantAllowed, wantRem, wantReset, wantRetry)
-		}
-	}
+	sp := stepper{t: t, m: m, base: s, limit: 5}
 	for i := range 5 {
-		step(-200, true, 4-i, 1_000_002, 0) // the previous window: p = 0
+		sp.step(-200, 1, true, 4-i, 1_000_002, 0) // the previous window: p = 0
 	}
-	step(-100, false, 0, 1_000_002, 1) // e = 5: refused until the window ends
+	sp.step(-100, 1, false, 0, 1_000_002, 1) // e = 5: refused until the window ends
 	// +1.6 s: e = 5·(1 − 1.6/3) + c = 2.33 + c < 5 for c = 0, 1, 2.
-	step(1600, true, 1, 1_000_005, 0) // ⌈3.33⌉ = 4 counted
-	step(1600, true, 0, 1_000_005, 0)
-	step(1600, true, 0, 1_000_005, 0)
+	sp.step(1600, 1, true, 1, 1_000_005, 0) // ⌈3.33⌉ = 4 counted
+	sp.step(1600, 1, true, 0, 1_000_005, 0)
+	sp.step(1600, 1, true, 0, 1_000_005, 0)
 	// e = 5.33: below 5 once 5·(3 − δ)/3 < 2, δ > 1.8 s: 0.2 s on, 1 whole second.
-	step(1600, false, 0, 1_000_004, 1)
-	step(1801, true, 0, 1_000_005, 0)
-	if st.Log != "5" || st.Remaining != 1 || st.Reset != 1_000_005 {
+	sp.step(1600, 1, false, 0, 1_000_004, 1)
+	sp.step(1801, 1, true, 0, 1_000_005, 0)
+	if st := sp.st; st.Log != "5" || st.Remaining != 1 || st.Reset != 1_000_005 {
 		t.Fatalf("state %+v: want p = 5, c = 4 in the window ending 1_000_005", st)
 	}
 	// Two windows on, both counts are forgotten.
-	if _, d := m.Step(st, Request{Cost: 1}, at(6000)); !d.Allowed || d.Remaining != 4 {
+	if _, d := m.Step(sp.st, Request{Cost: 1}, at(6000)); !d.Allowed || d.Remaining != 4 {
 		t.Fatalf("two windows later: %+v", d)
 	}
 	// A cost above the limit never fits: a window.

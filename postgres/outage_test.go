@@ -5,9 +5,9 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/rlspec/rlspec/internal/pgcluster"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/reference"
+	"github.com/rlspec/rlspec/reference/storetest"
 )
 
 // TestServerDownIsUnavailable: while the server is stopped an Update fails
@@ -18,11 +18,7 @@ func TestServerDownIsUnavailable(t *testing.T) {
 		t.Skip(env.reason)
 	}
 	// A cluster of its own: the other tests share env.cluster.
-	c, err := pgcluster.Start(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
+	c := storetest.Postgres(t)
 	ctx := context.Background()
 	s, err := Open(ctx, c.DSN("postgres"))
 	if err != nil {

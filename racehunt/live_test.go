@@ -8,7 +8,7 @@ import (
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/fault/faults"
+	"github.com/rlspec/rlspec/fault/faulttest"
 	"github.com/rlspec/rlspec/fault/prd"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
@@ -18,18 +18,7 @@ import (
 // as a live target (TARGET_URL) would be.
 func startWallClock(t *testing.T, f fault.Name) string {
 	t.Helper()
-	sc := fakeserver.DefaultConfig()
-	sc.Limit, sc.Window = 3, 2*time.Second
-	sc, err := faults.Apply(f, sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, err := fakeserver.Start(sc, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = run.Close() })
-	return run.URL
+	return faulttest.Start(t, f, func(c *fakeserver.Config) { c.Limit, c.Window = 3, 2*time.Second })
 }
 
 func liveConfig() service.Config {

@@ -12,15 +12,11 @@ import (
 	"github.com/rlspec/rlspec/redact"
 )
 
-func envMap(m map[string]string) envflag.Getenv {
-	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
-}
-
 func parse(t *testing.T, env map[string]string, args ...string) (Config, error) {
 	t.Helper()
 	c := DefaultConfig()
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	c.RegisterFlags(fs, envMap(env))
+	c.RegisterFlags(fs, envflag.Map(env))
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -73,11 +69,28 @@ func TestConfigEnvironmentAndFlags(t *testing.T) {
 	}
 }
 
+// rejection is settings parse must refuse, and what its error must name.
+type rejection struct {
+	env  map[string]string
+	want string
+}
+
+// checkRejected parses each case's settings and wants an error of one
+// sentence naming the case's want.
+func checkRejected(t *testing.T, cases map[string]rejection) {
+	t.Helper()
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := parse(t, tc.env)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("err = %v, want one sentence naming %s", err, tc.want)
+			}
+		})
+	}
+}
+
 func TestConfigRejectsBadSettings(t *testing.T) {
-	for name, tc := range map[string]struct {
-		env  map[string]string
-		want string
-	}{
+	checkRejected(t, map[string]rejection{
 		"limit":     {map[string]string{"RL_LIMIT": "many"}, "RL_LIMIT"},
 		"zero":      {map[string]string{"RL_LIMIT": "0"}, "RL_LIMIT"},
 		"window":    {map[string]string{"RL_WINDOW": "soon"}, "RL_WINDOW"},
@@ -90,14 +103,7 @@ func TestConfigRejectsBadSettings(t *testing.T) {
 		"headers":   {map[string]string{"TARGET_HEADERS": "no colon here"}, "TARGET_HEADERS"},
 		"path":      {map[string]string{"TARGET_PATH": "v1"}, "TARGET_PATH"},
 		"template":  {map[string]string{"BODY_TEMPLATE": "/nonexistent/body.json"}, "BODY_TEMPLATE"},
-	} {
-		t.Run(name, func(t *testing.T) {
-			_, err := parse(t, tc.env)
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("err = %v, want mention of %s", err, tc.want)
-			}
-		})
-	}
+	})
 }
 
 func TestConfigAcceptsPostgresTargetDB(t *testing.T) {

@@ -12,8 +12,7 @@ import (
 // The run-setting helpers read the environment as the default, let the flag
 // win, and report a malformed environment value through envflag.Errors.
 func TestRunFlags(t *testing.T) {
-	env := map[string]string{"REPORT_DIR": "/tmp/r", "TARGET_IMAGE": "img:1", "MAX_WAIT": "3", "STRICT": "1"}
-	getenv := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	getenv := envflag.Map(map[string]string{"REPORT_DIR": "/tmp/r", "TARGET_IMAGE": "img:1", "MAX_WAIT": "3", "STRICT": "1"})
 	var (
 		dir, image string
 		wait       = DefaultMaxWait
@@ -34,7 +33,7 @@ func TestRunFlags(t *testing.T) {
 		t.Fatalf("dir %q image %q wait %s strict %v", dir, image, wait, strict)
 	}
 
-	env = map[string]string{"STRICT": "maybe", "MAX_WAIT": "soon"}
+	getenv = envflag.Map(map[string]string{"STRICT": "maybe", "MAX_WAIT": "soon"})
 	fs = flag.NewFlagSet("t", flag.ContinueOnError)
 	envflag.BoolVar(fs, getenv, &strict, "strict", "STRICT", "skips fail")
 	MaxWaitVar(fs, getenv, &wait)

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/rlspec/rlspec/profile"
@@ -20,10 +19,7 @@ func TestTokenBucketSettings(t *testing.T) {
 	if err != nil || all.Only(profile.TokenBucket).Burst != 3 || all.Only(profile.PRD).Burst != 0 || all.Only(profile.PRD).Rate != 0 {
 		t.Fatalf("PROFILE=all: %+v %v", all, err)
 	}
-	for name, tc := range map[string]struct {
-		env  map[string]string
-		want string
-	}{
+	checkRejected(t, map[string]rejection{
 		"burst-zero":    {map[string]string{"PROFILE": "token-bucket", "RL_BURST": "0"}, "RL_BURST"},
 		"burst-text":    {map[string]string{"PROFILE": "token-bucket", "RL_BURST": "many"}, "RL_BURST"},
 		"rate-negative": {map[string]string{"PROFILE": "token-bucket", "RL_RATE": "-2"}, "RL_RATE"},
@@ -32,12 +28,5 @@ func TestTokenBucketSettings(t *testing.T) {
 		"prd-burst":     {map[string]string{"RL_BURST": "5"}, "RL_BURST does not apply to PROFILE=prd"},
 		"sl-rate":       {map[string]string{"PROFILE": "sliding-log", "RL_RATE": "2"}, "RL_RATE does not apply to PROFILE=sliding-log"},
 		"target-needs":  {map[string]string{"PROFILE": "token-bucket", "TARGET_URL": "http://x", "RL_BURST": "5"}, "needs RL_BURST and RL_RATE"},
-	} {
-		t.Run(name, func(t *testing.T) {
-			_, err := parse(t, tc.env)
-			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
-				t.Fatalf("err = %v, want one sentence naming %s", err, tc.want)
-			}
-		})
-	}
+	})
 }

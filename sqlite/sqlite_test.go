@@ -39,18 +39,9 @@ func TestStore(t *testing.T) {
 // TestShared runs the shared-database suite on several stores of one file,
 // as several processes hold it.
 func TestShared(t *testing.T) {
-	storetest.RunShared(t, func(t testing.TB, n int) []reference.Store {
-		path := filepath.Join(t.TempDir(), "rl.db")
-		ss := make([]reference.Store, n)
-		for i := range ss {
-			s, err := sqlite.Open(context.Background(), path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ss[i] = s
-		}
-		return ss
-	})
+	storetest.RunShared(t, storetest.OnOneFile(func(path string) (reference.Store, error) {
+		return sqlite.Open(context.Background(), path)
+	}))
 }
 
 func put(ctx context.Context, tx reference.Tx) error {

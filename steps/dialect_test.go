@@ -13,6 +13,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps/scenario"
@@ -39,7 +40,7 @@ func configFrom(t *testing.T, env map[string]string) service.Config {
 	t.Helper()
 	c := service.DefaultConfig()
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
-	c.RegisterFlags(fs, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	c.RegisterFlags(fs, envflag.Map(env))
 	if err := fs.Parse(nil); err != nil {
 		t.Fatalf("settings %v refused: %v", env, err)
 	}

@@ -14,29 +14,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault/prd"
 )
 
-func envOf(m map[string]string) func(string) (string, bool) {
-	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
-}
-
 func TestParseSettings(t *testing.T) {
-	st, err := parse(nil, envOf(nil), io.Discard)
+	st, err := parse(nil, envflag.Map(nil), io.Discard)
 	if err != nil || st.listen != "127.0.0.1:8080" || !st.server.Enabled || st.server.Limit != 500 {
 		t.Fatalf("defaults %+v %v", st, err)
 	}
 	st, err = parse([]string{"-fault", "no-reset", "-limit", "3", "-enabled", "false", "-trusted-proxies", "10.0.0.0/8"},
-		envOf(map[string]string{"TARGET_PORT": "9000", "BMTC_RATE_LIMIT_WINDOW_SECONDS": "5", "DB_PATH": "/tmp/x.db"}), io.Discard)
+		envflag.Map(map[string]string{"TARGET_PORT": "9000", "BMTC_RATE_LIMIT_WINDOW_SECONDS": "5", "DB_PATH": "/tmp/x.db"}), io.Discard)
 	if err != nil || st.listen != "127.0.0.1:9000" || st.fault != prd.NoResetName || st.server.Limit != 3 ||
 		st.server.Enabled || st.server.Window != 5*time.Second || st.server.DBPath != "/tmp/x.db" || len(st.server.TrustedProxies) != 1 {
 		t.Fatalf("%+v %v", st, err)
 	}
-	if st, err = parse([]string{"-delay", "20ms"}, envOf(nil), io.Discard); err != nil || st.server.Delay != 20*time.Millisecond {
+	if st, err = parse([]string{"-delay", "20ms"}, envflag.Map(nil), io.Discard); err != nil || st.server.Delay != 20*time.Millisecond {
 		t.Fatalf("-delay: %+v %v", st, err)
 	}
-	st, err = parse(nil, envOf(map[string]string{"LISTEN_ADDR": "0.0.0.0:8080", "TARGET_PORT": "1"}), io.Discard)
+	st, err = parse(nil, envflag.Map(map[string]string{"LISTEN_ADDR": "0.0.0.0:8080", "TARGET_PORT": "1"}), io.Discard)
 	if err != nil || st.listen != "0.0.0.0:8080" {
 		t.Fatalf("LISTEN_ADDR: %+v %v", st, err)
 	}
@@ -52,7 +49,7 @@ func TestParseSettings(t *testing.T) {
 		"delay":  {[]string{"-delay", "-5ms"}, nil},
 		"env":    {nil, map[string]string{"BMTC_RATE_LIMIT_PER_HOUR": "-4"}},
 	} {
-		if _, err := parse(tc.args, envOf(tc.env), io.Discard); err == nil {
+		if _, err := parse(tc.args, envflag.Map(tc.env), io.Discard); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rlspec/rlspec/envflag"
 )
 
 // TestSlowTargetThroughput: 100 req/s against a service that answers one
@@ -28,7 +30,7 @@ func TestSlowTargetThroughput(t *testing.T) {
 	}))
 	defer srv.Close()
 	dir := t.TempDir()
-	env := envOf(map[string]string{"TARGET_URL": srv.URL, "RATE": "100", "DURATION": "3s", "WARMUP": "0", "THRESHOLDS": "", "REPORT_DIR": dir})
+	env := envflag.Map(map[string]string{"TARGET_URL": srv.URL, "RATE": "100", "DURATION": "3s", "WARMUP": "0", "THRESHOLDS": "", "REPORT_DIR": dir})
 	var out, errb bytes.Buffer
 	if code := runLoad(context.Background(), nil, &out, &errb, env); code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/containers"
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/loadgen"
 	"github.com/rlspec/rlspec/loadgen/fleet"
 )
@@ -34,7 +35,7 @@ func TestSwarmSizing(t *testing.T) {
 	rows := []string{"generators | req/s total | req/s per generator | p50 / p99 ms (uncorrected) | start skew ms"}
 	for _, n := range []int{1, 2, 4} {
 		env["REPORT_DIR"] = t.TempDir()
-		cfg, err := parseConfig(false, nil, envOf(env), nil)
+		cfg, err := parseConfig(false, nil, envflag.Map(env), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

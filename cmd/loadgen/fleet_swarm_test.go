@@ -16,6 +16,7 @@ import (
 	"github.com/moby/moby/client"
 	"github.com/rlspec/rlspec/containers"
 	"github.com/rlspec/rlspec/containers/containerstest"
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/loadgen"
 	"github.com/rlspec/rlspec/loadgen/fleet"
 )
@@ -140,7 +141,7 @@ func TestSwarmThreeGenerators(t *testing.T) {
 		"THRESHOLDS": "errors<1%", "REPORT_DIR": dir,
 	}
 	var out, errb bytes.Buffer
-	code := runLoad(context.Background(), nil, &out, &errb, envOf(env))
+	code := runLoad(context.Background(), nil, &out, &errb, envflag.Map(env))
 	t.Logf("stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
 	if code != 0 {
 		t.Fatalf("exit %d", code)
@@ -227,7 +228,7 @@ func TestSwarmDeadGenerator(t *testing.T) {
 	done := make(chan result, 1)
 	go func() {
 		var out, errb bytes.Buffer
-		code := runLoad(context.Background(), nil, &out, &errb, envOf(env))
+		code := runLoad(context.Background(), nil, &out, &errb, envflag.Map(env))
 		done <- result{code, out.String(), errb.String()}
 	}()
 	victim := filepath.Join(fleet.GeneratorDir(dir, 1), "load.hlog")

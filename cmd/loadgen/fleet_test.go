@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/loadgen/fleet"
 	batchv1 "k8s.io/api/batch/v1"
 	"sigs.k8s.io/yaml"
@@ -20,7 +21,7 @@ import (
 func TestForwardRoundTrip(t *testing.T) {
 	env := map[string]string{"TARGET_URL": "http://10.0.0.1:8080", "RATE": "900", "BUCKETS": "10", "DURATION": "7s", "WARMUP": "2s",
 		"GENERATORS": "3", "RL_LIMIT": "50", "RL_WINDOW": "30s", "TARGET_HEADERS": "Authorization: Bearer x", "CLIENT_IPS": "xff"}
-	starter, err := parseConfig(false, nil, envOf(env), nil)
+	starter, err := parseConfig(false, nil, envflag.Map(env), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +29,7 @@ func TestForwardRoundTrip(t *testing.T) {
 		t.Fatal("nothing forwarded")
 	}
 	genEnv := map[string]string{fleet.EnvGenerators: "3", fleet.EnvSwarmSlot: "2", fleet.EnvStartAt: "2026-11-25T23:00:00Z", "REPORT_DIR": "/reports"}
-	gen, err := parseConfig(false, starter.Fleet.Forward, envOf(genEnv), nil)
+	gen, err := parseConfig(false, starter.Fleet.Forward, envflag.Map(genEnv), nil)
 	if err != nil {
 		t.Fatalf("a generator refuses the forwarded flags %q: %v", starter.Fleet.Forward, err)
 	}
@@ -59,7 +60,7 @@ func TestFleetSettingsExit2(t *testing.T) {
 		"EMIT=k8s needs TARGET_URL":               {"EMIT": "k8s", "GENERATORS": "2"},
 		"BODY_TEMPLATE is a file on this machine": {"GENERATORS": "2", "BODY_TEMPLATE": body},
 	} {
-		if _, err := parseConfig(false, nil, envOf(env), nil); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := parseConfig(false, nil, envflag.Map(env), nil); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%v: %v, want %q", env, err, want)
 		}
 	}
@@ -72,7 +73,7 @@ func TestEmitK8s(t *testing.T) {
 	env := map[string]string{"EMIT": "k8s", "GENERATORS": "5", "TARGET_URL": "http://limiter.svc:8080", "RATE": "5000",
 		"START_AT": "2026-11-26T00:00:00Z", "REPORT_DIR": t.TempDir()}
 	var out, errb bytes.Buffer
-	if code := runLoad(context.Background(), nil, &out, &errb, envOf(env)); code != 0 {
+	if code := runLoad(context.Background(), nil, &out, &errb, envflag.Map(env)); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	var job batchv1.Job

@@ -10,6 +10,7 @@ import (
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/containers"
 	"github.com/rlspec/rlspec/containers/containerstest"
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/internal/pgcluster"
 )
@@ -28,7 +29,7 @@ func TestImageStoreSettingsExit2(t *testing.T) {
 	} {
 		env["REPORT_DIR"] = t.TempDir()
 		var out, errb bytes.Buffer
-		if code := runLoad(context.Background(), nil, &out, &errb, envOf(env)); code != 2 || !strings.Contains(errb.String(), want) ||
+		if code := runLoad(context.Background(), nil, &out, &errb, envflag.Map(env)); code != 2 || !strings.Contains(errb.String(), want) ||
 			strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and one line with %q", env, code, errb.String(), want)
 		}
@@ -42,7 +43,7 @@ func TestImagePostgresNeedsItsBinaries(t *testing.T) {
 	t.Setenv("PG_BINDIR", t.TempDir()) // no initdb there
 	env := map[string]string{"TARGET_IMAGE": "img:1", "STORE": "postgres", "REPORT_DIR": t.TempDir()}
 	var out, errb bytes.Buffer
-	if code := runLoad(context.Background(), nil, &out, &errb, envOf(env)); code != 2 || !strings.Contains(errb.String(), "STORE=postgres starts a throwaway PostgreSQL") {
+	if code := runLoad(context.Background(), nil, &out, &errb, envflag.Map(env)); code != 2 || !strings.Contains(errb.String(), "STORE=postgres starts a throwaway PostgreSQL") {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())
 	}
 }
@@ -50,11 +51,11 @@ func TestImagePostgresNeedsItsBinaries(t *testing.T) {
 // TestImageStoreSettings: TARGET_IMAGE takes REPLICAS and STORE.
 func TestImageStoreSettings(t *testing.T) {
 	env := map[string]string{"TARGET_IMAGE": "img:1", "REPLICAS": "3", "STORE": "sqlite"}
-	cfg, err := parseConfig(false, nil, envOf(env), nil)
+	cfg, err := parseConfig(false, nil, envflag.Map(env), nil)
 	if err != nil || cfg.Replicas != 3 || cfg.Store != fakeserver.StoreSQLite {
 		t.Fatalf("%+v, %v", cfg, err)
 	}
-	if cfg, err := parseConfig(false, nil, envOf(map[string]string{}), nil); err != nil || cfg.Replicas != 1 || cfg.Store != fakeserver.StoreSQLite {
+	if cfg, err := parseConfig(false, nil, envflag.Map(map[string]string{}), nil); err != nil || cfg.Replicas != 1 || cfg.Store != fakeserver.StoreSQLite {
 		t.Fatalf("defaults: replicas %d store %q, %v", cfg.Replicas, cfg.Store, err)
 	}
 }
@@ -82,7 +83,7 @@ func TestRunImageOnPostgres(t *testing.T) {
 	env := map[string]string{"TARGET_IMAGE": tag, "STORE": "postgres", "REPLICAS": "2", "RL_LIMIT": "20", "RL_WINDOW": "2",
 		"RATE": "200", "DURATION": "1s", "WARMUP": "200ms", "BUCKETS": "5", "CONNECTIONS": "4", "THRESHOLDS": "errors<0.1%", "REPORT_DIR": t.TempDir()}
 	var out, errb bytes.Buffer
-	code := runLoad(ctx, nil, &out, &errb, envOf(env))
+	code := runLoad(ctx, nil, &out, &errb, envflag.Map(env))
 	o := out.String()
 	if code != 0 || !strings.Contains(o, "share PostgreSQL") || !strings.Contains(o, "2 replicas") ||
 		!strings.Contains(o, "other=0 transport_errors=0") || strings.Contains(o, "status: 200=0 ") || strings.Contains(o, " 429=0 ") {

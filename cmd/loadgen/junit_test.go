@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/internal/trivial"
 )
 
@@ -19,7 +20,7 @@ func TestLoadJUnit(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
-	env := envOf(map[string]string{"TARGET_URL": srv.URL, "RATE": "100", "DURATION": "300ms", "WARMUP": "0", "REPORT_DIR": dir, "THRESHOLDS": "p95<10s;p50<1ns"})
+	env := envflag.Map(map[string]string{"TARGET_URL": srv.URL, "RATE": "100", "DURATION": "300ms", "WARMUP": "0", "REPORT_DIR": dir, "THRESHOLDS": "p95<10s;p50<1ns"})
 	if code := runLoad(context.Background(), nil, &out, &errb, env); code != 1 {
 		t.Fatalf("exit %d\n%s", code, errb.String())
 	}
@@ -33,7 +34,7 @@ func TestLoadJUnit(t *testing.T) {
 		}
 	}
 	bad := t.TempDir()
-	if code := runLoad(context.Background(), nil, &out, &errb, envOf(map[string]string{"RATE": "fast", "REPORT_DIR": bad})); code != 2 {
+	if code := runLoad(context.Background(), nil, &out, &errb, envflag.Map(map[string]string{"RATE": "fast", "REPORT_DIR": bad})); code != 2 {
 		t.Fatalf("bad RATE: exit %d", code)
 	}
 	b, err = os.ReadFile(filepath.Join(bad, "junit.xml"))

@@ -11,12 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/internal/trivial"
 )
-
-func envOf(m map[string]string) func(string) (string, bool) {
-	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
-}
 
 func TestRunBadSettingsExit2(t *testing.T) {
 	for name, env := range map[string]map[string]string{
@@ -28,7 +25,7 @@ func TestRunBadSettingsExit2(t *testing.T) {
 	} {
 		env["REPORT_DIR"] = t.TempDir()
 		var out, errb bytes.Buffer
-		if code := runLoad(context.Background(), nil, &out, &errb, envOf(env)); code != 2 {
+		if code := runLoad(context.Background(), nil, &out, &errb, envflag.Map(env)); code != 2 {
 			t.Errorf("%s: exit %d, want 2; stderr %q", name, code, errb.String())
 		}
 		if !strings.Contains(errb.String(), "cannot run") {
@@ -50,7 +47,7 @@ func TestRunPassBreachAndMerge(t *testing.T) {
 		for k, v := range extra {
 			m[k] = v
 		}
-		return envOf(m)
+		return envflag.Map(m)
 	}
 	var out, errb bytes.Buffer
 	a := filepath.Join(dir, "a")
@@ -72,7 +69,7 @@ func TestRunPassBreachAndMerge(t *testing.T) {
 	}
 	m := filepath.Join(dir, "m")
 	errb.Reset()
-	code := runMerge([]string{filepath.Join(a, "load.hlog"), filepath.Join(b, "load.hlog")}, &out, &errb, envOf(map[string]string{"REPORT_DIR": m, "THRESHOLDS": "p95<10s"}))
+	code := runMerge([]string{filepath.Join(a, "load.hlog"), filepath.Join(b, "load.hlog")}, &out, &errb, envflag.Map(map[string]string{"REPORT_DIR": m, "THRESHOLDS": "p95<10s"}))
 	if code != 0 {
 		t.Fatalf("merge exit %d: %s", code, errb.String())
 	}
@@ -85,7 +82,7 @@ func TestRunPassBreachAndMerge(t *testing.T) {
 		t.Errorf("merged requests %d (%v), want 2×100", rep.Requests, err)
 	}
 	errb.Reset()
-	if code := runMerge([]string{filepath.Join(dir, "missing.hlog")}, &out, &errb, envOf(map[string]string{"REPORT_DIR": m})); code != 2 {
+	if code := runMerge([]string{filepath.Join(dir, "missing.hlog")}, &out, &errb, envflag.Map(map[string]string{"REPORT_DIR": m})); code != 2 {
 		t.Errorf("merge of a missing file: exit %d, want 2", code)
 	}
 }

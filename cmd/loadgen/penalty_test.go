@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/rlspec/rlspec/envflag"
 )
 
 // TestRunPenaltiesApart: against the embedded reference with penalties
@@ -19,7 +21,7 @@ func TestRunPenaltiesApart(t *testing.T) {
 	env := map[string]string{"PROFILE": "sliding-log", "FEATURES": "penalties", "RL_LIMIT": "1", "RL_WINDOW": "60s",
 		"BUCKETS": "1", "RATE": "100", "DURATION": "300ms", "WARMUP": "0", "THRESHOLDS": "p95<10s", "REPORT_DIR": dir}
 	var out, errb bytes.Buffer
-	if code := runLoad(context.Background(), nil, &out, &errb, envOf(env)); code != 0 {
+	if code := runLoad(context.Background(), nil, &out, &errb, envflag.Map(env)); code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
 	}
 	var rep struct {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/loadgen"
 )
 
@@ -18,7 +19,7 @@ import (
 // on the console, and thresholds on either are evaluated.
 func TestRunLeakyBucketReportsQueueingDelay(t *testing.T) {
 	dir := t.TempDir()
-	env := envOf(map[string]string{
+	env := envflag.Map(map[string]string{
 		"PROFILE": "leaky-bucket", "RL_BURST": "2", "RL_RATE": "20",
 		"RATE": "100", "DURATION": "1s", "WARMUP": "200ms", "BUCKETS": "2",
 		"REPORT_DIR": dir, "THRESHOLDS": "p99<30s;service_p99<30s;queue_max<30s",

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/internal/pgcluster"
 )
 
@@ -18,7 +19,7 @@ func TestRunSQLEmbedded(t *testing.T) {
 	env := map[string]string{"TARGET_SQL": "check_rate_limit", "TARGET_DB": "embedded", "RL_LIMIT": "1000000", "RL_WINDOW": "1m",
 		"RATE": "0", "CONNECTIONS": "2", "DURATION": "500ms", "WARMUP": "100ms", "BUCKETS": "10", "THRESHOLDS": "errors<0.1%", "REPORT_DIR": t.TempDir()}
 	var out, errb bytes.Buffer
-	code := runLoad(context.Background(), nil, &out, &errb, envOf(env))
+	code := runLoad(context.Background(), nil, &out, &errb, envflag.Map(env))
 	if code != 0 || !strings.Contains(out.String(), "other=0 transport_errors=0") || !strings.Contains(out.String(), "check_rate_limit") {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
 	}
@@ -31,7 +32,7 @@ func TestRunSQLBadSettingsExit2(t *testing.T) {
 	} {
 		env["REPORT_DIR"] = t.TempDir()
 		var out, errb bytes.Buffer
-		if code := runLoad(context.Background(), nil, &out, &errb, envOf(env)); code != 2 || !strings.Contains(errb.String(), want) {
+		if code := runLoad(context.Background(), nil, &out, &errb, envflag.Map(env)); code != 2 || !strings.Contains(errb.String(), want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", env, code, errb.String(), want)
 		}
 	}

@@ -15,15 +15,12 @@ import (
 // TARGET_URLS replaces TARGET_URL (the first is URL, all are URLs);
 // REPLICAS is read for what the command starts.
 func TestAcceptanceConfigInstances(t *testing.T) {
-	env := func(m map[string]string) envflag.Getenv {
-		return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
-	}
-	cmd, err := acceptanceConfig(nil, env(map[string]string{"TARGET_URLS": " http://a:1, http://b:2 ,"}), io.Discard)
+	cmd, err := acceptanceConfig(nil, envflag.Map(map[string]string{"TARGET_URLS": " http://a:1, http://b:2 ,"}), io.Discard)
 	tc := cmd.Suite.Target
 	if urls := cmd.Suite.URLs; err != nil || tc.URL != "http://a:1" || strings.Join(urls, " ") != "http://a:1 http://b:2" || cmd.Replicas != 1 {
 		t.Fatalf("URL %q, URLs %q, replicas %d, err %v", tc.URL, urls, cmd.Replicas, err)
 	}
-	cmd, err = acceptanceConfig([]string{"-replicas", "3"}, env(nil), io.Discard)
+	cmd, err = acceptanceConfig([]string{"-replicas", "3"}, envflag.Map(nil), io.Discard)
 	if err != nil || cmd.Replicas != 3 || cmd.Suite.Target.URL != "" {
 		t.Fatalf("replicas %d, URL %q, err %v", cmd.Replicas, cmd.Suite.Target.URL, err)
 	}
@@ -46,7 +43,7 @@ func TestAcceptanceConfigInstances(t *testing.T) {
 			if name == "fault" {
 				args = []string{"-fault", "process-cache"}
 			}
-			if _, err := acceptanceConfig(args, env(tc.env), io.Discard); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := acceptanceConfig(args, envflag.Map(tc.env), io.Discard); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
 		})

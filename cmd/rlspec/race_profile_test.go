@@ -13,10 +13,7 @@ import (
 // TestRaceSettingsProfile: PROFILE and its settings reach the hunt, a
 // profile fault selects its profile, and what cannot run is refused.
 func TestRaceSettingsProfile(t *testing.T) {
-	getenv := func(env map[string]string) envflag.Getenv {
-		return func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	}
-	cfg, err := raceSettings(nil, getenv(map[string]string{"PROFILE": "sliding-log", "KEY_FORMAT": "u-{{.Key}}"}), nil)
+	cfg, err := raceSettings(nil, envflag.Map(map[string]string{"PROFILE": "sliding-log", "KEY_FORMAT": "u-{{.Key}}"}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +23,7 @@ func TestRaceSettingsProfile(t *testing.T) {
 	if cfg.set["PROFILE"] != "sliding-log" || cfg.set["KEY_FORMAT"] != "u-{{.Key}}" {
 		t.Errorf("the replay command loses the profile settings: %v", cfg.set)
 	}
-	cfg, err = raceSettings(nil, getenv(map[string]string{"FAULT": "fw-boundary-race"}), nil)
+	cfg, err = raceSettings(nil, envflag.Map(map[string]string{"FAULT": "fw-boundary-race"}), nil)
 	if err != nil || cfg.Target.Profile != profile.FixedWindow || cfg.Target.WindowAlign != profile.AlignEpoch {
 		t.Fatalf("FAULT=fw-boundary-race: profile %q align %q, %v", cfg.Target.Profile, cfg.Target.WindowAlign, err)
 	}
@@ -41,11 +38,11 @@ func TestRaceSettingsProfile(t *testing.T) {
 		{map[string]string{"PROFILE": "prd", "FEATURES": "penalties"}, "not the PRD"},
 		{map[string]string{"PROFILE": "sliding-log", "FEATURES": "penalties", "RL_PENALTIES": "2:0s"}, "RL_PENALTIES"},
 	} {
-		if _, err := raceSettings(nil, getenv(tc.env), nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := raceSettings(nil, envflag.Map(tc.env), nil); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: err %v, want %q", tc.env, err, tc.want)
 		}
 	}
-	if _, err := raceSettings(nil, getenv(map[string]string{"PROFILE": "sliding-log", "KEY": "body:user", "TARGET_URL": "http://127.0.0.1:9"}), nil); err != nil {
+	if _, err := raceSettings(nil, envflag.Map(map[string]string{"PROFILE": "sliding-log", "KEY": "body:user", "TARGET_URL": "http://127.0.0.1:9"}), nil); err != nil {
 		t.Errorf("KEY=body:user against a TARGET_URL: %v", err)
 	}
 }

@@ -13,10 +13,7 @@ import (
 )
 
 func TestRaceSettingsTargetURLs(t *testing.T) {
-	getenv := func(env map[string]string) envflag.Getenv {
-		return func(k string) (string, bool) { v, ok := env[k]; return v, ok }
-	}
-	cfg, err := raceSettings(nil, getenv(map[string]string{"TARGET_URLS": " http://a:1, http://b:2 ,"}), nil)
+	cfg, err := raceSettings(nil, envflag.Map(map[string]string{"TARGET_URLS": " http://a:1, http://b:2 ,"}), nil)
 	if err != nil || strings.Join(cfg.URLs, " ") != "http://a:1 http://b:2" {
 		t.Fatalf("URLs = %q, err = %v", cfg.URLs, err)
 	}
@@ -31,7 +28,7 @@ func TestRaceSettingsTargetURLs(t *testing.T) {
 		"fault":    {map[string]string{"TARGET_URLS": "http://a:1", "FAULT": "process-cache"}, "unset TARGET_URLS"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, err := raceSettings(nil, getenv(tc.env), nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := raceSettings(nil, envflag.Map(tc.env), nil); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
 		})

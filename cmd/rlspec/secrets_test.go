@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
-	"github.com/rlspec/rlspec/fault/faults"
+	"github.com/rlspec/rlspec/fault/faulttest"
+	"github.com/rlspec/rlspec/fault/prd"
 )
 
 // secretHeaders carries three credentials and one ordinary header.
@@ -85,13 +87,7 @@ func TestRaceKeepsCredentials(t *testing.T) {
 // the curl reproductions —, nor when the target cannot be reached.
 func TestAcceptanceKeepsURLCredentials(t *testing.T) {
 	t.Parallel()
-	cfg := fakeserver.DefaultConfig()
-	cfg.Limit = 5
-	cfg, err := faults.Apply("no-retry-after", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := fakeserver.Start(cfg, "127.0.0.1:0")
+	srv, err := fakeserver.Start(faulttest.Config(t, prd.NoRetryAfterName, func(c *fakeserver.Config) { c.Limit = 5 }), "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +128,7 @@ func TestAcceptanceKeepsURLCredentials(t *testing.T) {
 // credentials instead of showing them (TARGET_DB's password masked).
 func TestRaceReplayKeepsURLCredentials(t *testing.T) {
 	env := map[string]string{"TARGET_URL": "http://u:s3cr3t@127.0.0.1:9/?token=s3cr3t"}
-	cfg, err := raceSettings(nil, func(k string) (string, bool) { v, ok := env[k]; return v, ok }, nil)
+	cfg, err := raceSettings(nil, envflag.Map(env), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

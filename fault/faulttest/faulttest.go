@@ -1,6 +1,6 @@
-// Package faulttest starts the reference server with one fault applied, for
-// the tests of the packages that must tell a faulty service from a correct
-// one.
+// Package faulttest starts the reference server with one fault applied (or
+// gives its configuration), for the tests of the packages that must tell a
+// faulty service from a correct one.
 package faulttest
 
 import (
@@ -16,6 +16,19 @@ import (
 // returns its URL. It is closed when t ends.
 func Start(t testing.TB, f fault.Name, mutate func(*fakeserver.Config)) string {
 	t.Helper()
+	r, err := fakeserver.Start(Config(t, f, mutate), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.Close() })
+	return r.URL
+}
+
+// Config is the defaults changed by mutate (nil: none) with fault f
+// applied after it (fault.None: the reference); the test fails on an
+// unknown fault.
+func Config(t testing.TB, f fault.Name, mutate func(*fakeserver.Config)) fakeserver.Config {
+	t.Helper()
 	cfg := fakeserver.DefaultConfig()
 	if mutate != nil {
 		mutate(&cfg)
@@ -24,10 +37,5 @@ func Start(t testing.TB, f fault.Name, mutate func(*fakeserver.Config)) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := fakeserver.Start(cfg, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = r.Close() })
-	return r.URL
+	return cfg
 }

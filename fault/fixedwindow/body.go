@@ -18,13 +18,9 @@ func Body() fault.Fault {
 		Seed:        "spec/003's 429 body",
 		Detectors:   fault.Detectors{Scenarios: []string{"FW-6-01"}},
 		Profile:     profile.FixedWindow,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					h.ServeHTTP(&bodyRewrite{ResponseWriter: w, refusal: cfg.Answers().Status()}, r)
-				})
-			}}
-		},
+		Wrap: fault.Intercept(func(cfg fakeserver.Config, h http.Handler, w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(&bodyRewrite{ResponseWriter: w, refusal: cfg.Answers().Status()}, r)
+		}),
 	}
 }
 

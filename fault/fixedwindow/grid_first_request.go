@@ -17,8 +17,6 @@ func GridFirstRequest() fault.Fault {
 		Detectors:   fault.Detectors{Scenarios: []string{"FW-3-04"}},
 		Profile:     profile.FixedWindow,
 		Align:       profile.AlignKeyGrid,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Model: func(model.Model) model.Model { return model.PRD{Limit: cfg.Limit, Window: cfg.Window} }}
-		},
+		Wrap:        fault.Replace(func(cfg fakeserver.Config) model.Model { return model.PRD{Limit: cfg.Limit, Window: cfg.Window} }),
 	}
 }

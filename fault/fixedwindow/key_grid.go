@@ -17,8 +17,6 @@ func KeyGrid() fault.Fault {
 		Detectors:   fault.Detectors{Scenarios: []string{"FW-2-02"}},
 		Profile:     profile.FixedWindow,
 		Align:       profile.AlignFirstRequest,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Model: func(model.Model) model.Model { return model.KeyGrid{Limit: cfg.Limit, Window: cfg.Window} }}
-		},
+		Wrap:        fault.Replace(func(cfg fakeserver.Config) model.Model { return model.KeyGrid{Limit: cfg.Limit, Window: cfg.Window} }),
 	}
 }

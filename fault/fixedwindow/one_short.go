@@ -1,8 +1,6 @@
 package fixedwindow
 
 import (
-	"time"
-
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
@@ -18,10 +16,8 @@ func OneShort() fault.Fault {
 		Description: "N − 1 requests allowed per window while Limit says N: every window refuses one too early",
 		Detectors:   fault.Detectors{Scenarios: []string{"FW-3-01", "FW-4-01"}},
 		Profile:     profile.FixedWindow,
-		Wrap: fault.ModelFault(func(cfg fakeserver.Config, _ model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-			next, d := model.Epoch{Limit: max(cfg.Limit-1, 1), Window: cfg.Window}.Step(st, req, now)
-			d.Limit = cfg.Limit
-			return next, d
+		Wrap: fault.Replace(func(cfg fakeserver.Config) model.Model {
+			return fault.Claiming(model.Epoch{Limit: max(cfg.Limit-1, 1), Window: cfg.Window}, cfg.Limit)
 		}),
 	}
 }

@@ -18,16 +18,14 @@ func RefusalMovesWindow() fault.Fault {
 		Description: "a refusal moves the window's end to now + W: a client retrying while refused never gets its next window",
 		Detectors:   fault.Detectors{Scenarios: []string{"FW-3-03"}},
 		Profile:     profile.FixedWindow,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
+		Wrap: fault.ModelFault(func(cfg fakeserver.Config, m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+			t := now.Unix()
+			if req.Cost == 0 || !st.Found || st.Reset <= t || st.Remaining >= req.Cost {
+				return m.Step(st, req, now)
+			}
 			w := int64(cfg.Window / time.Second)
-			return fault.WrapModel(func(m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-				t := now.Unix()
-				if req.Cost == 0 || !st.Found || st.Reset <= t || st.Remaining >= req.Cost {
-					return m.Step(st, req, now)
-				}
-				st.Reset = t + w
-				return st, model.Decision{Limit: cfg.Limit, Reset: st.Reset, RetryAfter: w, Write: true}
-			})
-		},
+			st.Reset = t + w
+			return st, model.Decision{Limit: cfg.Limit, Reset: st.Reset, RetryAfter: w, Write: true}
+		}),
 	}
 }

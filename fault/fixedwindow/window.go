@@ -2,7 +2,6 @@ package fixedwindow
 
 import (
 	"context"
-	"time"
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fakeserver"
@@ -21,9 +20,7 @@ func FirstRequestWindow() fault.Fault {
 		Seed:        "epoch claimed (spec/003 `windowStart`), window opened by the first request (spec/004)",
 		Detectors:   fault.Detectors{Scenarios: []string{"FW-3-01"}},
 		Profile:     profile.FixedWindow,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Model: func(model.Model) model.Model { return model.PRD{Limit: cfg.Limit, Window: cfg.Window} }}
-		},
+		Wrap:        fault.Replace(func(cfg fakeserver.Config) model.Model { return model.PRD{Limit: cfg.Limit, Window: cfg.Window} }),
 	}
 }
 
@@ -71,10 +68,8 @@ func OffByOne() fault.Fault {
 		Description: "N+1 requests allowed per window",
 		Detectors:   fault.Detectors{Scenarios: []string{"FW-1-01"}},
 		Profile:     profile.FixedWindow,
-		Wrap: fault.ModelFault(func(cfg fakeserver.Config, _ model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-			next, d := model.Epoch{Limit: cfg.Limit + 1, Window: cfg.Window}.Step(st, req, now)
-			d.Limit = cfg.Limit
-			return next, d
+		Wrap: fault.Replace(func(cfg fakeserver.Config) model.Model {
+			return fault.Claiming(model.Epoch{Limit: cfg.Limit + 1, Window: cfg.Window}, cfg.Limit)
 		}),
 	}
 }

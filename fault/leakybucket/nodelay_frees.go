@@ -15,8 +15,8 @@ func NoDelayFrees() fault.Fault {
 	return fault.Fault{
 		Name:        LBNoDelayFrees,
 		Breaks:      clause.Of(clause.LB1, clause.LB2),
-		Detectors:   fault.Detectors{Scenarios: []string{"LB-1-01", "LB-2-01"}},
 		Description: "nodelay that frees a request's place as soon as it is answered: the queue never fills",
+		Detectors:   fault.Detectors{Scenarios: []string{"LB-1-01", "LB-2-01"}},
 		Profile:     profile.LeakyBucket,
 		NoDelay:     true,
 		Wrap: fault.ModelFault(func(cfg fakeserver.Config, _ model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {

@@ -14,16 +14,11 @@ func OneQueue() fault.Fault {
 	return fault.Fault{
 		Name:        LBOneQueue,
 		Breaks:      clause.Of(clause.LB4, clause.LB3),
-		Detectors:   fault.Detectors{Scenarios: []string{"LB-3-01", "LB-4-01"}},
 		Description: "one queue for all keys: a key waits behind every other key's requests",
+		Detectors:   fault.Detectors{Scenarios: []string{"LB-3-01", "LB-4-01"}},
 		Profile:     profile.LeakyBucket,
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Keyer: func(fakeserver.Keyer) fakeserver.Keyer { return oneKey{} }}
-		},
+		Wrap: fault.Rekey(func(fakeserver.Keyer, *http.Request, fakeserver.Ride) string {
+			return fakeserver.UserPrefix + "everyone" // every request keyed alike
+		}),
 	}
 }
-
-// oneKey keys every request alike.
-type oneKey struct{}
-
-func (oneKey) Key(*http.Request, fakeserver.Ride) string { return fakeserver.UserPrefix + "everyone" }

@@ -18,13 +18,9 @@ func Refusal503() fault.Fault {
 		Seed:        "nginx limit_req_status: default 503",
 		Detectors:   fault.Detectors{Scenarios: []string{"LB-5-01"}},
 		Profile:     profile.LeakyBucket,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					h.ServeHTTP(&statusRewrite{ResponseWriter: w, from: cfg.Answers().Status(), to: http.StatusServiceUnavailable}, r)
-				})
-			}}
-		},
+		Wrap: fault.Intercept(func(cfg fakeserver.Config, h http.Handler, w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(&statusRewrite{ResponseWriter: w, from: cfg.Answers().Status(), to: http.StatusServiceUnavailable}, r)
+		}),
 	}
 }
 

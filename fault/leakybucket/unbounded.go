@@ -15,8 +15,8 @@ func Unbounded() fault.Fault {
 	return fault.Fault{
 		Name:        LBUnbounded,
 		Breaks:      clause.Of(clause.LB2),
-		Detectors:   fault.Detectors{Scenarios: []string{"LB-2-01"}},
 		Description: "a queue without bound: nothing is ever refused, the excess waits however long",
+		Detectors:   fault.Detectors{Scenarios: []string{"LB-2-01"}},
 		Profile:     profile.LeakyBucket,
 		Wrap: fault.ModelFault(func(cfg fakeserver.Config, _ model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 			next, d := model.LeakyBucket{Burst: 1 << 20, Rate: cfg.Rate, Delay: cfg.QueueDelay, NoDelay: cfg.NoDelay}.Step(st, req, now)

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
@@ -19,13 +18,11 @@ func NeverForgets() fault.Fault {
 		Seed:        "spec/003 `applyPenalty()` without its `24*time.Hour` reset",
 		Detectors:   fault.Detectors{Scenarios: []string{"PN-5-01"}},
 		Profile:     profile.SlidingLog,
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-				if st.Penalty.Count > 0 {
-					st.Penalty.Last = max(st.Penalty.Last, now.UnixMilli()) // never older than a day
-				}
-				return p.Step(st, req, now)
-			})
-		},
+		Wrap: wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+			if st.Penalty.Count > 0 {
+				st.Penalty.Last = max(st.Penalty.Last, now.UnixMilli()) // never older than a day
+			}
+			return p.Step(st, req, now)
+		}),
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
@@ -19,11 +18,9 @@ func NoEscalation() fault.Fault {
 		Seed:        "spec/003's tier loop stopping at the first match (first tier only)",
 		Detectors:   fault.Detectors{Scenarios: []string{"PN-3-01"}},
 		Profile:     profile.SlidingLog,
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-				p.Tiers = p.Tiers[:1]
-				return p.Step(st, req, now)
-			})
-		},
+		Wrap: wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+			p.Tiers = p.Tiers[:1]
+			return p.Step(st, req, now)
+		}),
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
@@ -19,10 +18,8 @@ func RefusedCounted() fault.Fault {
 		Seed:        "spec/003 `applyPenalty()` called on every 429, the penalty's own included: refusals count and restart the penalty",
 		Detectors:   fault.Detectors{Scenarios: []string{"PN-4-01"}},
 		Profile:     profile.SlidingLog,
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return wrapRefusals(func(p model.Penalties, st model.State, _ model.Request, now time.Time, _ model.State, d model.Decision) (model.State, model.Decision) {
-				return p.Violate(st, d, now)
-			})
-		},
+		Wrap: wrapRefusals(func(p model.Penalties, st model.State, _ model.Request, now time.Time, _ model.State, d model.Decision) (model.State, model.Decision) {
+			return p.Violate(st, d, now)
+		}),
 	}
 }

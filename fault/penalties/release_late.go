@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
@@ -21,18 +20,16 @@ func ReleaseLate() fault.Fault {
 		Description: "a penalty keeps refusing for 3 s after the penalty_until it announced",
 		Detectors:   fault.Detectors{Scenarios: []string{"PN-2-01"}},
 		Profile:     profile.SlidingLog,
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-				until := st.Penalty.Until
-				if req.Cost == 0 || p.Active(st, now) || until == 0 || now.UnixMilli() >= until+releaseLag.Milliseconds() {
-					return p.Step(st, req, now)
-				}
-				late := st
-				late.Penalty.Until = until + releaseLag.Milliseconds()
-				_, d := p.Step(late, req, now)
-				d.PenaltyUntil = (until + 999) / 1000
-				return st, d
-			})
-		},
+		Wrap: wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+			until := st.Penalty.Until
+			if req.Cost == 0 || p.Active(st, now) || until == 0 || now.UnixMilli() >= until+releaseLag.Milliseconds() {
+				return p.Step(st, req, now)
+			}
+			late := st
+			late.Penalty.Until = until + releaseLag.Milliseconds()
+			_, d := p.Step(late, req, now)
+			d.PenaltyUntil = (until + 999) / 1000
+			return st, d
+		}),
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
@@ -18,18 +17,16 @@ func Spends() fault.Fault {
 		Description: "requests refused under a penalty spend quota",
 		Detectors:   fault.Detectors{Scenarios: []string{"PN-4-01", "PN-4-03"}},
 		Profile:     profile.SlidingLog,
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return wrapRefusals(func(p model.Penalties, st model.State, req model.Request, now time.Time, next model.State, d model.Decision) (model.State, model.Decision) {
-				inner := st
-				inner.Penalty = model.Penalty{}
-				spent, id := p.Inner.Step(inner, req, now)
-				if !id.Allowed {
-					return next, d
-				}
-				spent.Penalty = st.Penalty
-				d.Write = true
-				return spent, d
-			})
-		},
+		Wrap: wrapRefusals(func(p model.Penalties, st model.State, req model.Request, now time.Time, next model.State, d model.Decision) (model.State, model.Decision) {
+			inner := st
+			inner.Penalty = model.Penalty{}
+			spent, id := p.Inner.Step(inner, req, now)
+			if !id.Allowed {
+				return next, d
+			}
+			spent.Penalty = st.Penalty
+			d.Write = true
+			return spent, d
+		}),
 	}
 }

@@ -15,16 +15,18 @@ type penaltyStep func(p model.Penalties, st model.State, req model.Request, now 
 // wrapPenalties is the Wrap of a penalties fault: it replaces the server's
 // model.Penalties (RL_PENALTIES) and leaves a server without penalties as
 // it is.
-func wrapPenalties(f penaltyStep) fakeserver.Wrap {
-	return fakeserver.Wrap{Model: func(m model.Model) model.Model {
-		p, ok := m.(model.Penalties)
-		if !ok {
-			return m
-		}
-		return fault.StepFunc(func(st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-			return f(p, st, req, now)
-		})
-	}}
+func wrapPenalties(f penaltyStep) func(fakeserver.Config) fakeserver.Wrap {
+	return func(fakeserver.Config) fakeserver.Wrap {
+		return fakeserver.Wrap{Model: func(m model.Model) model.Model {
+			p, ok := m.(model.Penalties)
+			if !ok {
+				return m
+			}
+			return fault.StepFunc(func(st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+				return f(p, st, req, now)
+			})
+		}}
+	}
 }
 
 // refusalStep is a penalties fault in what a request refused under an
@@ -33,7 +35,7 @@ type refusalStep func(p model.Penalties, st model.State, req model.Request, now 
 
 // wrapRefusals is the Wrap of a refusalStep: every other request gets the
 // correct model's answer.
-func wrapRefusals(f refusalStep) fakeserver.Wrap {
+func wrapRefusals(f refusalStep) func(fakeserver.Config) fakeserver.Wrap {
 	return wrapPenalties(func(p model.Penalties, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 		next, d := p.Step(st, req, now)
 		if !p.Active(st, now) || req.Cost == 0 {

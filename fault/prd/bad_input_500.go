@@ -15,20 +15,16 @@ func BadInput500() fault.Fault {
 		Breaks:      clause.Of(clause.Extended),
 		Description: "malformed JSON is answered 500",
 		Detectors:   fault.Detectors{Scenarios: []string{"EXT-BAD-01.1"}},
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if fault.IsRidePost(r) {
-						if _, _, perr, ok := fault.PeekRide(r); ok && perr != nil {
-							w.Header().Set("Content-Type", "application/json")
-							w.WriteHeader(http.StatusInternalServerError)
-							_, _ = w.Write([]byte(`{"error":"internal","message":"could not process the ride"}`))
-							return
-						}
-					}
-					h.ServeHTTP(w, r)
-				})
-			}}
-		},
+		Wrap: fault.Intercept(func(_ fakeserver.Config, h http.Handler, w http.ResponseWriter, r *http.Request) {
+			if fault.IsRidePost(r) {
+				if _, _, perr, ok := fault.PeekRide(r); ok && perr != nil {
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(http.StatusInternalServerError)
+					_, _ = w.Write([]byte(`{"error":"internal","message":"could not process the ride"}`))
+					return
+				}
+			}
+			h.ServeHTTP(w, r)
+		}),
 	}
 }

@@ -14,10 +14,9 @@ func FlagIgnored() fault.Fault {
 		Breaks:      clause.Of(clause.AC8, clause.FR8),
 		Description: "BMTC_RATE_LIMIT_ENABLED=false is ignored: the limit is enforced anyway",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC8-02"}},
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
+		Wrap: fault.Replace(func(cfg fakeserver.Config) model.Model {
 			cfg.Enabled = true
-			enforced := cfg.Model()
-			return fakeserver.Wrap{Model: func(model.Model) model.Model { return enforced }}
-		},
+			return cfg.Model()
+		}),
 	}
 }

@@ -15,15 +15,11 @@ func InvalidBucketKey() fault.Fault {
 		Breaks:      clause.Of(clause.AC9, clause.FR2),
 		Description: "any string device_bucket, valid or not, is used as the key",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC9-01.1", "AC9-02"}},
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Keyer: func(k fakeserver.Keyer) fakeserver.Keyer {
-				return fault.KeyFunc(func(r *http.Request, ride fakeserver.Ride) string {
-					if ride.HasBucket && ride.DeviceBucket != "" && !fakeserver.ValidDeviceBucket(ride.DeviceBucket) {
-						return ride.DeviceBucket
-					}
-					return k.Key(r, ride)
-				})
-			}}
-		},
+		Wrap: fault.Rekey(func(k fakeserver.Keyer, r *http.Request, ride fakeserver.Ride) string {
+			if ride.HasBucket && ride.DeviceBucket != "" && !fakeserver.ValidDeviceBucket(ride.DeviceBucket) {
+				return ride.DeviceBucket
+			}
+			return k.Key(r, ride)
+		}),
 	}
 }

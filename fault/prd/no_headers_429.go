@@ -15,14 +15,10 @@ func NoHeaders429() fault.Fault {
 		Breaks:      clause.Of(clause.FR7, clause.AC3),
 		Description: "429 responses carry no X-RateLimit-* headers",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC3-01", "FR-7-01"}},
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
-				return fault.OnHeaders(h, func(_ *http.Request, status int, hdr http.Header) {
-					if status == http.StatusTooManyRequests {
-						fault.DropRateLimitHeaders(hdr)
-					}
-				})
-			}}
-		},
+		Wrap: fault.EditHeaders(func(_ fakeserver.Config, status int, hdr http.Header) {
+			if status == http.StatusTooManyRequests {
+				fault.DropRateLimitHeaders(hdr)
+			}
+		}),
 	}
 }

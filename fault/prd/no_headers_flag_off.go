@@ -15,13 +15,10 @@ func NoHeadersFlagOff() fault.Fault {
 		Breaks:      clause.Of(clause.AC8, clause.FR7),
 		Description: "with the flag off no X-RateLimit-* headers are sent",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC8-01", "AC8-02"}},
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			if cfg.Enabled {
-				return fakeserver.Wrap{} // the defect shows only with the flag off
+		Wrap: fault.EditHeaders(func(cfg fakeserver.Config, _ int, hdr http.Header) {
+			if !cfg.Enabled { // the defect shows only with the flag off
+				fault.DropRateLimitHeaders(hdr)
 			}
-			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
-				return fault.OnHeaders(h, func(_ *http.Request, _ int, hdr http.Header) { fault.DropRateLimitHeaders(hdr) })
-			}}
-		},
+		}),
 	}
 }

@@ -15,18 +15,14 @@ func NoHeadersFallback() fault.Fault {
 		Breaks:      clause.Of(clause.FR7, clause.AC5),
 		Description: "responses keyed by the IP fallback carry no X-RateLimit-* headers (set only when the body names a device)",
 		Detectors:   fault.Detectors{Scenarios: []string{"FR-7-02"}},
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if fault.IsRidePost(r) {
-						_, ride, perr, ok := fault.PeekRide(r)
-						if ok && perr == nil && !(ride.HasBucket && fakeserver.ValidDeviceBucket(ride.DeviceBucket)) {
-							h = fault.OnHeaders(h, func(_ *http.Request, _ int, hdr http.Header) { fault.DropRateLimitHeaders(hdr) })
-						}
-					}
-					h.ServeHTTP(w, r)
-				})
-			}}
-		},
+		Wrap: fault.Intercept(func(_ fakeserver.Config, h http.Handler, w http.ResponseWriter, r *http.Request) {
+			if fault.IsRidePost(r) {
+				_, ride, perr, ok := fault.PeekRide(r)
+				if ok && perr == nil && !(ride.HasBucket && fakeserver.ValidDeviceBucket(ride.DeviceBucket)) {
+					h = fault.OnHeaders(h, func(_ *http.Request, _ int, hdr http.Header) { fault.DropRateLimitHeaders(hdr) })
+				}
+			}
+			h.ServeHTTP(w, r)
+		}),
 	}
 }

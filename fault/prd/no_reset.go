@@ -16,22 +16,18 @@ func NoReset() fault.Fault {
 		Breaks:      clause.Of(clause.AC4, clause.FR5),
 		Description: "the window never resets: an exhausted bucket stays exhausted",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC4-01"}},
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Model: func(m model.Model) model.Model {
-				return fault.StepFunc(func(st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-					if !st.Found || st.Reset > now.Unix() {
-						return m.Step(st, req, now)
-					}
-					// Show the model an expired window as if it were still
-					// open, then put its real end back.
-					held := st
-					held.Reset = now.Unix() + 1
-					next, d := m.Step(held, req, now)
-					next.Reset, d.Reset = st.Reset, st.Reset
-					d.Write = next != st
-					return next, d
-				})
-			}}
-		},
+		Wrap: fault.ModelFault(func(_ fakeserver.Config, m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+			if !st.Found || st.Reset > now.Unix() {
+				return m.Step(st, req, now)
+			}
+			// Show the model an expired window as if it were still open,
+			// then put its real end back.
+			held := st
+			held.Reset = now.Unix() + 1
+			next, d := m.Step(held, req, now)
+			next.Reset, d.Reset = st.Reset, st.Reset
+			d.Write = next != st
+			return next, d
+		}),
 	}
 }

@@ -15,14 +15,10 @@ func NoRetryAfter() fault.Fault {
 		Breaks:      clause.Of(clause.AC3),
 		Description: "429 responses carry no Retry-After",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC3-02"}},
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
-				return fault.OnHeaders(h, func(_ *http.Request, status int, hdr http.Header) {
-					if status == http.StatusTooManyRequests {
-						hdr.Del("Retry-After")
-					}
-				})
-			}}
-		},
+		Wrap: fault.EditHeaders(func(_ fakeserver.Config, status int, hdr http.Header) {
+			if status == http.StatusTooManyRequests {
+				hdr.Del("Retry-After")
+			}
+		}),
 	}
 }

@@ -1,12 +1,8 @@
 package prd
 
 import (
-	"time"
-
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/model"
 )
 
 // OffByOne is the fault OffByOneName (its Name says what it breaks).
@@ -16,16 +12,10 @@ func OffByOne() fault.Fault {
 		Breaks:      clause.Of(clause.AC1, clause.AC2),
 		Description: "X-RateLimit-Remaining is one too high (the value before the spend)",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC1-01", "AC2-01"}},
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Model: func(m model.Model) model.Model {
-				return fault.StepFunc(func(st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-					next, d := m.Step(st, req, now)
-					if d.Allowed && d.Write && req.Cost > 0 {
-						d.Remaining += req.Cost
-					}
-					return next, d
-				})
-			}}
-		},
+		Wrap: fault.EditStep(func(s *fault.Step) {
+			if s.D.Allowed && s.D.Write && s.Req.Cost > 0 {
+				s.D.Remaining += s.Req.Cost
+			}
+		}),
 	}
 }

@@ -16,13 +16,9 @@ func ReplaySpends() fault.Fault {
 		Breaks:      clause.Of(clause.AC6, clause.FR6),
 		Description: "an identical replay returns the cached response but spends a unit",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC6-01", "AC6-02"}},
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Model: func(m model.Model) model.Model {
-				return fault.StepFunc(func(st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-					req.Cost = max(req.Cost, 1)
-					return m.Step(st, req, now)
-				})
-			}}
-		},
+		Wrap: fault.ModelFault(func(_ fakeserver.Config, m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
+			req.Cost = max(req.Cost, 1)
+			return m.Step(st, req, now)
+		}),
 	}
 }

@@ -1,12 +1,8 @@
 package prd
 
 import (
-	"time"
-
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
-	"github.com/rlspec/rlspec/model"
 )
 
 // ResetKeepsReset is the fault ResetKeepsResetName (its Name says what it breaks).
@@ -16,16 +12,10 @@ func ResetKeepsReset() fault.Fault {
 		Breaks:      clause.Of(clause.AC4, clause.FR5),
 		Description: "the reset refills the quota but does not move reset_utc, so Reset stays in the past",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC4-01"}},
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Model: func(m model.Model) model.Model {
-				return fault.StepFunc(func(st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-					next, d := m.Step(st, req, now)
-					if st.Found && st.Reset <= now.Unix() && req.Cost > 0 && d.Allowed {
-						next.Reset, d.Reset = st.Reset, st.Reset
-					}
-					return next, d
-				})
-			}}
-		},
+		Wrap: fault.EditStep(func(s *fault.Step) {
+			if s.St.Found && s.St.Reset <= s.Now.Unix() && s.Req.Cost > 0 && s.D.Allowed {
+				s.Next.Reset, s.D.Reset = s.St.Reset, s.St.Reset
+			}
+		}),
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/reference"
@@ -17,11 +16,9 @@ func ResetRace() fault.Fault {
 		Breaks:      clause.Of(clause.AC4, clause.FR5),
 		Description: "the expiry check runs outside the transaction: requests racing at the boundary each refill",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC4-02"}, Race: true, Replicas: 1},
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Store: func(s reference.Store) reference.Store {
-				return fault.NewStaleStore(s, cfg.ClockOrWall(), func(tx reference.Tx, earlier fault.Reads) reference.Tx { return staleExpiry{Tx: tx, earlier: earlier} })
-			}}
-		},
+		Wrap: fault.CheckThenAct(func(tx reference.Tx, earlier fault.Reads) reference.Tx {
+			return staleExpiry{Tx: tx, earlier: earlier}
+		}),
 	}
 }
 

@@ -17,15 +17,11 @@ func SlidingReset() fault.Fault {
 		Breaks:      clause.Of(clause.AC3, clause.FR7),
 		Description: "X-RateLimit-Reset is recomputed as now + window on every response",
 		Detectors:   fault.Detectors{Scenarios: []string{"AC3-03", "EXT-RESET-01"}},
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			clock, window := cfg.ClockOrWall(), int64(cfg.Window/time.Second)
-			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
-				return fault.OnHeaders(h, func(_ *http.Request, _ int, hdr http.Header) {
-					if hdr.Get("X-RateLimit-Reset") != "" {
-						hdr.Set("X-RateLimit-Reset", strconv.FormatInt(clock.Now().Unix()+window, 10))
-					}
-				})
-			}}
-		},
+		Wrap: fault.EditHeaders(func(cfg fakeserver.Config, _ int, hdr http.Header) {
+			if hdr.Get("X-RateLimit-Reset") != "" {
+				reset := cfg.ClockOrWall().Now().Unix() + int64(cfg.Window/time.Second)
+				hdr.Set("X-RateLimit-Reset", strconv.FormatInt(reset, 10))
+			}
+		}),
 	}
 }

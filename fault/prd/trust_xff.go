@@ -17,24 +17,20 @@ func TrustXFF() fault.Fault {
 		Breaks:      clause.Of(clause.AC5, clause.FR2),
 		Description: "X-Forwarded-For is trusted from any peer (its left-most address is the key)",
 		Detectors:   fault.Detectors{Scenarios: []string{"EXT-XFF-01"}},
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Keyer: func(k fakeserver.Keyer) fakeserver.Keyer {
-				return fault.KeyFunc(func(r *http.Request, ride fakeserver.Ride) string {
-					id := k.Key(r, ride)
-					if !strings.HasPrefix(id, fakeserver.AddressPrefix) {
-						return id
-					}
-					if xff := fakeserver.ForwardedFor(r.Header); len(xff) > 0 {
-						if a, err := netip.ParseAddr(strings.TrimSpace(xff[0])); err == nil {
-							return fakeserver.AddressPrefix + a.Unmap().String()
-						}
-					}
-					if peer, ok := fakeserver.PeerAddr(r.RemoteAddr); ok {
-						return fakeserver.AddressPrefix + peer.String()
-					}
-					return id
-				})
-			}}
-		},
+		Wrap: fault.Rekey(func(k fakeserver.Keyer, r *http.Request, ride fakeserver.Ride) string {
+			id := k.Key(r, ride)
+			if !strings.HasPrefix(id, fakeserver.AddressPrefix) {
+				return id
+			}
+			if xff := fakeserver.ForwardedFor(r.Header); len(xff) > 0 {
+				if a, err := netip.ParseAddr(strings.TrimSpace(xff[0])); err == nil {
+					return fakeserver.AddressPrefix + a.Unmap().String()
+				}
+			}
+			if peer, ok := fakeserver.PeerAddr(r.RemoteAddr); ok {
+				return fakeserver.AddressPrefix + peer.String()
+			}
+			return id
+		}),
 	}
 }

@@ -18,19 +18,15 @@ func BypassSpends() fault.Fault {
 		Seed:        "spec/002's middleware recording before the role check",
 		Detectors:   fault.Detectors{Scenarios: []string{"SL-10-01"}},
 		Profile:     profile.SlidingLog,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					plain := r.Clone(r.Context())
-					for name := range cfg.Bypass {
-						plain.Header.Del(name)
-					}
-					if len(plain.Header) != len(r.Header) {
-						h.ServeHTTP(fault.Discard(http.Header{}), plain) // spends
-					}
-					h.ServeHTTP(w, r)
-				})
-			}}
-		},
+		Wrap: fault.Intercept(func(cfg fakeserver.Config, h http.Handler, w http.ResponseWriter, r *http.Request) {
+			plain := r.Clone(r.Context())
+			for name := range cfg.Bypass {
+				plain.Header.Del(name)
+			}
+			if len(plain.Header) != len(r.Header) {
+				h.ServeHTTP(fault.Discard(http.Header{}), plain) // spends
+			}
+			h.ServeHTTP(w, r)
+		}),
 	}
 }

@@ -19,17 +19,13 @@ func IetfResetTimestamp() fault.Fault {
 		Description: "RateLimit's t is the reset's unix second, not the seconds until it",
 		Detectors:   fault.Detectors{Scenarios: []string{"IETF-1-01"}},
 		Profile:     profile.SlidingLog,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
-				return fault.OnHeaders(h, func(_ *http.Request, _ int, hdr http.Header) {
-					f, err := dialect.ReadIETF(hdr)
-					reset, rerr := strconv.ParseInt(hdr.Get("X-RateLimit-Reset"), 10, 64)
-					if err != nil || rerr != nil {
-						return
-					}
-					_ = dialect.FormatIETF(hdr, f.Policy.Name, int(f.Policy.Quota), cfg.Window, f.Limit.Remaining, reset)
-				})
-			}}
-		},
+		Wrap: fault.EditHeaders(func(cfg fakeserver.Config, _ int, hdr http.Header) {
+			f, err := dialect.ReadIETF(hdr)
+			reset, rerr := strconv.ParseInt(hdr.Get("X-RateLimit-Reset"), 10, 64)
+			if err != nil || rerr != nil {
+				return
+			}
+			_ = dialect.FormatIETF(hdr, f.Policy.Name, int(f.Policy.Quota), cfg.Window, f.Limit.Remaining, reset)
+		}),
 	}
 }

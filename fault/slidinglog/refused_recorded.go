@@ -1,10 +1,7 @@
 package slidinglog
 
 import (
-	"time"
-
 	"github.com/rlspec/rlspec/clause"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
@@ -18,16 +15,14 @@ func RefusedRecorded() fault.Fault {
 		Description: "refused requests are recorded in the log: each 429 extends the block",
 		Detectors:   fault.Detectors{Scenarios: []string{"SL-5-01"}},
 		Profile:     profile.SlidingLog,
-		Wrap: fault.ModelFault(func(_ fakeserver.Config, m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-			next, d := m.Step(st, req, now)
-			if d.Allowed || req.Cost == 0 {
-				return next, d
+		Wrap: fault.EditStep(func(s *fault.Step) {
+			if s.D.Allowed || s.Req.Cost == 0 {
+				return
 			}
-			next.Found = true
-			next.Log = model.EncodeLog(append(model.DecodeLog(st.Log), now.UnixMilli()))
-			next.Reset = max(next.Reset, now.Unix()+d.RetryAfter)
-			d.Write = true
-			return next, d
+			s.Next.Found = true
+			s.Next.Log = model.EncodeLog(append(model.DecodeLog(s.St.Log), s.Now.UnixMilli()))
+			s.Next.Reset = max(s.Next.Reset, s.Now.Unix()+s.D.RetryAfter)
+			s.D.Write = true
 		}),
 	}
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
-	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/profile"
 )
@@ -20,14 +19,10 @@ func ResetNow() fault.Fault {
 		Seed:        "spec/002 `check()`: `resetAt: new Date((windowStart + W) * 1000)` = now",
 		Detectors:   fault.Detectors{Scenarios: []string{"SL-7-01"}},
 		Profile:     profile.SlidingLog,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Handler: func(h http.Handler) http.Handler {
-				return fault.OnQuota(cfg, h, func(status int, q *dialect.Quota) {
-					if status == http.StatusOK {
-						q.Reset = q.Now.Truncate(time.Second)
-					}
-				})
-			}}
-		},
+		Wrap: fault.EditQuota(func(status int, q *dialect.Quota) {
+			if status == http.StatusOK {
+				q.Reset = q.Now.Truncate(time.Second)
+			}
+		}),
 	}
 }

@@ -16,9 +16,7 @@ func WeightedCounter() fault.Fault {
 		Description: "a weighted two-window counter on the epoch's grid served as sliding-log: a burst before a window ends and more just after exceed N in a span of W",
 		Detectors:   fault.Detectors{Scenarios: []string{"SL-1-02"}},
 		Profile:     profile.SlidingLog,
-		Wrap: func(fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Model: counted}
-		},
+		Wrap:        func(fakeserver.Config) fakeserver.Wrap { return fakeserver.Wrap{Model: counted} },
 	}
 }
 

@@ -1,8 +1,6 @@
 package swcounter
 
 import (
-	"time"
-
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
@@ -30,14 +28,10 @@ func ResetWindowStart() fault.Fault {
 		Description: "Reset is the current grid window's start (the key of its row), not its end",
 		Detectors:   fault.Detectors{Scenarios: []string{"SWC-6-01"}},
 		Profile:     profile.SlidingWindowCounter,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			w := int64(cfg.Window / time.Second)
-			return fault.WrapModel(func(m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
-				next, d := m.Step(st, req, now)
-				d.Reset = now.Unix() / w * w
-				return next, d
-			})
-		},
+		Wrap: fault.EditStep(func(s *fault.Step) {
+			w := s.WindowSeconds()
+			s.D.Reset = s.Now.Unix() / w * w
+		}),
 	}
 }
 
@@ -50,8 +44,8 @@ func KeyGridEpoch() fault.Fault {
 		Detectors:   fault.Detectors{Scenarios: []string{"SWC-6-01"}},
 		Profile:     profile.SlidingWindowCounter,
 		Align:       profile.AlignKeyGrid,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Model: func(model.Model) model.Model { return model.WindowCounter{Limit: cfg.Limit, Window: cfg.Window} }}
-		},
+		Wrap: fault.Replace(func(cfg fakeserver.Config) model.Model {
+			return model.WindowCounter{Limit: cfg.Limit, Window: cfg.Window}
+		}),
 	}
 }

@@ -13,13 +13,11 @@ func CountsRefused() fault.Fault {
 	return fault.Fault{
 		Name:        SWCCountsRefused,
 		Breaks:      clause.Of(clause.SWC3),
-		Detectors:   fault.Detectors{Scenarios: []string{"SWC-3-01"}},
 		Description: "refused requests are counted although counts-refused is not claimed: retries weigh on the next window",
+		Detectors:   fault.Detectors{Scenarios: []string{"SWC-3-01"}},
 		Profile:     profile.SlidingWindowCounter,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Model: func(model.Model) model.Model {
-				return model.WindowCounter{Limit: cfg.Limit, Window: cfg.Window, CountsRefused: true}
-			}}
-		},
+		Wrap: fault.Replace(func(cfg fakeserver.Config) model.Model {
+			return model.WindowCounter{Limit: cfg.Limit, Window: cfg.Window, CountsRefused: true}
+		}),
 	}
 }

@@ -13,11 +13,9 @@ func FixedWindow() fault.Fault {
 	return fault.Fault{
 		Name:        SWCFixedWindow,
 		Breaks:      clause.Of(clause.SWC2),
-		Detectors:   fault.Detectors{Scenarios: []string{"SWC-2-01"}},
 		Description: "the previous window's count is forgotten: a fixed window on the same grid served as a sliding-window counter",
+		Detectors:   fault.Detectors{Scenarios: []string{"SWC-2-01"}},
 		Profile:     profile.SlidingWindowCounter,
-		Wrap: func(cfg fakeserver.Config) fakeserver.Wrap {
-			return fakeserver.Wrap{Model: func(model.Model) model.Model { return model.Epoch{Limit: cfg.Limit, Window: cfg.Window} }}
-		},
+		Wrap:        fault.Replace(func(cfg fakeserver.Config) model.Model { return model.Epoch{Limit: cfg.Limit, Window: cfg.Window} }),
 	}
 }

@@ -15,8 +15,8 @@ func WeightsWrong() fault.Fault {
 	return fault.Fault{
 		Name:        SWCWeightsWrong,
 		Breaks:      clause.Of(clause.SWC2, clause.SWC3),
-		Detectors:   fault.Detectors{Scenarios: []string{"SWC-3-01"}},
 		Description: "the previous window weighs (t − s)/W instead of 1 − (t − s)/W: least just after it ended",
+		Detectors:   fault.Detectors{Scenarios: []string{"SWC-3-01"}},
 		Profile:     profile.SlidingWindowCounter,
 		Wrap: fault.ModelFault(func(cfg fakeserver.Config, m model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 			return m.Step(st, req, mirrored(now, cfg.Window))

@@ -15,8 +15,6 @@ func BinaryRefill() fault.Fault {
 		Seed:        "spec/000 \"Refill Strategy: Binary reset\" (line 169, `refill_if_needed` lines 176-205) at period B/R",
 		Detectors:   fault.Detectors{Scenarios: []string{"TB-3-01", "TB-4-01"}},
 		Profile:     profile.TokenBucket,
-		Wrap: seedModel(func(burst int, rate float64) seedBucket {
-			return seedBucket{burst: burst, rate: rate, refill: refillBinary}
-		}),
+		Wrap:        seeded(seedBucket{refill: refillBinary}),
 	}
 }

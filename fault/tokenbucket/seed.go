@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/model"
 )
 
@@ -104,10 +105,11 @@ func decodeSeed(st model.State) (tokens float64, last time.Time, ok bool) {
 	return tokens, time.UnixMicro(us), true
 }
 
-// seedModel is the Wrap of a fault that replaces the model by a seed
-// bucket of the server's burst and rate.
-func seedModel(b func(burst int, rate float64) seedBucket) func(cfg fakeserver.Config) fakeserver.Wrap {
-	return func(cfg fakeserver.Config) fakeserver.Wrap {
-		return fakeserver.Wrap{Model: func(model.Model) model.Model { return b(cfg.Burst, cfg.Rate) }}
-	}
+// seeded is the Wrap of a fault that serves a seed bucket with the knobs
+// of knobs at the server's burst and rate.
+func seeded(knobs seedBucket) func(fakeserver.Config) fakeserver.Wrap {
+	return fault.Replace(func(cfg fakeserver.Config) model.Model {
+		knobs.burst, knobs.rate = cfg.Burst, cfg.Rate
+		return knobs
+	})
 }

@@ -15,8 +15,6 @@ func Uncapped() fault.Fault {
 		Seed:        "spec/003 line 562 `tokens = min(config.BurstSize, tokens+tokensToAdd)` without the `min`",
 		Detectors:   fault.Detectors{Scenarios: []string{"TB-1-01"}},
 		Profile:     profile.TokenBucket,
-		Wrap: seedModel(func(burst int, rate float64) seedBucket {
-			return seedBucket{burst: burst, rate: rate, uncapped: true}
-		}),
+		Wrap:        seeded(seedBucket{uncapped: true}),
 	}
 }

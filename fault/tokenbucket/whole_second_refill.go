@@ -15,8 +15,6 @@ func WholeSecondRefill() fault.Fault {
 		Seed:        "spec/003 `tokenBucketCheck` line 561: `tokensToAdd := int(timeSinceRefill.Seconds()) * config.RefillRate`, with `updateTokenCount(…, now)` (line 573) restarting the last refill on every update",
 		Detectors:   fault.Detectors{Scenarios: []string{"TB-4-01"}},
 		Profile:     profile.TokenBucket,
-		Wrap: seedModel(func(burst int, rate float64) seedBucket {
-			return seedBucket{burst: burst, rate: rate, refill: refillWholeSeconds}
-		}),
+		Wrap:        seeded(seedBucket{refill: refillWholeSeconds}),
 	}
 }

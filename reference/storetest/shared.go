@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -27,6 +28,23 @@ func SharedProperties() map[string]func(testing.TB, OpenShared) {
 func RunShared(t *testing.T, open OpenShared) {
 	t.Helper()
 	runAll(t, SharedProperties(), open)
+}
+
+// OnOneFile is the OpenShared of stores on one fresh database file:
+// open opens one store on path, and is called n times.
+func OnOneFile(open func(path string) (reference.Store, error)) OpenShared {
+	return func(t testing.TB, n int) []reference.Store {
+		path := filepath.Join(t.TempDir(), "rl.db")
+		ss := make([]reference.Store, n)
+		for i := range ss {
+			s, err := open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ss[i] = s
+		}
+		return ss
+	}
 }
 
 func freshShared(t testing.TB, open OpenShared, n int) []reference.Store {

@@ -12,7 +12,8 @@
 // counter, the leaky bucket, the grids) as the design does in memory, and
 // atomically under concurrency (TestDesigns, TestDesignsAtomic).
 // Engine-specific behaviour (lock timeouts, files, processes) is tested
-// beside the adapter.
+// beside the adapter; Postgres and OnOneFile give those tests, and the
+// suite's, their throwaway PostgreSQL cluster or stores on one file.
 package storetest
 
 import (

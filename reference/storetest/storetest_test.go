@@ -187,18 +187,13 @@ func TestEachSharedPropertyCatchesItsDefect(t *testing.T) {
 		t.Fatalf("%d mutants for %d properties", len(mutants), len(props))
 	}
 	shared := func(wrap func(*sqlite.Store) reference.Store) storetest.OpenShared {
-		return func(t testing.TB, n int) []reference.Store {
-			path := filepath.Join(t.TempDir(), "rl.db")
-			ss := make([]reference.Store, n)
-			for i := range ss {
-				s, err := sqlite.Open(context.Background(), path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ss[i] = wrap(s)
+		return storetest.OnOneFile(func(path string) (reference.Store, error) {
+			s, err := sqlite.Open(context.Background(), path)
+			if err != nil {
+				return nil, err
 			}
-			return ss
-		}
+			return wrap(s), nil
+		})
 	}
 	plain := shared(func(s *sqlite.Store) reference.Store { return s })
 	for name, p := range props {

@@ -21,8 +21,8 @@ func (s *state) registerIETF(sc scenario.Stepper) {
 // [0, W + 1 s], r = 0 on a 429; beside X-RateLimit-* headers r equals
 // Remaining and received + t equals Reset within 1 s.
 func (s *state) ietfFields() error {
-	if !s.Env().Config.Claims(profile.IETFHeaders) {
-		return scenario.Skip("%s FEATURES does not include ietf-headers", scenario.NotClaimed)
+	if err := s.Env().Claimed(profile.IETFHeaders); err != nil {
+		return err
 	}
 	var exs []*httpclient.Exchange
 	for _, run := range s.Key.Runs {

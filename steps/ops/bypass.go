@@ -19,11 +19,8 @@ func (s *state) registerBypass(sc scenario.Stepper) {
 // another; the batch keeps them.
 func (s *state) sendBypass() error {
 	cfg := s.Env().Config
-	if !cfg.Claims(profile.Bypass) {
-		return scenario.Skip("%s FEATURES does not include bypass", scenario.NotClaimed)
-	}
-	if len(cfg.BypassHeaders) == 0 {
-		return scenario.Precondition(fmt.Errorf("bypass is claimed but BYPASS_HEADERS names no header"))
+	if err := s.Env().Configured(profile.Bypass, len(cfg.BypassHeaders) > 0, "bypass is claimed but BYPASS_HEADERS names no header"); err != nil {
+		return err
 	}
 	if s.key.Key.Client == nil {
 		return scenario.Precondition(fmt.Errorf("no key: the scenario must start with a fresh key"))

@@ -48,8 +48,8 @@ func takesStore(sc *godog.Scenario) bool {
 }
 
 func (s *state) claimsFailMode(feature string) error {
-	if !s.Env().Config.Claims(profile.Feature(feature)) {
-		return scenario.Skip("%s FEATURES does not include %s", scenario.NotClaimed, feature)
+	if err := s.Env().Claimed(profile.Feature(feature)); err != nil {
+		return err
 	}
 	if s.Env().Store == nil {
 		return scenario.Skip("no way to take the target's store away: set STORE_DOWN_CMD and STORE_UP_CMD (rlspec does it itself for the embedded reference)")

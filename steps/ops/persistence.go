@@ -75,8 +75,8 @@ func (s *state) refilledOnly() error {
 }
 
 func (s *state) claimsPersistence() error {
-	if !s.Env().Config.Claims(profile.Persistence) {
-		return scenario.Skip("%s FEATURES does not include %s", scenario.NotClaimed, profile.Persistence)
+	if err := s.Env().Claimed(profile.Persistence); err != nil {
+		return err
 	}
 	if s.Env().Restarter == nil {
 		return scenario.Skip("no way to restart the target: PS-1 needs TARGET_IMAGE (rlspec restarts its containers on their volume) or the embedded reference")

@@ -51,11 +51,8 @@ func (s *state) tierRequest(t model.Tier) (httpclient.Request, error) {
 // one more, each tier through a client of its own path.
 func (s *state) spendTiers() error {
 	cfg := s.Env().Config
-	if !cfg.Claims(profile.Tiers) {
-		return scenario.Skip("%s FEATURES does not include tiers", scenario.NotClaimed)
-	}
-	if len(cfg.Tiers) == 0 {
-		return scenario.Precondition(fmt.Errorf("tiers are claimed but RL_TIERS gives none"))
+	if err := s.Env().Configured(profile.Tiers, len(cfg.Tiers) > 0, "tiers are claimed but RL_TIERS gives none"); err != nil {
+		return err
 	}
 	s.tierRuns = nil
 	for _, t := range s.allTiers() {

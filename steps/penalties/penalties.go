@@ -61,11 +61,8 @@ func (s *state) levels() model.Penalties { return model.Penalties{Tiers: s.Env()
 // TARGET_URL); a key made after this step sends there.
 func (s *state) penaltyInstance() error {
 	cfg := s.Env().Config
-	if !cfg.Claims(profile.Penalties) {
-		return scenario.Skip("%s FEATURES does not include penalties", scenario.NotClaimed)
-	}
-	if len(cfg.Penalties) == 0 {
-		return scenario.Precondition(fmt.Errorf("penalties are claimed but RL_PENALTIES gives no tiers"))
+	if err := s.Env().Configured(profile.Penalties, len(cfg.Penalties) > 0, "penalties are claimed but RL_PENALTIES gives no tiers"); err != nil {
+		return err
 	}
 	s.SetBase(cfg.PenaltyTarget())
 	return nil

@@ -2,11 +2,13 @@ package scenario
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/httpclient"
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -98,4 +100,22 @@ func (e *Env) scenarioTimeout() time.Duration {
 		return e.ScenarioTimeout
 	}
 	return e.MaxWait + 60*time.Second
+}
+
+// Claimed is nil when the target's FEATURES claims the extended feature f,
+// and otherwise the skip that says it does not.
+func (e *Env) Claimed(f profile.Feature) error {
+	if e.Config.Claims(f) {
+		return nil
+	}
+	return Skip("%s FEATURES does not include %s", NotClaimed, f)
+}
+
+// Configured is Claimed(f), then, when the claimed feature is not
+// configured, the precondition failure unset says.
+func (e *Env) Configured(f profile.Feature, configured bool, unset string) error {
+	if err := e.Claimed(f); err != nil || configured {
+		return err
+	}
+	return Precondition(errors.New(unset))
 }

@@ -3,13 +3,12 @@ package targetstore
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/rlspec/rlspec/internal/pgcluster"
+	"github.com/rlspec/rlspec/reference/storetest"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -17,14 +16,7 @@ import (
 // PostgreSQL cluster: the prd schema, tokens with last_refill as text (the
 // contract) and as timestamptz.
 func TestPostgresSeederBothSchemas(t *testing.T) {
-	c, err := pgcluster.Start(context.Background())
-	if errors.Is(err, pgcluster.ErrNotInstalled) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
+	c := storetest.Postgres(t)
 	n := 0
 	engine := seederEngine{
 		name: "postgres",
