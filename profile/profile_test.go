@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/model"
@@ -151,5 +152,55 @@ func TestNewDesigns(t *testing.T) {
 	}
 	if !slices.Contains(swc.Features(), profile.CountsRefused) || slices.Contains(lb.Features(), profile.CountsRefused) {
 		t.Error("counts-refused is the sliding-window counter's own feature")
+	}
+}
+
+// TestEveryProfileIsSized: each entry says how it gives quota back, its
+// quota round-trips through AtQuota, a profile other than the PRD has a
+// quick size, and the alignments it takes include its default.
+func TestEveryProfileIsSized(t *testing.T) {
+	base := profile.Params{Limit: 7, Window: 3 * time.Second, Burst: 7, Rate: 1}
+	for _, p := range profile.All() {
+		if p.Refill == 0 || p.Quota == nil || p.AtQuota == nil || p.Bounds == nil {
+			t.Errorf("%s: Refill, Quota, AtQuota or Bounds missing", p.Name)
+			continue
+		}
+		for _, q := range []int{1, 2, 4} {
+			if got := p.Quota(p.AtQuota(base, q)); got != q {
+				t.Errorf("%s: the quota of AtQuota(%d) is %d", p.Name, q, got)
+			}
+		}
+		if (p.Quick == profile.Size{}) != profile.IsPRD(p.Name) {
+			t.Errorf("%s: quick size %+v", p.Name, p.Quick)
+		}
+		if takes := p.TakesSetting(profile.SettingWindowAlign); takes != (len(p.Aligns) > 0) || (takes && !p.TakesAlign(p.Defaults.Align)) {
+			t.Errorf("%s: takes WINDOW_ALIGN %v, aligns %v, default %q", p.Name, takes, p.Aligns, p.Defaults.Align)
+		}
+		if p.SizedByRate() != (p.TakesSetting(profile.SettingBurst) && p.TakesSetting(profile.SettingRate)) {
+			t.Errorf("%s: sized by rate %v, but takes %v", p.Name, p.SizedByRate(), p.Takes)
+		}
+	}
+}
+
+// TestBoundsOfEachDesign: a burst of Quota+2 allowed at once on a fresh
+// key (the rates' bound allows one more, for the clock) breaks every
+// design's bounds but the PRD's (checked otherwise).
+func TestBoundsOfEachDesign(t *testing.T) {
+	ps := profile.Params{Limit: 3, Window: 10 * time.Second, Burst: 3, Rate: 0.1, Align: profile.AlignEpoch}
+	for _, p := range profile.All() {
+		m, err := p.Design(ps)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Name, err)
+		}
+		at := time.Unix(1000, int64(500*time.Millisecond)).UnixNano()
+		var es []bound.Event
+		for i := range p.Quota(ps) + 2 {
+			es = append(es, bound.Event{ID: i, Key: "k", Send: at, Recv: at + int64(time.Millisecond), Allowed: true})
+		}
+		a := profile.Answered{Events: es, Complete: true, Limit: ps.Limit, Window: ps.Window, Align: ps.Align, Tolerance: 0, Model: m}
+		over, under := p.Bounds(a)
+		if got := len(over) > 0; got == profile.IsPRD(p.Name) || len(under) > 0 {
+			t.Errorf("%s: %d allowed at once: over %v, under %v", p.Name, len(es), over, under)
+		}
 	}
 }
