@@ -9,6 +9,7 @@ import (
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/model/modeltest"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -202,5 +203,55 @@ func TestBoundsOfEachDesign(t *testing.T) {
 		if got := len(over) > 0; got == profile.IsPRD(p.Name) || len(under) > 0 {
 			t.Errorf("%s: %d allowed at once: over %v, under %v", p.Name, len(es), over, under)
 		}
+	}
+}
+
+// TestChecks: tiers and bypass are checked by sliding-log's clauses only.
+func TestChecks(t *testing.T) {
+	for _, p := range profile.All() {
+		for _, f := range []profile.Feature{profile.Tiers, profile.Bypass} {
+			if got := p.Checks(f); got != (p.Name == profile.SlidingLog) {
+				t.Errorf("%s checks %s: %v", p.Name, f, got)
+			}
+		}
+	}
+}
+
+// TestEveryDesignConforms runs model/modeltest's suite against each
+// registered design, sized by its entry to a quota of n per window w
+// (a rate design drains n per window): a new design's entry is checked
+// as it is registered.
+func TestEveryDesignConforms(t *testing.T) {
+	for _, p := range profile.All() {
+		t.Run(string(p.Name), func(t *testing.T) {
+			modeltest.Run(t, modeltest.Subject{New: func(n int, w time.Duration) model.Model {
+				ps := p.AtQuota(profile.Params{Window: w, Rate: float64(n) / w.Seconds(), Align: p.Defaults.Align}, n)
+				m, err := p.Design(ps)
+				if err != nil {
+					t.Fatalf("design of %+v: %v", ps, err)
+				}
+				return m
+			}})
+		})
+	}
+}
+
+// TestDescriptions: an entry prints the settings that size it, and labels
+// how it is served.
+func TestDescriptions(t *testing.T) {
+	ps := profile.Params{Limit: 5, Window: 3 * time.Second, Burst: 4, Rate: 0.5, Align: profile.AlignKeyGrid, NoDelay: true}
+	for name, want := range map[profile.Name][2]string{
+		profile.SlidingLog:  {"RL_LIMIT=5, RL_WINDOW=3s", "sliding-log"},
+		profile.FixedWindow: {"RL_LIMIT=5, RL_WINDOW=3s", "fixed-window key-grid"},
+		profile.TokenBucket: {"RL_BURST=4, RL_RATE=0.5", "token-bucket"},
+		profile.LeakyBucket: {"RL_BURST=4, RL_RATE=0.5", "leaky-bucket nodelay"},
+	} {
+		p := profile.Of(name)
+		if got := [2]string{p.Sizing(ps), p.Label(ps)}; got != want {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+	if got := profile.Of(profile.FixedWindow).Label(profile.Params{}); got != "fixed-window epoch" {
+		t.Errorf("fixed-window of the default alignment: %q", got)
 	}
 }
