@@ -297,7 +297,7 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		where = cfg.Name + " at " + where
 	}
 	settings := fmt.Sprintf("limit %d, window %s", tc.Limit, tc.Window)
-	if tc.Profile == profile.TokenBucket {
+	if profile.Of(tc.Profile).SizedByRate() {
 		settings = fmt.Sprintf("burst %d, rate %g/s", tc.Burst, tc.Rate)
 	}
 	fmt.Fprintf(r.out, "rlspec acceptance: %s, profile %s, %s\n", where, tc.Profile, settings)

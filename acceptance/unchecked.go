@@ -3,7 +3,6 @@ package acceptance
 import (
 	"fmt"
 	"io/fs"
-	"slices"
 	"strings"
 
 	"github.com/rlspec/rlspec/acceptance/tagexpr"
@@ -74,16 +73,17 @@ func unchecked(fsys fs.FS, expr string, prof profile.Name) ([]steps.ScenarioResu
 const AlignTag = "@align:"
 
 // unreadAlign is why the scenarios of tc's profile not tagged with its
-// WINDOW_ALIGN cannot be trusted with it ("" when they can): the
-// fixed-window scenarios read epoch and first-request windows, and would
-// judge a grid as the epoch; only those tagged @align:<a> read a grid.
+// WINDOW_ALIGN cannot be trusted with it ("" when they can), as the
+// profile's entry says (Profile.Unread): the fixed-window scenarios read
+// epoch and first-request windows, and would judge a grid as the epoch;
+// only those tagged @align:<a> read a grid.
 func unreadAlign(tc service.Config) string { return unreadAlignOf(tc.Profile, tc.WindowAlign) }
 
 func unreadAlignOf(p profile.Name, a profile.Align) string {
-	if p != profile.FixedWindow || slices.Contains([]profile.Align{"", profile.AlignEpoch, profile.AlignFirstRequest}, a) {
+	if profile.Of(p).ReadsAlign(a) {
 		return ""
 	}
-	return fmt.Sprintf("%s: the fixed-window scenarios not tagged %s%s do not yet read WINDOW_ALIGN=%s", NotYetChecked, AlignTag, a, a)
+	return fmt.Sprintf("%s: the %s scenarios not tagged %s%s do not yet read WINDOW_ALIGN=%s", NotYetChecked, p, AlignTag, a, a)
 }
 
 // AwaitingScenarios reports whether no scenario can check any of ids on

@@ -180,15 +180,14 @@ func closeAll(rs []*fakeserver.Running, st *stores) error {
 	return errors.Join(append(errs, st.close())...)
 }
 
-// profile names a non-PRD profile for descriptions: "sliding-log, " or "".
+// profile names a non-PRD profile for descriptions, as its entry labels
+// it served with o: "sliding-log, ", "fixed-window epoch, " or "".
 func (o Options) profile() string {
-	switch {
-	case o.Profile == "" || o.Profile == profile.PRD:
+	if profile.IsPRD(o.Profile) {
 		return ""
-	case o.Profile == profile.FixedWindow:
-		return string(o.Profile) + " " + string(max(o.Align, profile.AlignEpoch)) + ", "
-	case o.Profile == profile.LeakyBucket && o.NoDelay:
-		return string(o.Profile) + " nodelay, "
+	}
+	if p, ok := profile.Lookup(o.Profile); ok {
+		return p.Label(profile.Params{Align: o.Align, NoDelay: o.NoDelay}) + ", "
 	}
 	return string(o.Profile) + ", "
 }

@@ -58,11 +58,12 @@ func StartQuotas(window time.Duration, limits []int, replicas int, o Options) (q
 		cfg := o.base()
 		cfg.Limit, cfg.Window, cfg.Clock = limit, window, q.Clock
 		cfg.Penalties = o.Penalties
-		switch cfg.Profile {
-		case profile.TokenBucket:
-			cfg.Burst = limit // a quota is the bucket's size
-		case profile.LeakyBucket:
-			cfg.Burst = limit - 1 // a quota is the queue's places and the one in service
+		// The design's entry sizes it to the quota: N, a bucket's B, a
+		// queue's places and the one in service.
+		p := profile.Of(cfg.Profile)
+		sized := p.AtQuota(profile.Params{Limit: cfg.Limit, Burst: cfg.Burst}, limit)
+		cfg.Limit, cfg.Burst = sized.Limit, sized.Burst
+		if p.Queues {
 			// On the fake clock a turn is not waited out in real time: the
 			// answer goes at once, its Wait decided and stored as ever.
 			cfg.Hold = func(ctx context.Context, _ time.Duration) bool { return ctx.Err() == nil }

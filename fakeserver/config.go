@@ -124,12 +124,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("BMTC_RATE_LIMIT_WINDOW_SECONDS: %v is not a whole number of seconds >= 1", c.Window)
 	case !validProfile(c.Profile):
 		return fmt.Errorf("RL_PROFILE: %q is not a profile the reference serves (%s)", c.Profile, profile.Choices(false))
-	case c.Profile == profile.TokenBucket && model.CheckTokenBucket(c.Burst, c.Rate) != nil:
-		return fmt.Errorf("RL_BURST, RL_RATE: %w", model.CheckTokenBucket(c.Burst, c.Rate))
-	case c.Profile == profile.LeakyBucket && c.designErr() != nil:
-		return fmt.Errorf("RL_BURST, RL_RATE, RL_DELAY: %w", c.designErr())
 	case c.Align != "" && !slices.Contains(profile.Aligns(), c.Align):
 		return fmt.Errorf("RL_WINDOW_ALIGN: %q is not one of %s", c.Align, alignChoices())
+	case c.designErr() != nil: // the registry's design checks its own numbers
+		return fmt.Errorf("RL_PROFILE=%s: %w", c.Profile, c.designErr())
 	case c.Store != StoreSQLite && c.Store != StorePostgres:
 		return fmt.Errorf("STORE: %q is not a store (sqlite, postgres)", c.Store)
 	case c.Store == StorePostgres && c.DatabaseURL == "":

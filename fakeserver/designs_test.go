@@ -154,6 +154,20 @@ func TestLeakyBucketFromEnv(t *testing.T) {
 	}
 }
 
+// TestDesignValidated: Validate builds the registry's design, so a counter
+// asked to open windows at a first request is refused, not started.
+func TestDesignValidated(t *testing.T) {
+	c := DefaultConfig()
+	c.Profile, c.Align = profile.SlidingWindowCounter, profile.AlignFirstRequest
+	if err := c.Validate(); err == nil {
+		t.Error("sliding-window-counter with RL_WINDOW_ALIGN=first-request validated")
+	}
+	c.Align = profile.AlignKeyGrid
+	if err := c.Validate(); err != nil {
+		t.Errorf("key-grid: %v", err)
+	}
+}
+
 // TestWindowCounterServed: the weighted estimate over HTTP, in every
 // dialect, on both stores: N at the end of a window, then (1 − 0.6)·N
 // fewer just after it.

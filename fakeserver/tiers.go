@@ -37,9 +37,9 @@ func (c *Config) LoadTiers(path string) error {
 
 // openTiers builds one limiter per tier on the server's store: a sliding
 // log of the tier's limit and window (with the server's penalties and
-// faults), for the sliding-log profile.
+// faults), for the profile whose clauses check tiers (sliding-log's SL-9).
 func (s *Server) openTiers(store reference.Store, ropts []reference.Option) error {
-	if len(s.cfg.Tiers) == 0 || s.cfg.Profile != profile.SlidingLog {
+	if len(s.cfg.Tiers) == 0 || !profile.Of(s.cfg.Profile).Checks(profile.Tiers) {
 		return nil
 	}
 	s.tiers = map[string]limitedRoute{}

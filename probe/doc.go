@@ -8,4 +8,8 @@
 // gives a verdict: its findings are settings to try, not a conformance
 // result. Time is a parameter (Clock); the target is an interface (Target),
 // and each experiment is a Strategy on a Session that counts the budget.
+//
+// Telling one design from another by its answers is the probe's own job:
+// its guess (Session.design), its experiments and the settings it
+// suggests for each name the designs, as the registry's entries cannot.
 package probe

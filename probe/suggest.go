@@ -34,6 +34,11 @@ func (g *Suggestion) unknown(format string, a ...any) {
 	g.Unknown = append(g.Unknown, fmt.Sprintf(format, a...))
 }
 
+// Unguessed is the profile whose requests the probe sends before it has
+// guessed one: a generic profile's (KEY, TARGET_METHOD) that takes every
+// alignment.
+const Unguessed = profile.FixedWindow
+
 // Suggest turns a session's findings into settings. given is PROFILE when
 // the user named it ("" lets the probe choose among the generic
 // profiles).

@@ -57,6 +57,18 @@ func (f Feature) Clauses() []clause.ID {
 	return nil
 }
 
+// Checks reports whether p's own clauses check feature f (tiers are
+// sliding-log's SL-9): a feature of every profile whose clauses are
+// another's has no scenario under p.
+func (p Profile) Checks(f Feature) bool {
+	for _, id := range f.Clauses() {
+		if c, ok := clause.Lookup(id); ok && c.Profile == string(p.Name) {
+			return true
+		}
+	}
+	return false
+}
+
 // FeatureOf is the extended feature clause id checks, "" for a core
 // clause.
 func FeatureOf(id clause.ID) Feature {

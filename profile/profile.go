@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/model"
 )
@@ -92,6 +93,30 @@ type Profile struct {
 	Extra []Feature
 	// Design builds the profile's model from the settings' numbers.
 	Design func(Params) (model.Model, error)
+	// Refill is how the design gives quota back, and so what sizes it.
+	Refill Refill
+	// Quota is the one quota a live target of the design enforces: N, a
+	// bucket's B, a queue's places and the one in service, B + 1.
+	Quota func(Params) int
+	// AtQuota is ps sized so that Quota is q (the race hunter's quotas).
+	AtQuota func(ps Params, q int) Params
+	// Quick is N and W of a quick run; zero for the PRD, whose suite
+	// seeds its buckets through TARGET_DB.
+	Quick Size
+	// Aligns lists the WINDOW_ALIGNs the design takes, when it takes the
+	// setting; Unread those its scenarios not tagged @align: do not read
+	// yet.
+	Aligns, Unread []Align
+	// Queues: excess waits in a queue, its answers held back, rather than
+	// being refused (request shaping).
+	Queues bool
+	// Bounds checks one key's answered requests against the design's
+	// bounds: what it allowed beyond them (over) and, where it gives
+	// quota back by the window, what it refused within them (under).
+	Bounds func(Answered) (over, under []bound.Violation)
+	// label names the design served with ps, when its name alone does not
+	// say how (Label).
+	label func(ps Params) string
 }
 
 // String is the name.

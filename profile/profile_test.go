@@ -5,9 +5,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/bound"
 	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/model/modeltest"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -151,5 +153,105 @@ func TestNewDesigns(t *testing.T) {
 	}
 	if !slices.Contains(swc.Features(), profile.CountsRefused) || slices.Contains(lb.Features(), profile.CountsRefused) {
 		t.Error("counts-refused is the sliding-window counter's own feature")
+	}
+}
+
+// TestEveryProfileIsSized: each entry says how it gives quota back, its
+// quota round-trips through AtQuota, a profile other than the PRD has a
+// quick size, and the alignments it takes include its default.
+func TestEveryProfileIsSized(t *testing.T) {
+	base := profile.Params{Limit: 7, Window: 3 * time.Second, Burst: 7, Rate: 1}
+	for _, p := range profile.All() {
+		if p.Refill == 0 || p.Quota == nil || p.AtQuota == nil || p.Bounds == nil {
+			t.Errorf("%s: Refill, Quota, AtQuota or Bounds missing", p.Name)
+			continue
+		}
+		for _, q := range []int{1, 2, 4} {
+			if got := p.Quota(p.AtQuota(base, q)); got != q {
+				t.Errorf("%s: the quota of AtQuota(%d) is %d", p.Name, q, got)
+			}
+		}
+		if (p.Quick == profile.Size{}) != profile.IsPRD(p.Name) {
+			t.Errorf("%s: quick size %+v", p.Name, p.Quick)
+		}
+		if takes := p.TakesSetting(profile.SettingWindowAlign); takes != (len(p.Aligns) > 0) || (takes && !p.TakesAlign(p.Defaults.Align)) {
+			t.Errorf("%s: takes WINDOW_ALIGN %v, aligns %v, default %q", p.Name, takes, p.Aligns, p.Defaults.Align)
+		}
+		if p.SizedByRate() != (p.TakesSetting(profile.SettingBurst) && p.TakesSetting(profile.SettingRate)) {
+			t.Errorf("%s: sized by rate %v, but takes %v", p.Name, p.SizedByRate(), p.Takes)
+		}
+	}
+}
+
+// TestBoundsOfEachDesign: a burst of Quota+2 allowed at once on a fresh
+// key (the rates' bound allows one more, for the clock) breaks every
+// design's bounds but the PRD's (checked otherwise).
+func TestBoundsOfEachDesign(t *testing.T) {
+	ps := profile.Params{Limit: 3, Window: 10 * time.Second, Burst: 3, Rate: 0.1, Align: profile.AlignEpoch}
+	for _, p := range profile.All() {
+		m, err := p.Design(ps)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Name, err)
+		}
+		at := time.Unix(1000, int64(500*time.Millisecond)).UnixNano()
+		var es []bound.Event
+		for i := range p.Quota(ps) + 2 {
+			es = append(es, bound.Event{ID: i, Key: "k", Send: at, Recv: at + int64(time.Millisecond), Allowed: true})
+		}
+		a := profile.Answered{Events: es, Complete: true, Limit: ps.Limit, Window: ps.Window, Align: ps.Align, Tolerance: 0, Model: m}
+		over, under := p.Bounds(a)
+		if got := len(over) > 0; got == profile.IsPRD(p.Name) || len(under) > 0 {
+			t.Errorf("%s: %d allowed at once: over %v, under %v", p.Name, len(es), over, under)
+		}
+	}
+}
+
+// TestChecks: tiers and bypass are checked by sliding-log's clauses only.
+func TestChecks(t *testing.T) {
+	for _, p := range profile.All() {
+		for _, f := range []profile.Feature{profile.Tiers, profile.Bypass} {
+			if got := p.Checks(f); got != (p.Name == profile.SlidingLog) {
+				t.Errorf("%s checks %s: %v", p.Name, f, got)
+			}
+		}
+	}
+}
+
+// TestEveryDesignConforms runs model/modeltest's suite against each
+// registered design, sized by its entry to a quota of n per window w
+// (a rate design drains n per window): a new design's entry is checked
+// as it is registered.
+func TestEveryDesignConforms(t *testing.T) {
+	for _, p := range profile.All() {
+		t.Run(string(p.Name), func(t *testing.T) {
+			modeltest.Run(t, modeltest.Subject{New: func(n int, w time.Duration) model.Model {
+				ps := p.AtQuota(profile.Params{Window: w, Rate: float64(n) / w.Seconds(), Align: p.Defaults.Align}, n)
+				m, err := p.Design(ps)
+				if err != nil {
+					t.Fatalf("design of %+v: %v", ps, err)
+				}
+				return m
+			}})
+		})
+	}
+}
+
+// TestDescriptions: an entry prints the settings that size it, and labels
+// how it is served.
+func TestDescriptions(t *testing.T) {
+	ps := profile.Params{Limit: 5, Window: 3 * time.Second, Burst: 4, Rate: 0.5, Align: profile.AlignKeyGrid, NoDelay: true}
+	for name, want := range map[profile.Name][2]string{
+		profile.SlidingLog:  {"RL_LIMIT=5, RL_WINDOW=3s", "sliding-log"},
+		profile.FixedWindow: {"RL_LIMIT=5, RL_WINDOW=3s", "fixed-window key-grid"},
+		profile.TokenBucket: {"RL_BURST=4, RL_RATE=0.5", "token-bucket"},
+		profile.LeakyBucket: {"RL_BURST=4, RL_RATE=0.5", "leaky-bucket nodelay"},
+	} {
+		p := profile.Of(name)
+		if got := [2]string{p.Sizing(ps), p.Label(ps)}; got != want {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+	if got := profile.Of(profile.FixedWindow).Label(profile.Params{}); got != "fixed-window epoch" {
+		t.Errorf("fixed-window of the default alignment: %q", got)
 	}
 }

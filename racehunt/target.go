@@ -41,7 +41,7 @@ func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...Ru
 	if err := cfg.CheckClientIPs(ctx, nil, bases); err != nil {
 		return nil, err
 	}
-	r, err := NewRunner(cfg, bases, liveQuota(cfg), opts...)
+	r, err := NewRunner(cfg, bases, cfg.Quota(), opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -54,12 +54,9 @@ func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...Ru
 	for i, b := range bases {
 		shown[i] = redact.URL(b)
 	}
-	desc := fmt.Sprintf("%v (RL_LIMIT=%d, RL_WINDOW=%s)", shown, cfg.Limit, cfg.Window)
-	switch {
-	case r.cfg.Profile == profile.TokenBucket:
-		desc = fmt.Sprintf("%v (PROFILE=%s, RL_BURST=%d, RL_RATE=%g)", shown, r.cfg.Profile, cfg.Burst, cfg.Rate)
-	case !profile.IsPRD(r.cfg.Profile):
-		desc = fmt.Sprintf("%v (PROFILE=%s, RL_LIMIT=%d, RL_WINDOW=%s)", shown, r.cfg.Profile, cfg.Limit, cfg.Window)
+	desc := fmt.Sprintf("%v (%s)", shown, profile.Of(cfg.Profile).Sizing(cfg.Params()))
+	if !profile.IsPRD(r.cfg.Profile) {
+		desc = fmt.Sprintf("%v (PROFILE=%s, %s)", shown, r.cfg.Profile, profile.Of(cfg.Profile).Sizing(cfg.Params()))
 	}
 	return &Live{runner: r, desc: desc}, nil
 }

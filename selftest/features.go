@@ -74,13 +74,11 @@ type serving struct {
 func servingOf(f fault.Fault) serving { return serving{Align: f.Align, NoDelay: f.NoDelay} }
 
 // referenceServings are the ways the reference's suite of profile p runs:
-// the profile's default, and each other alignment or mode a fault of p is
-// served with (its scenarios must pass against the correct design too).
+// the profile's default (its default alignment named), and each other
+// alignment or mode a fault of p is served with (its scenarios must pass
+// against the correct design too).
 func referenceServings(p profile.Name) []serving {
-	out := []serving{{}}
-	if p == profile.FixedWindow {
-		out = []serving{{Align: profile.AlignEpoch}}
-	}
+	out := []serving{{Align: profile.Of(p).Defaults.Align}}
 	for _, f := range faults.All() {
 		if sv := servingOf(f); f.Profile == p && sv != (serving{}) && !slices.Contains(out, sv) {
 			out = append(out, sv)

@@ -25,19 +25,16 @@ import (
 func profiles() []profile.Name { return profile.Names() }
 
 // profileConfig is the settings a profile's suite runs with: the
-// contract's defaults for the PRD, windows of seconds for the others, and
+// contract's defaults for the PRD, its entry's quick size for the others, and
 // the reference's 429 body (spec/002's) claimed as LIMITED_BODY.
 func profileConfig(p profile.Name) service.Config {
 	tc := service.DefaultConfig()
 	if p != "" && p != profile.PRD {
-		tc.Profile, tc.Limit, tc.Window = profile.Name(p), 5, 3*time.Second
+		quick := profile.Of(p).Quick // SWC-2 needs the counter's larger sizes
+		tc.Profile, tc.Limit, tc.Window = profile.Name(p), quick.Limit, quick.Window
 		tc.LimitedBody = dialect.JSONBody("/error/code", "RATE_LIMITED")
 	}
-	if p == profile.SlidingWindowCounter {
-		// SWC-2's sizes (service.EmbeddedCounterWindow says why).
-		tc.Limit, tc.Window = service.EmbeddedCounterLimit, service.EmbeddedCounterWindow
-	}
-	if p == profile.TokenBucket || p == profile.LeakyBucket {
+	if profile.Of(p).SizedByRate() {
 		tc = tc.WithTokenBucketDefaults() // B and R: the reference's defaults
 	}
 	return tc

@@ -17,8 +17,8 @@ func TestSizedForEmbedded(t *testing.T) {
 		limit  int
 		window time.Duration
 	}{
-		{profile.FixedWindow, false, EmbeddedLimit, EmbeddedWindow},
-		{profile.SlidingWindowCounter, false, EmbeddedCounterLimit, EmbeddedCounterWindow},
+		{profile.FixedWindow, false, 5, 3 * time.Second},
+		{profile.SlidingWindowCounter, false, 10, 6 * time.Second},
 		{profile.SlidingWindowCounter, true, 7, 9 * time.Second},
 	} {
 		cfg := DefaultConfig().ForProfile(c.p)
@@ -28,8 +28,8 @@ func TestSizedForEmbedded(t *testing.T) {
 			t.Errorf("%s (given %v): N %d, W %s; want %d, %s", c.p, c.given, got.Limit, got.Window, c.limit, c.window)
 		}
 	}
-	if EmbeddedCounterWindow < 5*time.Second {
-		t.Errorf("EmbeddedCounterWindow %s: SWC-2 needs at least 5 s", EmbeddedCounterWindow)
+	if w := profile.Of(profile.SlidingWindowCounter).Quick.Window; w < 5*time.Second {
+		t.Errorf("the counter's quick window %s: SWC-2 needs at least 5 s", w)
 	}
 	prd := DefaultConfig()
 	if got := prd.SizedForEmbedded(false, false); got.Limit != prd.Limit || got.Window != prd.Window {

@@ -96,9 +96,8 @@ func (c Config) validateProfile() []error {
 				errs = append(errs, fmt.Errorf("%s does not apply to PROFILE=%s: unset it", env, c.Profile))
 			}
 		}
-		if c.Profile == profile.SlidingWindowCounter && c.WindowAlign == profile.AlignFirstRequest {
-			errs = append(errs, fmt.Errorf("WINDOW_ALIGN=%s does not apply to PROFILE=%s: its windows lie on a grid (%s, %s or %s)",
-				c.WindowAlign, c.Profile, profile.AlignEpoch, profile.AlignKeyGrid, profile.AlignGrid))
+		if p.TakesSetting(envWindowAlign) && !p.TakesAlign(c.WindowAlign) {
+			errs = append(errs, fmt.Errorf("WINDOW_ALIGN=%s does not apply to PROFILE=%s: it takes %s", c.WindowAlign, c.Profile, joinAligns(p.Aligns)))
 		}
 		for _, f := range c.Features {
 			if !slices.Contains(p.Features(), f) {
@@ -115,6 +114,18 @@ func (c Config) validateProfile() []error {
 		}
 	}
 	return errs
+}
+
+// joinAligns is "epoch, key-grid or grid".
+func joinAligns(as []profile.Align) string {
+	s := make([]string, len(as))
+	for i, a := range as {
+		s[i] = string(a)
+	}
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 // ForProfile returns c for one profile p: every profile setting left unset
@@ -218,3 +229,14 @@ func (c Config) WithAnswer(a dialect.Settings) Config {
 	c.Dialect, c.ResetFormat, c.HeaderPrefix, c.LimitedStatus, c.LimitedBody = a.Dialect, a.ResetFormat, a.Prefix, a.LimitedStatus, a.Body
 	return c
 }
+
+// Params are the numbers c's profile builds its design from (no grid
+// anchor: a target's is learnt, not set).
+func (c Config) Params() profile.Params {
+	return profile.Params{Limit: c.Limit, Window: c.Window, Burst: c.Burst, Rate: c.Rate, Align: c.WindowAlign,
+		Delay: c.Delay, NoDelay: c.NoDelay(), CountsRefused: c.Claims(profile.CountsRefused)}
+}
+
+// Quota is the one quota a target of c enforces: RL_LIMIT, or the
+// bucket's or queue's size its profile's entry reads (Profile.Quota).
+func (c Config) Quota() int { return profile.Of(c.Profile).Quota(c.Params()) }

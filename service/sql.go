@@ -14,6 +14,11 @@ import (
 // start a throwaway PostgreSQL holding spec/004's function (self-tests).
 const DBEmbedded = "embedded"
 
+// SQLProfile is the design of TARGET_SQL, spec/004's check_rate_limit: a
+// fixed window opened by a key's first request. It is the seed's, not a
+// design's particular: the SQL target calls that one function.
+const SQLProfile = profile.FixedWindow
+
 // SQLDefaults fills, when TARGET_SQL is set, the settings spec/004's
 // function implies and the user left unset: PROFILE=fixed-window (unless
 // profileGiven), WINDOW_ALIGN=first-request, DIALECT=status and
@@ -24,7 +29,7 @@ func (c *Config) SQLDefaults(profileGiven bool) {
 		return
 	}
 	if !profileGiven {
-		c.Profile = profile.FixedWindow
+		c.Profile = SQLProfile
 	}
 	if c.WindowAlign == "" {
 		c.WindowAlign = profile.AlignFirstRequest
@@ -53,8 +58,8 @@ func (c Config) validateSQL() []error {
 	if c.URL != "" {
 		errs = append(errs, errors.New("TARGET_SQL is the target: unset TARGET_URL (and TARGET_IMAGE)"))
 	}
-	if c.Profile != profile.FixedWindow {
-		errs = append(errs, fmt.Errorf("TARGET_SQL calls spec/004's function, profile %s, not PROFILE=%s", profile.FixedWindow, c.Profile))
+	if c.Profile != SQLProfile {
+		errs = append(errs, fmt.Errorf("TARGET_SQL calls spec/004's function, profile %s, not PROFILE=%s", SQLProfile, c.Profile))
 	}
 	if c.WindowAlign == profile.AlignEpoch {
 		errs = append(errs, errors.New("WINDOW_ALIGN=epoch does not apply to TARGET_SQL: spec/004's function opens a window at a key's first request"))

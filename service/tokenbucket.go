@@ -70,7 +70,9 @@ func (c Config) validateTokenBucket() error {
 }
 
 // needsBucket: a target other than the embedded reference of
-// PROFILE=token-bucket must say its B and R.
+// PROFILE=token-bucket must say its B and R. It names token-bucket, not
+// every design sized by a rate (profile.Profile.SizedByRate): a
+// leaky-bucket target is not yet asked for them.
 func (c Config) needsBucket() error {
 	if c.Profile == profile.TokenBucket && (c.Burst == 0 || c.Rate == 0) {
 		return fmt.Errorf("PROFILE=%s needs RL_BURST and RL_RATE, the target's bucket size and refill rate in tokens per second (e.g. RL_BURST=5 RL_RATE=2)", c.Profile)

@@ -82,6 +82,9 @@ func settingsMismatch(tc service.Config, ex *httpclient.Exchange) error {
 	if err != nil || rl.Limit != rl.Remaining+1 {
 		return nil
 	}
+	// Each design's first answer says its own settings (tbsettings.go): a
+	// check that reads an exchange's headers cannot live in the registry,
+	// which package service, beneath httpclient, imports.
 	switch tc.Profile {
 	case profile.TokenBucket:
 		return bucketMismatch(tc, rl, ex)

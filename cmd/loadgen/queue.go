@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/rlspec/rlspec/loadgen"
@@ -10,20 +9,26 @@ import (
 	"github.com/rlspec/rlspec/service"
 )
 
-// queueOptions models the target's queue when it claims one: under
-// PROFILE=leaky-bucket the attack steps the design's model per key with the
-// send times and reports the queueing delay it prescribes beside the
-// latency (loadgen.WithQueue). Other profiles queue nothing.
+// queueOptions models the target's queue when it claims one: under a
+// profile whose design queues (leaky-bucket) the attack steps the design's
+// model per key with the send times and reports the queueing delay it
+// prescribes beside the latency (loadgen.WithQueue). Other profiles queue
+// nothing.
 func queueOptions(t service.Config) ([]loadgen.Option, error) {
-	if t.Profile != profile.LeakyBucket {
+	p := profile.Of(t.Profile)
+	if !p.Queues {
 		return nil, nil
 	}
 	if t.Burst == 0 || t.Rate == 0 {
-		return nil, errors.New("PROFILE=leaky-bucket: give RL_BURST and RL_RATE, the queue's places and drain rate, to measure its queueing delay")
+		return nil, fmt.Errorf("PROFILE=%s: give RL_BURST and RL_RATE, the queue's places and drain rate, to measure its queueing delay", t.Profile)
 	}
-	m, err := model.NewLeakyBucket(t.Burst, t.Rate, t.Delay, t.NoDelay())
+	m, err := p.Design(t.Params())
 	if err != nil {
-		return nil, fmt.Errorf("PROFILE=leaky-bucket: %w", err)
+		return nil, fmt.Errorf("PROFILE=%s: %w", t.Profile, err)
 	}
-	return []loadgen.Option{loadgen.WithQueue(m)}, nil
+	q, ok := m.(model.LeakyBucket)
+	if !ok {
+		return nil, fmt.Errorf("PROFILE=%s: the load generator models a leaky bucket's queue, not a %T", t.Profile, m)
+	}
+	return []loadgen.Option{loadgen.WithQueue(q)}, nil
 }

@@ -125,7 +125,7 @@ func probeConfig(args []string, getenv envflag.Getenv, help io.Writer) (probeCmd
 			return cmd, errors.New("PROFILE=all: the probe looks for one profile; name it, or leave PROFILE unset")
 		}
 	} else {
-		tc.Profile = profile.FixedWindow // a generic profile's requests: KEY, TARGET_METHOD
+		tc.Profile = probe.Unguessed // a generic profile's requests: KEY, TARGET_METHOD
 	}
 	if err := tc.Validate(); err != nil {
 		return cmd, err

@@ -78,15 +78,13 @@ func startRaceTarget(ctx context.Context, cfg raceConfig, note io.Writer) (raceh
 				tc.Window = 3 * time.Second
 			}
 		}
-		if tc.Profile == profile.TokenBucket || tc.Profile == profile.LeakyBucket {
-			// Quotas are bucket sizes (RL_BURST when given), refilled at
+		if profile.Of(tc.Profile).SizedByRate() {
+			// Quotas are bucket sizes (the quota of RL_BURST when given:
+			// a queue's places and the one in service), refilled at
 			// RL_RATE (default 2/s) by every server.
 			tc = tc.WithTokenBucketDefaults()
 			if _, ok := cfg.set["RL_BURST"]; ok {
-				limits = []int{tc.Burst}
-				if tc.Profile == profile.LeakyBucket {
-					limits = []int{tc.Burst + 1} // the queue's places and the one in service
-				}
+				limits = []int{tc.Quota()}
 			}
 			o.Rate, o.QueueDelay, o.NoDelay = tc.Rate, tc.Delay, tc.NoDelay()
 		}

@@ -75,7 +75,7 @@ func runSelftest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	m.Write(stdout)
 	sqlOK := true
-	if cfg.Faults == nil && (cfg.Profiles == nil || slices.Contains(cfg.Profiles, profile.FixedWindow)) {
+	if cfg.Faults == nil && (cfg.Profiles == nil || slices.Contains(cfg.Profiles, service.SQLProfile)) {
 		progress := stderr
 		if cfg.Quiet {
 			progress = io.Discard

@@ -5,9 +5,7 @@ import (
 	"net/http"
 
 	"github.com/rlspec/rlspec/bound"
-	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/dialect"
-	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -44,14 +42,14 @@ func checkKeyedResponse(h *History, o *Op, rd *reading) []Violation {
 	return vs
 }
 
-// checkBounds runs package bound's checks of h's profile on the answered
-// requests of key (decision times in [ServerFrom, ServerTo] ± Tolerance):
-// SL-1, FW-1, FW-2, TB-1, SWC-1, SWC-2 and the leaky bucket's admissions
-// as oversell, SL-4 as undersell. A key with a request
-// left unanswered is not checked for over-blocking: that request may have
-// been allowed.
+// checkBounds runs the bounds of h's profile (its registry entry's
+// Bounds, package bound's checks) on the answered requests of key
+// (decision times in [ServerFrom, ServerTo] ± Tolerance): SL-1, FW-1,
+// FW-2, TB-1, SWC-1, SWC-2 and the leaky bucket's admissions as oversell,
+// SL-4 as undersell. A key with a request left unanswered is not checked
+// for over-blocking: that request may have been allowed.
 func checkBounds(h *History, key string, rs []rec) []Violation {
-	var es, answered []bound.Event
+	var es []bound.Event
 	unknown := false
 	for i := range rs {
 		r := &rs[i]
@@ -63,53 +61,12 @@ func checkBounds(h *History, key string, rs []rec) []Violation {
 			es = append(es, bound.Event{ID: int(r.index), Key: key, Send: r.from, Recv: r.to, Allowed: r.status == http.StatusOK})
 		}
 	}
-	if !unknown {
-		answered = es
-	}
 	// profiles.md adds 1 s for the server's clock granularity, also on the
 	// fake clock's exact times: designs keep whole seconds (a window opened
 	// at 12.5 s by the first request ends at 15 s, not 15.5 s). The
 	// linearizability check holds the model's exact decisions.
-	n, w, tol := h.Limit, h.Window, max(h.Tolerance, bound.DefaultTolerance)
-	m := design(h.Model)
-	var over, under []bound.Violation
-	switch h.Profile {
-	case profile.SlidingLog:
-		over = bound.SlidingLog(es, n, w, tol)
-		under = bound.OverBlocking(answered, n, w, tol)
-	case profile.FixedWindow:
-		most := 2 * n
-		switch h.WindowAlign {
-		case profile.AlignFirstRequest:
-			most = 2*n - 1
-			over = bound.FirstWindow(es, n, w, tol)
-		case "", profile.AlignEpoch:
-			over = bound.EpochWindows(es, n, w, tol)
-		} // a grid's windows lie where only the target knows: the burst bound
-		_, burst := bound.Burst(es, most, w, tol)
-		over = append(over, burst...)
-		under = bound.OverBlocking(answered, n, w, tol)
-	case profile.TokenBucket:
-		// TB-1's arrival curve: at most B + R·Δt + 1 allowed in any interval.
-		if tb, ok := m.(model.TokenBucket); ok {
-			over = bound.TokenBucket(es, tb.Burst, tb.Rate, tol)
-		}
-	case profile.SlidingWindowCounter:
-		// SWC-1, one grid window; SWC-2, the weighted estimate.
-		over = append(bound.EpochWindows(es, n, w, tol), bound.WindowCounter(es, n, w, tol)...)
-	case profile.LeakyBucket:
-		// Admissions (decisions, not the held answers) of a queue of B + 1
-		// drained at R: at most B + 1 + R·Δt + 1 in any interval — the
-		// queue bound (LB-2) over time. LB-1's spacing of the answers is
-		// the acceptance suite's: the race hunter's clock may be a fake one
-		// the held answers do not follow.
-		if lb, ok := m.(model.LeakyBucket); ok {
-			over = bound.TokenBucket(es, lb.Burst+1, lb.Rate, tol)
-			for i := range over {
-				over[i].Clause = clause.LB2
-			}
-		}
-	}
+	over, under := profile.Of(h.Profile).Bounds(profile.Answered{Events: es, Complete: !unknown, Limit: h.Limit, Window: h.Window,
+		Align: h.WindowAlign, Tolerance: max(h.Tolerance, bound.DefaultTolerance), Model: design(h.Model)})
 	if h.penalized() {
 		// A penalty refuses what the design would allow (PN-1): refusals
 		// are the oracle's to judge, the design's bounds only cap what is

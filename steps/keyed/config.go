@@ -11,6 +11,13 @@ import (
 // Window is W.
 func (s *World) Window() time.Duration { return s.Env().Config.Window }
 
+// WholeWindows reports whether the profile's design gives a key's whole
+// quota back when its window ends (fixed-window): a request past that end
+// may be allowed afresh.
+func (s *World) WholeWindows() bool {
+	return profile.Of(s.Env().Config.Profile).Refill == profile.RefillWindow
+}
+
 // Burst is B (RL_BURST).
 func (s *World) Burst() int { return s.Env().Config.Burst }
 

@@ -6,7 +6,6 @@ import (
 
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/httpclient"
-	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -36,7 +35,7 @@ const resetSlack = 500 * time.Millisecond
 // batch waited for: nothing to assume there.)
 func (s *World) assumeWindowEnded(exs []*httpclient.Exchange) {
 	ended := s.Key.Ended
-	if s.Env().Config.Profile != profile.FixedWindow || !s.Epoch() || len(exs) == 0 || ended.IsZero() {
+	if !s.WholeWindows() || !s.Epoch() || len(exs) == 0 || ended.IsZero() {
 		return
 	}
 	first, _ := scenario.Span(exs)

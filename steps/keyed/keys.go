@@ -262,7 +262,7 @@ func (s *World) AssumeRunInOneWindow(ex *httpclient.Exchange) {
 		if span := ex.Received.Sub(first.Sent); span >= s.Window()-time.Second {
 			return fmt.Sprintf("%d requests took %s, not less than W − 1 s", s.Limit()+1, span.Round(time.Millisecond))
 		}
-		if s.Env().Config.Profile == profile.FixedWindow && !end.IsZero() && !ex.Received.Before(end) {
+		if s.WholeWindows() && !end.IsZero() && !ex.Received.Before(end) {
 			return "the requests ran past the window's end"
 		}
 		return ""
@@ -325,7 +325,7 @@ func (s *World) AssumeBatchInOneWindow(exs []*httpclient.Exchange) {
 		if span := last.Sub(first); span >= s.Window()-time.Second {
 			return fmt.Sprintf("%d requests took %s, not less than W − 1 s", len(exs), span.Round(time.Millisecond))
 		}
-		if s.Env().Config.Profile == profile.FixedWindow && !end.IsZero() && !last.Before(end) {
+		if s.WholeWindows() && !end.IsZero() && !last.Before(end) {
 			return fmt.Sprintf("the requests ran from %s to %s, past the window's end at %s",
 				first.Format(time.RFC3339Nano), last.Format(time.RFC3339Nano), end.Format(time.RFC3339Nano))
 		}

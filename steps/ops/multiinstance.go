@@ -280,10 +280,11 @@ func (s *state) keyExactly(of string) error {
 
 // assumeQuotaStillSpent: an allow of ex, sent after the key's run spent
 // its limit, breaks the profile only when nothing could have come back
-// meanwhile — one window (assumeRunInOneWindow), or for token-bucket less
-// than 1/R and one whole second from the run's first send to ex's receive.
+// meanwhile — one window (assumeRunInOneWindow), or for a design that
+// gives quota back at R (token-bucket) less than 1/R and one whole second
+// from the run's first send to ex's receive.
 func (s *state) assumeQuotaStillSpent(ex *httpclient.Exchange) {
-	if s.Env().Config.Profile != profile.TokenBucket {
+	if profile.Of(s.Env().Config.Profile).Refill != profile.RefillRate {
 		s.key.AssumeRunInOneWindow(ex)
 		return
 	}
@@ -300,13 +301,9 @@ func (s *state) assumeQuotaStillSpent(ex *httpclient.Exchange) {
 	})
 }
 
-// quota is what a fresh key may spend at once: N, token-bucket's B.
-func (s *state) quota() int {
-	if s.Env().Config.Profile == profile.TokenBucket {
-		return s.key.Burst()
-	}
-	return s.Limit()
-}
+// quota is what a fresh key may spend at once, as the profile's entry
+// reads it: N, token-bucket's B.
+func (s *state) quota() int { return s.Env().Config.Quota() }
 
 // chargeMI1 charges a violation of a multi-instance scenario to MI-1
 // first: whatever clause it broke, it broke it over several instances.

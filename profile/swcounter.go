@@ -1,0 +1,55 @@
+package profile
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rlspec/rlspec/bound"
+	"github.com/rlspec/rlspec/model"
+)
+
+// windowCounterEntry is the sliding-window counter: the weighted two-window
+// estimate most services and proxies build.
+var windowCounterEntry = Profile{
+	Name: SlidingWindowCounter, Seed: "none of the seeds (spec/003 sums per-window rows); the sliding window most services and proxies build",
+	Algorithm: "a two-window weighted estimate of the sliding count on a grid of W (the epoch's by default)",
+	Defaults:  Defaults{Key: userHeader, Method: "GET", Dialect: "auto", LimitedBody: "none", Align: AlignEpoch},
+	Takes:     append(clone(httpSettings), SettingWindowAlign),
+	Extra:     []Feature{CountsRefused},
+	Design:    windowCounter,
+	Refill:    RefillSliding,
+	Quota:     limitQuota,
+	AtQuota:   atLimit,
+	// SWC-2 is decided 1 s either side of each decision, so it needs W of
+	// at least 5 s, and a counter that forgets the previous window shows
+	// only when N and W leave that window's weight 2 s into the next one
+	// above 1 (N = 10, W = 6 s).
+	Quick:  Size{Limit: 10, Window: 6 * time.Second},
+	Aligns: []Align{AlignEpoch, AlignKeyGrid, AlignGrid}, // its windows lie on a grid
+	Bounds: windowCounterBounds,
+}
+
+// windowCounter is the sliding-window counter, counting refused requests
+// when counts-refused is claimed.
+// Its windows lie on the grid of p's alignment: the epoch's, the key's
+// (key-grid) or one anchored at p.Anchor (grid); first-request is no grid.
+func windowCounter(p Params) (model.Model, error) {
+	m, err := model.NewWindowCounter(p.Limit, p.Window)
+	m.CountsRefused = p.CountsRefused
+	switch p.Align {
+	case AlignFirstRequest:
+		return nil, fmt.Errorf("window-counter model: WINDOW_ALIGN=%s: its windows lie on a grid (%s, %s or %s)", p.Align, AlignEpoch, AlignKeyGrid, AlignGrid)
+	case AlignKeyGrid:
+		m.KeyGrid = true
+	case AlignGrid:
+		m.Anchor = p.Anchor.Unix()
+	}
+	return m, err
+}
+
+// windowCounterBounds: SWC-1, at most N per grid window, and SWC-2, the
+// weighted estimate.
+func windowCounterBounds(a Answered) (over, under []bound.Violation) {
+	over = bound.EpochWindows(a.Events, a.Limit, a.Window, a.Tolerance)
+	return append(over, bound.WindowCounter(a.Events, a.Limit, a.Window, a.Tolerance)...), nil
+}
