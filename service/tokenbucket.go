@@ -69,13 +69,13 @@ func (c Config) validateTokenBucket() error {
 	return nil
 }
 
-// needsBucket: a target other than the embedded reference of
-// PROFILE=token-bucket must say its B and R. It names token-bucket, not
-// every design sized by a rate (profile.Profile.SizedByRate): a
-// leaky-bucket target is not yet asked for them.
+// needsBucket: a target other than the embedded reference of a design
+// sized by a rate (profile.Profile.SizedByRate: the token bucket, the
+// leaky bucket) must say its B and R; a run on guessed sizes would judge
+// another limiter than the target's.
 func (c Config) needsBucket() error {
-	if c.Profile == profile.TokenBucket && (c.Burst == 0 || c.Rate == 0) {
-		return fmt.Errorf("PROFILE=%s needs RL_BURST and RL_RATE, the target's bucket size and refill rate in tokens per second (e.g. RL_BURST=5 RL_RATE=2)", c.Profile)
+	if profile.Of(c.Profile).SizedByRate() && (c.Burst == 0 || c.Rate == 0) {
+		return fmt.Errorf("PROFILE=%s needs RL_BURST and RL_RATE, the target's size B and rate R per second (e.g. RL_BURST=5 RL_RATE=2)", c.Profile)
 	}
 	return nil
 }

@@ -28,5 +28,6 @@ func TestTokenBucketSettings(t *testing.T) {
 		"prd-burst":     {map[string]string{"RL_BURST": "5"}, "RL_BURST does not apply to PROFILE=prd"},
 		"sl-rate":       {map[string]string{"PROFILE": "sliding-log", "RL_RATE": "2"}, "RL_RATE does not apply to PROFILE=sliding-log"},
 		"target-needs":  {map[string]string{"PROFILE": "token-bucket", "TARGET_URL": "http://x", "RL_BURST": "5"}, "needs RL_BURST and RL_RATE"},
+		"lb-needs":      {map[string]string{"PROFILE": "leaky-bucket", "TARGET_URL": "http://x", "RL_RATE": "2"}, "PROFILE=leaky-bucket needs RL_BURST and RL_RATE"},
 	})
 }
