@@ -82,3 +82,11 @@ func (m LeakyBucket) Step(st State, req Request, now time.Time) (State, Decision
 func (m LeakyBucket) left(backlog, iv int64) int {
 	return max(m.Burst+1-int(ceilDiv(backlog, iv)), 0)
 }
+
+// Canonical is st as it decides every request from at on: the key never
+// seen once its queue is empty, else that instant alone.
+func (m LeakyBucket) Canonical(st State, at time.Time) State { return bucketCanonical(st, at) }
+
+// ResetHorizon is the furthest a Reset may lie ahead: the time a full
+// queue of B + 1 takes to drain, ⌈(B+1)/R⌉ s.
+func (m LeakyBucket) ResetHorizon() time.Duration { return fillTime(float64(m.Burst+1), m.Rate) }

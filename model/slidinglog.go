@@ -111,3 +111,13 @@ func DecodeLog(s string) []int64 {
 	}
 	return log
 }
+
+// Canonical is st as it decides every request from at on: its live entries
+// alone, and the key never seen once all have left the window.
+func (m SlidingLog) Canonical(st State, at time.Time) State {
+	log := live(DecodeLog(st.Log), at.UnixMilli()-m.Window.Milliseconds())
+	if len(log) == 0 {
+		return State{}
+	}
+	return State{Found: true, Log: EncodeLog(log)}
+}

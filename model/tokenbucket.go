@@ -113,3 +113,29 @@ func ceilDiv(a, b int64) int64 {
 	}
 	return q
 }
+
+// Canonical is st as it decides every request from at on: the key never
+// seen once the bucket is full again, else its fill instant alone
+// (Remaining and Reset are recomputed at each Step).
+func (m TokenBucket) Canonical(st State, at time.Time) State { return bucketCanonical(st, at) }
+
+// ResetHorizon is the furthest a Reset may lie ahead: the time the bucket
+// takes to fill, ⌈B/R⌉ s (TB-7).
+func (m TokenBucket) ResetHorizon() time.Duration { return fillTime(float64(m.Burst), m.Rate) }
+
+// bucketCanonical is Canonical of the designs whose state is the instant
+// the key is full (or its queue empty) again.
+func bucketCanonical(st State, at time.Time) State {
+	if FullAt(st) <= at.UnixMicro() {
+		return State{}
+	}
+	return State{Found: true, Log: st.Log}
+}
+
+// fillTime is ⌈n/rate⌉ seconds, 0 for a rate not above 0.
+func fillTime(n, rate float64) time.Duration {
+	if rate <= 0 {
+		return 0
+	}
+	return time.Duration(math.Ceil(n/rate)) * time.Second
+}

@@ -126,3 +126,13 @@ func floorDiv(a, b int64) int64 {
 	}
 	return q
 }
+
+// Canonical is st as it decides every request from at on: the key never
+// seen once both its windows are over (on the epoch's grid of W), else st.
+func (m WindowCounter) Canonical(st State, at time.Time) State {
+	w := m.Window.Milliseconds()
+	if st.Reset*1000 < floorDiv(at.UnixMilli(), w)*w {
+		return State{}
+	}
+	return st
+}

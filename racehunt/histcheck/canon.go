@@ -17,6 +17,7 @@ import (
 // bucket and log designs) are zeroed. Other designs' states are already a
 // few integers and are kept as they are. Under penalties the violation
 // record is kept beside the design's canonical part (canonicalPenalized).
+// Each design says its own canonical state (canonicalizer).
 func canonical(m model.Model, st model.State, at int64) model.State {
 	if p, ok := m.(model.Penalties); ok {
 		return canonicalPenalized(p, st, at)
@@ -24,35 +25,16 @@ func canonical(m model.Model, st model.State, at int64) model.State {
 	if !st.Found {
 		return model.State{}
 	}
-	switch m := m.(type) {
-	case model.TokenBucket, model.LeakyBucket:
-		if model.FullAt(st) <= time.Unix(0, at).UnixMicro() {
-			return model.State{}
-		}
-		return model.State{Found: true, Log: st.Log}
-	case model.SlidingLog:
-		log := model.DecodeLog(st.Log)
-		cut := time.Unix(0, at).UnixMilli() - m.Window.Milliseconds()
-		i := 0
-		for i < len(log) && log[i] <= cut {
-			i++
-		}
-		if i == len(log) {
-			return model.State{}
-		}
-		return model.State{Found: true, Log: model.EncodeLog(log[i:])}
-	case model.WindowCounter:
-		w := m.Window.Milliseconds()
-		ms := time.Unix(0, at).UnixMilli()
-		start := ms / w * w
-		if ms < 0 && ms%w != 0 {
-			start -= w
-		}
-		if st.Reset*1000 < start {
-			return model.State{}
-		}
+	if c, ok := m.(canonicalizer); ok {
+		return c.Canonical(st, time.Unix(0, at))
 	}
 	return st
+}
+
+// canonicalizer is a design that drops what no longer matters from a
+// state: model's bucket, log and counter designs.
+type canonicalizer interface {
+	Canonical(st model.State, at time.Time) model.State
 }
 
 // shown is the part of a Decision that StepOracle compares with a

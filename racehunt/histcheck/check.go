@@ -3,7 +3,6 @@ package histcheck
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/http"
 	"sort"
 	"time"
@@ -134,17 +133,18 @@ func checkHeaders(h *History, o *Op, rd *reading, bad func(Class, string, ...any
 	return nil
 }
 
+// horizoner is a design whose Reset may lie further ahead than a window:
+// the time its bucket takes to fill or its queue to drain.
+type horizoner interface{ ResetHorizon() time.Duration }
+
 // resetHorizon is the furthest a Reset may lie ahead: the window, or for a
 // token bucket the time it takes to fill (⌈B/R⌉ s, TB-7); under penalties
 // at least the longest tier.
 func (h *History) resetHorizon() time.Duration {
 	d := h.Window
 	m := design(h.Model)
-	if tb, ok := m.(model.TokenBucket); ok && tb.Rate > 0 {
-		d = time.Duration(math.Ceil(float64(tb.Burst)/tb.Rate)) * time.Second
-	}
-	if lb, ok := m.(model.LeakyBucket); ok && lb.Rate > 0 {
-		d = time.Duration(math.Ceil(float64(lb.Burst+1)/lb.Rate)) * time.Second
+	if hz, ok := m.(horizoner); ok && hz.ResetHorizon() > 0 {
+		d = hz.ResetHorizon()
 	}
 	if p, ok := h.Model.(model.Penalties); ok {
 		for _, t := range p.Tiers {

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/reference"
 )
 
@@ -20,18 +22,39 @@ type design struct {
 	burst int
 }
 
-// designs are the models whose state is more than a window's count: the
-// sliding-window counter (the previous window's count in State.Log) and
-// the leaky bucket (the instant its queue is empty), and the fixed
-// windows on a grid.
-func designs() []design {
-	return []design{
-		{"sliding-window-counter", model.WindowCounter{Limit: 20, Window: 3 * time.Second}, 20},
-		{"leaky-bucket", model.LeakyBucket{Burst: 19, Rate: 4}, 20},
-		{"leaky-bucket-nodelay", model.LeakyBucket{Burst: 19, Rate: 4, NoDelay: true}, 20},
-		{"key-grid", model.KeyGrid{Limit: 20, Window: 3 * time.Second}, 20},
-		{"grid", model.Grid{Limit: 20, Window: 3 * time.Second, Anchor: 1_800_000_001}, 20},
+// designs are every registered design at a quota of 20 (a bucket at 4
+// per second, windows of 3 s), in each alignment it takes and, for a
+// queue, in both modes: a design registered in profile is run on every
+// store without a line here. The PRD's and the windows' states are a
+// window's count; the sliding-window counter keeps the previous window's
+// count in State.Log, the buckets the instant they are full again.
+func designs(t testing.TB) []design {
+	var out []design
+	for _, p := range profile.All() {
+		aligns := []profile.Align{""}
+		if p.TakesSetting(profile.SettingWindowAlign) {
+			aligns = p.Aligns
+		}
+		modes := []bool{false}
+		if p.Queues {
+			modes = []bool{false, true}
+		}
+		for _, a := range aligns {
+			for _, nodelay := range modes {
+				ps := p.AtQuota(profile.Params{Window: 3 * time.Second, Rate: 4, Align: a, Anchor: time.Unix(1_800_000_001, 0), NoDelay: nodelay}, 20)
+				m, err := p.Design(ps)
+				if err != nil {
+					t.Fatalf("%s at a quota of 20: %v", p.Name, err)
+				}
+				name := p.Label(ps)
+				if a != "" && !strings.Contains(name, string(a)) {
+					name += " " + string(a)
+				}
+				out = append(out, design{name: name, m: m, burst: p.Quota(ps)})
+			}
+		}
 	}
+	return out
 }
 
 var designT0 = time.Unix(1_800_000_000, 250_000_000)
@@ -40,9 +63,10 @@ var designT0 = time.Unix(1_800_000_000, 250_000_000)
 // requests (bursts, pauses, two keys) exactly as the design does on states
 // kept in memory — the store keeps every field the design writes.
 func TestDesigns(t testing.TB, open Open) {
-	for _, d := range designs() {
+	for _, d := range designs(t) {
 		clock := reference.NewFakeClock(designT0)
-		ref, err := reference.New(d.m, fresh(t, open), reference.WithClock(clock))
+		store := fresh(t, open)
+		ref, err := reference.New(d.m, store, reference.WithClock(clock))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,6 +88,7 @@ func TestDesigns(t testing.TB, open Open) {
 				t.Fatalf("%s: request %d at %v: the reference on the store decided %+v, the design %+v", d.name, i, clock.Now(), got, want)
 			}
 		}
+		_ = store.Close() // one design's connections at a time (PostgreSQL's max_connections)
 	}
 }
 
@@ -72,9 +97,10 @@ func TestDesigns(t testing.TB, open Open) {
 // each allowed request its own turn (no two the same Wait) — the check
 // and the spend are one transaction.
 func TestDesignsAtomic(t testing.TB, open Open) {
-	for _, d := range designs() {
+	for _, d := range designs(t) {
 		clock := reference.NewFakeClock(designT0)
-		ref, err := reference.New(d.m, fresh(t, open), reference.WithClock(clock))
+		store := fresh(t, open)
+		ref, err := reference.New(d.m, store, reference.WithClock(clock))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,5 +135,6 @@ func TestDesignsAtomic(t testing.TB, open Open) {
 		if allowed != d.burst {
 			t.Fatalf("%s: %d concurrent requests on a fresh key: %d allowed, want %d", d.name, n, allowed, d.burst)
 		}
+		_ = store.Close()
 	}
 }
