@@ -36,6 +36,27 @@ func runMI(t *testing.T, tc service.Config, f fault.Name, replicas int) map[stri
 	return out
 }
 
+// runMIDecided is runMI run again (three runs at most) while a scenario
+// was skipped because its time assumption broke twice: a loaded machine
+// gave no decidable run, which says nothing of the detector under test. A
+// verdict, passed or failed, is never run again.
+func runMIDecided(t *testing.T, tc service.Config, f fault.Name, replicas int) map[string]steps.ScenarioResult {
+	t.Helper()
+	for run := 1; ; run++ {
+		rs := runMI(t, tc, f, replicas)
+		undecided := ""
+		for id, r := range rs {
+			if r.Status == steps.Skipped && strings.Contains(r.Reason, "time assumption that broke twice") {
+				undecided = id + ": " + r.Reason
+			}
+		}
+		if undecided == "" || run == 3 {
+			return rs
+		}
+		t.Logf("run %d undecided on this (loaded) machine, running again: %s", run, undecided)
+	}
+}
+
 // miConfigs are the settings for the MI-1 tests of the profiles that have
 // MI-1 scenarios: windows of seconds (the PRD's limit 20: MI-1-01 leaves 10
 // after a ride through each instance).
@@ -64,7 +85,7 @@ func TestMultiInstanceReference(t *testing.T) {
 	for _, tc := range miConfigs() {
 		t.Run(string(tc.Profile), func(t *testing.T) {
 			t.Parallel()
-			for id, r := range runMI(t, tc, fault.None, 3) {
+			for id, r := range runMIDecided(t, tc, fault.None, 3) {
 				if r.Status != steps.Passed {
 					t.Errorf("%s against 3 replicas: %s %s", id, r.Status, r.Reason)
 				}
@@ -85,7 +106,7 @@ func TestMultiInstanceCatchesProcessCache(t *testing.T) {
 	for _, tc := range miConfigs() {
 		t.Run(string(tc.Profile), func(t *testing.T) {
 			t.Parallel()
-			for id, r := range runMI(t, tc, fault.ProcessCache, 3) {
+			for id, r := range runMIDecided(t, tc, fault.ProcessCache, 3) {
 				if r.Status != steps.Failed {
 					t.Errorf("%s against process-cache: %s %s, want failed", id, r.Status, r.Reason)
 					continue

@@ -191,3 +191,15 @@ func TestFW303RetryingClientGetsItsNextWindow(t *testing.T) {
 		t.Errorf("LIMITED_STATUS=503: %s: %s", r.Status, r.Reason)
 	}
 }
+
+// FW-3-03 on a server so slow that the spends leave no time to retry in
+// before the window ends: the retries' time assumption broke, so the
+// scenario is run again and then skipped — never a verdict on it.
+func TestFW303NoTimeToRetryIsNoVerdict(t *testing.T) {
+	clock := &fakeTime{now: time.Unix(1_800_000_000, 300_000_000)}
+	f := newFWFake(clock, model.Epoch{Limit: 5, Window: 3 * time.Second}, every(300*time.Millisecond))
+	r := runScenarioOn(t, fwConfig(profile.AlignEpoch), clock, anyAddress(f.Do), fw303...)
+	if r.Status != scenario.Skipped || !strings.Contains(r.Reason, "time left in the window to retry in") || r.Rerun == "" {
+		t.Fatalf("slow server: %s: %s (re-run %q), want skipped after a re-run for want of time to retry in", r.Status, r.Reason, r.Rerun)
+	}
+}
