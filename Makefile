@@ -30,21 +30,24 @@ help:
 # their own; under the race detector it costs several times its plain time,
 # so it runs without it, beside the -race tests: it mostly waits (windows of
 # seconds), its race faults are deterministic and its time assumptions are
-# checked after the fact, so sharing the machine changes no verdict. Its
-# output follows theirs. It starts first, and the checks that need no
-# test (vet, lint, mocks, CI lint) run while it waits on its windows.
+# checked after the fact, so sharing the machine changes no verdict. The
+# fuzz targets follow it in the same background lane, on the CPU its waits
+# leave. Their output follows the -race tests'. The lane starts first, and
+# the checks that need no test (vet, lint, mocks, CI lint) run while it
+# waits on its windows.
 RACE_PKGS = $$($(GO) list ./... | grep -v '/selftest$$')
 test: export VULNCHECK_SCAN = package
 test: deps-postgres
-	@log=$$(mktemp); self=; trap 'rm -f "$$log"; [ -n "$$self" ] && kill $$self 2>/dev/null; true' EXIT; \
-	echo "$(GO) test -count=1 -timeout 9m ./selftest (beside the checks and the -race tests; its output follows theirs)"; \
-	$(GO) test -count=1 -timeout 9m ./selftest >"$$log" 2>&1 & self=$$!; \
+	@log=$$(mktemp); self=; trap 'rm -f "$$log"; [ -n "$$self" ] && { pkill -P $$self; kill $$self; } 2>/dev/null; true' EXIT; \
+	echo "$(GO) test -count=1 -timeout 9m ./selftest, then make fuzz (beside the checks and the -race tests; their output follows)"; \
+	( $(GO) test -count=1 -timeout 9m ./selftest; s=$$?; \
+	  $(MAKE) --no-print-directory fuzz FUZZTIME=$(TEST_FUZZTIME); f=$$?; \
+	  [ $$s = 0 ] && [ $$f = 0 ] ) >"$$log" 2>&1 & self=$$!; \
 	$(MAKE) --no-print-directory vet lint mocks-check lint-ci || exit 1; \
 	echo "$(GO) test -race -count=1 -timeout 9m <every package but ./selftest>"; \
 	$(GO) test -race -count=1 -timeout 9m $(RACE_PKGS); race=$$?; \
 	wait $$self; selfrc=$$?; self=; cat "$$log"; \
 	[ $$race = 0 ] && [ $$selfrc = 0 ]
-	$(MAKE) --no-print-directory fuzz FUZZTIME=$(TEST_FUZZTIME)
 
 ## lint: staticcheck, govulncheck and go mod tidy -diff, each pinned (make test runs it)
 # Tools run with `go run pkg@version`: the module proxy serves them, nothing
