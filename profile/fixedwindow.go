@@ -9,7 +9,8 @@ import (
 // on the epoch's grid, opened by a key's first request, on the key's own
 // grid or on one grid for all keys (WINDOW_ALIGN).
 var fixedWindowEntry = Profile{
-	Name: FixedWindow, Seed: "spec/003 fixed_window; spec/004",
+	Name: FixedWindow, Explain: "A fixed window allows N per window of W and gives the whole of N back when the window ends. Where the windows lie is the `WINDOW_ALIGN` setting (the table below): on the epoch's grid, opened by a key's first request, on a grid of the key's own, or on one grid for all keys. The scenarios aim their requests at the window's start and end: at most N per window, at most 2N (grids) or 2N − 1 (first-request) in any span of W, N fresh allowances in the next window, and exactly N of N+20 racing on a fresh key.",
+	Seed:      "spec/003 fixed_window; spec/004",
 	Algorithm: "at most N allowed per window; windows aligned to the epoch (003) or opened by the first request (004)",
 	Defaults:  Defaults{Key: userHeader, Method: "GET", Dialect: "auto", LimitedBody: "none", Align: AlignEpoch},
 	Takes:     append(clone(httpSettings), SettingWindowAlign),

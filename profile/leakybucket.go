@@ -9,7 +9,8 @@ import (
 // leakyBucketEntry is the per-key queue of B drained at R: the classic
 // web-server and proxy limiter.
 var leakyBucketEntry = Profile{
-	Name: LeakyBucket, Seed: "none of the seeds; the classic web-server and proxy limiter (request shaping)",
+	Name: LeakyBucket, Explain: "A leaky bucket queues each key's excess in B places (`RL_BURST`) drained at R per second (`RL_RATE`): with `LB_MODE=delay` (the default) a request that finds the queue non-empty waits its turn and one that finds it full is refused at once; with `LB_MODE=nodelay` queued requests are answered at once and their places freed at R, which the token-bucket clauses check with B + 1; `RL_DELAY=D` answers the first D excess requests at once. nginx's `limit_req` is one. The scenarios measure how fast allowed answers leave, that B + 1 of a burst are allowed and the rest refused within a second, that no queued request waits longer than its turn, and that one key's queue delays no other key.",
+	Seed:      "none of the seeds; the classic web-server and proxy limiter (request shaping)",
 	Algorithm: "a per-key queue of B drained at R requests/s: excess is delayed, not refused, until the queue is full",
 	Defaults:  Defaults{Key: userHeader, Method: "GET", Dialect: "auto", LimitedBody: "none"},
 	Takes:     append(clone(httpSettings), SettingBurst, SettingRate, SettingLBMode, SettingDelay),

@@ -28,6 +28,21 @@ const (
 	AlignGrid Align = "grid"
 )
 
+// Meaning says where a's windows lie (dialects.md, "Windows").
+func (a Align) Meaning() string {
+	switch a {
+	case AlignEpoch:
+		return "[kW, (k+1)W) in unix time: every key's windows on the epoch's grid (spec/003)"
+	case AlignFirstRequest:
+		return "opened by the key's first request after its previous window ended, lasting W (spec/004, the PRD)"
+	case AlignKeyGrid:
+		return "a grid of W anchored at the key's first-ever request: after an idle gap the next window still starts on that grid"
+	case AlignGrid:
+		return "one grid of W for all keys, anchored at an instant learnt from the first Reset (windows that start when the process starts)"
+	}
+	return ""
+}
+
 // Aligns lists the alignments WINDOW_ALIGN accepts.
 func Aligns() []Align { return []Align{AlignEpoch, AlignFirstRequest, AlignKeyGrid, AlignGrid} }
 
@@ -84,7 +99,10 @@ type Profile struct {
 	Name      Name
 	Seed      string // the seeds of spec/ it is read from
 	Algorithm string // one line: what the design does
-	Defaults  Defaults
+	// Explain tells an implementer, in a paragraph, what the design is and
+	// what its scenarios check (docs/profiles.md's section of it).
+	Explain  string
+	Defaults Defaults
 	// Takes lists the settings beyond the target contract's the profile
 	// accepts (KEY, WINDOW_ALIGN, RL_BURST, …); any other profile setting
 	// given is a configuration mistake.

@@ -255,3 +255,18 @@ func TestDescriptions(t *testing.T) {
 		t.Errorf("fixed-window of the default alignment: %q", got)
 	}
 }
+
+// TestEveryDesignExplained: docs/profiles.md's section of each design is
+// its entry's paragraph, and each alignment says where its windows lie.
+func TestEveryDesignExplained(t *testing.T) {
+	for _, p := range profile.All() {
+		if len(p.Explain) < 100 {
+			t.Errorf("%s: Explain %q is not a paragraph", p.Name, p.Explain)
+		}
+	}
+	for _, a := range profile.Aligns() {
+		if a.Meaning() == "" {
+			t.Errorf("WINDOW_ALIGN=%s has no meaning", a)
+		}
+	}
+}

@@ -7,7 +7,8 @@ import (
 
 // slidingLogEntry is spec/002's log of each key's requests of the last W.
 var slidingLogEntry = Profile{
-	Name: SlidingLog, Seed: "spec/002; spec/003 sliding_window",
+	Name: SlidingLog, Explain: "A sliding log keeps each allowed request's time and allows a request while fewer than N lie in the last W: no span of W ever holds more than N, and quota comes back request by request as each leaves the window. The scenarios send bursts at every phase of any grid (a windowed design fails there), race N+5 on a fresh key, and check that a refused client is served again once its oldest request has left.",
+	Seed:      "spec/002; spec/003 sliding_window",
 	Algorithm: "at most N allowed in any window of length W",
 	Defaults: Defaults{Key: userHeader, Method: "GET", Dialect: "auto",
 		LimitedBody: "/error/code=RATE_LIMITED"},

@@ -11,7 +11,8 @@ import (
 // windowCounterEntry is the sliding-window counter: the weighted two-window
 // estimate most services and proxies build.
 var windowCounterEntry = Profile{
-	Name: SlidingWindowCounter, Seed: "none of the seeds (spec/003 sums per-window rows); the sliding window most services and proxies build",
+	Name: SlidingWindowCounter, Explain: "A sliding-window counter keeps two counts per key, the current grid window's and the previous one's, and allows a request at t while the estimate e = p·(1 − (t − s)/W) + c is below N (p allowed in the previous window, c in this one, s its start). It trades a true log's exactness for O(1) state: it may allow more than N in a span of W, never more than N in one grid window. The scenarios check the weighted bound across a window's start (what tells it from a fixed window), that a request finding e ≤ N − 2 is allowed, and exactly N of N + k racing on a fresh key; each bound has a tolerance of one request and decision times anywhere in [send, receive]. Where refused requests count too, as HAProxy's and Fiber's counters do, claim `FEATURES=counts-refused`.",
+	Seed:      "none of the seeds (spec/003 sums per-window rows); the sliding window most services and proxies build",
 	Algorithm: "a two-window weighted estimate of the sliding count on a grid of W (the epoch's by default)",
 	Defaults:  Defaults{Key: userHeader, Method: "GET", Dialect: "auto", LimitedBody: "none", Align: AlignEpoch},
 	Takes:     append(clone(httpSettings), SettingWindowAlign),

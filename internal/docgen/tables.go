@@ -45,12 +45,17 @@ func (t *tables) region(name string) (string, bool) {
 		return fmt.Sprint(len(faults.All())), true
 	case "profile-names":
 		return codeList(profile.Names()), true
+	case "aligns":
+		return aligns(), true
 	case "packages":
 		s, err := packages(t.root)
 		if err != nil {
 			return "error: " + err.Error(), true
 		}
 		return s, true
+	}
+	if n, ok := strings.CutPrefix(name, "design:"); ok {
+		return t.design(profile.Name(n))
 	}
 	return "", false
 }
