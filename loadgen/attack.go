@@ -10,8 +10,6 @@ import (
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
-
-	"github.com/rlspec/rlspec/model"
 )
 
 // Defaults of an Attacker.
@@ -45,8 +43,8 @@ type Attacker struct {
 	progress    func(Progress)
 	hlog        io.Writer
 	meta        Meta
-	startAt     time.Time          // zero: start at once
-	queueModel  *model.LeakyBucket // nil: no queue modelled (WithQueue)
+	startAt     time.Time // zero: start at once
+	queueModel  Queue     // nil: no queue modelled (WithQueue)
 }
 
 // Option configures an Attacker.

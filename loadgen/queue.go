@@ -7,8 +7,17 @@ import (
 	"github.com/rlspec/rlspec/model"
 )
 
-// WithQueue names the design's queue: m is the target's leaky bucket,
-// stepped per key with the times requests are sent. For each response the target allowed, the model's Decision.Wait is
+// Queue is a design whose excess waits its turn (profile.Profile.Queues):
+// its Decisions carry each allowed request's Wait, and FullWait is the
+// wait of a full queue's last place (0 where queued requests are answered
+// at once). model.LeakyBucket is one.
+type Queue interface {
+	model.Model
+	FullWait() time.Duration
+}
+
+// WithQueue names the design's queue: m is the target's queue (a leaky
+// bucket), stepped per key with the times requests are sent. For each response the target allowed, the model's Decision.Wait is
 // the queueing delay the design prescribes: it is recorded in its own
 // histogram (Histograms.Queue) and taken off the latency to give the
 // service latency (Histograms.Service). Without it no queue is modelled.
@@ -26,20 +35,20 @@ import (
 // nodelay); the next request of the key, which the model allows, the
 // target then refuses. Both are counted (Result.QueueEdge), and come in
 // pairs when the target is the bucket modelled.
-func WithQueue(m model.LeakyBucket) Option { return func(a *Attacker) { a.queueModel = &m } }
+func WithQueue(m Queue) Option { return func(a *Attacker) { a.queueModel = m } }
 
 // keyQueue is the model's state per key during one attack.
 type keyQueue struct {
 	mu     sync.Mutex
-	m      model.LeakyBucket
+	m      Queue
 	states map[uint64]model.State
 }
 
-func newKeyQueue(m *model.LeakyBucket) *keyQueue {
+func newKeyQueue(m Queue) *keyQueue {
 	if m == nil {
 		return nil
 	}
-	return &keyQueue{m: *m, states: map[uint64]model.State{}}
+	return &keyQueue{m: m, states: map[uint64]model.State{}}
 }
 
 // queued is what the queue model prescribed for one request.
@@ -62,8 +71,8 @@ func (q *keyQueue) step(key uint64, clock Clock) queued {
 		q.states[key] = next
 	}
 	q2 := queued{modelled: true, allowed: d.Allowed, wait: d.Wait}
-	if !d.Allowed && !q.m.NoDelay {
-		q2.wait = time.Duration(int64(q.m.Burst-q.m.Delay)*q.m.Interval()) * time.Microsecond
+	if !d.Allowed {
+		q2.wait = q.m.FullWait()
 	}
 	return q2
 }

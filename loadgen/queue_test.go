@@ -15,7 +15,7 @@ import (
 // the queue drains as the fake clock moves on.
 func TestKeyQueueBurstWaitsItsTurn(t *testing.T) {
 	const burst, rate = 4, 2.0
-	q := newKeyQueue(&model.LeakyBucket{Burst: burst, Rate: rate})
+	q := newKeyQueue(model.LeakyBucket{Burst: burst, Rate: rate})
 	clk := &fakeClock{now: time.Unix(1_700_000_000, 0)}
 	for k := range burst + 1 {
 		got := q.step(7, clk)

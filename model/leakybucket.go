@@ -90,3 +90,13 @@ func (m LeakyBucket) Canonical(st State, at time.Time) State { return bucketCano
 // ResetHorizon is the furthest a Reset may lie ahead: the time a full
 // queue of B + 1 takes to drain, ⌈(B+1)/R⌉ s.
 func (m LeakyBucket) ResetHorizon() time.Duration { return fillTime(float64(m.Burst+1), m.Rate) }
+
+// FullWait is the wait of a full queue's last place: (B − D) intervals in
+// delay mode, 0 under nodelay (loadgen's queueing delay of a request the
+// target let into the last place).
+func (m LeakyBucket) FullWait() time.Duration {
+	if m.NoDelay {
+		return 0
+	}
+	return time.Duration(int64(m.Burst-m.Delay)*m.Interval()) * time.Microsecond
+}

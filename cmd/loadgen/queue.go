@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/rlspec/rlspec/loadgen"
-	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 )
@@ -26,9 +25,9 @@ func queueOptions(t service.Config) ([]loadgen.Option, error) {
 	if err != nil {
 		return nil, fmt.Errorf("PROFILE=%s: %w", t.Profile, err)
 	}
-	q, ok := m.(model.LeakyBucket)
+	q, ok := m.(loadgen.Queue)
 	if !ok {
-		return nil, fmt.Errorf("PROFILE=%s: the load generator models a leaky bucket's queue, not a %T", t.Profile, m)
+		return nil, fmt.Errorf("PROFILE=%s: its model %T says no queue's wait (loadgen.Queue)", t.Profile, m)
 	}
 	return []loadgen.Option{loadgen.WithQueue(q)}, nil
 }

@@ -125,7 +125,7 @@ func TestDesignsAtomic(t testing.TB, open Open) {
 				continue
 			}
 			allowed++
-			if lb, ok := d.m.(model.LeakyBucket); ok && !lb.NoDelay {
+			if q, ok := d.m.(interface{ FullWait() time.Duration }); ok && q.FullWait() > 0 { // a queue whose requests wait their turn
 				if waits[dec.Wait] {
 					t.Fatalf("%s: two requests were given the turn %v", d.name, dec.Wait)
 				}
