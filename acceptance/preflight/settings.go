@@ -154,7 +154,7 @@ func firstAllowed(tc service.Config, ex *httpclient.Exchange) error {
 	}
 	if tc.Profile == profile.PRD && ex.Status/100 == 4 && ex.Status != http.StatusTooManyRequests {
 		// A generic API under the default profile.
-		hint += "; PROFILE=prd (the default) sends the PRD's POST of a ride: for another API set PROFILE to its design (sliding-log, fixed-window, token-bucket; docs/profiles.md) — `rlspec probe` looks at your API with a few requests and prints the settings to use"
+		hint += "; PROFILE=prd (the default) sends the PRD's POST of a ride: for another API set PROFILE to its design (" + profile.Choices(false) + "; docs/profiles.md) — `rlspec probe` looks at your API with a few requests and prints the settings to use"
 	}
 	return fmt.Errorf("the first request of a fresh key (%s %s) was answered HTTP %d%s, not 2xx: rlspec can test only what the service allows; %s",
 		ex.Method, redact.URL(ex.URL), ex.Status, bodyExcerpt(ex.RespBody), hint)

@@ -23,6 +23,8 @@ import (
 	"os/signal"
 	"sort"
 	"syscall"
+
+	"github.com/rlspec/rlspec/profile"
 )
 
 // command runs one subcommand and returns its exit status.
@@ -68,7 +70,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	sort.Strings(names)
 	if len(args) > 0 && isHelp(args[0]) {
-		fmt.Fprintf(stdout, "usage: rlspec <command> [flags]\n\nrlspec verifies your HTTP rate limiter against its design: a profile of\ndocs/profiles.md (prd, sliding-log, fixed-window, token-bucket; PROFILE).\n\ncommands:\n")
+		fmt.Fprintf(stdout, "usage: rlspec <command> [flags]\n\nrlspec verifies your HTTP rate limiter against its design: a profile of\ndocs/profiles.md (PROFILE: %s).\n\ncommands:\n", profile.Choices(false))
 		for _, n := range names {
 			fmt.Fprintf(stdout, "  %-11s %s\n", n, summaries[n])
 		}

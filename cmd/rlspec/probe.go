@@ -85,7 +85,7 @@ func probeConfig(args []string, getenv envflag.Getenv, help io.Writer) (probeCmd
 	tc.RegisterSome(fs, getenv, probeFlags...)
 	for name, usage := range map[string]string{
 		service.FlagURL:     "your running service's endpoint, e.g. http://127.0.0.1:8080/api/items (TARGET_URL)",
-		service.FlagProfile: "the design, when you know it: prd, sliding-log, fixed-window, token-bucket, sliding-window-counter or leaky-bucket; unset, the probe suggests one (PROFILE)",
+		service.FlagProfile: "the design, when you know it: " + profile.Choices(false) + "; unset, the probe suggests one (PROFILE)",
 		service.FlagPath:    "path of the endpoint, joined to TARGET_URL; unset: TARGET_URL's own path, else / (or /v1/ride_summary for PROFILE=prd) (TARGET_PATH)",
 	} {
 		fs.Lookup(name).Usage, fs.Lookup(name).DefValue = usage, ""
