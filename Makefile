@@ -45,7 +45,7 @@ test: deps-postgres
 	  [ $$s = 0 ] && [ $$f = 0 ] ) >"$$log" 2>&1 & self=$$!; \
 	$(MAKE) --no-print-directory vet lint mocks-check lint-ci || exit 1; \
 	echo "$(GO) test -race -count=1 -timeout 9m <every package but ./selftest>"; \
-	$(GO) test -race -count=1 -timeout 9m $(RACE_PKGS); race=$$?; \
+	$(GO) test -race -count=1 -parallel $(TEST_PARALLEL) -timeout 9m $(RACE_PKGS); race=$$?; \
 	wait $$self; selfrc=$$?; self=; cat "$$log"; \
 	[ $$race = 0 ] && [ $$selfrc = 0 ]
 
@@ -117,6 +117,11 @@ deps-postgres:
 # duration, so a loaded machine runs the same work instead of failing with
 # "context deadline exceeded" while it still gathers the baseline coverage
 TEST_FUZZTIME ?= 4000x
+
+# how many t.Parallel tests of one package the -race tests run at once
+# (go test's default is GOMAXPROCS, 2 here): most of them wait on child
+# processes and windows of seconds, not on the CPU
+TEST_PARALLEL ?= 4
 
 ## vet: go vet and gofmt
 vet:
