@@ -45,7 +45,7 @@ test: deps-postgres
 	  [ $$s = 0 ] && [ $$f = 0 ] ) >"$$log" 2>&1 & self=$$!; \
 	$(MAKE) --no-print-directory vet lint mocks-check lint-ci || exit 1; \
 	echo "$(GO) test -race -count=1 -timeout 9m <every package but ./selftest>"; \
-	$(GO) test -race -count=1 -parallel $(TEST_PARALLEL) -timeout 9m $(RACE_PKGS); race=$$?; \
+	$(GO) test -race -count=1 -p $(TEST_PACKAGES) -parallel $(TEST_PARALLEL) -timeout 9m $(RACE_PKGS); race=$$?; \
 	wait $$self; selfrc=$$?; self=; cat "$$log"; \
 	[ $$race = 0 ] && [ $$selfrc = 0 ]
 
@@ -122,6 +122,10 @@ TEST_FUZZTIME ?= 4000x
 # (go test's default is GOMAXPROCS, 2 here): most of them wait on child
 # processes and windows of seconds, not on the CPU
 TEST_PARALLEL ?= 4
+# how many packages' -race tests run at once (go test's default is
+# GOMAXPROCS): the docker, child-process and window tests wait more than
+# they compute, so four overlap on two cores
+TEST_PACKAGES ?= 4
 
 ## vet: go vet and gofmt
 vet:
