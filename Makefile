@@ -31,20 +31,23 @@ help:
 # so it runs without it, beside the -race tests: it mostly waits (windows of
 # seconds), its race faults are deterministic and its time assumptions are
 # checked after the fact, so sharing the machine changes no verdict. The
-# fuzz targets follow it in the same background lane, on the CPU its waits
-# leave. Their output follows the -race tests'. The lane starts first, and
-# the checks that need no test (vet, lint, mocks, CI lint) run while it
-# waits on its windows.
-RACE_PKGS = $$($(GO) list ./... | grep -v '/selftest$$')
+# same holds of cmd/rlspec's tests, which run the CLI in child processes
+# (each a whole suite against the embedded reference, race-instrumented
+# under -race): they run beside the self-test, then the fuzz targets follow
+# in that background lane, on the CPU its waits leave. Their output follows
+# the -race tests'. The lane starts first, and the checks that need no test
+# (vet, lint, mocks, CI lint) run while it waits on its windows.
+LANE_PKGS = ./selftest ./cmd/rlspec
+RACE_PKGS = $$($(GO) list ./... | grep -v -e '/selftest$$' -e '/cmd/rlspec$$')
 test: export VULNCHECK_SCAN = package
 test: deps-postgres
 	@log=$$(mktemp); self=; trap 'rm -f "$$log"; [ -n "$$self" ] && { pkill -P $$self; kill $$self; } 2>/dev/null; true' EXIT; \
-	echo "$(GO) test -count=1 -timeout 9m ./selftest, then make fuzz (beside the checks and the -race tests; their output follows)"; \
-	( $(GO) test -count=1 -timeout 9m ./selftest; s=$$?; \
+	echo "$(GO) test -count=1 -parallel $(TEST_PARALLEL) -timeout 9m $(LANE_PKGS), then make fuzz (beside the checks and the -race tests; their output follows)"; \
+	( $(GO) test -count=1 -parallel $(TEST_PARALLEL) -timeout 9m $(LANE_PKGS); s=$$?; \
 	  $(MAKE) --no-print-directory fuzz FUZZTIME=$(TEST_FUZZTIME); f=$$?; \
 	  [ $$s = 0 ] && [ $$f = 0 ] ) >"$$log" 2>&1 & self=$$!; \
 	$(MAKE) --no-print-directory vet lint mocks-check lint-ci || exit 1; \
-	echo "$(GO) test -race -count=1 -timeout 9m <every package but ./selftest>"; \
+	echo "$(GO) test -race -count=1 -p $(TEST_PACKAGES) -parallel $(TEST_PARALLEL) -timeout 9m <every package but $(LANE_PKGS)>"; \
 	$(GO) test -race -count=1 -p $(TEST_PACKAGES) -parallel $(TEST_PARALLEL) -timeout 9m $(RACE_PKGS); race=$$?; \
 	wait $$self; selfrc=$$?; self=; cat "$$log"; \
 	[ $$race = 0 ] && [ $$selfrc = 0 ]
