@@ -35,14 +35,14 @@ Feature: Sliding-window counter: a two-window weighted estimate of the sliding c
     "SWC-3: A request that finds e ≤ N − 2 for every placement is allowed."
     The key spends N early in a window and keeps retrying while refused
     (unless counts-refused is claimed: then the retries would count, so
-    none is sent); 1.2 s before the next window ends the previous one
-    weighs a fifth of its count. A counter that counts the refused retries
+    none is sent); 1.5 s before the next window ends the previous one
+    weighs a quarter of its count. A counter that counts the refused retries
     without claiming it, or weighs the previous window the wrong way,
     refuses requests that fit.
     Given a fresh key
     When a grid window begins
     And N requests of the key are allowed and, unless refused requests count, 30 more sent while it is refused
-    And 1.2 seconds before the next window ends requests of the key are sent one after another until one is refused
+    And 1.5 seconds before the next window ends requests of the key are sent one after another until one is refused
     Then no request of the key was refused while the weighted count was at most N − 2
 
   @SWC-4 @profile:sliding-window-counter @id:SWC-4-01

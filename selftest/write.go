@@ -64,8 +64,8 @@ func (m *Matrix) Write(w io.Writer) {
 		if len(r.Acceptance.FailedIDs) > 0 {
 			fmt.Fprintf(w, "reference run %d: failed %s\n", r.N, strings.Join(r.Acceptance.FailedIDs, " "))
 		}
-		if len(r.Acceptance.SkippedIDs) > 0 {
-			fmt.Fprintf(w, "reference run %d: skipped %s\n", r.N, strings.Join(r.Acceptance.SkippedIDs, " "))
+		for _, id := range r.Acceptance.SkippedIDs {
+			fmt.Fprintf(w, "reference run %d: skipped %s: %s\n", r.N, id, orNone(r.Acceptance.SkipReasons[id]))
 		}
 		if len(r.Acceptance.NotClaimedIDs) > 0 {
 			fmt.Fprintf(w, "reference run %d: not claimed by the reference (not run) %s\n", r.N, strings.Join(r.Acceptance.NotClaimedIDs, " "))
@@ -146,4 +146,12 @@ func abbreviate(ids []string, n int) string {
 		return strings.Join(ids, " ")
 	}
 	return strings.Join(ids[:n], " ") + fmt.Sprintf(" +%d", len(ids)-n)
+}
+
+// orNone is why, or "(no reason recorded)".
+func orNone(why string) string {
+	if why == "" {
+		return "(no reason recorded)"
+	}
+	return why
 }
