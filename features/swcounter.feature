@@ -42,7 +42,7 @@ Feature: Sliding-window counter: a two-window weighted estimate of the sliding c
     Given a fresh key
     When a grid window begins
     And N requests of the key are allowed and, unless refused requests count, 30 more sent while it is refused
-    And 1.5 seconds before the next window ends requests of the key are sent one after another until one is refused
+    And 1.5 seconds before the next window ends N+1 requests of the key are sent at once
     Then no request of the key was refused while the weighted count was at most N − 2
 
   @SWC-4 @profile:sliding-window-counter @id:SWC-4-01
