@@ -43,6 +43,15 @@ func (a Align) Meaning() string {
 	return ""
 }
 
+// AlignList is as, written for a message: "epoch, key-grid or grid".
+func AlignList(as []Align) string {
+	s := joined(as)
+	if i := strings.LastIndex(s, ", "); i >= 0 {
+		s = s[:i] + " or " + s[i+2:]
+	}
+	return s
+}
+
 // Aligns lists the alignments WINDOW_ALIGN accepts.
 func Aligns() []Align { return []Align{AlignEpoch, AlignFirstRequest, AlignKeyGrid, AlignGrid} }
 

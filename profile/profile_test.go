@@ -270,3 +270,16 @@ func TestEveryDesignExplained(t *testing.T) {
 		}
 	}
 }
+
+// TestAlignList: the alignments a message names, joined with a final "or".
+func TestAlignList(t *testing.T) {
+	for want, as := range map[string][]profile.Align{
+		"epoch":                                  {profile.AlignEpoch},
+		"epoch or grid":                          {profile.AlignEpoch, profile.AlignGrid},
+		"epoch, first-request, key-grid or grid": profile.Aligns(),
+	} {
+		if got := profile.AlignList(as); got != want {
+			t.Errorf("AlignList(%v) = %q, want %q", as, got, want)
+		}
+	}
+}

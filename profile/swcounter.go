@@ -26,9 +26,12 @@ var windowCounterEntry = Profile{
 	// only when N and W leave that window's weight 2 s into the next one
 	// above 1 (N = 10, W = 6 s).
 	Quick:  Size{Limit: 10, Window: 6 * time.Second},
-	Aligns: []Align{AlignEpoch, AlignKeyGrid, AlignGrid}, // its windows lie on a grid
+	Aligns: gridAligns, // its windows lie on a grid
 	Bounds: windowCounterBounds,
 }
+
+// gridAligns are the alignments whose windows lie on a grid of W.
+var gridAligns = []Align{AlignEpoch, AlignKeyGrid, AlignGrid}
 
 // windowCounter is the sliding-window counter, counting refused requests
 // when counts-refused is claimed.
@@ -39,7 +42,7 @@ func windowCounter(p Params) (model.Model, error) {
 	m.CountsRefused = p.CountsRefused
 	switch p.Align {
 	case AlignFirstRequest:
-		return nil, fmt.Errorf("window-counter model: WINDOW_ALIGN=%s: its windows lie on a grid (%s, %s or %s)", p.Align, AlignEpoch, AlignKeyGrid, AlignGrid)
+		return nil, fmt.Errorf("window-counter model: WINDOW_ALIGN=%s: its windows lie on a grid (%s)", p.Align, AlignList(gridAligns))
 	case AlignKeyGrid:
 		m.KeyGrid = true
 	case AlignGrid:

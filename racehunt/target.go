@@ -54,9 +54,10 @@ func NewLive(ctx context.Context, cfg service.Config, bases []string, opts ...Ru
 	for i, b := range bases {
 		shown[i] = redact.URL(b)
 	}
-	desc := fmt.Sprintf("%v (%s)", shown, profile.Of(cfg.Profile).Sizing(cfg.Params()))
+	sizing := profile.Of(cfg.Profile).Sizing(cfg.Params())
+	desc := fmt.Sprintf("%v (%s)", shown, sizing)
 	if !profile.IsPRD(r.cfg.Profile) {
-		desc = fmt.Sprintf("%v (PROFILE=%s, %s)", shown, r.cfg.Profile, profile.Of(cfg.Profile).Sizing(cfg.Params()))
+		desc = fmt.Sprintf("%v (PROFILE=%s, %s)", shown, r.cfg.Profile, sizing)
 	}
 	return &Live{runner: r, desc: desc}, nil
 }

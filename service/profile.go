@@ -97,7 +97,7 @@ func (c Config) validateProfile() []error {
 			}
 		}
 		if p.TakesSetting(envWindowAlign) && !p.TakesAlign(c.WindowAlign) {
-			errs = append(errs, fmt.Errorf("WINDOW_ALIGN=%s does not apply to PROFILE=%s: it takes %s", c.WindowAlign, c.Profile, joinAligns(p.Aligns)))
+			errs = append(errs, fmt.Errorf("WINDOW_ALIGN=%s does not apply to PROFILE=%s: it takes %s", c.WindowAlign, c.Profile, profile.AlignList(p.Aligns)))
 		}
 		for _, f := range c.Features {
 			if !slices.Contains(p.Features(), f) {
@@ -114,18 +114,6 @@ func (c Config) validateProfile() []error {
 		}
 	}
 	return errs
-}
-
-// joinAligns is "epoch, key-grid or grid".
-func joinAligns(as []profile.Align) string {
-	s := make([]string, len(as))
-	for i, a := range as {
-		s[i] = string(a)
-	}
-	if len(s) < 2 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 // ForProfile returns c for one profile p: every profile setting left unset

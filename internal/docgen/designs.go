@@ -21,8 +21,9 @@ func (t *tables) design(name profile.Name) (string, bool) {
 	}
 	var b strings.Builder
 	b.WriteString(p.Explain + "\n\n| clause | sentence | scenarios |\n| --- | --- | --- |\n")
+	core := p.Core()
 	for _, c := range clause.All() {
-		if !slices.Contains(p.Core(), c.ID) {
+		if !slices.Contains(core, c.ID) {
 			continue
 		}
 		var sc []string
