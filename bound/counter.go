@@ -74,6 +74,9 @@ func counterKey(es []Event, n int, W, T int64) (Violation, bool) {
 		}
 		cw.build(k*W, p, W)
 	}
+	if v, ok := counterGroups(wins, n, W, T); ok {
+		return v, true
+	}
 	for _, j := range es {
 		lo, hi := j.Send-T, j.Recv+T
 		smallest := int64(-1 << 62)
@@ -104,6 +107,37 @@ func counterKey(es []Event, n int, W, T int64) (Violation, bool) {
 			sortBySend(ev)
 			return Violation{Key: j.Key, Events: ev,
 				Detail: fmt.Sprintf("request #%d was allowed although, wherever its decision and the others' lie (±%s), the estimate was at least %.2f", j.ID, time.Duration(T), float64(smallest)/float64(W))}, true
+		}
+	}
+	return Violation{}, false
+}
+
+// counterGroups finds the violation no single request shows: of the
+// allowed requests certainly inside one window, the first j + 1 by the end
+// of their intervals (d_j the latest of those ends), whichever is decided
+// last counts j others in its window and lies at or before d_j, so its
+// estimate is at least p·(1 − (d_j − s)/W) + j — whatever the order and
+// times of the decisions. N − 1 requests sent at once early in a window
+// after N were allowed are each allowed at an estimate below N + 1 in some
+// placement, but not all of them in any one.
+func counterGroups(wins map[int64]*counterWindow, n int, W, T int64) (Violation, bool) {
+	for k, cw := range wins {
+		s, p := k*W, int64(0)
+		if prev := wins[k-1]; prev != nil {
+			p = int64(len(prev.evs))
+		}
+		for j, d := range cw.ends {
+			eW := p*(s+W-d) + int64(j)*W
+			if eW < int64(n+1)*W {
+				continue
+			}
+			ev := slices.Clone(cw.evs[:j+1])
+			if prev := wins[k-1]; prev != nil {
+				ev = append(ev, prev.evs...)
+			}
+			sortBySend(ev)
+			return Violation{Key: cw.evs[j].Key, Events: ev,
+				Detail: fmt.Sprintf("%d requests were allowed in one window with %d allowed in the one before, and whichever of them was decided last found the estimate at least %.2f, wherever the decisions lie (±%s)", j+1, p, float64(eW)/float64(W), time.Duration(T))}, true
 		}
 	}
 	return Violation{}, false

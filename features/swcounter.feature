@@ -13,9 +13,9 @@ Feature: Sliding-window counter: a two-window weighted estimate of the sliding c
   @SWC-1 @profile:sliding-window-counter @id:SWC-1-01
   Scenario: SWC-1-01 [SWC-1] one grid window holds at most N
     "SWC-1: At most N allowed in any one grid window." A fresh key sends
-    N+3 requests one after another early in a window.
+    N+3 requests one after another in a window with at least W/2 left.
     Given a fresh key
-    When a grid window begins
+    When a grid window with at least W/2 left is under way
     And N+3 requests of the key are sent one after another
     Then exactly N of them were allowed, all within one grid window
 
@@ -33,14 +33,14 @@ Feature: Sliding-window counter: a two-window weighted estimate of the sliding c
   @SWC-3 @profile:sliding-window-counter @id:SWC-3-01
   Scenario: SWC-3-01 [SWC-3] late in the next window the previous one weighs little
     "SWC-3: A request that finds e ≤ N − 2 for every placement is allowed."
-    The key spends N early in a window and keeps retrying while refused
+    The key spends N in a window and keeps retrying while refused
     (unless counts-refused is claimed: then the retries would count, so
     none is sent); 1.5 s before the next window ends the previous one
-    weighs a quarter of its count. A counter that counts the refused retries
+    weighs 1.5 s/W of its count. A counter that counts the refused retries
     without claiming it, or weighs the previous window the wrong way,
     refuses requests that fit.
     Given a fresh key
-    When a grid window begins
+    When a grid window with at least 0.5 seconds left is under way
     And N requests of the key are allowed and, unless refused requests count, 30 more sent while it is refused
     And 1.5 seconds before the next window ends N+1 requests of the key are sent at once
     Then no request of the key was refused while the weighted count was at most N − 2
@@ -50,7 +50,7 @@ Feature: Sliding-window counter: a two-window weighted estimate of the sliding c
     "SWC-4: N + k concurrent requests on a fresh key: exactly N." Here k is
     5; the first-ever request of the key races its own insert.
     Given a fresh key
-    When a grid window begins
+    When a grid window with at least W/2 left is under way
     And N+5 requests are sent with the key concurrently
     Then exactly N of them were allowed, all within one grid window
 
@@ -61,7 +61,7 @@ Feature: Sliding-window counter: a two-window weighted estimate of the sliding c
     it needs an instance without them: a refusal there starts a penalty.
     Given an instance whose refusals start no penalty
     And a fresh key
-    When a grid window begins
+    When a grid window with at least W/2 left is under way
     And N requests are sent with the key
     And the next request with the key is refused with 429
     Then the refusal has LIMITED_STATUS, a body matching LIMITED_BODY and, where sent, Retry-After in [1, W]
@@ -74,7 +74,7 @@ Feature: Sliding-window counter: a two-window weighted estimate of the sliding c
     first window no previous window weighs: e is the count allowed so far,
     and both readings of Reset are the window's end.
     Given a fresh key
-    When a grid window begins
+    When a grid window with at least W/2 left is under way
     And N requests are sent with the key
     And the next request with the key is refused with 429
     Then every response carried Limit N, Remaining N minus the weighted count, and Reset at the grid window's end
@@ -84,7 +84,7 @@ Feature: Sliding-window counter: a two-window weighted estimate of the sliding c
     "SWC-7: Keys are independent; a request without the key's header is
     keyed by client address (as SL-8)."
     Given a fresh key
-    When a grid window begins
+    When a grid window with at least W/2 left is under way
     And N requests are sent with the key
     And the next request with the key is refused with 429
     Then another fresh key from the same client address gets N requests allowed
@@ -94,7 +94,7 @@ Feature: Sliding-window counter: a two-window weighted estimate of the sliding c
     "SWC-7: Keys are independent; a request without the key's header is
     keyed by client address (as SL-8)."
     Given a fresh client address
-    When a grid window begins
+    When a grid window with at least W/2 left is under way
     And N requests are sent without the key
     Then the next request without the key is refused with 429
     And a request without the key from another fresh client address is allowed

@@ -23,9 +23,11 @@ var windowCounterEntry = Profile{
 	AtQuota:   atLimit,
 	// SWC-2 is decided 1 s either side of each decision, so it needs W of
 	// at least 5 s, and a counter that forgets the previous window shows
-	// only when N and W leave that window's weight 2 s into the next one
-	// above 1 (N = 10, W = 6 s).
-	Quick:  Size{Limit: 10, Window: 6 * time.Second},
+	// only when that window's weight 2.1 s into the next one lifts the
+	// last of N − 1 sent there to N + 1: N·(1 − 2.1/W) ≥ 3 (5.8 for N =
+	// 10, W = 5 s). W = 5 s keeps the longest scenario (SWC-3: two
+	// windows less 1.5 s) under 10 s.
+	Quick:  Size{Limit: 10, Window: 5 * time.Second},
 	Aligns: gridAligns, // its windows lie on a grid
 	Bounds: windowCounterBounds,
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rlspec/rlspec/bound"
@@ -21,12 +23,40 @@ const start = 100 * time.Millisecond
 // registerCounter registers the checks of profile sliding-window-counter
 // SWC-1, SWC-2 and SWC-4 on the epoch's grid of W.
 func (s *state) registerCounter(sc scenario.Stepper) {
-	sc.Step(`^a grid window begins$`, s.windowBegins)
+	sc.Step(`^a grid window with at least (W/2|\d+(?:\.\d+)? seconds) left is under way$`, s.windowUnderWay)
 	sc.Step(`^N\+(\d+) requests of the key are sent one after another$`, s.sequential)
 	sc.Step(`^exactly N of them were allowed, all within one grid window$`, s.exactlyNInWindow)
 	sc.Step(`^N requests of the key are allowed in a grid window$`, s.spendInWindow)
 	sc.Step(`^1 second into the next window N−1 requests of the key are sent, and 2 more 2 seconds after them$`, s.earlyInNext)
 	sc.Step(`^no allowed request of the key found the weighted count at N \+ 1 or more$`, s.weightedBound)
+}
+
+// windowUnderWay makes sure a window of the key's grid is under way with
+// at least room left (W/2 or some seconds, at most W less start): the
+// window of now when it does and began start or more ago, else the next
+// one, waited for. A fresh key's grid under key-grid is not known before
+// its first request: it waits for the second that anchors it.
+func (s *state) windowUnderWay(room string) error {
+	left := s.Window() / 2
+	if room != "W/2" {
+		secs, err := strconv.ParseFloat(strings.TrimSuffix(room, " seconds"), 64)
+		if err != nil {
+			return fmt.Errorf("grid window room %q: %w", room, err)
+		}
+		left = time.Duration(secs * float64(time.Second))
+	}
+	left = min(left, s.Window()-start)
+	if s.align() != profile.AlignKeyGrid || s.Key.Runs != nil {
+		if err := s.knowGrid(); err != nil {
+			return err
+		}
+		now := s.Now()
+		cur := s.gridStart(now)
+		if !now.Before(cur.Add(start)) && cur.Add(s.Window()).Sub(now) >= left {
+			return nil
+		}
+	}
+	return s.windowBegins()
 }
 
 // windowBegins waits for the next window of the key's grid to begin (and
@@ -90,15 +120,14 @@ func (s *state) assumeOneWindow(exs []*httpclient.Exchange) {
 	})
 }
 
-// spendInWindow waits until 1.1 s into the next grid window and sends N
-// requests of the fresh key: each allowed (a fresh key's first N always
-// are). They are counted in that window when they come back more than 1 s
-// before it ends: W − 2.1 s for N requests.
+// spendInWindow sends N requests of the fresh key (each allowed: a fresh
+// key's first N always are) in a grid window, at least 1.1 s after it
+// began and, so that they are counted in it, coming back more than 1 s
+// before it ends: now if the window under way leaves that room, else 1.1
+// s into the next one. earlyInNext then needs more than 4.1 s of the
+// following window, so below 5 s the scenario could only skip at its end.
 func (s *state) spendInWindow() error {
 	tol := bound.DefaultTolerance
-	// The next window holds 1 s of margin, the N − 1, a gap of 2.1 s, the
-	// last two and 1 s of margin (earlyInNext): more than 4.1 s, so below
-	// 5 s the scenario could only skip at its end.
 	if s.Window() < 5*tol {
 		return scenario.Skip("SWC-2 can only be decided with a margin of 1 s either side of each decision when W is at least 5 s; RL_WINDOW=%s", s.Window())
 	}
@@ -112,11 +141,10 @@ func (s *state) spendInWindow() error {
 			return err
 		}
 	}
-	next, err := s.nextGridStart()
+	at, err := s.spendAt(tol + tol/10)
 	if err != nil {
 		return err
 	}
-	at := next.Add(tol + tol/10)
 	if err := s.FitsMaxWait(at.Sub(s.Now())+s.Window(), "a grid window and the next"); err != nil {
 		return err
 	}
@@ -126,13 +154,36 @@ func (s *state) spendInWindow() error {
 	return s.NAllowed()
 }
 
+// spendAt is when spendInWindow sends: lead into a window of the key's
+// grid and 1.5 s before its end (the N's time and the 1 s a decision may
+// lie after its receipt), in the window under way where it can.
+func (s *state) spendAt(lead time.Duration) (time.Time, error) {
+	if s.align() != profile.AlignKeyGrid {
+		if err := s.knowGrid(); err != nil {
+			return time.Time{}, err
+		}
+		now := s.Now()
+		cur := s.gridStart(now)
+		last := cur.Add(s.Window() - bound.DefaultTolerance*3/2)
+		switch {
+		case now.Before(cur.Add(lead)) && !cur.Add(lead).After(last):
+			return cur.Add(lead), nil
+		case !now.Before(cur.Add(lead)) && !now.After(last):
+			return now, nil
+		}
+	}
+	next, err := s.nextGridStart()
+	return next.Add(lead), err
+}
+
 // earlyInNext waits until 1 s after the next grid window began and sends
 // N−1 requests of the key one after another, then 2 more once 2 s passed
 // after the last of those came back. The checker orders two decisions
 // only when their intervals (1 s either side) do not overlap: the later
 // requests find the N − 1 counted, and the previous window's N weighing
 // about 1 − 4.3/W of their count. A counter that forgets the previous
-// window allows them (e ≥ N + 1 when W ≥ 6 s and N ≥ 10, e.g.).
+// window allows the last of the N − 1 at e ≥ N + 1 (N·(1 − 2.1/W) ≥ 3),
+// and the last two too when N·(1 − 4.3/W) ≥ 2 (W ≥ 6 s, N ≥ 10, e.g.).
 func (s *state) earlyInNext() error {
 	spent := s.Key.Runs[len(s.Key.Runs)-1]
 	tol := bound.DefaultTolerance

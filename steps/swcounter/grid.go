@@ -71,13 +71,20 @@ func (s *state) nextGridStart() (time.Time, error) {
 		})
 		return s.anchor, nil
 	case profile.AlignGrid:
-		if s.anchor.IsZero() {
-			if err := s.learnGrid(); err != nil {
-				return time.Time{}, err
-			}
+		if err := s.knowGrid(); err != nil {
+			return time.Time{}, err
 		}
 	}
 	return s.gridStart(now).Add(s.Window()), nil
+}
+
+// knowGrid learns the grid under WINDOW_ALIGN=grid when it is not yet
+// known; the epoch's is always known, a key's once its first request went.
+func (s *state) knowGrid() error {
+	if s.align() == profile.AlignGrid && s.anchor.IsZero() {
+		return s.learnGrid()
+	}
+	return nil
 }
 
 // learnGrid anchors one grid at the Reset of another fresh key's first
