@@ -74,7 +74,7 @@ type runner struct {
 // WithOutput sets where progress and the verdict table go (default io.Discard).
 func WithOutput(w io.Writer) Option { return func(r *runner) { r.out = w } }
 
-// WithConcurrency sets how many scenarios run at once (default 8).
+// WithConcurrency sets how many scenarios run at once (default 16).
 func WithConcurrency(n int) Option { return func(r *runner) { r.concurrency = n } }
 
 // WithProbeTimeout bounds the preflight probe of each target (default 10s).
@@ -161,7 +161,7 @@ func (r *Report) notClaimed() int {
 // Run runs the suite. A *CouldNotRun error means exit status 2; otherwise
 // Report.ExitCode is the verdict.
 func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
-	r := &runner{out: io.Discard, concurrency: 8, probeTimeout: 10 * time.Second, reports: true}
+	r := &runner{out: io.Discard, concurrency: 16, probeTimeout: 10 * time.Second, reports: true}
 	for _, o := range opts {
 		o(r)
 	}
@@ -249,6 +249,9 @@ func Run(ctx context.Context, cfg Config, opts ...Option) (*Report, error) {
 		env.Store = cfg.Store
 	}
 	env.Restarter = cfg.Restarter
+	if env.Turns, err = turns(features.FS, tags); err != nil {
+		return nil, couldNotRun("%v", err)
+	}
 	var clientOpts []httpclient.Option
 	if r.requestTimeout > 0 {
 		clientOpts = append(clientOpts, httpclient.WithTimeout(r.requestTimeout))

@@ -124,3 +124,46 @@ func CheckTags(expr string) error {
 	_, _, err := selectScenarios(features.FS, expr, profile.PRD)
 	return err
 }
+
+// turns orders the scenarios tags selects as godog starts them and marks
+// those that run alone (steps.RunsAlone).
+func turns(fsys fs.FS, tags string) (*steps.Turns, error) {
+	ids, alone, err := runOrder(fsys, tags)
+	if err != nil {
+		return nil, err
+	}
+	return steps.NewTurns(ids, func(id string) bool { return alone[id] }), nil
+}
+
+// runOrder lists the scenarios tags selects (a comma list of @id tags) in
+// the order godog starts them — features by name, scenarios in file order
+// — and which of them run alone.
+func runOrder(fsys fs.FS, tags string) ([]string, map[string]bool, error) {
+	selected := map[string]bool{}
+	for _, t := range strings.Split(tags, ",") {
+		selected[strings.TrimSpace(t)] = true
+	}
+	pickles, err := featurePickles(fsys)
+	if err != nil {
+		return nil, nil, err
+	}
+	var ids []string
+	alone := map[string]bool{}
+	for _, p := range pickles {
+		names := make([]string, len(p.Tags))
+		id := ""
+		for i, t := range p.Tags {
+			names[i] = t.Name
+			if strings.HasPrefix(t.Name, "@id:") {
+				id = t.Name
+			}
+		}
+		if !selected[id] {
+			continue
+		}
+		id = strings.TrimPrefix(id, "@id:")
+		ids = append(ids, id)
+		alone[id] = steps.RunsAlone(names)
+	}
+	return ids, alone, nil
+}

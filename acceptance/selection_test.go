@@ -1,9 +1,14 @@
 package acceptance
 
 import (
+	"context"
+	"io"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/cucumber/godog"
 
 	"github.com/rlspec/rlspec/features"
 	"github.com/rlspec/rlspec/profile"
@@ -73,5 +78,48 @@ func TestUnclaimedFeatureSkipped(t *testing.T) {
 	rep.Results = append(rep.Results, steps.ScenarioResult{Status: steps.Skipped, Reason: "a window passed"})
 	if rep.ExitCode() != 1 {
 		t.Fatal("STRICT=1 passed a skip of claimed work")
+	}
+}
+
+// Turns rest on knowing the order godog starts the scenarios in: the same
+// as runOrder's for every scenario of every profile.
+func TestRunOrderIsGodogs(t *testing.T) {
+	pickles, err := featurePickles(features.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for _, p := range pickles {
+		for _, tag := range p.Tags {
+			if strings.HasPrefix(tag.Name, "@id:") {
+				all = append(all, tag.Name)
+			}
+		}
+	}
+	slices.Sort(all)
+	tags := strings.Join(slices.Compact(all), ",")
+	want, alone, err := runOrder(features.FS, tags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !alone["FAIL-1-01"] || alone["AC1-01"] {
+		t.Fatalf("alone: %v", alone)
+	}
+	var got []string
+	godog.TestSuite{
+		ScenarioInitializer: func(sc *godog.ScenarioContext) {
+			sc.Before(func(ctx context.Context, s *godog.Scenario) (context.Context, error) {
+				for _, tag := range s.Tags {
+					if id, ok := strings.CutPrefix(tag.Name, "@id:"); ok {
+						got = append(got, id)
+					}
+				}
+				return ctx, nil
+			})
+		},
+		Options: &godog.Options{Format: "progress", Output: io.Discard, FS: features.FS, Paths: []string{"."}, Concurrency: 1, Tags: tags},
+	}.Run()
+	if !slices.Equal(got, want) {
+		t.Fatalf("godog started\n%v\nrunOrder says\n%v", got, want)
 	}
 }

@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"github.com/rlspec/rlspec/steps/ops"
 	"github.com/rlspec/rlspec/steps/scenario"
 	"github.com/rlspec/rlspec/steps/targetstore"
 )
@@ -9,6 +10,7 @@ import (
 // runner and the self-test use.
 type (
 	Env            = scenario.Env
+	Turns          = scenario.Turns
 	Client         = scenario.Client
 	Recorder       = scenario.Recorder
 	StoreControl   = scenario.StoreControl
@@ -24,6 +26,13 @@ const (
 	Failed  = scenario.Failed
 	Skipped = scenario.Skipped
 )
+
+// NewTurns orders the scenarios that run alone among the others.
+var NewTurns = scenario.NewTurns
+
+// RunsAlone reports whether a scenario with these tags runs alone: it
+// takes the store away or restarts the target.
+var RunsAlone = ops.TakesStore
 
 // NewEnv returns an Env for cfg against url (and disabled, may be empty).
 var NewEnv = scenario.NewEnv

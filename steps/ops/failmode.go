@@ -39,8 +39,18 @@ func (s *state) registerFailMode(sc scenario.Stepper) {
 // takesStore reports whether a scenario takes the store away or restarts
 // the target (its tags): such a scenario runs alone.
 func takesStore(sc *godog.Scenario) bool {
-	for _, t := range sc.Tags {
-		if id := clause.ID(strings.TrimPrefix(t.Name, "@")); id == clause.FAIL1 || id == clause.FAIL2 || id == clause.PS1 {
+	names := make([]string, len(sc.Tags))
+	for i, t := range sc.Tags {
+		names[i] = t.Name
+	}
+	return TakesStore(names)
+}
+
+// TakesStore reports whether a scenario with these tags takes the store
+// away or restarts the target (FAIL-1, FAIL-2, PS-1): it runs alone.
+func TakesStore(tags []string) bool {
+	for _, t := range tags {
+		if id := clause.ID(strings.TrimPrefix(t, "@")); id == clause.FAIL1 || id == clause.FAIL2 || id == clause.PS1 {
 			return true
 		}
 	}

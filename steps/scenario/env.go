@@ -53,6 +53,10 @@ type Env struct {
 	// [from, to] (internal/stall); nil: never measured, taken as none.
 	Stalls func(from, to time.Time) time.Duration
 
+	// Turns, when set, orders the scenarios that run alone among the
+	// others (nil: the first to take the lock goes first).
+	Turns *Turns
+
 	// outage lets a scenario that takes the store away run alone: it
 	// holds the write lock, every other scenario a read lock.
 	outage sync.RWMutex

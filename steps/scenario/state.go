@@ -47,6 +47,7 @@ type State struct {
 
 	alone     func(*godog.Scenario) bool // whether the scenario runs alone
 	exclusive bool                       // the scenario runs alone
+	id        string                     // the scenario's @id (its place in Env.Turns)
 	locked    bool                       // it holds Env.outage
 
 	cleanups []func()                        // run when the scenario ends
@@ -85,7 +86,7 @@ func (s *State) register(sc Stepper) {
 }
 
 func (s *State) before(ctx context.Context, sc *godog.Scenario) (context.Context, error) {
-	s.lockOutage(sc)
+	s.lockOutage(ctx, sc)
 	s.begin(ctx)
 	for _, t := range sc.Tags {
 		if id, err := clause.Parse(t.Name); err == nil {
@@ -268,7 +269,9 @@ func (s *State) attribute(v *Violation, tags []clause.ID) {
 // run alone (one that takes the store away); others share the lock.
 func (s *State) RunAloneIf(alone func(*godog.Scenario) bool) { s.alone = alone }
 
-func (s *State) lockOutage(sc *godog.Scenario) {
+func (s *State) lockOutage(ctx context.Context, sc *godog.Scenario) {
+	s.id = scenarioID(sc)
+	s.env.Turns.wait(ctx, s.id, s.env.scenarioTimeout())
 	s.exclusive = s.alone != nil && s.alone(sc)
 	if s.exclusive {
 		s.env.outage.Lock()
@@ -285,6 +288,7 @@ func (s *State) unlockOutage() {
 	s.locked = false
 	if s.exclusive {
 		s.env.outage.Unlock()
+		s.env.Turns.end(s.id)
 	} else {
 		s.env.outage.RUnlock()
 	}
