@@ -25,7 +25,7 @@ Feature: Fixed window: at most N allowed per window (FW-1 … FW-7)
     reported.
     Given a fresh key
     When the key's window has 600 ms left
-    And the key spends the rest of its window
+    And the key spends the rest of its window at once
     And the window ends
     And N+5 requests are sent with the key concurrently
     Then no span of length W held more allowed requests than the boundary bound
@@ -36,14 +36,16 @@ Feature: Fixed window: at most N allowed per window (FW-1 … FW-7)
     (first-request) allowed." A window opened by the first request is not a
     grid of W anchored at the key's first-ever request (dialects.md,
     key-grid): the key's first request, then an idle gap that ends 400 ms
-    before a later multiple of W after it; N spent there open a window, and
-    N+1 more right after that multiple of W get no fresh one. Decided after
-    the fact from send and receive times.
+    before a later multiple of W after it; N spent there at once open a
+    window, and N+1 more at once right after that multiple of W get no
+    fresh one. Sent at once, each batch comes back within about one
+    request's time even from a slow target. Decided after the fact from
+    send and receive times.
     Given a fresh key
     When the key idles after its first request until 400 ms before a later multiple of W
-    And N requests are sent with the key
+    And N requests are sent with the key at once
     And that multiple of W after the key's first request passes
-    And N+1 requests are sent with the key one after another
+    And N+1 requests are sent with the key concurrently
     Then no span of length W held more allowed requests than the boundary bound
 
   @FW-3 @FW-1 @profile:fixed-window @id:FW-3-01
@@ -54,7 +56,7 @@ Feature: Fixed window: at most N allowed per window (FW-1 … FW-7)
     ends, N+1 more get exactly N.
     Given a fresh key
     When the key's window is 1200 ms old
-    And the key spends the rest of its window
+    And the key spends the rest of its window at once
     And the window ends
     And N+1 requests are sent with the key one after another
     Then exactly N of them were allowed and the rest refused with 429
@@ -65,7 +67,7 @@ Feature: Fixed window: at most N allowed per window (FW-1 … FW-7)
     boundary get at most N."
     Given a fresh key
     When the key's window has 600 ms left
-    And the key spends the rest of its window
+    And the key spends the rest of its window at once
     And the window ends
     And N+20 requests are sent with the key concurrently
     Then exactly N of them were allowed and the rest refused with 429
@@ -79,7 +81,7 @@ Feature: Fixed window: at most N allowed per window (FW-1 … FW-7)
     more get exactly N.
     Given a fresh key
     When the key's window is 1200 ms old
-    And the key spends the rest of its window
+    And the key spends the rest of its window at once
     And the key retries every 200 ms while refused, in the last 2 s before its window ends
     And the window ends
     And N+1 requests are sent with the key one after another

@@ -90,9 +90,9 @@ func fwConfig(align profile.Align) service.Config {
 var fw202 = []string{
 	"a fresh key",
 	"the key idles after its first request until 400 ms before a later multiple of W",
-	"N requests are sent with the key",
+	"N requests are sent with the key at once",
 	"that multiple of W after the key's first request passes",
-	"N+1 requests are sent with the key one after another",
+	"N+1 requests are sent with the key concurrently",
 	"no span of length W held more allowed requests than the boundary bound",
 }
 
@@ -145,7 +145,7 @@ func TestFW202TellsAFirstRequestWindowFromAKeyGrid(t *testing.T) {
 var fw303 = []string{
 	"a fresh key",
 	"the key's window is 1200 ms old",
-	"the key spends the rest of its window",
+	"the key spends the rest of its window at once",
 	"the key retries every 200 ms while refused, in the last 2 s before its window ends",
 	"the window ends",
 	"N+1 requests are sent with the key one after another",

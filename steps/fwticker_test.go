@@ -14,7 +14,7 @@ import (
 var fw302 = []string{
 	"a fresh key",
 	"the key's window has 600 ms left",
-	"the key spends the rest of its window",
+	"the key spends the rest of its window at once",
 	"the window ends",
 	"N+20 requests are sent with the key concurrently",
 	"exactly N of them were allowed and the rest refused with 429",

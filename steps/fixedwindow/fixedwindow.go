@@ -25,7 +25,7 @@ func (s *state) registerFixedWindow(sc scenario.Stepper) {
 	sc.Step(`^the key's window has (\d+) ms left$`, s.windowHasLeft)
 	sc.Step(`^the key's window is (\d+) ms old$`, s.windowIsOld)
 	sc.Step(`^an epoch window is (\d+) ms old$`, s.epochWindowIsOld)
-	sc.Step(`^the key spends the rest of its window$`, s.spendRest)
+	sc.Step(`^the key spends the rest of its window at once$`, s.spendRest)
 	sc.Step(`^the window ends$`, s.windowEnds)
 	sc.Step(`^N\+(\d+) requests are sent with the key one after another$`, s.nPlusSequential)
 	sc.Step(`^no window held more than N allowed requests of the key$`, s.fixedBound)
@@ -111,7 +111,7 @@ func (s *state) epochWindowIsOld(ms int) error {
 // which must be allowed, and assumes they were decided inside it.
 func (s *state) spendRest() error {
 	end := s.KeyWindowEarliestEnd()
-	run, err := s.SendRun(s.Limit() - s.Key.Spent)
+	run, err := s.SendAtOnce(s.Limit() - s.Key.Spent)
 	if err != nil {
 		return err
 	}
@@ -121,10 +121,10 @@ func (s *state) spendRest() error {
 		}
 	}
 	if len(run) > 0 {
-		last := run[len(run)-1]
+		_, last := scenario.Span(run)
 		s.Assume("the window spent before it ended", func() string {
-			if !end.IsZero() && !last.Received.Before(end) {
-				return fmt.Sprintf("the last request of the window came back %s after it ended", last.Received.Sub(end).Round(time.Millisecond))
+			if !end.IsZero() && !last.Before(end) {
+				return fmt.Sprintf("the last request of the window came back %s after it ended", last.Sub(end).Round(time.Millisecond))
 			}
 			return ""
 		})

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/rlspec/rlspec/bodytmpl"
@@ -38,6 +39,7 @@ func (s *World) registerKeys(sc scenario.Stepper) {
 	sc.Step(`^a fresh key$`, s.freshKey)
 	sc.Step(`^a fresh client address$`, s.freshAnonymous)
 	sc.Step(`^N requests are sent with the key$`, s.NAllowed)
+	sc.Step(`^N requests are sent with the key at once$`, s.nAllowedAtOnce)
 	sc.Step(`^N requests are sent without the key$`, s.NAllowed)
 	sc.Step(`^N\+1 requests are sent with the key within one second$`, s.burstWithinSecond)
 	sc.Step(`^N\+(\d+) requests are sent with the key concurrently$`, s.concurrentKeyed)
@@ -156,6 +158,44 @@ func (s *World) NAllowed() error {
 	if err != nil {
 		return err
 	}
+	return s.eachAllowed(run)
+}
+
+// nAllowedAtOnce is NAllowed with the N released together: they come back
+// within about one request's time even from a slow target.
+func (s *World) nAllowedAtOnce() error {
+	run, err := s.SendAtOnce(s.Limit())
+	if err != nil {
+		return err
+	}
+	return s.eachAllowed(run)
+}
+
+// SendAtOnce releases n requests of the key together as one run, counted
+// as SendKeyed counts them: each 2xx spends, and the earliest sent opens
+// the key's window when none is open.
+func (s *World) SendAtOnce(n int) ([]*httpclient.Exchange, error) {
+	if s.Key.Client == nil {
+		return nil, scenario.Precondition(fmt.Errorf("no key: the scenario must start with a fresh key or client address"))
+	}
+	run, err := s.fireKeyed(s.Key.Client, s.KeyedN(s.Key.Value, n))
+	s.Key.Runs = append(s.Key.Runs, run)
+	bySend := slices.Clone(run)
+	slices.SortFunc(bySend, func(a, b *httpclient.Exchange) int { return a.Sent.Compare(b.Sent) })
+	for _, ex := range bySend {
+		if ex != nil && ex.Status/100 == 2 {
+			s.Key.Spent++
+			if s.Key.Opened == nil {
+				s.Key.Opened = ex
+			}
+		}
+	}
+	return run, err
+}
+
+// eachAllowed: every request of run was allowed, or the scenario's set-up
+// failed.
+func (s *World) eachAllowed(run []*httpclient.Exchange) error {
 	for i, ex := range run {
 		if ex.Status/100 != 2 {
 			v := scenario.Violate(s.Refs(), "the first N requests of a fresh key", "2xx for each",
