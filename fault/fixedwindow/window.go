@@ -76,12 +76,5 @@ func OffByOne() fault.Fault {
 
 // AnonymousShared is the fault FWAnonymousShared (its Name says what it breaks).
 func AnonymousShared() fault.Fault {
-	return fault.Fault{
-		Name:        FWAnonymousShared,
-		Breaks:      clause.Of(clause.FW7),
-		Description: "a request without the key header is keyed by one bucket shared by every client",
-		Detectors:   fault.Detectors{Scenarios: []string{"FW-7-01"}},
-		Profile:     profile.FixedWindow,
-		Wrap:        fault.AddressesShare("anonymous"),
-	}
+	return fault.AnonymousSharedOf(FWAnonymousShared, profile.FixedWindow, clause.FW7, "bucket shared by every client", "FW-7-01")
 }
