@@ -61,12 +61,7 @@ func CountsRefused() fault.Fault {
 
 // LostUpdate is the fault SWCLostUpdate (its Name says what it breaks).
 func LostUpdate() fault.Fault {
-	return fault.Fault{
-		Name:        SWCLostUpdate,
-		Breaks:      clause.Of(clause.SWC4, clause.SWC1),
-		Description: "a non-atomic update of the window counter: requests of a key within 200 ms read the same count and each add one",
-		Detectors:   fault.Detectors{Scenarios: []string{"SWC-4-01", "SWC-1-01"}, Race: true, Replicas: 1},
-		Profile:     profile.SlidingWindowCounter,
-		Wrap:        fault.LostUpdate,
-	}
+	return fault.LostUpdateOf(SWCLostUpdate, profile.SlidingWindowCounter, clause.Of(clause.SWC4, clause.SWC1),
+		"a non-atomic update of the window counter: requests of a key within 200 ms read the same count and each add one",
+		"SWC-4-01", "SWC-1-01")
 }
