@@ -19,7 +19,7 @@ func TestMain(m *testing.M) {
 	// No registry here, so no Ryuk sidecar; every test cleans up itself.
 	os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
 	code := m.Run()
-	for _, tag := range []string{testImage.tag, referenceBuild.tag} {
+	for _, tag := range []string{envserverBuild.tag, referenceBuild.tag} {
 		if tag == "" {
 			continue
 		}
@@ -48,29 +48,43 @@ func firstLine(s string) string {
 	return line
 }
 
-// testImage is the envserver image, built once per test binary.
-var testImage struct {
+// builtOnce is an image this test binary builds once, under a tag of its
+// own (removed by TestMain), so that another checkout's tests building the
+// same image at the same time cannot swap it.
+type builtOnce struct {
 	once sync.Once
 	tag  string
 	err  error
 }
 
-func envserverImage(t *testing.T) string {
+// build builds package pkg's image as tag the first time it is asked for
+// (t is skipped without Docker), and fails t if that build failed.
+func (b *builtOnce) build(t *testing.T, tag, pkg string) string {
 	t.Helper()
 	requireDocker(t)
-	testImage.once.Do(func() {
+	b.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
-		tag := "rlspec-envserver-test:" + randomHex(6)
-		testImage.err = BuildImage(ctx, tag, WithPackage("./internal/envserver"))
-		if testImage.err == nil {
-			testImage.tag = tag
+		if b.err = BuildImage(ctx, tag, WithPackage(pkg)); b.err == nil {
+			b.tag = tag
 		}
 	})
-	if testImage.err != nil {
-		t.Fatalf("build envserver image: %v", testImage.err)
+	if b.err != nil {
+		t.Fatalf("build %s: %v", tag, b.err)
 	}
-	return testImage.tag
+	return b.tag
+}
+
+// envserverBuild and referenceBuild are the envserver's and the
+// reference's images.
+var envserverBuild, referenceBuild builtOnce
+
+func envserverImage(t *testing.T) string {
+	return envserverBuild.build(t, "rlspec-envserver-test:"+randomHex(6), "./internal/envserver")
+}
+
+func buildReference(t *testing.T) string {
+	return referenceBuild.build(t, "rlspec-reference:test-"+randomHex(4), ReferencePackage)
 }
 
 func removeImage(ctx context.Context, tag string) error { return RemoveImage(ctx, tag) }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,30 +11,6 @@ import (
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/service"
 )
-
-// referenceBuild is the reference image this test binary built once,
-// under a tag of its own (removed by TestMain): another checkout's tests
-// building rlspec-reference:latest at the same time cannot swap it.
-var referenceBuild struct {
-	once sync.Once
-	tag  string
-	err  error
-}
-
-func buildReference(t *testing.T) string {
-	t.Helper()
-	requireDocker(t)
-	referenceBuild.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		referenceBuild.tag = "rlspec-reference:test-" + randomHex(4)
-		referenceBuild.err = BuildImage(ctx, referenceBuild.tag, WithPackage(ReferencePackage))
-	})
-	if referenceBuild.err != nil {
-		t.Fatalf("build %s: %v", referenceBuild.tag, referenceBuild.err)
-	}
-	return referenceBuild.tag
-}
 
 // post sends one ride summary for bucket and returns status and headers.
 func post(t *testing.T, base, bucket string) (int, dialect.RateLimit) {

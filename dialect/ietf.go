@@ -49,63 +49,62 @@ var ErrAbsent = errors.New("field absent")
 // ParseIETFPolicies parses every RateLimit-Policy field of h (a list may be
 // split over several fields).
 func ParseIETFPolicies(h http.Header) ([]IETFPolicy, error) {
-	list, err := parseList(h, PolicyField)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]IETFPolicy, 0, len(list))
-	for i, m := range list {
-		it, name, err := stringItem(m, PolicyField, i)
-		if err != nil {
-			return nil, err
-		}
-		p := IETFPolicy{Name: name, Unit: "requests"}
+	return parseItems(h, PolicyField, func(it httpsfv.Item, name string, i int) (p IETFPolicy, err error) {
+		p = IETFPolicy{Name: name, Unit: "requests"}
 		if p.Quota, err = intParam(it, PolicyField, i, "q", true, 0); err != nil {
-			return nil, err
+			return p, err
 		}
 		if v, ok := it.Params.Get("qu"); ok {
 			s, isString := v.(string)
 			if !isString {
-				return nil, fmt.Errorf("%s item %d (%q): qu is not a String", PolicyField, i+1, name)
+				return p, fmt.Errorf("%s item %d (%q): qu is not a String", PolicyField, i+1, name)
 			}
 			p.Unit = s
 		}
 		if p.Window, err = intParam(it, PolicyField, i, "w", false, 1); err != nil {
-			return nil, err
+			return p, err
 		}
-		if p.PartitionKey, err = pkParam(it, PolicyField, i); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, nil
+		p.PartitionKey, err = pkParam(it, PolicyField, i)
+		return p, err
+	})
 }
 
 // ParseIETFLimits parses every RateLimit field of h.
 func ParseIETFLimits(h http.Header) ([]IETFLimit, error) {
-	list, err := parseList(h, LimitField)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]IETFLimit, 0, len(list))
-	for i, m := range list {
-		it, name, err := stringItem(m, LimitField, i)
-		if err != nil {
-			return nil, err
-		}
-		l := IETFLimit{Name: name, Reset: -1}
+	return parseItems(h, LimitField, func(it httpsfv.Item, name string, i int) (l IETFLimit, err error) {
+		l = IETFLimit{Name: name, Reset: -1}
 		if l.Remaining, err = intParam(it, LimitField, i, "r", true, 0); err != nil {
-			return nil, err
+			return l, err
 		}
 		if _, ok := it.Params.Get("t"); ok {
 			if l.Reset, err = intParam(it, LimitField, i, "t", true, 0); err != nil {
-				return nil, err
+				return l, err
 			}
 		}
-		if l.PartitionKey, err = pkParam(it, LimitField, i); err != nil {
+		l.PartitionKey, err = pkParam(it, LimitField, i)
+		return l, err
+	})
+}
+
+// parseItems parses every field of h as one List of String-named items,
+// each read by read (given its item, name and index), in order; the first
+// error stops it.
+func parseItems[T any](h http.Header, field string, read func(it httpsfv.Item, name string, i int) (T, error)) ([]T, error) {
+	list, err := parseList(h, field)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]T, 0, len(list))
+	for i, m := range list {
+		it, name, err := stringItem(m, field, i)
+		if err != nil {
 			return nil, err
 		}
-		out = append(out, l)
+		v, err := read(it, name, i)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
 	}
 	return out, nil
 }

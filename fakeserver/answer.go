@@ -97,22 +97,12 @@ func (s *Server) refuse(w http.ResponseWriter, d reference.Decision, jsonBody []
 // answerFromEnv reads RL_DIALECT, RL_RESET_FORMAT, RL_HEADER_PREFIX,
 // RL_LIMITED_STATUS, RL_LIMITED_BODY and RL_IETF_FIELDS.
 func (c *Config) answerFromEnv(get func(string) (string, bool)) error {
-	for _, v := range []struct {
-		env string
-		set func(string) error
-	}{
+	return readEnv(get, []envVar{
 		{"RL_DIALECT", func(s string) (err error) { c.Answer.Dialect, err = ParseAnswerDialect(s); return err }},
 		{"RL_RESET_FORMAT", func(s string) (err error) { c.Answer.ResetFormat, err = dialect.ParseResetFormat(s); return err }},
 		{"RL_HEADER_PREFIX", func(s string) (err error) { c.Answer.Prefix, err = dialect.ParsePrefix(s); return err }},
 		{"RL_LIMITED_STATUS", func(s string) (err error) { c.Answer.LimitedStatus, err = dialect.ParseLimitedStatus(s); return err }},
 		{"RL_LIMITED_BODY", func(s string) (err error) { c.RefusalBody, err = ParseRefusalBody(s); return err }},
 		{"RL_IETF_FIELDS", func(s string) (err error) { c.IETF, err = strconv.ParseBool(s); return err }},
-	} {
-		if s, ok := get(v.env); ok {
-			if err := v.set(s); err != nil {
-				return fmt.Errorf("%s: %w", v.env, err)
-			}
-		}
-	}
-	return nil
+	})
 }

@@ -161,116 +161,97 @@ func ConfigFromEnv(getenv func(string) (string, bool)) (Config, error) {
 		v = strings.TrimSpace(v)
 		return v, ok && v != ""
 	}
-	if v, ok := get("BMTC_RATE_LIMIT_ENABLED"); ok {
-		b, err := ParseBool(v)
-		if err != nil {
-			return c, fmt.Errorf("BMTC_RATE_LIMIT_ENABLED: %w", err)
-		}
-		c.Enabled = b
+	err := readEnv(get, []envVar{
+		{"BMTC_RATE_LIMIT_ENABLED", func(s string) (err error) { c.Enabled, err = ParseBool(s); return err }},
+		{"BMTC_RATE_LIMIT_PER_HOUR", func(s string) (err error) { c.Limit, err = atLeast(s, 1); return err }},
+		{"BMTC_RATE_LIMIT_WINDOW_SECONDS", func(s string) (err error) { c.Window, err = windowSeconds(s); return err }},
+		{"RL_SENTINEL", func(s string) (err error) { c.Sentinel, err = atLeast(s, 0); return err }},
+		{"RL_PROFILE", func(s string) (err error) { c.Profile, err = ParseProfile(s); return err }},
+		{"RL_WINDOW_ALIGN", func(s string) (err error) { c.Align, err = profile.ParseAlign(s); return err }},
+		{"RL_BURST", func(s string) (err error) { c.Burst, err = atLeast(s, 1); return err }},
+		{"RL_RATE", func(s string) (err error) { c.Rate, err = tokenRate(s); return err }},
+		{"STORE", func(s string) (err error) { c.Store, err = ParseStoreKind(s); return err }},
+		{"DB_PATH", func(s string) error { c.DBPath = s; return nil }},
+		{"DATABASE_URL", func(s string) error { c.DatabaseURL = s; return nil }},
+	})
+	if err == nil {
+		err = c.leakyFromEnv(get)
 	}
-	if v, ok := get("BMTC_RATE_LIMIT_PER_HOUR"); ok {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return c, fmt.Errorf("BMTC_RATE_LIMIT_PER_HOUR: %q is not a positive integer", v)
-		}
-		c.Limit = n
+	if err == nil {
+		err = c.answerFromEnv(get)
 	}
-	if v, ok := get("BMTC_RATE_LIMIT_WINDOW_SECONDS"); ok {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 1 || n > 366*24*3600 {
-			return c, fmt.Errorf("BMTC_RATE_LIMIT_WINDOW_SECONDS: %q is not a positive number of seconds", v)
-		}
-		c.Window = time.Duration(n) * time.Second
+	if err == nil {
+		err = readEnv(get, []envVar{{"RL_BYPASS_HEADERS", func(s string) (err error) { c.Bypass, err = ParseBypass(s); return err }}})
 	}
-	if v, ok := get("RL_SENTINEL"); ok {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			return c, fmt.Errorf("RL_SENTINEL: %q is not a non-negative integer", v)
-		}
-		c.Sentinel = n
+	if v, ok := get("RL_TIERS"); ok && err == nil {
+		err = c.LoadTiers(v) // its errors name RL_TIERS
 	}
-	if v, ok := get("RL_PROFILE"); ok {
-		p, err := ParseProfile(v)
-		if err != nil {
-			return c, fmt.Errorf("RL_PROFILE: %w", err)
-		}
-		c.Profile = p
+	if v, ok := get("RL_PENALTIES"); ok && err == nil {
+		err = c.SetPenalties(v) // its errors name RL_PENALTIES
 	}
-	if v, ok := get("RL_WINDOW_ALIGN"); ok {
-		a, err := profile.ParseAlign(v)
-		if err != nil {
-			return c, fmt.Errorf("RL_WINDOW_ALIGN: %w", err)
-		}
-		c.Align = a
+	if err == nil {
+		err = readEnv(get, []envVar{
+			{"TRUSTED_PROXIES", func(s string) (err error) { c.TrustedProxies, err = ParsePrefixes(s); return err }},
+			{"REQUIRE_AUTH", func(s string) error { c.RequireAuth = s; return nil }},
+			{"CLEANUP_EVERY", func(s string) (err error) { c.CleanupEvery, err = parseDuration(s); return err }},
+		})
 	}
-	if v, ok := get("RL_BURST"); ok {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return c, fmt.Errorf("RL_BURST: %q is not a positive integer", v)
-		}
-		c.Burst = n
-	}
-	if v, ok := get("RL_RATE"); ok {
-		r, err := strconv.ParseFloat(v, 64)
-		if err != nil || model.CheckTokenBucket(1, r) != nil {
-			return c, fmt.Errorf("RL_RATE: %q is not a number of tokens per second in (0, 1000000]", v)
-		}
-		c.Rate = r
-	}
-	if v, ok := get("STORE"); ok {
-		k, err := ParseStoreKind(v)
-		if err != nil {
-			return c, fmt.Errorf("STORE: %w", err)
-		}
-		c.Store = k
-	}
-	if v, ok := get("DB_PATH"); ok {
-		c.DBPath = v
-	}
-	if v, ok := get("DATABASE_URL"); ok {
-		c.DatabaseURL = v
-	}
-	if err := c.leakyFromEnv(get); err != nil {
+	if err != nil {
 		return c, err
-	}
-	if err := c.answerFromEnv(get); err != nil {
-		return c, err
-	}
-	if v, ok := get("RL_BYPASS_HEADERS"); ok {
-		h, err := ParseBypass(v)
-		if err != nil {
-			return c, fmt.Errorf("RL_BYPASS_HEADERS: %w", err)
-		}
-		c.Bypass = h
-	}
-	if v, ok := get("RL_TIERS"); ok {
-		if err := c.LoadTiers(v); err != nil {
-			return c, err
-		}
-	}
-	if v, ok := get("RL_PENALTIES"); ok {
-		if err := c.SetPenalties(v); err != nil {
-			return c, err
-		}
-	}
-	if v, ok := get("TRUSTED_PROXIES"); ok {
-		ps, err := ParsePrefixes(v)
-		if err != nil {
-			return c, fmt.Errorf("TRUSTED_PROXIES: %w", err)
-		}
-		c.TrustedProxies = ps
-	}
-	if v, ok := get("REQUIRE_AUTH"); ok {
-		c.RequireAuth = v
-	}
-	if v, ok := get("CLEANUP_EVERY"); ok {
-		d, err := parseDuration(v)
-		if err != nil {
-			return c, fmt.Errorf("CLEANUP_EVERY: %w", err)
-		}
-		c.CleanupEvery = d
 	}
 	return c, c.Validate()
+}
+
+// envVar is one variable a Config reads from the environment and how its
+// value sets the Config.
+type envVar struct {
+	env string
+	set func(string) error
+}
+
+// readEnv sets the variables of vars that get finds, in order; the first
+// malformed one stops it, its error prefixed by the variable's name.
+func readEnv(get func(string) (string, bool), vars []envVar) error {
+	for _, v := range vars {
+		if s, ok := get(v.env); ok {
+			if err := v.set(s); err != nil {
+				return fmt.Errorf("%s: %w", v.env, err)
+			}
+		}
+	}
+	return nil
+}
+
+// atLeast parses a whole number no smaller than least (1: positive, 0:
+// non-negative).
+func atLeast(s string, least int) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < least {
+		what := "positive"
+		if least == 0 {
+			what = "non-negative"
+		}
+		return 0, fmt.Errorf("%q is not a %s integer", s, what)
+	}
+	return n, nil
+}
+
+// windowSeconds parses a window of whole seconds, at most a (leap) year.
+func windowSeconds(s string) (time.Duration, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 1 || n > 366*24*3600 {
+		return 0, fmt.Errorf("%q is not a positive number of seconds", s)
+	}
+	return time.Duration(n) * time.Second, nil
+}
+
+// tokenRate parses a token bucket's refill rate in tokens per second.
+func tokenRate(s string) (float64, error) {
+	r, err := strconv.ParseFloat(s, 64)
+	if err != nil || model.CheckTokenBucket(1, r) != nil {
+		return 0, fmt.Errorf("%q is not a number of tokens per second in (0, 1000000]", s)
+	}
+	return r, nil
 }
 
 // ClockOrWall is the configured clock, or the wall clock when none is set.

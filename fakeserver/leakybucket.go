@@ -3,7 +3,6 @@ package fakeserver
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -17,24 +16,20 @@ const (
 // leakyFromEnv reads RL_DELAY (the queued requests answered at once) and
 // RL_LB_MODE (delay, the default, or nodelay).
 func (c *Config) leakyFromEnv(get func(string) (string, bool)) error {
-	if v, ok := get("RL_DELAY"); ok {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			return fmt.Errorf("RL_DELAY: %q is not a non-negative integer", v)
-		}
-		c.QueueDelay = n
-	}
-	if v, ok := get("RL_LB_MODE"); ok {
-		switch strings.ToLower(v) {
-		case LBModeDelay:
-			c.NoDelay = false
-		case LBModeNoDelay:
-			c.NoDelay = true
-		default:
-			return fmt.Errorf("RL_LB_MODE: %q is not one of %s, %s", v, LBModeDelay, LBModeNoDelay)
-		}
-	}
-	return nil
+	return readEnv(get, []envVar{
+		{"RL_DELAY", func(s string) (err error) { c.QueueDelay, err = atLeast(s, 0); return err }},
+		{"RL_LB_MODE", func(s string) error {
+			switch strings.ToLower(s) {
+			case LBModeDelay:
+				c.NoDelay = false
+			case LBModeNoDelay:
+				c.NoDelay = true
+			default:
+				return fmt.Errorf("%q is not one of %s, %s", s, LBModeDelay, LBModeNoDelay)
+			}
+			return nil
+		}},
+	})
 }
 
 // hold keeps an allowed answer back for its turn in the queue (a leaky

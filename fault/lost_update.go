@@ -5,8 +5,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rlspec/rlspec/clause"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/reference"
 )
 
@@ -16,6 +18,20 @@ import (
 func LostUpdate(cfg fakeserver.Config) fakeserver.Wrap {
 	reads := &staleReads{clock: cfg.ClockOrWall(), read: map[string]staleRead{}}
 	return WrapTx(func(tx reference.Tx) reference.Tx { return staleTx{Tx: tx, reads: reads} })
+}
+
+// LostUpdateOf is the lost update (LostUpdate) as fault n of profile p:
+// it breaks the clauses breaks, says description, and must fail scenarios
+// and be found by the race hunter on one instance.
+func LostUpdateOf(n Name, p profile.Name, breaks clause.Refs, description string, scenarios ...string) Fault {
+	return Fault{
+		Name:        n,
+		Breaks:      breaks,
+		Description: description,
+		Detectors:   Detectors{Scenarios: scenarios, Race: true, Replicas: 1},
+		Profile:     p,
+		Wrap:        LostUpdate,
+	}
 }
 
 // staleReads remembers, per key, the state read at the start of its race

@@ -71,6 +71,26 @@ func TestAttackOpenLoopCountsWithFakeDialer(t *testing.T) {
 	}
 }
 
+// On a clock that jumps to each send, an open-loop run of 5 requests over
+// one connection that fails one of them counts exactly that one as a
+// transport error, closes that connection (a closed fake connection fails
+// every request) and redials once, and counts the other four as 200s.
+func TestAttackCountsATransportErrorAndRedials(t *testing.T) {
+	d := &fakeDialer{script: map[string]int{"req-0": -1}}
+	res := runAttack(t, d, fixedRequests(5), WithClock(&fakeClock{now: time.Unix(1_700_000_000, 0)}),
+		WithRate(1000), WithDuration(5*time.Millisecond), WithWarmup(0), WithConnections(1))
+	s := StatusCountsOf(res.Totals.Status)
+	if s.TransportErrors != 1 || s.OK != 4 || s.Codes["error"] != 1 {
+		t.Fatalf("status counts %+v, want 1 transport error and 4 OK", s)
+	}
+	if len(res.ErrorSample) == 0 {
+		t.Error("no error sample for the transport error")
+	}
+	if d.dials != 2 {
+		t.Errorf("dials = %d, want 2: the first connection and one after the error", d.dials)
+	}
+}
+
 func TestAttackClosedLoop(t *testing.T) {
 	d := &fakeDialer{}
 	res := runAttack(t, d, fixedRequests(3), WithRate(0), WithConnections(2), WithDuration(50*time.Millisecond), WithWarmup(0))

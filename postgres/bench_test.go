@@ -232,8 +232,5 @@ func pgbenchP95(dir string) float64 {
 
 func binDir(tb testing.TB) string {
 	tb.Helper()
-	if env.cluster == nil {
-		tb.Skip(env.reason)
-	}
-	return env.cluster.BinDir()
+	return pg.Cluster(tb).BinDir()
 }

@@ -14,10 +14,8 @@ import (
 // with reference.ErrUnavailable (the server answers 503, FAIL-1), and once
 // it is back the same store works again at once, with its state kept.
 func TestServerDownIsUnavailable(t *testing.T) {
-	if env.cluster == nil {
-		t.Skip(env.reason)
-	}
-	// A cluster of its own: the other tests share env.cluster.
+	pg.Cluster(t) // skips where PostgreSQL is not installed
+	// A cluster of its own: the other tests share pg's.
 	c := storetest.Postgres(t)
 	ctx := context.Background()
 	s, err := Open(ctx, c.DSN("postgres"))

@@ -11,46 +11,27 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/internal/pgcluster"
+	"github.com/rlspec/rlspec/internal/pgcluster/pgtest"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/reference"
 	"github.com/rlspec/rlspec/reference/storetest"
 )
 
-// testEnv is this test binary's PostgreSQL server; nil cluster: tests skip
-// with reason. Each store gets a database of its own.
-type testEnv struct {
-	cluster *pgcluster.Cluster
-	reason  string
-	dbs     atomic.Int64
-}
-
-var env testEnv // set in TestMain, read-only afterwards (dbs is atomic)
+// pg is this test binary's PostgreSQL server; each store gets a database
+// of its own, numbered by dbs.
+var (
+	pg  pgtest.Shared
+	dbs atomic.Int64
+)
 
 func TestMain(m *testing.M) {
-	c, err := pgcluster.Start(context.Background(), pgcluster.WithSetting("max_connections", "300"))
-	switch {
-	case errors.Is(err, pgcluster.ErrNotInstalled):
-		env.reason = err.Error()
-	case err != nil:
-		fmt.Fprintln(os.Stderr, "postgres tests: start PostgreSQL:", err)
-		os.Exit(1)
-	default:
-		env.cluster = c
-	}
-	code := m.Run()
-	if c != nil {
-		_ = c.Close()
-	}
-	os.Exit(code)
+	pgtest.Main(m, "postgres tests", &pg, pgcluster.WithSetting("max_connections", "300"))
 }
 
 // newDatabase creates an empty database and returns its DSN.
 func newDatabase(tb testing.TB) string {
 	tb.Helper()
-	if env.cluster == nil {
-		tb.Skip(env.reason)
-	}
-	dsn, err := env.cluster.CreateDatabase(context.Background(), fmt.Sprintf("store_%d_%d", os.Getpid(), env.dbs.Add(1)))
+	dsn, err := pg.Cluster(tb).CreateDatabase(context.Background(), fmt.Sprintf("store_%d_%d", os.Getpid(), dbs.Add(1)))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -41,13 +41,7 @@ type config struct {
 // the detection table. A required scenario that caught it in fewer than
 // 19 of 20 runs (19n/20) is missed.
 func WithDetection(n int) Option {
-	return func(c *config) error {
-		if n < 1 {
-			return fmt.Errorf("selftest: %d detection runs; want at least 1", n)
-		}
-		c.detect = n
-		return nil
-	}
+	return atLeastOne(n, "selftest: %d detection runs; want at least 1", func(c *config) { c.detect = n })
 }
 
 // WithOverload runs the whole matrix starved as s says (CPU hogs beside
@@ -60,6 +54,18 @@ func WithOverload(s overload.Settings) Option {
 // Option configures Run.
 type Option func(*config) error
 
+// atLeastOne is the Option that sets n (with set) when it is at least 1,
+// and otherwise fails saying so (format, given n).
+func atLeastOne(n int, format string, set func(*config)) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf(format, n)
+		}
+		set(c)
+		return nil
+	}
+}
+
 // DefaultParallel is how many faulty references the acceptance lane runs
 // at once. The suite against one reference mostly waits (on windows of
 // seconds and on the reference's fsyncs), so four keep two cores busy.
@@ -71,38 +77,20 @@ const DefaultParallel = 4
 // n − 1 other suites, as each fault's do; with n = 1 every suite runs
 // alone (the overload table's setting, whose starvation is its own).
 func WithParallel(n int) Option {
-	return func(c *config) error {
-		if n < 1 {
-			return fmt.Errorf("parallel %d: want at least 1", n)
-		}
-		c.parallel = n
-		return nil
-	}
+	return atLeastOne(n, "parallel %d: want at least 1", func(c *config) { c.parallel = n })
 }
 
 // WithRuns runs the correct reference n times (default 1): each run is a
 // whole acceptance suite and a race hunt, all of which must pass.
 func WithRuns(n int) Option {
-	return func(c *config) error {
-		if n < 1 {
-			return fmt.Errorf("runs %d must be at least 1", n)
-		}
-		c.runs = n
-		return nil
-	}
+	return atLeastOne(n, "runs %d must be at least 1", func(c *config) { c.runs = n })
 }
 
 // WithRaceChecks sets the generated workloads per race hunt (default
 // DefaultRaceChecks): the budget within which a concurrency fault must be
 // found, and the number of clean workloads the reference must pass.
 func WithRaceChecks(n int) Option {
-	return func(c *config) error {
-		if n < 1 {
-			return fmt.Errorf("race checks %d must be at least 1", n)
-		}
-		c.raceChecks = n
-		return nil
-	}
+	return atLeastOne(n, "race checks %d must be at least 1", func(c *config) { c.raceChecks = n })
 }
 
 // WithFaults restricts the matrix to these faults (default: all). With

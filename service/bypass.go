@@ -36,23 +36,9 @@ func (f *bypassFlag) Set(s string) error {
 	return nil
 }
 
-// needsBypass: a target claiming bypass must say how a request becomes a
-// bypass identity (the embedded reference has its defaults).
-func (c Config) needsBypass() error {
-	if c.Claims(profile.Bypass) && len(c.BypassHeaders) == 0 {
-		return errors.New("FEATURES=bypass needs BYPASS_HEADERS, the headers of a bypass identity (e.g. BYPASS_HEADERS='X-Role: admin')")
-	}
-	return nil
-}
-
 // WithBypassDefaults fills BYPASS_HEADERS left unset with the embedded
 // reference's DefaultBypassHeaders when bypass is claimed.
-func (c Config) WithBypassDefaults() Config {
-	if c.Claims(profile.Bypass) && len(c.BypassHeaders) == 0 {
-		c.BypassHeaders, _ = ParseHeaders(DefaultBypassHeaders)
-	}
-	return c
-}
+func (c Config) WithBypassDefaults() Config { return c.withDefault(profile.Bypass) }
 
 // ClaimedBypass is BYPASS_HEADERS when bypass is claimed, else nil: the
 // headers an embedded reference lets through.

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"time"
@@ -62,23 +61,9 @@ func (c Config) validatePenalties() error {
 	return nil
 }
 
-// needsPenalties: a target claiming penalties must say its tiers (the
-// embedded reference has its defaults).
-func (c Config) needsPenalties() error {
-	if c.Claims(profile.Penalties) && len(c.Penalties) == 0 {
-		return errors.New("FEATURES=penalties needs RL_PENALTIES, the target's penalty tiers as count:duration,… (e.g. RL_PENALTIES=2:5s,3:9s)")
-	}
-	return nil
-}
-
 // WithPenaltyDefaults fills RL_PENALTIES left unset with the embedded
 // reference's DefaultPenalties when penalties are claimed.
-func (c Config) WithPenaltyDefaults() Config {
-	if c.Claims(profile.Penalties) && len(c.Penalties) == 0 {
-		c.Penalties, _ = model.ParsePenaltyTiers(DefaultPenalties)
-	}
-	return c
-}
+func (c Config) WithPenaltyDefaults() Config { return c.withDefault(profile.Penalties) }
 
 // PenaltyTarget is the base URL the penalties scenarios send to.
 func (c Config) PenaltyTarget() string {

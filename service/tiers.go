@@ -1,7 +1,6 @@
 package service
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -64,23 +63,9 @@ func (f *tiersFlag) Set(path string) error {
 	return nil
 }
 
-// needsTiers: a target claiming tiers must say them (the embedded
-// reference has its defaults).
-func (c Config) needsTiers() error {
-	if c.Claims(profile.Tiers) && len(c.Tiers) == 0 {
-		return errors.New("FEATURES=tiers needs RL_TIERS, a JSON file of the target's tiers (e.g. [{\"path\":\"/v1/search\",\"limit\":30,\"window\":60}])")
-	}
-	return nil
-}
-
 // WithTierDefaults fills RL_TIERS left unset with DefaultTiers when tiers
 // are claimed.
-func (c Config) WithTierDefaults() Config {
-	if c.Claims(profile.Tiers) && len(c.Tiers) == 0 {
-		c.Tiers = DefaultTiers()
-	}
-	return c
-}
+func (c Config) WithTierDefaults() Config { return c.withDefault(profile.Tiers) }
 
 // ClaimedTiers is RL_TIERS when tiers are claimed, else nil.
 func (c Config) ClaimedTiers() []model.Tier {

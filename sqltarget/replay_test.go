@@ -28,7 +28,7 @@ func TestCommandReplaysTheCall(t *testing.T) {
 	if strings.Contains(cmd, dsn) || !strings.Contains(cmd, `"$TARGET_DB"`) {
 		t.Fatalf("command shows the database: %s", cmd)
 	}
-	psql := filepath.Join(env.cluster.BinDir(), "psql")
+	psql := filepath.Join(pg.Cluster(t).BinDir(), "psql")
 	for i, want := range []string{"t", "f"} {
 		c := exec.Command("bash", "-c", strings.Replace(cmd, "psql ", psql+" -tA -q ", 1))
 		c.Env = append(c.Environ(), "TARGET_DB="+dsn)

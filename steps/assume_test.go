@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/mock"
-
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/httpclient"
@@ -162,24 +160,22 @@ func runScenarioOn(t *testing.T, cfg service.Config, clock *fakeTime, do answer,
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := newMockRecorder(t)
 	var got scenario.ScenarioResult
-	rec.EXPECT().Record(mock.Anything).Run(func(r scenario.ScenarioResult) { got = r }).Once()
+	records := 0
+	rec := steptest.RecordFunc(func(r scenario.ScenarioResult) { got = r; records++ })
 	clients := 0
 	env := &scenario.Env{Config: cfg, URL: "http://fake", Body: body, Now: clock.Now, Wait: clock.Wait, Recorder: rec, MaxWait: service.DefaultMaxWait,
 		NewClient: func(string) scenario.Client {
-			c, addr := newMockClient(t), netip.AddrFrom4([4]byte{127, 0, 0, byte(9 + clients)})
+			addr := netip.AddrFrom4([4]byte{127, 0, 0, byte(9 + clients)})
 			clients++
-			c.EXPECT().Do(mock.Anything, mock.Anything).RunAndReturn(func(ctx context.Context, r httpclient.Request) *httpclient.Exchange {
-				ex := do(addr, ctx, r)
-				ex.ClientAddr = addr
-				return ex
-			}).Maybe()
-			c.EXPECT().Addr().Return(addr).Maybe()
-			c.EXPECT().Close().Maybe()
-			return c
+			return steptest.FuncClient{Address: addr, Answer: func(ctx context.Context, r httpclient.Request) *httpclient.Exchange {
+				return do(addr, ctx, r)
+			}}
 		}}
 	scenario.Run(context.Background(), env, steptest.Scenario("RL-T [x] t", "@id:RL-T"), texts, registerAll)
+	if records != 1 {
+		t.Fatalf("the scenario recorded %d verdicts, want 1", records)
+	}
 	return got
 }
 

@@ -59,17 +59,25 @@ func designs(t testing.TB) []design {
 
 var designT0 = time.Unix(1_800_000_000, 250_000_000)
 
+// onStore is the reference of design d on a fresh store from open, on a
+// fake clock at designT0; the caller closes the store.
+func (d design) onStore(t testing.TB, open Open) (*reference.Reference, reference.Store, *reference.FakeClock) {
+	t.Helper()
+	clock := reference.NewFakeClock(designT0)
+	store := fresh(t, open)
+	ref, err := reference.New(d.m, store, reference.WithClock(clock))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ref, store, clock
+}
+
 // TestDesigns: the reference on the store decides a random walk of
 // requests (bursts, pauses, two keys) exactly as the design does on states
 // kept in memory — the store keeps every field the design writes.
 func TestDesigns(t testing.TB, open Open) {
 	for _, d := range designs(t) {
-		clock := reference.NewFakeClock(designT0)
-		store := fresh(t, open)
-		ref, err := reference.New(d.m, store, reference.WithClock(clock))
-		if err != nil {
-			t.Fatal(err)
-		}
+		ref, store, clock := d.onStore(t, open)
 		r := rand.New(rand.NewPCG(7, 11))
 		mem := map[string]model.State{}
 		for i := range 120 {
@@ -98,12 +106,7 @@ func TestDesigns(t testing.TB, open Open) {
 // and the spend are one transaction.
 func TestDesignsAtomic(t testing.TB, open Open) {
 	for _, d := range designs(t) {
-		clock := reference.NewFakeClock(designT0)
-		store := fresh(t, open)
-		ref, err := reference.New(d.m, store, reference.WithClock(clock))
-		if err != nil {
-			t.Fatal(err)
-		}
+		ref, store, _ := d.onStore(t, open)
 		n := d.burst + 30
 		ds := make([]reference.Decision, n)
 		errs := make([]error, n)

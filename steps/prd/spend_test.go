@@ -53,15 +53,10 @@ func TestAC9FailureSaysWhetherAUnitWasSpent(t *testing.T) {
 		}
 		s.Fail(s.remainingIs(s.Limit()-3, "")) // -3 so that the correct keying fails too
 		var got scenario.ScenarioResult
-		s.Env().Recorder = recordFunc(func(r scenario.ScenarioResult) { got = r })
+		s.Env().Recorder = steptest.RecordFunc(func(r scenario.ScenarioResult) { got = r })
 		s.End(context.Background(), steptest.Scenario("AC9-01.1 [AC9] x", clause.AC9.Tag(), "@id:AC9-01.1"))
 		if got.Violation == nil || !strings.Contains(got.Reason, tc.want) {
 			t.Errorf("ownBucket=%v: reason %q lacks %q", tc.ownBucket, got.Reason, tc.want)
 		}
 	}
 }
-
-// recordFunc is a Recorder that hands each verdict to a function.
-type recordFunc func(scenario.ScenarioResult)
-
-func (f recordFunc) Record(r scenario.ScenarioResult) { f(r) }

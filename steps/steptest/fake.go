@@ -58,6 +58,34 @@ func (c *Client) Do(_ context.Context, r httpclient.Request) *httpclient.Exchang
 	return ex
 }
 
+// FuncClient is a scenario.Client at Address whose requests Answer
+// answers, each exchange stamped with the address.
+type FuncClient struct {
+	Address netip.Addr
+	Answer  func(ctx context.Context, r httpclient.Request) *httpclient.Exchange
+}
+
+var _ scenario.Client = FuncClient{}
+
+// Addr is the client address.
+func (c FuncClient) Addr() netip.Addr { return c.Address }
+
+// Close does nothing.
+func (FuncClient) Close() {}
+
+// Do is Answer's exchange for r, from the client's address.
+func (c FuncClient) Do(ctx context.Context, r httpclient.Request) *httpclient.Exchange {
+	ex := c.Answer(ctx, r)
+	ex.ClientAddr = c.Address
+	return ex
+}
+
+// RecordFunc is a scenario.Recorder that hands each verdict to a function.
+type RecordFunc func(scenario.ScenarioResult)
+
+// Record calls f with r.
+func (f RecordFunc) Record(r scenario.ScenarioResult) { f(r) }
+
 // Limiter is a tiny limiter keyed by device_bucket or address.
 type Limiter struct {
 	mu        sync.Mutex

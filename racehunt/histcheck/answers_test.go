@@ -2,6 +2,7 @@ package histcheck
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +11,43 @@ import (
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 )
+
+// The Checker reads ops in batches on other cores; under DIALECT=auto the
+// answer is settled by the first answered op, which may come after more
+// than a batch of unanswered ones (here 503s, not LIMITED_STATUS): those
+// must still be read in the settled dialect, not in auto.
+func TestCheckerReadsOpsBeforeTheFirstAnswerInItsDialect(t *testing.T) {
+	t0 := time.Unix(1_800_000_000, 0)
+	h := &History{Limit: 2, Window: 10 * time.Second, Profile: profile.SlidingLog, Model: model.SlidingLog{Limit: 2, Window: 10 * time.Second}}
+	first := 2*batchSize + 1
+	for i := 0; i <= first; i++ {
+		hdr := http.Header{}
+		st := http.StatusServiceUnavailable
+		if i == first {
+			st = http.StatusOK
+			hdr.Set(dialect.FieldsLimit, "2")
+			hdr.Set(dialect.FieldsRemaining, "1")
+			hdr.Set(dialect.FieldsReset, "10")
+		}
+		at := t0.Add(time.Duration(i) * time.Millisecond)
+		h.Ops = append(h.Ops, answeredOp(i, at, st, hdr, ""))
+	}
+	Check(h)
+	if h.Answer.Dialect != dialect.Fields || len(h.Notes) != 1 || !strings.Contains(h.Notes[0], "op 2049") {
+		t.Fatalf("answer settled as %+v, notes %q: want ratelimit-fields from op 2049", h.Answer, h.Notes)
+	}
+	for i := range h.Ops {
+		if got := h.Ops[i].Ex.Answer.Dialect; got != dialect.Fields {
+			t.Fatalf("op %d read as %q, want %q", i, got, dialect.Fields)
+		}
+	}
+}
+
+// answeredOp is op i of key k, answered st with hdr and body 1 ms after at.
+func answeredOp(i int, at time.Time, st int, hdr http.Header, body string) Op {
+	return Op{Index: i, Bucket: "k", ServerFrom: at, ServerTo: at.Add(time.Millisecond),
+		Ex: &httpclient.Exchange{Status: st, RespHeader: hdr, RespBody: []byte(body), Sent: at, Received: at.Add(time.Millisecond)}}
+}
 
 // Issue 24 item 13: a header or body deviation is a finding of its own
 // class, never an algorithm violation: a sliding log whose every answer
@@ -29,8 +67,7 @@ func TestAnswerFindingsAreNotViolations(t *testing.T) {
 			hdr.Set("Retry-After", "3")
 		}
 		at := t0.Add(time.Duration(i) * 100 * time.Millisecond)
-		h.Ops = append(h.Ops, Op{Index: i, Bucket: "k", ServerFrom: at, ServerTo: at.Add(time.Millisecond),
-			Ex: &httpclient.Exchange{Status: st, RespHeader: hdr, RespBody: []byte("slow down"), Sent: at, Received: at.Add(time.Millisecond)}})
+		h.Ops = append(h.Ops, answeredOp(i, at, st, hdr, "slow down"))
 	}
 	var findings, violations []Violation
 	for _, v := range Check(h) {
