@@ -137,7 +137,7 @@ Feature: Fixed window: at most N allowed per window (FW-1 … FW-7)
     opened by the first request after the gap gives nothing fresh there.
     Given a fresh key
     When the key idles after its first request until 800 ms before a later multiple of W
-    And N requests are sent with the key
+    And N requests are sent with the key at once
     And that multiple of W after the key's first request passes
     Then N requests of the key are allowed in the grid's next window
 

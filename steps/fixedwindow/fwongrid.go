@@ -26,11 +26,11 @@ func (s *state) registerOnGrid(sc scenario.Stepper) {
 	sc.Step(`^its Reset is the boundary W after that one, on the same grid$`, s.resetOnGrid)
 }
 
-// allowedInGridWindow is FW-3 on a grid: N requests of the key, sent in a
-// window of the grid after the one the key spent, are each allowed (gridPasses
-// records what that rests on).
+// allowedInGridWindow is FW-3 on a grid: N requests of the key, released
+// at once in a window of the grid after the one the key spent, are each
+// allowed (gridPasses records what that rests on).
 func (s *state) allowedInGridWindow() error {
-	run, err := s.SendRun(s.Limit())
+	run, err := s.SendAtOnce(s.Limit())
 	if err != nil {
 		return err
 	}
