@@ -23,9 +23,12 @@ Feature: Token bucket: B tokens refilled continuously at R per second (TB-1 … 
   Scenario: TB-2-01 [TB-2] a fresh key's burst
     "TB-2: A fresh key gets B allowed in a row, the next one 429." "TB-1: For
     one key, allowed requests in any interval [t1, t2] ≤ B + R·(t2 − t1) + 1."
+    B+1 requests are released together just after a whole second: sent
+    one after another they could outlast 1/R on a slow target, and a
+    token come back in between.
     Given a fresh key
-    When B+1 requests are sent with the key one after another
-    Then the first B were allowed and the next one refused with 429
+    When B+1 requests are sent with the key at once, just after a whole second
+    Then exactly B of them were allowed and the rest refused with 429
     And no interval held more than B + R·Δt + 1 allowed requests of the key
 
   @TB-3 @profile:token-bucket @id:TB-3-01

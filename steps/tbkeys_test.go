@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"net/netip"
@@ -25,6 +26,7 @@ type tbFake struct {
 	delay                    func(n int) time.Duration
 	ignoreKey, sharedKeyless bool
 	slowOthers               bool // 700 ms a request (more than 1/R) from the second client of a run
+	burst                    int  // B; 0: 5
 
 	mu sync.Mutex
 	n  int
@@ -48,7 +50,7 @@ func (f *tbFake) Do(addr netip.Addr, _ context.Context, r httpclient.Request) *h
 	case key == "user:":
 		key = "anonymous"
 	}
-	next, dec := model.TokenBucket{Burst: 5, Rate: 2}.Step(f.st[key], model.Request{Cost: 1}, ex.Received)
+	next, dec := model.TokenBucket{Burst: cmp.Or(f.burst, 5), Rate: 2}.Step(f.st[key], model.Request{Cost: 1}, ex.Received)
 	if dec.Write {
 		f.st[key] = next
 	}
@@ -113,5 +115,32 @@ func TestTB801SkipsKeyIP(t *testing.T) {
 	cfg.Key = service.Key{Kind: service.KeyIP}
 	if r := runScenarioOn(t, cfg, clock, f.Do, tb801...); r.Status != scenario.Skipped || !strings.Contains(r.Reason, "KEY=ip") {
 		t.Fatalf("%s: %s", r.Status, r.Reason)
+	}
+}
+
+var tb201 = []string{"a fresh key", "B+1 requests are sent with the key at once, just after a whole second", "exactly B of them were allowed and the rest refused with 429"}
+
+// TB-2-01 passes a bucket of B and fails one of B + 1 or B − 1; where its
+// batch took 1/R or more (a slow target that decides one request at a
+// time), B + 1 allowed may be a token come back: no verdict, run again,
+// skipped — never passed, never failed.
+func TestTB201AFreshKeysBurst(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		burst int
+		delay time.Duration
+		want  scenario.Status
+	}{
+		{"correct", 5, 2 * time.Millisecond, scenario.Passed},
+		{"correct, slow", 5, 150 * time.Millisecond, scenario.Skipped},
+		{"one too many", 6, 2 * time.Millisecond, scenario.Failed},
+		{"one too many, slow", 6, 150 * time.Millisecond, scenario.Skipped},
+		{"one short", 4, 2 * time.Millisecond, scenario.Failed},
+	} {
+		clock := &fakeTime{now: time.Unix(1_800_000_000, 300_000_000)}
+		f := &tbFake{clock: clock, delay: every(c.delay), st: map[string]model.State{}, burst: c.burst}
+		if r := runScenarioOn(t, tbConfig(), clock, f.Do, tb201...); r.Status != c.want {
+			t.Errorf("%s: %s: %s, want %s", c.name, r.Status, r.Reason, c.want)
+		}
 	}
 }
