@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/rlspec/rlspec/bodytmpl"
@@ -171,28 +170,6 @@ func (s *World) nAllowedAtOnce() error {
 	return s.eachAllowed(run)
 }
 
-// SendAtOnce releases n requests of the key together as one run, counted
-// as SendKeyed counts them: each 2xx spends, and the earliest sent opens
-// the key's window when none is open.
-func (s *World) SendAtOnce(n int) ([]*httpclient.Exchange, error) {
-	if s.Key.Client == nil {
-		return nil, scenario.Precondition(fmt.Errorf("no key: the scenario must start with a fresh key or client address"))
-	}
-	run, err := s.fireKeyed(s.Key.Client, s.KeyedN(s.Key.Value, n))
-	s.Key.Runs = append(s.Key.Runs, run)
-	bySend := slices.Clone(run)
-	slices.SortFunc(bySend, func(a, b *httpclient.Exchange) int { return a.Sent.Compare(b.Sent) })
-	for _, ex := range bySend {
-		if ex != nil && ex.Status/100 == 2 {
-			s.Key.Spent++
-			if s.Key.Opened == nil {
-				s.Key.Opened = ex
-			}
-		}
-	}
-	return run, err
-}
-
 // eachAllowed: every request of run was allowed, or the scenario's set-up
 // failed.
 func (s *World) eachAllowed(run []*httpclient.Exchange) error {
@@ -238,31 +215,6 @@ func (s *World) ConcurrentNWith(c scenario.Sender, n int) error {
 	s.Key.Runs = append(s.Key.Runs, out)
 	s.Batch = scenario.Batch{Exchanges: out, Sent: len(out)}
 	return err
-}
-
-// fireKeyed sends reqs concurrently with c, released together.
-func (s *World) fireKeyed(c scenario.Sender, reqs []httpclient.Request) ([]*httpclient.Exchange, error) {
-	out := make([]*httpclient.Exchange, len(reqs))
-	start := make(chan struct{})
-	done := make(chan int, len(reqs))
-	for i, r := range reqs {
-		go func() {
-			<-start
-			out[i] = c.Do(s.Ctx(), r)
-			done <- i
-		}()
-	}
-	close(start)
-	for range reqs {
-		<-done
-	}
-	s.Record(out...)
-	for _, ex := range out {
-		if ex.Err != nil {
-			return out, scenario.Violate(s.Refs(), "the target answers concurrent requests", "an HTTP response to each", ex.Err.Error(), ex)
-		}
-	}
-	return out, nil
 }
 
 // nextRefused sends one more request of the key; it must be a 429. A 200

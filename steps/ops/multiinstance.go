@@ -182,7 +182,8 @@ func (s *state) bucketRefusedElsewhere() error {
 }
 
 // keyThroughEach sends one request of the scenario's fresh key through
-// each instance in turn, each allowed: the start of the key's one run.
+// each instance, released together (token-bucket: just after a whole
+// second), each allowed: the start of the key's one run.
 func (s *state) keyThroughEach() error {
 	if s.key.Key.Client == nil {
 		return scenario.Precondition(errors.New("no key: the scenario must start with a fresh key"))
@@ -194,18 +195,24 @@ func (s *state) keyThroughEach() error {
 	if len(cs) > s.quota() {
 		return scenario.Skip("the scenario spends one request through each of %d instances, more than the limit %d: run it with a larger limit", len(cs), s.quota())
 	}
-	var run []*httpclient.Exchange
-	defer func() { s.key.Key.Runs = append(s.key.Key.Runs, run) }()
+	if profile.Of(s.Env().Config.Profile).Refill == profile.RefillRate {
+		// what follows must lie within one whole second (assumeQuotaStillSpent)
+		if err := s.WaitUntil(s.Now().Truncate(time.Second).Add(time.Second + 20*time.Millisecond)); err != nil {
+			return err
+		}
+	}
+	senders := make([]scenario.Sender, len(cs))
 	for i, c := range cs {
-		ex, err := s.key.SendKeyedWith(c)
-		if ex != nil {
-			run = append(run, ex)
-		}
-		if err != nil {
-			return scenario.Precondition(err)
-		}
+		senders[i] = c
+	}
+	run, err := s.key.SendEachAtOnce(senders)
+	s.key.Key.Runs = append(s.key.Key.Runs, run)
+	if err != nil {
+		return scenario.Precondition(err)
+	}
+	for i, ex := range run {
 		if ex.Status/100 != 2 {
-			return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of a fresh key, through instance %d after one through each before it", i+1, i+1),
+			return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of a fresh key, through instance %d, sent with one through each other instance", i+1, i+1),
 				"2xx", fmt.Sprintf("HTTP %d", ex.Status), run...)
 		}
 	}
@@ -213,43 +220,51 @@ func (s *state) keyThroughEach() error {
 }
 
 // keyRestThroughFirst sends the rest of the key's limit (N, token-bucket
-// B) through the first instance, one after another, each allowed; they
+// B) through the first instance, released together, each allowed; they
 // join the key's run.
 func (s *state) keyRestThroughFirst() error {
 	if len(s.key.Key.Runs) == 0 {
 		return scenario.Precondition(errors.New("the scenario must start with a request through each instance"))
 	}
-	last := len(s.key.Key.Runs) - 1
-	for len(s.key.Key.Runs[last]) < s.quota() {
-		ex, err := s.key.SendKeyed()
-		if ex != nil {
-			s.key.Key.Runs[last] = append(s.key.Key.Runs[last], ex)
-		}
-		if err != nil {
-			return err
-		}
+	runs := s.key.Key.Runs
+	if len(runs[len(runs)-1]) >= s.quota() {
+		return nil
+	}
+	rest, err := s.key.SendAtOnce(s.quota() - len(runs[len(runs)-1]))
+	runs = append(runs[:len(runs)-1], append(runs[len(runs)-1], rest...)) // one run with the requests before
+	s.key.Key.Runs = runs
+	if err != nil {
+		return err
+	}
+	for _, ex := range rest {
 		if ex.Status/100 != 2 {
-			return scenario.Violate(s.Refs(), fmt.Sprintf("request %d of %d of a fresh key within one window", len(s.key.Key.Runs[last]), s.quota()),
-				"2xx", fmt.Sprintf("HTTP %d", ex.Status), s.key.Key.Runs[last]...)
+			return scenario.Violate(s.Refs(), fmt.Sprintf("%d requests of a fresh key within one window, the last %d at once", s.quota(), len(rest)),
+				"2xx for each", fmt.Sprintf("HTTP %d", ex.Status), runs[len(runs)-1]...)
 		}
 	}
 	return nil
 }
 
 // keyRefusedElsewhere sends one request of the spent key through each other
-// instance: each must be a 429. An allow is a violation only when the
+// instance, released together: each must be a 429. An allow is a violation only when the
 // key's run and it lay in one window (token-bucket: less than 1/R and one
 // whole second, so that no token came back).
 func (s *state) keyRefusedElsewhere() error {
 	if len(s.others) == 0 {
 		return scenario.Precondition(errors.New("no other instance: the scenario must start with a request through each instance"))
 	}
+	senders := make([]scenario.Sender, len(s.others))
 	for i, c := range s.others {
-		ex, err := s.key.SendKeyedWith(c)
-		if err != nil {
-			return err
-		}
+		senders[i] = c
+	}
+	exs, err := s.key.SendEachAtOnce(senders)
+	if err != nil {
+		return err
+	}
+	for _, ex := range exs {
 		s.assumeQuotaStillSpent(ex)
+	}
+	for i, ex := range exs {
 		if !ex.Refused() {
 			return scenario.Violate(s.Refs(), fmt.Sprintf("a key that spent its limit, through instance %d", i+2), "429",
 				fmt.Sprintf("HTTP %d", ex.Status), append(slices.Clone(s.key.Key.Runs[len(s.key.Key.Runs)-1]), ex)...)
