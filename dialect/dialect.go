@@ -68,6 +68,34 @@ func ResetFormats() []ResetFormat {
 	return []ResetFormat{ResetUnix, ResetUnixMS, ResetDelta, ResetHTTPDate, ResetAuto}
 }
 
+// ResetFormatChoices is RESET_FORMAT's values for a flag's help: "unix,
+// unix-ms, …, http-date or auto".
+func ResetFormatChoices() string { return choices(ResetFormats()) }
+
+// DialectChoices is DIALECT's values for a flag's help.
+func DialectChoices() string { return choices(Dialects()) }
+
+// choices is vs as "a, b or c".
+func choices[T ~string](vs []T) string {
+	s := join(vs)
+	if i := strings.LastIndex(s, ", "); i >= 0 {
+		s = s[:i] + " or " + s[i+2:]
+	}
+	return s
+}
+
+// WrittenResetFormats are the formats a server writes X-RateLimit-Reset
+// in: every value of RESET_FORMAT but auto.
+func WrittenResetFormats() []ResetFormat {
+	var out []ResetFormat
+	for _, f := range ResetFormats() {
+		if f.Concrete() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // ParseResetFormat reads RESET_FORMAT; "" is ResetUnset.
 func ParseResetFormat(s string) (ResetFormat, error) {
 	f := ResetFormat(strings.ToLower(strings.TrimSpace(s)))

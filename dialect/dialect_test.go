@@ -15,7 +15,7 @@ var now = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 func TestWriteReadEveryDialect(t *testing.T) {
 	q := Quota{Limit: 5, Remaining: 3, Reset: now.Add(3 * time.Second), Window: 3 * time.Second, Now: now}
 	var cases []Settings
-	for _, f := range []ResetFormat{ResetUnix, ResetUnixMS, ResetDelta, ResetHTTPDate} {
+	for _, f := range WrittenResetFormats() {
 		cases = append(cases, Settings{Dialect: XRateLimit, ResetFormat: f}, Settings{Dialect: XRateLimit, ResetFormat: f, Prefix: "X-Rate-Limit-"})
 	}
 	cases = append(cases, Settings{Dialect: Fields}, Settings{Dialect: Dict}, Settings{Dialect: IETF})

@@ -30,7 +30,7 @@ func FuzzRead(f *testing.F) {
 		}
 		r := Response{Status: 429, Header: h, Body: payload, Received: now}
 		for _, d := range append(Dialects(), Unset) {
-			for _, rf := range []ResetFormat{ResetAuto, ResetUnix, ResetUnixMS, ResetDelta, ResetHTTPDate} {
+			for _, rf := range ResetFormats() {
 				s := Settings{Dialect: d, ResetFormat: rf, Body: b}
 				o := s.Read(r)
 				for _, err := range []error{o.Err, o.RetryAfterErr, o.BodyErr, s.Contradiction(r)} {

@@ -15,7 +15,7 @@ import (
 // 3, Remaining 2, Reset at the sliding log's t0 + 10 s.
 func TestAnswersInEveryDialect(t *testing.T) {
 	var answers []dialect.Settings
-	for _, f := range []dialect.ResetFormat{dialect.ResetUnix, dialect.ResetUnixMS, dialect.ResetDelta, dialect.ResetHTTPDate} {
+	for _, f := range dialect.WrittenResetFormats() {
 		answers = append(answers, dialect.Settings{Dialect: dialect.XRateLimit, ResetFormat: f})
 	}
 	answers = append(answers, dialect.Settings{Dialect: dialect.XRateLimit, Prefix: "X-Rate-Limit-"},

@@ -38,7 +38,7 @@ var headerClauses = []struct {
 // RL_DIALECT, RL_RESET_FORMAT, RL_HEADER_PREFIX).
 func dialectAnswers() []dialect.Settings {
 	var as []dialect.Settings
-	for _, f := range []dialect.ResetFormat{dialect.ResetUnix, dialect.ResetUnixMS, dialect.ResetDelta, dialect.ResetHTTPDate} {
+	for _, f := range dialect.WrittenResetFormats() {
 		as = append(as, dialect.Settings{Dialect: dialect.XRateLimit, ResetFormat: f})
 	}
 	return append(as, dialect.Settings{Dialect: dialect.XRateLimit, ResetFormat: dialect.ResetUnix, Prefix: "X-Rate-Limit-"},

@@ -11,9 +11,9 @@ import (
 // RESET_FORMAT, HEADER_PREFIX, LIMITED_STATUS, LIMITED_BODY.
 func (c *Config) registerDialectFlags(fs *flag.FlagSet, getenv envflag.Getenv) {
 	fs.Var(envflag.Value(getenv, "DIALECT", envflag.Parsed(&c.Dialect, dialect.ParseDialect)), FlagDialect,
-		"x-ratelimit, ratelimit-fields, ratelimit-dict, ietf, status or auto; default auto, prd x-ratelimit (DIALECT)")
+		dialect.DialectChoices()+"; default auto, prd x-ratelimit (DIALECT)")
 	fs.Var(envflag.Value(getenv, "RESET_FORMAT", envflag.Parsed(&c.ResetFormat, dialect.ParseResetFormat)), FlagResetFormat,
-		"how X-RateLimit-Reset is written: unix, unix-ms, delta, http-date or auto; default auto, prd unix (RESET_FORMAT)")
+		"how X-RateLimit-Reset is written: "+dialect.ResetFormatChoices()+"; default auto, prd unix (RESET_FORMAT)")
 	fs.Var(envflag.Value(getenv, "HEADER_PREFIX", envflag.Parsed(&c.HeaderPrefix, dialect.ParsePrefix)), FlagHeaderPrefix,
 		"prefix of the x-ratelimit headers, default X-RateLimit- (HEADER_PREFIX)")
 	fs.Var(envflag.Value(getenv, "LIMITED_STATUS", envflag.Parsed(&c.LimitedStatus, dialect.ParseLimitedStatus)), FlagLimitedStatus,

@@ -26,7 +26,7 @@ import (
 // package docs fails when the layout has changed since.
 const ScreenshotDigestFile = "docs/report.png.digest"
 
-var Files = []string{"README.md", "docs/profiles.md", "docs/ARCHITECTURE.md", "fakeserver/README.md"}
+var Files = []string{"README.md", "docs/profiles.md", "docs/dialects.md", "docs/ARCHITECTURE.md", "fakeserver/README.md"}
 
 // marker finds a region: its name, then everything up to its end marker.
 var marker = regexp.MustCompile(`(?s)<!-- gen:([a-z0-9:-]+) -->(.*?)<!-- /gen:([a-z0-9:-]+) -->`)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rlspec/rlspec/acceptance"
 	"github.com/rlspec/rlspec/clause"
+	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/fault/faults"
@@ -45,6 +46,10 @@ func (t *tables) region(name string) (string, bool) {
 		return fmt.Sprint(len(faults.All())), true
 	case "profile-names":
 		return codeList(profile.Names()), true
+	case "dialect-names":
+		return codeList(dialect.Dialects()), true
+	case "reset-formats":
+		return codeList(dialect.ResetFormats()), true
 	case "aligns":
 		return aligns(), true
 	case "packages":
