@@ -55,17 +55,22 @@ type ResetFormat string
 
 // The formats of RESET_FORMAT; ResetUnset means "the profile's default".
 const (
-	ResetUnset    ResetFormat = ""
-	ResetAuto     ResetFormat = "auto"
-	ResetUnix     ResetFormat = "unix"
-	ResetUnixMS   ResetFormat = "unix-ms"
+	ResetUnset  ResetFormat = ""
+	ResetAuto   ResetFormat = "auto"
+	ResetUnix   ResetFormat = "unix"
+	ResetUnixMS ResetFormat = "unix-ms"
+	// ResetUnixFrac is unix seconds with a fraction, as Discord writes
+	// them ("X-RateLimit-Reset: 1470173023.123", discord-api-docs
+	// docs/topics/rate-limits.md, "Example Exceeded User Rate Limit
+	// Response").
+	ResetUnixFrac ResetFormat = "unix-frac"
 	ResetDelta    ResetFormat = "delta"
 	ResetHTTPDate ResetFormat = "http-date"
 )
 
 // ResetFormats lists the values RESET_FORMAT takes.
 func ResetFormats() []ResetFormat {
-	return []ResetFormat{ResetUnix, ResetUnixMS, ResetDelta, ResetHTTPDate, ResetAuto}
+	return []ResetFormat{ResetUnix, ResetUnixMS, ResetUnixFrac, ResetDelta, ResetHTTPDate, ResetAuto}
 }
 
 // ResetFormatChoices is RESET_FORMAT's values for a flag's help: "unix,
@@ -117,6 +122,8 @@ func (f ResetFormat) Describe() string {
 		return "unix seconds"
 	case ResetUnixMS:
 		return "unix milliseconds"
+	case ResetUnixFrac:
+		return "unix seconds with a fraction"
 	case ResetDelta:
 		return "delta seconds"
 	case ResetHTTPDate:

@@ -80,6 +80,9 @@ func TestResetFormats(t *testing.T) {
 		{"3", ResetAuto, ResetDelta, now.Add(3 * time.Second), false},
 		{"1795000000", ResetAuto, ResetUnix, time.Unix(1795000000, 0), false},
 		{"1795000000123", ResetAuto, ResetUnixMS, time.UnixMilli(1795000000123), false},
+		{"1795000000.123", ResetAuto, ResetUnixFrac, time.UnixMilli(1795000000123), false},
+		{"1795000000.5", ResetUnixFrac, ResetUnixFrac, time.UnixMilli(1795000000500), false},
+		{"1795000000", ResetUnixFrac, ResetUnixFrac, time.Unix(1795000000, 0), false},
 		{now.Format(http.TimeFormat), ResetAuto, ResetHTTPDate, now, false},
 		{"Wed, 25 Nov 2026 12:00:00 UTC", ResetAuto, ResetHTTPDate, now, true},
 		{"3", ResetUnix, ResetUnix, time.Unix(3, 0), true},
@@ -93,7 +96,7 @@ func TestResetFormats(t *testing.T) {
 	for _, c := range []struct {
 		v string
 		f ResetFormat
-	}{{"soon", ResetAuto}, {"-1", ResetAuto}, {"1.5", ResetUnix}, {"3", ResetHTTPDate}, {now.Format(http.TimeFormat), ResetUnix}, {"99999999999999999999", ResetAuto}} {
+	}{{"soon", ResetAuto}, {"-1", ResetAuto}, {"1.5", ResetUnix}, {"1795000000.123", ResetUnix}, {"1.5", ResetAuto}, {"1795000000.", ResetUnixFrac}, {"3", ResetHTTPDate}, {now.Format(http.TimeFormat), ResetUnix}, {"99999999999999999999", ResetAuto}} {
 		if _, _, _, err := ReadReset("X-RateLimit-Reset", c.v, c.f, now); err == nil || !sentence(err.Error()) {
 			t.Errorf("%q as %s: %v", c.v, c.f, err)
 		}

@@ -65,6 +65,8 @@ func FormatReset(f ResetFormat, reset time.Time, delta int64) string {
 	switch f {
 	case ResetUnixMS:
 		return strconv.FormatInt(reset.UnixMilli(), 10)
+	case ResetUnixFrac:
+		return fmt.Sprintf("%d.%03d", reset.Unix(), reset.Nanosecond()/int(time.Millisecond))
 	case ResetDelta:
 		return strconv.FormatInt(delta, 10)
 	case ResetHTTPDate:

@@ -3,6 +3,7 @@ package dialect
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -40,7 +41,8 @@ func (s Settings) readX(r Response, o *Observation) error {
 
 // ReadReset reads one X-RateLimit-Reset value (field name) in format f,
 // delta counted from received. Under auto (or unset) the value decides: an
-// HTTP date, else below 10^9 delta, below 10^12 unix, else unix-ms; the
+// HTTP date, a fraction of at least 10^9 unix-frac, else below 10^9 delta,
+// below 10^12 unix, else unix-ms; the
 // format used is returned. A value of another form than an explicit f is
 // read as f and named in deviation; one that f cannot read is an error.
 func ReadReset(name, v string, f ResetFormat, received time.Time) (at time.Time, used ResetFormat, deviation string, err error) {
@@ -51,12 +53,15 @@ func ReadReset(name, v string, f ResetFormat, received time.Time) (at time.Time,
 		return time.Time{}, f, "", fmt.Errorf("%s: %q is not %s (RESET_FORMAT=%s)", name, raw, f.Describe(), f)
 	}
 	if form == ResetUnset {
-		return time.Time{}, f, "", fmt.Errorf("%s: %q is none of unix seconds, unix milliseconds, delta seconds or an HTTP date", name, raw)
+		return time.Time{}, f, "", fmt.Errorf("%s: %q is none of unix seconds, unix milliseconds, unix seconds with a fraction, delta seconds or an HTTP date", name, raw)
 	}
 	if f == ResetAuto || f == ResetUnset {
 		f = form
-	} else if form != f {
+	} else if form != f && (f != ResetUnixFrac || form != ResetUnix) { // whole seconds are seconds with no fraction
 		deviation = fmt.Sprintf("%s: %q reads as %s, not %s (RESET_FORMAT=%s)", name, raw, form.Describe(), f.Describe(), f)
+	}
+	if f == ResetUnixFrac && form == ResetUnixFrac {
+		return date, f, deviation, nil
 	}
 	if f == ResetHTTPDate {
 		if form != ResetHTTPDate {
@@ -72,7 +77,7 @@ func ReadReset(name, v string, f ResetFormat, received time.Time) (at time.Time,
 		return time.Time{}, f, "", fmt.Errorf("%s: %q is not an integer (RESET_FORMAT=%s)", name, raw, f)
 	}
 	switch f {
-	case ResetUnix:
+	case ResetUnix, ResetUnixFrac:
 		at = time.Unix(n, 0)
 	case ResetUnixMS:
 		at = time.UnixMilli(n)
@@ -85,8 +90,17 @@ func ReadReset(name, v string, f ResetFormat, received time.Time) (at time.Time,
 }
 
 // classify is the form auto reads v in (ResetUnset when none fits), and
-// for a date the instant and a deviation of its form.
+// for a date or a fraction the instant and a deviation of its form.
 func classify(v string) (ResetFormat, time.Time, string) {
+	if secs, frac, ok := strings.Cut(v, "."); ok {
+		n, err := nonNegative(secs)
+		_, ferr := nonNegative(frac)
+		if err == nil && ferr == nil && n >= 1e9 && n < 1e12 && len(frac) <= 9 {
+			ns, _ := strconv.ParseInt((frac + "000000000")[:9], 10, 64)
+			return ResetUnixFrac, time.Unix(n, ns), ""
+		}
+		return ResetUnset, time.Time{}, ""
+	}
 	// A number is never a date: read it first, without trying the dates.
 	if n, err := nonNegative(v); err == nil {
 		switch {
