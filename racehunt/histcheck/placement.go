@@ -8,7 +8,7 @@ import (
 )
 
 // point is a decision time with the model's answer there: its decision and
-// next state, and that state canonical at t.
+// next state (canon: that state canonical at t, once asked for).
 type point struct {
 	t     int64
 	d     model.Decision
@@ -16,9 +16,17 @@ type point struct {
 	canon model.State
 }
 
+// at is the model's answer at t to a request on st, canonical.
 func (o StepOracle) at(st model.State, t int64) point {
+	p := o.decide(st, t)
+	p.canon = canonical(o.Model, p.next, t)
+	return p
+}
+
+// decide is at without the canonical next state.
+func (o StepOracle) decide(st model.State, t int64) point {
 	next, d := o.Model.Step(st, spendOne, time.Unix(0, t))
-	return point{t: t, d: d, next: next, canon: canonical(o.Model, next, t)}
+	return point{t: t, d: d, next: next}
 }
 
 // place is the next states where op in takes effect on s: at each of its
@@ -108,7 +116,7 @@ func (o StepOracle) Placements(st model.State, lo, hi int64, hints ...int64) []i
 
 // pieces are the first and the last point of every piece of [lo, hi] on
 // which the model's Decision for a request on st is constant, ascending
-// (lo alone when lo >= hi).
+// (lo alone when lo >= hi), canonical.
 // The interval is first cut at whole seconds (designs that read the clock
 // in seconds change only there); within a second a piece's ends are found
 // by bisection, assuming each part of the Decision is monotone in time
@@ -125,13 +133,13 @@ func (o StepOracle) pieces(st model.State, lo, hi int64) []point {
 			pts = append(pts, a, b)
 			return
 		}
-		m := o.at(st, a.t+(b.t-a.t)/2)
+		m := o.decide(st, a.t+(b.t-a.t)/2)
 		split(a, m)
 		split(m, b)
 	}
 	for a := lo; a <= hi; {
 		b := min(hi, (floorSecond(a)+1)*int64(time.Second)-1)
-		split(o.at(st, a), o.at(st, b))
+		split(o.decide(st, a), o.decide(st, b))
 		a = b + 1
 	}
 	// Keep the ends of each run of equal decisions, once each.
@@ -143,6 +151,9 @@ func (o StepOracle) pieces(st model.State, lo, hi int64) []point {
 			out = append(out, p)
 		}
 	}
+	for i := range out {
+		out[i].canon = canonical(o.Model, out[i].next, out[i].t)
+	}
 	return out
 }
 
@@ -153,16 +164,31 @@ func (o StepOracle) pieces(st model.State, lo, hi int64) []point {
 // has left at t, one at t − W + 1 ms has not).
 func placementHints(h *History, rs []rec) []int64 {
 	tol, w, ms := int64(h.Tolerance), int64(h.Window), int64(time.Millisecond)
-	out := make([]int64, 0, 12*len(rs))
+	ends := make([]int64, 0, 2*len(rs))
 	for i := range rs {
-		for _, end := range []int64{rs[i].from - tol, rs[i].to + tol} {
-			for _, shift := range []int64{-w, 0, w} {
-				out = append(out, end+shift, end+shift+ms)
+		ends = append(ends, rs[i].from-tol, rs[i].to+tol)
+	}
+	slices.Sort(ends)
+	ends = slices.Compact(ends)
+	// ends shifted by each of the six offsets stay ascending: merge them.
+	shifts := [...]int64{-w, -w + ms, 0, ms, w, w + ms}
+	var at [len(shifts)]int
+	out := make([]int64, 0, len(shifts)*len(ends))
+	for {
+		k := -1
+		for j, sh := range shifts {
+			if at[j] < len(ends) && (k < 0 || ends[at[j]]+sh < ends[at[k]]+shifts[k]) {
+				k = j
 			}
 		}
+		if k < 0 {
+			return out
+		}
+		if t := ends[at[k]] + shifts[k]; len(out) == 0 || out[len(out)-1] != t {
+			out = append(out, t)
+		}
+		at[k]++
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
 }
 
 // floorSecond is the unix second holding ns.

@@ -89,3 +89,32 @@ func TestPlaceSkipsOnlyHintsThatChangeNothing(t *testing.T) {
 		}
 	})
 }
+
+// TestPlacementHintsAreTheSortedShifts: the merged hints are every
+// interval end, a window earlier and later, and each a millisecond on,
+// ascending, once each.
+func TestPlacementHintsAreTheSortedShifts(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		h := &History{Window: time.Duration(rapid.Int64Range(0, 3000).Draw(rt, "window ms")) * time.Millisecond,
+			Tolerance: time.Duration(rapid.Int64Range(0, 3).Draw(rt, "tolerance ms")) * time.Millisecond}
+		var rs []rec
+		for range rapid.IntRange(0, 6).Draw(rt, "requests") {
+			from := rapid.Int64Range(0, 5000).Draw(rt, "from ms") * int64(time.Millisecond)
+			rs = append(rs, rec{from: from, to: from + rapid.Int64Range(0, 5).Draw(rt, "length ms")*int64(time.Millisecond)})
+		}
+		tol, w, ms := int64(h.Tolerance), int64(h.Window), int64(time.Millisecond)
+		var want []int64
+		for _, r := range rs {
+			for _, end := range []int64{r.from - tol, r.to + tol} {
+				for _, shift := range []int64{-w, 0, w} {
+					want = append(want, end+shift, end+shift+ms)
+				}
+			}
+		}
+		slices.Sort(want)
+		want = slices.Compact(want)
+		if got := placementHints(h, rs); !slices.Equal(got, want) {
+			rt.Fatalf("got %v, want %v", got, want)
+		}
+	})
+}
