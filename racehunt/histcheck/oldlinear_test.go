@@ -165,7 +165,7 @@ func oldHashKeyState(state any) uint64 {
 }
 
 func oldStepModel(h *History) porcupine.Model {
-	memo := &stepMemo{o: StepOracle{Model: h.Model, Tol: h.Tolerance, ResetSlack: 1}, m: map[memoKey][]keyState{}}
+	memo := newStepMemo(StepOracle{Model: h.Model, Tol: h.Tolerance, ResetSlack: 1})
 	nm := porcupine.NondeterministicModel{
 		Partition:         partitionByBucket,
 		Init:              func() []any { return []any{keyState{}} },

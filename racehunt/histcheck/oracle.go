@@ -52,16 +52,27 @@ var spendOne = model.Request{Cost: 1}
 
 // stepMemo remembers StepOracle's answers: porcupine's search asks for the
 // same request from the same state again and again as it backtracks, and
-// each answer cuts the request's interval into pieces with the model.
+// each answer cuts the request's interval into pieces with the model. Its
+// entries are filed by the op and the state's hash, so that the map moves
+// a few words, not whole states, as it grows.
 type stepMemo struct {
 	o  StepOracle
 	mu sync.Mutex
-	m  map[memoKey][]keyState
+	m  map[memoKey][]memoEntry
 }
 
 type memoKey struct {
-	s     keyState
-	index int // the op: its input and output never change
+	h     uint64 // the state's hash
+	index int    // the op: its input and output never change
+}
+
+type memoEntry struct {
+	s    keyState
+	next []keyState
+}
+
+func newStepMemo(o StepOracle) *stepMemo {
+	return &stepMemo{o: o, m: map[memoKey][]memoEntry{}}
 }
 
 func (c *stepMemo) step(s keyState, input, output any) []keyState {
@@ -79,16 +90,18 @@ func (c *stepMemo) step(s keyState, input, output any) []keyState {
 func (c *stepMemo) placed(s keyState, in opInput, out opOutput) []keyState {
 	lo := max(in.From-int64(c.o.Tol), s.T)
 	s = keyState{M: canonical(c.o.Model, s.M, lo), T: lo}
-	k := memoKey{s, in.Index}
+	k := memoKey{maphash.Comparable(stateSeed, s), in.Index}
 	c.mu.Lock()
-	next, ok := c.m[k]
-	c.mu.Unlock()
-	if ok {
-		return next
+	for _, e := range c.m[k] {
+		if e.s == s {
+			c.mu.Unlock()
+			return e.next
+		}
 	}
-	next = c.o.place(s, in, out)
+	c.mu.Unlock()
+	next := c.o.place(s, in, out)
 	c.mu.Lock()
-	c.m[k] = next
+	c.m[k] = append(c.m[k], memoEntry{s, next})
 	c.mu.Unlock()
 	return next
 }
@@ -118,7 +131,7 @@ func (o StepOracle) matches(d model.Decision, out opOutput) bool {
 // stepSpec is StepOracle on h's model with a memo of its own, states of
 // one key alike but for T ordered by T.
 func stepSpec(h *History) *setSpec[keyState] {
-	memo := &stepMemo{o: StepOracle{Model: h.Model, Tol: h.Tolerance, ResetSlack: 1}, m: map[memoKey][]keyState{}}
+	memo := newStepMemo(StepOracle{Model: h.Model, Tol: h.Tolerance, ResetSlack: 1})
 	return &setSpec[keyState]{step: memo.step, order: &stateOrder[keyState]{
 		// Of two states alike but for T, the earlier admits every later
 		// placement the other does.
