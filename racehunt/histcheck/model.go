@@ -149,15 +149,15 @@ func matchReset(s bucketState, out opOutput) (bucketState, bool) {
 	return s, true
 }
 
-func (m bucketModel) step(state, input, output any) []any {
-	s, in, out := state.(bucketState), input.(opInput), output.(opOutput)
+func (m bucketModel) step(s bucketState, input, output any) []bucketState {
+	in, out := input.(opInput), output.(opOutput)
 	cur, fresh := m.branches(s, in)
 	var cands []bucketState
 	cands = append(cands, cur...)
 	if fresh {
 		cands = append(cands, m.opened(s, in))
 	}
-	var next []any
+	var next []bucketState
 	add := func(st bucketState) { next = append(next, st) }
 	if in.Key != "" {
 		if c, ok := s.lookup(in.Key); ok && c.body == in.Body {
@@ -276,8 +276,7 @@ func Model(h *History) porcupine.Model {
 	if !profile.IsPRD(h.Profile) && h.Model != nil {
 		return stepModel(h)
 	}
-	m := bucketModel{prd: model.PRD{Limit: h.Limit, Window: h.Window}, tol: int64(h.Tolerance)}
-	return setModel(bucketState{}, m.step, func(st bucketState) string {
+	return prdSpec(h).model(func(st bucketState) string {
 		if st.ResetLo == 0 {
 			return "no window"
 		}
@@ -286,7 +285,13 @@ func Model(h *History) porcupine.Model {
 			keys = strings.Count(st.Cache, "\n") + 1
 		}
 		return fmt.Sprintf("rem=%d reset=%d..%d keys=%d", st.Rem, st.ResetLo, st.ResetHi, keys)
-	}, nil)
+	})
+}
+
+// prdSpec is the PRD's bucket model for h's limit, window and tolerance.
+func prdSpec(h *History) *setSpec[bucketState] {
+	m := bucketModel{prd: model.PRD{Limit: h.Limit, Window: h.Window}, tol: int64(h.Tolerance)}
+	return &setSpec[bucketState]{step: m.step}
 }
 
 func partitionByBucket(ops []porcupine.Operation) [][]porcupine.Operation {

@@ -35,7 +35,7 @@ func oldModel(h *History) porcupine.Model {
 	nm := porcupine.NondeterministicModel{
 		Partition:         partitionByBucket,
 		Init:              func() []any { return []any{bucketState{}} },
-		Step:              m.step,
+		Step:              anyStep(m.step),
 		Equal:             func(a, b any) bool { return a.(bucketState) == b.(bucketState) },
 		Hash:              oldHashState,
 		DescribeOperation: describeOp,
@@ -165,11 +165,11 @@ func oldHashKeyState(state any) uint64 {
 }
 
 func oldStepModel(h *History) porcupine.Model {
-	memo := &stepMemo{o: StepOracle{Model: h.Model, Tol: h.Tolerance, ResetSlack: 1}, m: map[memoKey][]any{}}
+	memo := newStepMemo(StepOracle{Model: h.Model, Tol: h.Tolerance, ResetSlack: 1})
 	nm := porcupine.NondeterministicModel{
 		Partition:         partitionByBucket,
 		Init:              func() []any { return []any{keyState{}} },
-		Step:              memo.step,
+		Step:              anyStep(memo.step),
 		Equal:             func(a, b any) bool { return a.(keyState) == b.(keyState) },
 		Hash:              oldHashKeyState,
 		DescribeOperation: describeOp,
@@ -187,4 +187,15 @@ func oldStepModel(h *History) porcupine.Model {
 		DescribeOperationMetadata: func(info any) string { return shortBucket(info.(string)) },
 	}
 	return nm.ToModel()
+}
+
+// anyStep is a typed step as porcupine.NondeterministicModel's.
+func anyStep[S any](step func(s S, input, output any) []S) func(state, input, output any) []any {
+	return func(state, input, output any) []any {
+		var out []any
+		for _, n := range step(state.(S), input, output) {
+			out = append(out, n)
+		}
+		return out
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"net/http"
-	"slices"
 	"sync"
 	"time"
 
@@ -53,23 +52,34 @@ var spendOne = model.Request{Cost: 1}
 
 // stepMemo remembers StepOracle's answers: porcupine's search asks for the
 // same request from the same state again and again as it backtracks, and
-// each answer cuts the request's interval into pieces with the model.
+// each answer cuts the request's interval into pieces with the model. Its
+// entries are filed by the op and the state's hash, so that the map moves
+// a few words, not whole states, as it grows.
 type stepMemo struct {
 	o  StepOracle
 	mu sync.Mutex
-	m  map[memoKey][]any
+	m  map[memoKey][]memoEntry
 }
 
 type memoKey struct {
-	s     keyState
-	index int // the op: its input and output never change
+	h     uint64 // the state's hash
+	index int    // the op: its input and output never change
 }
 
-func (c *stepMemo) step(state, input, output any) []any {
-	s, in := state.(keyState), input.(opInput)
+type memoEntry struct {
+	s    keyState
+	next []keyState
+}
+
+func newStepMemo(o StepOracle) *stepMemo {
+	return &stepMemo{o: o, m: map[memoKey][]memoEntry{}}
+}
+
+func (c *stepMemo) step(s keyState, input, output any) []keyState {
+	in := input.(opInput)
 	if out := output.(opOutput); out.Unknown {
 		// The op may never have taken effect: s itself goes on, as it is.
-		return append([]any{s}, c.placed(s, in, out)...)
+		return append([]keyState{s}, c.placed(s, in, out)...)
 	}
 	return c.placed(s, in, output.(opOutput))
 }
@@ -77,47 +87,22 @@ func (c *stepMemo) step(state, input, output any) []any {
 // placed is StepOracle's next states where op in takes effect, from s
 // canonical at the op's earliest decision time (no later op is placed
 // before it): the states of many placements then meet in one memo entry.
-func (c *stepMemo) placed(s keyState, in opInput, out opOutput) []any {
+func (c *stepMemo) placed(s keyState, in opInput, out opOutput) []keyState {
 	lo := max(in.From-int64(c.o.Tol), s.T)
 	s = keyState{M: canonical(c.o.Model, s.M, lo), T: lo}
-	k := memoKey{s, in.Index}
+	k := memoKey{maphash.Comparable(stateSeed, s), in.Index}
 	c.mu.Lock()
-	next, ok := c.m[k]
-	c.mu.Unlock()
-	if ok {
-		return next
+	for _, e := range c.m[k] {
+		if e.s == s {
+			c.mu.Unlock()
+			return e.next
+		}
 	}
-	next = c.o.place(s, in, out)
+	c.mu.Unlock()
+	next := c.o.place(s, in, out)
 	c.mu.Lock()
-	c.m[k] = next
+	c.m[k] = append(c.m[k], memoEntry{s, next})
 	c.mu.Unlock()
-	return next
-}
-
-// place is the next states where op in takes effect on s: at each of its
-// placements from s.T on whose decision matches out, the model's next state
-// canonical at the placement (later ops are placed no earlier).
-func (o StepOracle) place(s keyState, in opInput, out opOutput) []any {
-	var next []any
-	lo, hi := max(in.From-int64(o.Tol), s.T), in.To+int64(o.Tol)
-	if lo > hi {
-		return next
-	}
-	// Placements ascend: for each next state the earliest placement is kept
-	// (a smaller lower bound admits every later history a larger one does).
-	// The states are few (one per placement at most): a scan finds repeats.
-	var seen []model.State
-	for _, t := range o.Placements(s.M, lo, hi, in.Hints...) {
-		m, d := o.Model.Step(s.M, spendOne, time.Unix(0, t))
-		if !out.Unknown && !o.matches(d, out) {
-			continue
-		}
-		if m = canonical(o.Model, m, t); slices.Contains(seen, m) {
-			continue
-		}
-		seen = append(seen, m)
-		next = append(next, keyState{M: m, T: t})
-	}
 	return next
 }
 
@@ -143,96 +128,22 @@ func (o StepOracle) matches(d model.Decision, out opOutput) bool {
 	return out.Rem == d.Remaining && out.Reset >= d.Reset-o.ResetSlack && out.Reset <= d.Reset+o.ResetSlack
 }
 
-// Placements are the decision times in [lo, hi] (unix nanoseconds,
-// ascending) worth trying for a request on st: the first and the last time
-// of every piece of the interval on which the model's Decision is constant,
-// the hints (ascending) that fall inside, and the end of the key's
-// penalty (penaltyEnd).
-// The interval is first cut at whole seconds (designs that read the clock
-// in seconds change only there); within a second a piece's ends are found
-// by bisection, assuming each part of the Decision is monotone in time
-// there (quota only comes back, Reset only moves forward, Retry-After only
-// shrinks), so equal decisions at both ends mean one piece.
-func (o StepOracle) Placements(st model.State, lo, hi int64, hints ...int64) []int64 {
-	if lo >= hi {
-		return []int64{lo}
-	}
-	type point struct {
-		t int64
-		d shown
-	}
-	var pts []point
-	at := func(t int64) point {
-		_, d := o.Model.Step(st, spendOne, time.Unix(0, t))
-		return point{t, shownOf(d)}
-	}
-	var split func(a, b point)
-	split = func(a, b point) {
-		if a.d == b.d || b.t-a.t <= 1 {
-			pts = append(pts, a, b)
-			return
-		}
-		m := at(a.t + (b.t-a.t)/2)
-		split(a, m)
-		split(m, b)
-	}
-	for a := lo; a <= hi; {
-		b := min(hi, (floorSecond(a)+1)*int64(time.Second)-1)
-		split(at(a), at(b))
-		a = b + 1
-	}
-	// Keep the ends of each run of equal decisions, and the hints.
-	var out []int64
-	for i, p := range pts {
-		first := i == 0 || pts[i-1].d != p.d
-		last := i == len(pts)-1 || pts[i+1].d != p.d
-		if first || last {
-			out = append(out, p.t)
-		}
-	}
-	out = append(out, penaltyEnd(o.Model, st, lo, hi)...)
-	// hints ascend: those inside (lo, hi) are one run.
-	i, _ := slices.BinarySearch(hints, lo+1)
-	for ; i < len(hints) && hints[i] < hi; i++ {
-		out = append(out, hints[i])
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-// placementHints are the times StepOracle tries for a key's requests rs
-// beside the pieces' ends, ascending: each request's interval ends
-// (± Tolerance), the same a window earlier and later, and each of those a
-// millisecond on (the designs' finest clock: a sliding log's entry at t − W
-// has left at t, one at t − W + 1 ms has not).
-func placementHints(h *History, rs []rec) []int64 {
-	tol, w, ms := int64(h.Tolerance), int64(h.Window), int64(time.Millisecond)
-	out := make([]int64, 0, 12*len(rs))
-	for i := range rs {
-		for _, end := range []int64{rs[i].from - tol, rs[i].to + tol} {
-			for _, shift := range []int64{-w, 0, w} {
-				out = append(out, end+shift, end+shift+ms)
-			}
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-// floorSecond is the unix second holding ns.
-func floorSecond(ns int64) int64 {
-	s := ns / int64(time.Second)
-	if ns < 0 && ns%int64(time.Second) != 0 {
-		s--
-	}
-	return s
+// stepSpec is StepOracle on h's model with a memo of its own, states of
+// one key alike but for T ordered by T.
+func stepSpec(h *History) *setSpec[keyState] {
+	memo := newStepMemo(StepOracle{Model: h.Model, Tol: h.Tolerance, ResetSlack: 1})
+	return &setSpec[keyState]{step: memo.step, order: &stateOrder[keyState]{
+		// Of two states alike but for T, the earlier admits every later
+		// placement the other does.
+		hash:     func(st keyState) uint64 { return maphash.Comparable(stateSeed, st.M) },
+		subsumes: func(a, b keyState) bool { return a.M == b.M && a.T <= b.T },
+	}}
 }
 
 // stepModel is the porcupine model of a history of a profile other than
 // the PRD: StepOracle per key (operations partitioned by key).
 func stepModel(h *History) porcupine.Model {
-	memo := &stepMemo{o: StepOracle{Model: h.Model, Tol: h.Tolerance, ResetSlack: 1}, m: map[memoKey][]any{}}
-	return setModel(keyState{}, memo.step, func(st keyState) string {
+	return stepSpec(h).model(func(st keyState) string {
 		if !st.M.Found && st.M.Penalty == (model.Penalty{}) {
 			return "no state"
 		}
@@ -247,10 +158,5 @@ func stepModel(h *History) porcupine.Model {
 			}
 		}
 		return s + " at " + time.Unix(0, st.T).UTC().Format("15:04:05.000")
-	}, &stateOrder[keyState]{
-		// Of two states alike but for T, the earlier admits every later
-		// placement the other does.
-		hash:     func(st keyState) uint64 { return maphash.Comparable(stateSeed, st.M) },
-		subsumes: func(a, b keyState) bool { return a.M == b.M && a.T <= b.T },
 	})
 }

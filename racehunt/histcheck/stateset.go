@@ -18,40 +18,60 @@ type hashed[S comparable] struct {
 	s S
 }
 
-// setModel is the porcupine model of a nondeterministic sequential model
-// with comparable states S: porcupine.NondeterministicModel.ToModel's power
-// set construction (a porcupine state is the set of states the key may be
-// in), with each set kept sorted by hash and without duplicates, so that
-// merging a step's next states and comparing two sets take n log n, not n²
-// (a sliding log's placements make sets of thousands). Two equal sets
-// whose distinct states collide in hash may compare unequal: porcupine then
-// only explores a state it could have skipped.
+// setSpec is a nondeterministic sequential model with comparable states
+// S: its initial state, its step (the states an op may lead to from one
+// state) and, optionally, an order under which a state admits every future
+// another admits. A porcupine state is the set of states the key may be in
+// (porcupine.NondeterministicModel.ToModel's power set construction), kept
+// sorted by hash and without duplicates, so that merging a step's next
+// states and comparing two sets take n log n, not n² (a sliding log's
+// placements make sets of thousands). Two equal sets whose distinct states
+// collide in hash may compare unequal: porcupine then only explores a state
+// it could have skipped.
 //
 // With an order, a state is dropped from a set holding one that subsumes
 // it (order.subsumes): its hash must be that of the part two such states
 // share (order.hash), so that they meet in a run of equal hashes.
-func setModel[S comparable](init S, step func(state, input, output any) []any, describe func(S) string, order *stateOrder[S]) porcupine.Model {
-	one := func(s S) hashed[S] {
-		if order != nil {
-			return hashed[S]{order.hash(s), s}
+type setSpec[S comparable] struct {
+	init  S
+	step  func(s S, input, output any) []S
+	order *stateOrder[S]
+}
+
+func (sp *setSpec[S]) one(s S) hashed[S] {
+	if sp.order != nil {
+		return hashed[S]{sp.order.hash(s), s}
+	}
+	return hashed[S]{maphash.Comparable(stateSeed, s), s}
+}
+
+func (sp *setSpec[S]) subsumes(a, b S) bool {
+	if sp.order != nil {
+		return sp.order.subsumes(a, b)
+	}
+	return a == b
+}
+
+// next is the set of states op (input, output) may lead set to; empty when
+// no state of set explains it.
+func (sp *setSpec[S]) next(set []hashed[S], input, output any) []hashed[S] {
+	var next []hashed[S]
+	for _, s := range set {
+		for _, n := range sp.step(s.s, input, output) {
+			next = append(next, sp.one(n))
 		}
-		return hashed[S]{maphash.Comparable(stateSeed, s), s}
 	}
-	subsumes := func(a, b S) bool { return a == b }
-	if order != nil {
-		subsumes = order.subsumes
-	}
+	return dedupe(next, sp.subsumes)
+}
+
+// model is sp as a porcupine model of keys partitioned by bucket, its
+// states described by describe.
+func (sp *setSpec[S]) model(describe func(S) string) porcupine.Model {
 	return porcupine.Model{
 		Partition: partitionByBucket,
-		Init:      func() any { return []hashed[S]{one(init)} },
+		Init:      func() any { return []hashed[S]{sp.one(sp.init)} },
 		Step: func(state, input, output any) (bool, any) {
-			var next []hashed[S]
-			for _, s := range state.([]hashed[S]) {
-				for _, n := range step(s.s, input, output) {
-					next = append(next, one(n.(S)))
-				}
-			}
-			next = dedupe(next, subsumes)
+			next := sp.next(state.([]hashed[S]), input, output)
 			return len(next) > 0, next
 		},
 		Equal: func(a, b any) bool { return slices.Equal(a.([]hashed[S]), b.([]hashed[S])) },
