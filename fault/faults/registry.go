@@ -82,6 +82,7 @@ func All() []fault.Fault {
 		swcounter.KeyIgnored(),
 		swcounter.AnonymousShared(),
 		swcounter.KeyGridEpoch(),
+		swcounter.LimitFromRemaining(),
 		leakybucket.Unbounded(),
 		leakybucket.OneQueue(),
 		leakybucket.FixedSleep(),

@@ -49,3 +49,16 @@ func KeyGridEpoch() fault.Fault {
 		}),
 	}
 }
+
+// LimitFromRemaining is the fault SWCLimitFromRemaining (its Name says what it breaks).
+func LimitFromRemaining() fault.Fault {
+	return fault.Fault{
+		Name:        SWCLimitFromRemaining,
+		Breaks:      clause.Of(clause.SWC6),
+		Description: "spec/003 middleware: X-RateLimit-Limit = Remaining + 1 in front of the counter (not N)",
+		Seed:        "spec/003 middleware line 871: `X-RateLimit-Limit` = `result.Remaining+1`, whatever algorithm is behind it",
+		Detectors:   fault.Detectors{Scenarios: []string{"SWC-6-01"}},
+		Profile:     profile.SlidingWindowCounter,
+		Wrap:        fault.LimitFromRemaining,
+	}
+}

@@ -57,3 +57,8 @@ const SWCAnonymousShared fault.Name = "swc-anonymous-shared"
 // a key whose first request is half a window off the epoch's grid is told
 // a Reset the epoch's boundary, not its own window's end (SWC-6).
 const SWCKeyGridEpoch fault.Name = "swc-key-grid-epoch"
+
+// SWCLimitFromRemaining is spec/003's middleware (line 871) in front of a
+// sliding-window counter: X-RateLimit-Limit = result.Remaining+1, so
+// Limit is N only on a fresh key's first request (SWC-6).
+const SWCLimitFromRemaining fault.Name = "swc-limit-from-remaining"
