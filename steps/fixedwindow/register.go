@@ -1,7 +1,6 @@
 package fixedwindow
 
 import (
-	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/keyed"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -10,9 +9,8 @@ import (
 // other keyed step sets and what only its own steps read.
 type state struct {
 	*keyed.World
-	grid   gridState                // FW-2-02, FW-3-04: the key's first request and the multiple of W after it
-	onGrid oneGrid                  // FW-5-02: one grid's boundary, learnt from the first Reset
-	rounds [][]*httpclient.Exchange // FW-4-01: each fresh key's batch
+	grid   gridState // FW-2-02, FW-3-04: the key's first request and the multiple of W after it
+	onGrid oneGrid   // FW-5-02: one grid's boundary, learnt from the first Reset
 }
 
 // Register registers the fixed-window steps on the scenario's key world w.
@@ -22,5 +20,4 @@ func Register(w *keyed.World, sc scenario.Stepper) {
 	s.registerFixedWindowGrid(sc)
 	s.registerFixedWindowRetry(sc)
 	s.registerOnGrid(sc)
-	s.registerRounds(sc)
 }

@@ -1,6 +1,9 @@
 package keyed
 
-import "github.com/rlspec/rlspec/steps/scenario"
+import (
+	"github.com/rlspec/rlspec/httpclient"
+	"github.com/rlspec/rlspec/steps/scenario"
+)
 
 // World is what the steps of one scenario on a key share: the key under
 // test, the last request sent with it and the last run. Each design's
@@ -10,6 +13,8 @@ type World struct {
 	Key   Key
 	Last  scenario.Last
 	Batch scenario.Batch
+
+	rounds [][]*httpclient.Exchange // each fresh key's batch of a race on several keys
 }
 
 // New is a scenario's fresh key world on st: a wait of the scenario ages
@@ -25,4 +30,5 @@ func New(st *scenario.State) *World {
 func Register(w *World, sc scenario.Stepper) {
 	w.registerKeys(sc)
 	w.registerNoPenalty(sc)
+	w.registerRounds(sc)
 }

@@ -19,7 +19,16 @@ type World struct {
 	enabled       bool            // false on the flag-off twin
 	spoofer       scenario.Client // sends an untrusted X-Forwarded-For (spoofClient)
 	address       addressLedger
-	windowAssumed bool // the bucket's one-window assumption is recorded
+	windowAssumed bool    // the bucket's one-window assumption is recorded
+	rounds        []round // the buckets of a race on several (rounds.go)
+}
+
+// round is one bucket of a race on several: what the scenario knows of
+// it, the units it had left and the batch it got.
+type round struct {
+	bucket Bucket
+	left   int
+	batch  scenario.Batch
 }
 
 // Bucket is what the scenario knows of the bucket it is testing.
@@ -47,7 +56,7 @@ func New(st *scenario.State) *World {
 func Register(w *World, sc scenario.Stepper) {
 	for _, register := range []func(scenario.Stepper){
 		w.registerQuota, w.registerWindow, w.registerIdempotency, w.registerFallback,
-		w.registerFlag, w.registerBadInput, w.registerConcurrency, w.registerHeaders, w.registerAuth,
+		w.registerFlag, w.registerBadInput, w.registerConcurrency, w.registerRounds, w.registerHeaders, w.registerAuth,
 	} {
 		register(sc)
 	}

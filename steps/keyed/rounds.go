@@ -1,4 +1,4 @@
-package fixedwindow
+package keyed
 
 import (
 	"fmt"
@@ -11,17 +11,18 @@ import (
 // are released together: time for every sending goroutine to be waiting.
 const roundsLead = 50 * time.Millisecond
 
-// registerRounds registers FW-4 on several fresh keys at once: each key's
-// first-ever request races its own insert, and a race a single batch
-// misses in one run in twenty is caught by one of several.
-func (s *state) registerRounds(sc scenario.Stepper) {
+// registerRounds registers the steps of a race on several fresh keys at
+// once (FW-4-01, SL-3-01): each key's first-ever request races its own
+// insert, and a race a single batch misses in one run in several — a slow
+// target spreads its decisions — is caught by one of the keys.
+func (s *World) registerRounds(sc scenario.Stepper) {
 	sc.Step(`^N\+(\d+) requests are sent concurrently with each of (\d+) fresh keys$`, s.keysConcurrently)
 	sc.Step(`^each key got exactly N allowed and the rest refused with 429$`, s.eachExactlyN)
 }
 
 // keysConcurrently releases N+k requests of each of n fresh keys, each on
 // its own client, all at one instant.
-func (s *state) keysConcurrently(k, n int) error {
+func (s *World) keysConcurrently(k, n int) error {
 	batches := make([]scenario.Dialed, n)
 	for i := range batches {
 		key, err := s.NewKey()
@@ -39,7 +40,7 @@ func (s *state) keysConcurrently(k, n int) error {
 
 // eachExactlyN is ExactlyN on each key's batch in turn; the first key
 // that got other than N is the verdict.
-func (s *state) eachExactlyN() error {
+func (s *World) eachExactlyN() error {
 	if len(s.rounds) == 0 {
 		return scenario.Precondition(fmt.Errorf("no keys' batches were sent"))
 	}
