@@ -37,9 +37,10 @@ type conn interface {
 // tx is a reference.Tx: the writer's, with prepared statements, or a
 // read-only one on the pool for View.
 type tx struct {
-	q        conn
-	stmts    map[string]*sql.Stmt // nil: plain queries on q
-	readOnly bool
+	q             conn
+	stmts         map[string]*sql.Stmt // nil: plain queries on q
+	begin, commit *sql.Stmt            // the writer's BEGIN IMMEDIATE and COMMIT
+	readOnly      bool
 }
 
 var _ reference.Tx = (*tx)(nil)
@@ -53,6 +54,13 @@ func prepared(ctx context.Context, c *sql.Conn) (*tx, error) {
 			return nil, fmt.Errorf("prepare: %w", err)
 		}
 		t.stmts[q] = st
+	}
+	var err error
+	if t.begin, err = c.PrepareContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
+	if t.commit, err = c.PrepareContext(ctx, "COMMIT"); err != nil {
+		return nil, fmt.Errorf("prepare: %w", err)
 	}
 	return t, nil
 }
