@@ -129,6 +129,7 @@ func (s *Store) runBatch(ctx context.Context, batch []*job) {
 }
 
 func (s *Store) inTx(ctx context.Context, fn func() error) error {
+	clear(s.wtx.rows)
 	if _, err := s.wtx.begin.ExecContext(ctx); err != nil {
 		return fmt.Errorf("begin: %w", busy(err))
 	}
