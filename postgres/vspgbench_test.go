@@ -21,7 +21,7 @@ import (
 
 // BenchmarkVsPgbench pairs, for every design, the reference's optimistic
 // path with pgbench sending the very statements that path sent (replay):
-// round by round on one database, b.N decisions each per round for 5
+// round by round on one database, b.N decisions each per round for 9
 // rounds, it reports the median of the rounds' ratios (×pgbench) with
 // their min and max beside each side's median rate. On a shared machine a
 // ratio taken within a round holds where separate runs drift apart.
@@ -29,7 +29,7 @@ import (
 //	go test -run '^$' -bench VsPgbench -benchtime 3000x ./postgres
 func BenchmarkVsPgbench(b *testing.B) {
 	pgbench := pgbenchPath(b)
-	const rounds = 5
+	const rounds = 9
 	for _, d := range benchDesigns(b) {
 		for _, callers := range []int{1, 10} {
 			b.Run(fmt.Sprintf("design=%s/callers=%d", d.name, callers), func(b *testing.B) {

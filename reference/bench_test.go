@@ -88,13 +88,13 @@ func BenchmarkFsyncFloor(b *testing.B) {
 }
 
 // BenchmarkVsFsyncFloor alternates one durable caller and the fsync floor,
-// b.N each per round for 7 rounds, and reports the median of the rounds'
+// b.N each per round for 9 rounds, and reports the median of the rounds'
 // ratios (×floor) with their min and max: on a shared machine and a shared
 // disk a ratio taken within a round holds where separate runs drift apart.
 //
 //	go test -run '^$' -bench VsFsyncFloor -benchtime 2000x ./reference
 func BenchmarkVsFsyncFloor(b *testing.B) {
-	const rounds = 7
+	const rounds = 9
 	s, _ := openTest(b, withLimit(1<<30))
 	f := newFloor(b)
 	ctx, r := context.Background(), req(bucket(0))

@@ -23,7 +23,7 @@ import (
 // same calls: each call BEGIN, the caller's claims,
 // the function, COMMIT, pipelined in one round trip and prepared, each
 // caller as a user of its own. Round by round on one database, b.N calls
-// each per round for 5 rounds, it reports the median of the rounds' ratios
+// each per round for 9 rounds, it reports the median of the rounds' ratios
 // (×pgbench) with their min and max beside each side's median rate; on a
 // shared machine a ratio taken within a round holds where separate runs
 // drift apart. path=pool is the acceptance suite's and the race hunter's
@@ -32,7 +32,7 @@ import (
 //
 //	go test -run '^$' -bench VsPgbench -benchtime 3000x ./sqltarget
 func BenchmarkVsPgbench(b *testing.B) {
-	const rounds = 5
+	const rounds = 9
 	for _, path := range []string{"pool", "conn"} {
 		for _, callers := range []int{1, 10} {
 			b.Run(fmt.Sprintf("path=%s/callers=%d", path, callers), func(b *testing.B) {
