@@ -71,9 +71,29 @@ func (s *Store) submit(ctx context.Context, run func(ctx context.Context) error)
 // outcome with s.mu released.
 func (s *Store) lead(j *job) error {
 	ctx := context.Background()
+	var batch []*job
+	defer func() {
+		// An Update that panics unwinds the leading caller's goroutine
+		// (an HTTP server recovers it): roll back, answer the batch's
+		// other callers with an error and pass the lead on, so the store
+		// serves the next callers.
+		if p := recover(); p != nil {
+			_, _ = s.wconn.ExecContext(ctx, "ROLLBACK")
+			for _, o := range batch {
+				if !o.answered {
+					o.answered = true
+					o.done <- verdict{err: fmt.Errorf("update panicked: %v", p)}
+				}
+			}
+			s.mu.Lock()
+			s.handOn()
+			s.mu.Unlock()
+			panic(p)
+		}
+	}()
 	for !j.answered {
 		n := min(len(s.queue), s.maxBatch)
-		batch := s.queue[:n:n]
+		batch = s.queue[:n:n]
 		s.queue = s.queue[n:]
 		s.mu.Unlock()
 		s.runBatch(ctx, batch)
@@ -88,14 +108,21 @@ func (s *Store) lead(j *job) error {
 		s.batchStats.Batches++
 		s.batchStats.Jobs += int64(len(batch))
 	}
-	if len(s.queue) > 0 {
-		s.queue[0].done <- verdict{lead: true}
-	} else {
-		s.leading = false
-		s.idle.Broadcast()
-	}
+	batch = nil
+	s.handOn()
 	s.mu.Unlock()
 	return (<-j.done).err
+}
+
+// handOn gives the lead to the oldest queued caller, or ends it; s.mu is
+// held.
+func (s *Store) handOn() {
+	if len(s.queue) > 0 {
+		s.queue[0].done <- verdict{lead: true}
+		return
+	}
+	s.leading = false
+	s.idle.Broadcast()
 }
 
 // runBatch runs the jobs in one transaction and answers them. If one fails
