@@ -32,10 +32,11 @@ func (r rate) report(b *testing.B) {
 // reference on this store (synchronous_commit=on): 1 and 10 concurrent
 // callers, each on its own bucket, decisions/s and p95, on the optimistic
 // one-statement path and on the locked path alone. BenchmarkPgbench
-// beside it runs the engine's own ceiling on the same cluster, and
-// BenchmarkVsPgbench pairs the two round by round:
+// beside it runs the engine's own ceiling on the same cluster
+// (BenchmarkVsPgbench pairs every design with pgbench replaying its very
+// statements, round by round):
 //
-//	go test -run '^$' -bench 'Decide|Pgbench' -benchtime 5000x ./postgres
+//	go test -run '^$' -bench '^Benchmark(Decide|Pgbench)$' -benchtime 5000x ./postgres
 func BenchmarkDecide(b *testing.B) {
 	for _, path := range []struct {
 		name  string

@@ -78,7 +78,7 @@ func BenchmarkDecide(b *testing.B) {
 // WAL is rewritten in place after each checkpoint, so its commits need no
 // metadata update either).
 //
-//	go test -run '^$' -bench 'Decide|FsyncFloor' -benchtime 20000x ./reference
+//	go test -run '^$' -bench '^Benchmark(Decide|FsyncFloor)$' -benchtime 20000x ./reference
 func BenchmarkFsyncFloor(b *testing.B) {
 	f := newFloor(b)
 	b.ResetTimer()
