@@ -23,7 +23,9 @@ import (
 // path with pgbench sending the very statements that path sent (replay):
 // round by round on one database, b.N decisions each per round for 9
 // rounds, it reports the median of the rounds' ratios (×pgbench) with
-// their min and max beside each side's median rate. On a shared machine a
+// their min and max beside each side's median rate, and the median ratio
+// of the same statements sent from Go with nothing else (pgx-×pgbench):
+// the Go client's share of the gap. On a shared machine a
 // ratio taken within a round holds where separate runs drift apart.
 //
 //	go test -run '^$' -bench VsPgbench -benchtime 3000x ./postgres
@@ -41,15 +43,17 @@ func BenchmarkVsPgbench(b *testing.B) {
 				}
 				decideRate(b, refs, callers*(2*benchQuota+replayLen)) // to the steady state
 				sc := rec.script(b)
-				var ratios, ours, theirs []float64
+				var ratios, bare, ours, theirs []float64
 				for range rounds {
 					r := decideRate(b, refs, b.N)
+					g := sc.pgxRate(b, s, callers, b.N)
 					p := sc.rate(b, pgbench, s, callers, b.N)
-					ratios, ours, theirs = append(ratios, r.perSec/p), append(ours, r.perSec), append(theirs, p)
+					ratios, bare, ours, theirs = append(ratios, r.perSec/p), append(bare, g/p), append(ours, r.perSec), append(theirs, p)
 				}
 				b.ReportMetric(median(ratios), "×pgbench")
 				b.ReportMetric(slices.Min(ratios), "min-×pgbench")
 				b.ReportMetric(slices.Max(ratios), "max-×pgbench")
+				b.ReportMetric(median(bare), "pgx-×pgbench")
 				b.ReportMetric(median(ours), "decisions/s")
 				b.ReportMetric(median(theirs), "pgbench-tps")
 			})
@@ -152,6 +156,7 @@ type replay struct {
 	script string
 	vars   []string // -D name=value
 	first  []any    // the state the first statement expects
+	stmts  []stmt   // the statements, the last one's write changed
 }
 
 func (r *recorder) script(tb testing.TB) replay {
@@ -170,6 +175,7 @@ func (r *recorder) script(tb testing.TB) replay {
 		if i == len(r.sent)-1 {
 			copy(args[1+n:1+2*n], rp.first)
 		}
+		rp.stmts = append(rp.stmts, stmt{s.sql, args})
 		sb.WriteString(param.ReplaceAllStringFunc(s.sql, func(p string) string {
 			k, _ := strconv.Atoi(p[1:])
 			switch {
@@ -194,15 +200,50 @@ func (r *recorder) script(tb testing.TB) replay {
 	return rp
 }
 
+// reset sets buckets from+0, from+1, … to the state the replay starts
+// from.
+func (rp replay) reset(tb testing.TB, s *Store, from, clients int) {
+	for c := range clients {
+		if _, err := s.pool.Exec(context.Background(), sqlPutBucket, append([]any{strconv.Itoa(from + c)}, rp.first...)...); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// pgxRate sends the replay's statements from Go as the store sends them
+// (QueryRow on its pool), each caller on bucket 30 + its number, about n
+// in all; statements per second. Beside pgbench it is the Go client's own
+// share of the gap, beside the reference the decision's.
+func (rp replay) pgxRate(tb testing.TB, s *Store, callers, n int) float64 {
+	rp.reset(tb, s, 30, callers)
+	per := max(1, n/(callers*replayLen)) * replayLen
+	var wg sync.WaitGroup
+	start := time.Now()
+	for c := range callers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range per {
+				st := rp.stmts[i%replayLen]
+				args := slices.Clone(st.args)
+				args[0] = strconv.Itoa(30 + c)
+				var wrote int
+				if err := s.pool.QueryRow(context.Background(), st.sql, args...).Scan(&wrote); err != nil || wrote != 1 {
+					tb.Errorf("replay from pgx: %d rows written, %v", wrote, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return float64(callers*per) / time.Since(start).Seconds()
+}
+
 // rate sets the clients' buckets to the state the script starts from and
 // runs it, about n statements in all; statements per second.
 func (rp replay) rate(tb testing.TB, pgbench string, s *Store, clients, n int) float64 {
 	tb.Helper()
-	for c := range clients {
-		if _, err := s.pool.Exec(context.Background(), sqlPutBucket, append([]any{strconv.Itoa(20 + c)}, rp.first...)...); err != nil {
-			tb.Fatal(err)
-		}
-	}
+	rp.reset(tb, s, 20, clients)
 	rides := func() (n int) {
 		if err := s.pool.QueryRow(context.Background(), `SELECT count(*) FROM ride_ingest`).Scan(&n); err != nil {
 			tb.Fatal(err)
