@@ -34,8 +34,9 @@
 // with one caller a decision is nothing but its round trip, and the Go
 // client's (the goroutine parked on the socket and woken by the
 // netpoller, pgx's timer armed around each write) takes longer than
-// libpq's blocking poll, which is where a ratio below 0.9 comes from. On
-// 2 cores shared with other work, where one round's ratio ranges from 0.3
-// to 3×, the designs' medians at one caller were 0.69–0.98 in one run and
-// 0.73–2.4 in another, at 10 callers 0.89–1.44 and 1.16–1.40 (README).
+// libpq's blocking poll, which is where a ratio below 0.9 comes from: the
+// same statements sent from bare pgx sit as far below pgbench. On 2 cores
+// shared with other work, where one round's ratio ranges from 0.3 to 3×,
+// the designs' medians at one caller were 0.62–0.92 (bare pgx 0.66–0.88),
+// at 10 callers 1.18–1.51 (README).
 package postgres
