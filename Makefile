@@ -231,8 +231,8 @@ bench-stores: deps-postgres
 
 ## bench-ceilings: each store beside its database's ceiling, paired round by round (median, min, max): one SQLite caller beside the fsync floor, every design's PostgreSQL decisions beside pgbench replaying their statements, TARGET_SQL's calls beside pgbench's pipelined calls
 bench-ceilings: deps-postgres
-	$(GO) test -run '^$$' -bench VsFsyncFloor -benchtime 2000x -timeout 600s ./reference
-	$(GO) test -run '^$$' -bench VsPgbench -benchtime 2000x -timeout 30m ./postgres ./sqltarget
+	$(GO) test -run '^$$' -bench VsFsyncFloor -benchtime 1000x -timeout 600s ./reference
+	$(GO) test -run '^$$' -bench VsPgbench -benchtime 1000x -timeout 30m ./postgres ./sqltarget
 
 ## compare: loadgen beside wrk, hey and k6 (K6=/path/to/k6; PIN, ROUNDS, SECS, RATE, PARTS: see loadgen/compare/compare.sh)
 compare:

@@ -28,7 +28,7 @@ import (
 // the Go client's share of the gap. On a shared machine a
 // ratio taken within a round holds where separate runs drift apart.
 //
-//	go test -run '^$' -bench VsPgbench -benchtime 3000x ./postgres
+//	go test -run '^$' -bench VsPgbench -benchtime 1000x ./postgres
 func BenchmarkVsPgbench(b *testing.B) {
 	pgbench := pgbenchPath(b)
 	const rounds = 9

@@ -92,7 +92,7 @@ func BenchmarkFsyncFloor(b *testing.B) {
 // ratios (×floor) with their min and max: on a shared machine and a shared
 // disk a ratio taken within a round holds where separate runs drift apart.
 //
-//	go test -run '^$' -bench VsFsyncFloor -benchtime 2000x ./reference
+//	go test -run '^$' -bench VsFsyncFloor -benchtime 1000x ./reference
 func BenchmarkVsFsyncFloor(b *testing.B) {
 	const rounds = 9
 	s, _ := openTest(b, withLimit(1<<30))

@@ -30,7 +30,7 @@ import (
 // (RoundTrip on the pool), path=conn the load generator's (a connection per
 // caller).
 //
-//	go test -run '^$' -bench VsPgbench -benchtime 3000x ./sqltarget
+//	go test -run '^$' -bench VsPgbench -benchtime 1000x ./sqltarget
 func BenchmarkVsPgbench(b *testing.B) {
 	const rounds = 9
 	for _, path := range []string{"pool", "conn"} {
