@@ -16,7 +16,7 @@ export TESTCONTAINERS_RYUK_DISABLED ?= true
 # Newest mockery v2 the module proxy serves (go list -m -versions github.com/vektra/mockery/v2).
 MOCKERY_VERSION := v2.53.7
 
-.PHONY: all help test lint staticcheck vulncheck tidy-check deps-postgres acceptance race load interop selftest image mocks mocks-check fuzz bench bench-history bench-reference bench-stores compare soak vet clean dist dist-check go-install-check lint-ci readme-check screenshot
+.PHONY: all help test lint staticcheck vulncheck tidy-check deps-postgres acceptance race load interop selftest image mocks mocks-check fuzz bench bench-history bench-reference bench-stores bench-ceilings compare soak vet clean dist dist-check go-install-check lint-ci readme-check screenshot
 
 all: test
 
@@ -223,11 +223,16 @@ bench-history:
 
 ## bench-reference: durable (synchronous=FULL) check-and-spend, 1 and 10 callers, p95
 bench-reference:
-	$(GO) test -run '^$$' -bench 'Decide|FsyncFloor' -benchtime 20000x -count 3 -timeout 600s ./reference
+	$(GO) test -run '^$$' -bench '^Benchmark(Decide|FsyncFloor)$$' -benchtime 20000x -count 3 -timeout 600s ./reference
 
-## bench-stores: durable decisions on SQLite and PostgreSQL side by side in one run, beside pgbench (the PostgreSQL engine's ceiling) and the paired ratio
+## bench-stores: durable decisions on SQLite and PostgreSQL side by side in one run, beside pgbench (the PostgreSQL engine's ceiling)
 bench-stores: deps-postgres
-	$(GO) test -run '^$$' -bench 'Decide|Pgbench' -benchtime 5000x -timeout 600s ./reference ./postgres
+	$(GO) test -run '^$$' -bench '^Benchmark(Decide|Pgbench)$$' -benchtime 5000x -timeout 600s ./reference ./postgres
+
+## bench-ceilings: each store beside its database's ceiling, paired round by round (median, min, max): one SQLite caller beside the fsync floor, every design's PostgreSQL decisions beside pgbench replaying their statements, TARGET_SQL's calls beside pgbench's pipelined calls
+bench-ceilings: deps-postgres
+	$(GO) test -run '^$$' -bench VsFsyncFloor -benchtime 1000x -timeout 600s ./reference
+	$(GO) test -run '^$$' -bench VsPgbench -benchtime 1000x -timeout 30m ./postgres ./sqltarget
 
 ## compare: loadgen beside wrk, hey and k6 (K6=/path/to/k6; PIN, ROUNDS, SECS, RATE, PARTS: see loadgen/compare/compare.sh)
 compare:

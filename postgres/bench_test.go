@@ -32,10 +32,11 @@ func (r rate) report(b *testing.B) {
 // reference on this store (synchronous_commit=on): 1 and 10 concurrent
 // callers, each on its own bucket, decisions/s and p95, on the optimistic
 // one-statement path and on the locked path alone. BenchmarkPgbench
-// beside it runs the engine's own ceiling on the same cluster, and
-// BenchmarkVsPgbench pairs the two round by round:
+// beside it runs the engine's own ceiling on the same cluster
+// (BenchmarkVsPgbench pairs every design with pgbench replaying its very
+// statements, round by round):
 //
-//	go test -run '^$' -bench 'Decide|Pgbench' -benchtime 5000x ./postgres
+//	go test -run '^$' -bench '^Benchmark(Decide|Pgbench)$' -benchtime 5000x ./postgres
 func BenchmarkDecide(b *testing.B) {
 	for _, path := range []struct {
 		name  string
@@ -43,9 +44,9 @@ func BenchmarkDecide(b *testing.B) {
 	}{{"optimistic", 1 << 16}, {"locked", 0}} {
 		for _, callers := range []int{1, 10} {
 			b.Run(fmt.Sprintf("path=%s/callers=%d", path.name, callers), func(b *testing.B) {
-				ref, _ := newBenchReference(b, callers, WithStateCache(path.cache))
+				ref := newBenchReference(b, callers, WithStateCache(path.cache))
 				b.ResetTimer()
-				r := decideRate(b, ref, callers, b.N)
+				r := decideRate(b, slices.Repeat([]*reference.Reference{ref}, callers), b.N)
 				b.StopTimer()
 				r.report(b)
 			})
@@ -69,53 +70,27 @@ func BenchmarkPgbench(b *testing.B) {
 	}
 }
 
-// BenchmarkVsPgbench alternates the optimistic reference and pgbench on one
-// database, b.N decisions each per round for 5 rounds, and reports the
-// median of the rounds' ratios (×pgbench) beside each side's median rate:
-// on a shared machine a ratio taken within a round holds where separate
-// runs drift apart.
-//
-//	go test -run '^$' -bench VsPgbench -benchtime 3000x ./postgres
-func BenchmarkVsPgbench(b *testing.B) {
-	pgbench := pgbenchPath(b)
-	const rounds = 5
-	for _, callers := range []int{1, 10} {
-		b.Run(fmt.Sprintf("callers=%d", callers), func(b *testing.B) {
-			ref, dsn := newBenchReference(b, callers, WithStateCache(1<<16))
-			var ratios, ours, theirs []float64
-			for range rounds {
-				r := decideRate(b, ref, callers, b.N)
-				p := pgbenchRate(b, pgbench, dsn, callers, b.N)
-				ratios, ours, theirs = append(ratios, r.perSec/p.perSec), append(ours, r.perSec), append(theirs, p.perSec)
-			}
-			b.ReportMetric(median(ratios), "×pgbench")
-			b.ReportMetric(median(ours), "decisions/s")
-			b.ReportMetric(median(theirs), "pgbench-tps")
-		})
-	}
-}
-
 func median(xs []float64) float64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	return s[len(s)/2]
 }
 
-// newBenchReference is the PRD reference on a fresh database, and that
-// database's DSN.
-func newBenchReference(b *testing.B, callers int, opts ...Option) (*reference.Reference, string) {
+// newBenchReference is the PRD reference on a fresh database.
+func newBenchReference(b *testing.B, callers int, opts ...Option) *reference.Reference {
 	b.Helper()
 	s := open(b, append([]Option{WithMaxConns(callers)}, opts...)...)
 	ref, err := reference.New(model.PRD{Limit: 1 << 30, Window: time.Hour}, s)
 	if err != nil {
 		b.Fatal(err)
 	}
-	return ref, s.pool.Config().ConnString()
+	return ref
 }
 
-// decideRate makes n decisions from callers goroutines, each on its own
-// bucket.
-func decideRate(b *testing.B, ref *reference.Reference, callers, n int) rate {
+// decideRate makes n decisions from a goroutine per reference, each on its
+// own bucket (benchBucket).
+func decideRate(b *testing.B, refs []*reference.Reference, n int) rate {
+	callers := len(refs)
 	ctx := context.Background()
 	lat := make([][]time.Duration, callers)
 	var wg sync.WaitGroup
@@ -125,10 +100,10 @@ func decideRate(b *testing.B, ref *reference.Reference, callers, n int) rate {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			req := reference.Request{Bucket: fmt.Sprintf("bench-%02d", c), BodyBytes: 2}
+			req := reference.Request{Bucket: benchBucket(c), BodyBytes: 2}
 			for range k {
 				t := time.Now()
-				d, err := ref.Decide(ctx, req)
+				d, err := refs[c].Decide(ctx, req)
 				lat[c] = append(lat[c], time.Since(t))
 				if err != nil || d.Outcome != reference.Allowed {
 					b.Errorf("decide: %v %v", d.Outcome, err)
@@ -147,6 +122,10 @@ func decideRate(b *testing.B, ref *reference.Reference, callers, n int) rate {
 	}
 	return rate{perSec: float64(len(all)) / elapsed.Seconds(), p95: p95(all)}
 }
+
+// benchBucket is caller c's bucket: 10, 11, …, two digits as the replay's
+// 20, 21, … (vspgbench_test.go).
+func benchBucket(c int) string { return strconv.Itoa(10 + c) }
 
 func boolInt(v bool) int {
 	if v {
@@ -187,24 +166,31 @@ func pgbenchPath(b *testing.B) string {
 func pgbenchRate(b *testing.B, pgbench, dsn string, clients, n int) rate {
 	b.Helper()
 	dir := b.TempDir()
-	script := filepath.Join(dir, "spend.sql")
-	if err := os.WriteFile(script, []byte(pgbenchScript), 0o644); err != nil {
-		b.Fatal(err)
+	tps := runPgbench(b, pgbench, dir, pgbenchScript, clients, max(1, n/clients), "-l", "--log-prefix", filepath.Join(dir, "tx"), dsn)
+	return rate{perSec: tps, p95: pgbenchP95(dir)}
+}
+
+// runPgbench runs script, prepared, from clients clients (a thread each),
+// each running it per times, in dir; args follow (the DSN last); its tps.
+func runPgbench(tb testing.TB, pgbench, dir, script string, clients, per int, args ...string) float64 {
+	tb.Helper()
+	file := filepath.Join(dir, "script.sql")
+	if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
+		tb.Fatal(err)
 	}
-	per := max(1, n/clients)
-	cmd := exec.Command(pgbench, "-n", "-M", "prepared", "-f", script, "-c", strconv.Itoa(clients), "-j", strconv.Itoa(clients),
-		"-t", strconv.Itoa(per), "-l", "--log-prefix", filepath.Join(dir, "tx"), dsn)
+	cmd := exec.Command(pgbench, append([]string{"-n", "-M", "prepared", "-f", file, "-c", strconv.Itoa(clients), "-j", strconv.Itoa(clients),
+		"-t", strconv.Itoa(per)}, args...)...)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		b.Fatalf("pgbench: %v\n%s", err, out)
+		tb.Fatalf("pgbench: %v\n%s", err, out)
 	}
 	m := regexp.MustCompile(`tps = ([0-9.]+)`).FindSubmatch(out)
 	if m == nil {
-		b.Fatalf("no tps in pgbench output:\n%s", out)
+		tb.Fatalf("no tps in pgbench output:\n%s", out)
 	}
 	tps, _ := strconv.ParseFloat(string(m[1]), 64)
-	return rate{perSec: tps, p95: pgbenchP95(dir)}
+	return tps
 }
 
 // pgbenchP95 reads pgbench's per-transaction logs (third field: latency in

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -30,6 +31,7 @@ type options struct {
 	maxConns    int32
 	busyTimeout time.Duration
 	cacheSize   int
+	tracer      pgx.QueryTracer // the benchmarks' recorder; nil in use
 }
 
 // Option sets a default of Open.
@@ -85,6 +87,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		return nil, errors.New("postgres store: DATABASE_URL is not a PostgreSQL connection string")
 	}
 	cfg.MaxConns = o.maxConns
+	cfg.ConnConfig.Tracer = o.tracer
 	ms := strconv.FormatInt(o.busyTimeout.Milliseconds(), 10)
 	cfg.ConnConfig.RuntimeParams["lock_timeout"] = ms
 	cfg.ConnConfig.RuntimeParams["statement_timeout"] = ms

@@ -19,9 +19,12 @@
 //
 // # Concurrency and durability
 //
-// One writer goroutine per Store groups the Updates pending at that moment
-// (up to WithMaxBatch) into one BEGIN IMMEDIATE … COMMIT, so a batch costs
-// one fsync; each caller is answered only after the commit. Updates in a
+// One writer connection per Store groups the Updates pending at that
+// moment (up to WithMaxBatch) into one BEGIN IMMEDIATE … COMMIT, so a batch
+// costs one fsync; each caller is answered only after the commit. The
+// callers commit in turn — the one that finds nobody committing commits
+// the queue on its own goroutine, then hands the turn to the oldest caller
+// still waiting — so a lone caller's Update wakes no other thread. Updates in a
 // batch run one after another inside the transaction, so the batch is
 // serialisable. If one Update of a batch fails, the batch is rolled back and
 // its Updates are rerun one transaction each. Several processes may share

@@ -137,3 +137,32 @@ func TestOpenRejectsBadOptions(t *testing.T) {
 		t.Error("negative busy timeout accepted")
 	}
 }
+
+// TestPanickingUpdate: an Update that panics reaches its caller, writes
+// nothing, and the store goes on serving (the lead it held is passed on).
+func TestPanickingUpdate(t *testing.T) {
+	s := open(t)
+	ctx := context.Background()
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("the Update's panic did not reach its caller")
+			}
+		}()
+		_ = s.Update(ctx, func(ctx context.Context, tx reference.Tx) error {
+			if err := tx.PutBucket(ctx, "b", model.State{Remaining: 1, Reset: 9}); err != nil {
+				return err
+			}
+			panic("boom")
+		})
+	}()
+	if err := s.Update(ctx, func(ctx context.Context, tx reference.Tx) error {
+		st, err := tx.Bucket(ctx, "b")
+		if err == nil && st.Found {
+			return errors.New("the panicking Update's write was kept")
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+}

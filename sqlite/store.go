@@ -32,8 +32,9 @@ func WithBusyTimeout(d time.Duration) Option { return func(s *Store) { s.busyTim
 func WithMaxBatch(n int) Option { return func(s *Store) { s.maxBatch = n } }
 
 // Store is a reference.Store on one SQLite file. All writes go through one
-// writer goroutine (group commit, see the package comment). A Store is safe
-// for concurrent use, and several processes may open the same file.
+// writer connection, committed by its callers in turn (group commit, see
+// the package comment and writer.go). A Store is safe for concurrent use,
+// and several processes may open the same file.
 type Store struct {
 	busyTimeout time.Duration
 	maxBatch    int
@@ -41,15 +42,14 @@ type Store struct {
 	path string
 	db   *sql.DB // pool for View and Ping
 
-	jobs    chan *job
-	closing chan struct{}
-	stopped chan struct{}
-	once    sync.Once
-
-	statsMu    sync.Mutex
+	mu         sync.Mutex
+	idle       *sync.Cond // signalled when the lead ends
+	queue      []*job     // waiting for a commit
+	leading    bool       // a caller is committing
+	closed     bool
 	batchStats BatchStats
 
-	// writer state, owned by the writer goroutine
+	// the writer, used by the leading caller only
 	wconn   *sql.Conn
 	wtx     *tx
 	commits int
@@ -58,16 +58,14 @@ type Store struct {
 var _ reference.Store = (*Store)(nil)
 
 // Open opens (creating if needed) the database at path, migrates it to the
-// latest schema and starts the writer.
+// latest schema and prepares the writer.
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	s := &Store{
 		busyTimeout: DefaultBusyTimeout,
 		maxBatch:    DefaultMaxBatch,
 		path:        path,
-		jobs:        make(chan *job),
-		closing:     make(chan struct{}),
-		stopped:     make(chan struct{}),
 	}
+	s.idle = sync.NewCond(&s.mu)
 	for _, o := range opts {
 		o(s)
 	}
@@ -100,7 +98,6 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open store: %w", err)
 	}
-	go s.writer()
 	return s, nil
 }
 
@@ -177,11 +174,20 @@ func (s *Store) Cleanup(ctx context.Context, cut int64) (reference.CleanupStats,
 	return st, nil
 }
 
-// Close stops the writer and closes the database. Pending Updates get
-// reference.ErrClosed.
+// Close waits for the Updates already queued to commit and closes the
+// database; later Updates get reference.ErrClosed. It may be called more
+// than once.
 func (s *Store) Close() error {
-	s.once.Do(func() { close(s.closing) })
-	<-s.stopped
+	s.mu.Lock()
+	first := !s.closed
+	s.closed = true
+	for s.leading {
+		s.idle.Wait()
+	}
+	s.mu.Unlock()
+	if first {
+		_ = s.wconn.Close()
+	}
 	return s.db.Close()
 }
 

@@ -20,6 +20,11 @@ const (
 		ON CONFLICT (bucket_id) DO UPDATE SET quota_remaining = excluded.quota_remaining, reset_utc = excluded.reset_utc,
 		state_log = excluded.state_log, penalty_count = excluded.penalty_count,
 		penalty_last_ms = excluded.penalty_last_ms, penalty_until_ms = excluded.penalty_until_ms`
+	// sqlSetBucket writes a row read in this transaction whose reset_utc
+	// stays: reset_utc is indexed, and an UPDATE that does not set it
+	// leaves the index's page alone — one WAL frame less in the commit.
+	sqlSetBucket = `UPDATE rate_limit_buckets SET quota_remaining = ?, state_log = ?,
+		penalty_count = ?, penalty_last_ms = ?, penalty_until_ms = ? WHERE bucket_id = ?`
 	sqlGetIdem = `SELECT body_sha256, status, response FROM idempotency_keys WHERE idem_key = ? AND created_utc > ?`
 	sqlPutIdem = `INSERT INTO idempotency_keys (idem_key, body_sha256, status, response, created_utc) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (idem_key) DO UPDATE SET body_sha256 = excluded.body_sha256, status = excluded.status,
@@ -37,22 +42,33 @@ type conn interface {
 // tx is a reference.Tx: the writer's, with prepared statements, or a
 // read-only one on the pool for View.
 type tx struct {
-	q        conn
-	stmts    map[string]*sql.Stmt // nil: plain queries on q
-	readOnly bool
+	q             conn
+	stmts         map[string]*sql.Stmt // nil: plain queries on q
+	begin, commit *sql.Stmt            // the writer's BEGIN IMMEDIATE and COMMIT
+	readOnly      bool
+	// rows are the buckets' rows as this transaction read or wrote them;
+	// the writer's tx forgets them at each BEGIN.
+	rows map[string]model.State
 }
 
 var _ reference.Tx = (*tx)(nil)
 
 // prepared returns the writer's tx with every statement prepared on c.
 func prepared(ctx context.Context, c *sql.Conn) (*tx, error) {
-	t := &tx{q: c, stmts: map[string]*sql.Stmt{}}
-	for _, q := range []string{sqlGetBucket, sqlPutBucket, sqlGetIdem, sqlPutIdem, sqlIngest} {
+	t := &tx{q: c, stmts: map[string]*sql.Stmt{}, rows: map[string]model.State{}}
+	for _, q := range []string{sqlGetBucket, sqlPutBucket, sqlSetBucket, sqlGetIdem, sqlPutIdem, sqlIngest} {
 		st, err := c.PrepareContext(ctx, q)
 		if err != nil {
 			return nil, fmt.Errorf("prepare: %w", err)
 		}
 		t.stmts[q] = st
+	}
+	var err error
+	if t.begin, err = c.PrepareContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
+	if t.commit, err = c.PrepareContext(ctx, "COMMIT"); err != nil {
+		return nil, fmt.Errorf("prepare: %w", err)
 	}
 	return t, nil
 }
@@ -83,19 +99,35 @@ func (t *tx) Bucket(ctx context.Context, id string) (model.State, error) {
 	err := t.row(ctx, sqlGetBucket, id).Scan(&st.Remaining, &st.Reset, &st.Log, &st.Penalty.Count, &st.Penalty.Last, &st.Penalty.Until)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return model.State{}, nil
+		st = model.State{}
 	case err != nil:
 		return model.State{}, fmt.Errorf("read bucket: %w", busy(err))
 	}
+	t.saw(id, st)
 	return st, nil
 }
 
-// PutBucket upserts rate_limit_buckets.
+// saw remembers a bucket's row in the writer's transaction.
+func (t *tx) saw(id string, st model.State) {
+	if t.rows != nil {
+		t.rows[id] = st
+	}
+}
+
+// PutBucket upserts rate_limit_buckets (updates a row this transaction
+// read, leaving an unchanged reset_utc out).
 func (t *tx) PutBucket(ctx context.Context, id string, st model.State) error {
-	if err := t.exec(ctx, sqlPutBucket, id, st.Remaining, st.Reset, st.Log,
-		st.Penalty.Count, st.Penalty.Last, st.Penalty.Until); err != nil {
+	var err error
+	if old, ok := t.rows[id]; ok && old.Found && old.Reset == st.Reset {
+		err = t.exec(ctx, sqlSetBucket, st.Remaining, st.Log, st.Penalty.Count, st.Penalty.Last, st.Penalty.Until, id)
+	} else {
+		err = t.exec(ctx, sqlPutBucket, id, st.Remaining, st.Reset, st.Log, st.Penalty.Count, st.Penalty.Last, st.Penalty.Until)
+	}
+	if err != nil {
 		return fmt.Errorf("write bucket: %w", err)
 	}
+	st.Found = true
+	t.saw(id, st)
 	return nil
 }
 
