@@ -2,14 +2,9 @@ package keyed
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/rlspec/rlspec/steps/scenario"
 )
-
-// roundsLead is how long after the last client's dials the keys' batches
-// are released together: time for every sending goroutine to be waiting.
-const roundsLead = 50 * time.Millisecond
 
 // registerRounds registers the steps of a race on several fresh keys at
 // once (FW-4-01, SL-3-01): each key's first-ever request races its own
@@ -34,7 +29,7 @@ func (s *World) keysConcurrently(k, n int) error {
 		batches[i] = b
 	}
 	var err error
-	s.rounds, err = s.FireDialedAll(batches, s.Now().Add(roundsLead))
+	s.rounds, err = s.FireDialedAll(batches, s.Now().Add(scenario.ReleaseLead))
 	return err
 }
 

@@ -2,16 +2,10 @@ package prd
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
-
-// roundsLead is how long after the last client's dials the buckets'
-// batches are released together: time for every sending goroutine to be
-// waiting.
-const roundsLead = 50 * time.Millisecond
 
 // A race on several buckets at once (AC7-01, AC7-02): a slow target that
 // spreads one batch's decisions may let a race pass in one bucket, and one
@@ -57,7 +51,7 @@ func (s *World) eachConcurrently(n int) error {
 		batches[i] = scenario.Dialed{Sender: s.NewClient(), Reqs: reqs}
 		s.Predial(batches[i].Sender, n)
 	}
-	out, err := s.FireDialedAll(batches, s.Now().Add(roundsLead))
+	out, err := s.FireDialedAll(batches, s.Now().Add(scenario.ReleaseLead))
 	for i := range out {
 		s.rounds[i].batch = scenario.Batch{Sent: n, Left: s.rounds[i].left, Exchanges: out[i]}
 	}

@@ -86,6 +86,11 @@ type Dialed struct {
 	Reqs   []httpclient.Request
 }
 
+// ReleaseLead is how long after the last client's dials batches of
+// several clients are released together (FireDialedAll): time for every
+// sending goroutine to be waiting.
+const ReleaseLead = 50 * time.Millisecond
+
 // FireDialedAll releases the batches, each on its own client, at one
 // instant: every request's goroutine is ready, one wait (the scenario's
 // only wait, so an aged clock ages once) and one channel close release
