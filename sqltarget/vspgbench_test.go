@@ -148,7 +148,7 @@ func pgbenchCalls(b *testing.B, tr *Transport, dsn string, clients, n int) float
 	if err := os.WriteFile(script, []byte(fmt.Sprintf(pgbenchScript, call)), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	cmd := exec.Command(filepath.Join(env.cluster.BinDir(), "pgbench"), "-n", "-M", "prepared", "-f", script,
+	cmd := exec.Command(filepath.Join(pg.Cluster(b).BinDir(), "pgbench"), "-n", "-M", "prepared", "-f", script,
 		"-c", strconv.Itoa(clients), "-j", strconv.Itoa(clients), "-t", strconv.Itoa(per),
 		"-D", "made=0", "-D", "rpc="+tr.rpc, "-D", "limit="+strconv.Itoa(tr.limit), "-D", fmt.Sprintf("window=%v", tr.window), dsn)
 	cmd.Dir = dir
