@@ -26,8 +26,8 @@ Feature: Sliding-window counter: a two-window weighted estimate of the sliding c
     early in the next: a counter that forgets them (a fixed window) allows
     N again there.
     Given a fresh key
-    When N requests of the key are allowed in a grid window
-    And 1 second into the next window N−1 requests of the key are sent, and 2 more 2 seconds after them
+    When N requests of the key are allowed at once in a grid window
+    And 1 second into the next window N−1 requests of the key are sent at once, and 2 more at once 2 seconds after them
     Then no allowed request of the key found the weighted count at N + 1 or more
 
   @SWC-3 @profile:sliding-window-counter @id:SWC-3-01
@@ -40,8 +40,8 @@ Feature: Sliding-window counter: a two-window weighted estimate of the sliding c
     without claiming it, or weighs the previous window the wrong way,
     refuses requests that fit.
     Given a fresh key
-    When a grid window with at least 0.5 seconds left is under way
-    And N requests of the key are allowed and, unless refused requests count, 30 more sent while it is refused
+    When a grid window with at least W/2 left is under way
+    And N requests of the key are allowed at once and, unless refused requests count, 30 more sent at once while it is refused
     And 1.5 seconds before the next window ends N+1 requests of the key are sent at once
     Then no request of the key was refused while the weighted count was at most N − 2
 

@@ -18,7 +18,7 @@ func TestSizedForEmbedded(t *testing.T) {
 		window time.Duration
 	}{
 		{profile.FixedWindow, false, 5, 3 * time.Second},
-		{profile.SlidingWindowCounter, false, 10, 5 * time.Second},
+		{profile.SlidingWindowCounter, false, 20, 5 * time.Second},
 		{profile.SlidingWindowCounter, true, 7, 9 * time.Second},
 	} {
 		cfg := DefaultConfig().ForProfile(c.p)

@@ -15,8 +15,14 @@ func Spends() fault.Fault {
 		Name:        PNSpends,
 		Breaks:      clause.Of(clause.PN4),
 		Description: "requests refused under a penalty spend quota",
-		Detectors:   fault.Detectors{Scenarios: []string{"PN-4-01", "PN-4-03"}},
-		Profile:     profile.SlidingLog,
+		// PN-4-03 retries in the penalty's last second but one, when the
+		// algorithm has room again (a penalty longer than W + 2 s): what
+		// the refusals spent is still in the window at the release. PN-4-01
+		// retries from the violation on, mostly while the algorithm is
+		// full and nothing can be spent; it caught this fault in 3 of 10
+		// runs idle and 0 of 20 overloaded, so it is not its detector.
+		Detectors: fault.Detectors{Scenarios: []string{"PN-4-03"}},
+		Profile:   profile.SlidingLog,
 		Wrap: wrapRefusals(func(p model.Penalties, st model.State, req model.Request, now time.Time, next model.State, d model.Decision) (model.State, model.Decision) {
 			inner := st
 			inner.Penalty = model.Penalty{}

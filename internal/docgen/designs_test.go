@@ -32,7 +32,7 @@ func TestDesignRegions(t *testing.T) {
 	if _, ok := tb.region("design:no-such-design"); ok {
 		t.Error("a region for an unknown design")
 	}
-	if sw := selectLine(profile.Of(profile.SlidingWindowCounter)); !strings.Contains(sw, "RL_LIMIT=10 RL_WINDOW=5s WINDOW_ALIGN=epoch") {
+	if sw := selectLine(profile.Of(profile.SlidingWindowCounter)); !strings.Contains(sw, "RL_LIMIT=20 RL_WINDOW=5s WINDOW_ALIGN=epoch") {
 		t.Errorf("the counter's line %q", sw)
 	}
 }

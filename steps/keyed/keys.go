@@ -38,7 +38,7 @@ func (s *World) registerKeys(sc scenario.Stepper) {
 	sc.Step(`^a fresh key$`, s.freshKey)
 	sc.Step(`^a fresh client address$`, s.freshAnonymous)
 	sc.Step(`^N requests are sent with the key$`, s.NAllowed)
-	sc.Step(`^N requests are sent with the key at once$`, s.nAllowedAtOnce)
+	sc.Step(`^N requests are sent with the key at once$`, s.NAllowedAtOnce)
 	sc.Step(`^N requests are sent without the key$`, s.NAllowed)
 	sc.Step(`^N\+1 requests are sent with the key within one second$`, s.burstWithinSecond)
 	sc.Step(`^N\+(\d+) requests are sent with the key concurrently$`, s.concurrentKeyed)
@@ -160,9 +160,9 @@ func (s *World) NAllowed() error {
 	return s.eachAllowed(run)
 }
 
-// nAllowedAtOnce is NAllowed with the N released together: they come back
+// NAllowedAtOnce is NAllowed with the N released together: they come back
 // within about one request's time even from a slow target.
-func (s *World) nAllowedAtOnce() error {
+func (s *World) NAllowedAtOnce() error {
 	run, err := s.SendAtOnce(s.Limit())
 	if err != nil {
 		return err

@@ -26,8 +26,8 @@ func (s *state) registerCounter(sc scenario.Stepper) {
 	sc.Step(`^a grid window with at least (W/2|\d+(?:\.\d+)? seconds) left is under way$`, s.windowUnderWay)
 	sc.Step(`^N\+(\d+) requests of the key are sent one after another$`, s.sequential)
 	sc.Step(`^exactly N of them were allowed, all within one grid window$`, s.exactlyNInWindow)
-	sc.Step(`^N requests of the key are allowed in a grid window$`, s.spendInWindow)
-	sc.Step(`^1 second into the next window N−1 requests of the key are sent, and 2 more 2 seconds after them$`, s.earlyInNext)
+	sc.Step(`^N requests of the key are allowed at once in a grid window$`, s.spendInWindow)
+	sc.Step(`^1 second into the next window N−1 requests of the key are sent at once, and 2 more at once 2 seconds after them$`, s.earlyInNext)
 	sc.Step(`^no allowed request of the key found the weighted count at N \+ 1 or more$`, s.weightedBound)
 }
 
@@ -151,8 +151,9 @@ func (s *state) spendInWindow() error {
 	if err := s.WaitUntil(at); err != nil {
 		return err
 	}
-	return s.NAllowed()
+	return s.NAllowedAtOnce()
 }
+
 
 // spendAt is when spendInWindow sends: lead into a window of the key's
 // grid and 1.5 s before its end (the N's time and the 1 s a decision may
@@ -190,14 +191,15 @@ func (s *state) earlyInNext() error {
 	if err := s.WaitUntil(s.gridStart(spent[0].Sent).Add(s.Window() + tol)); err != nil {
 		return err
 	}
-	first, err := s.SendRun(s.Limit() - 1)
+	first, err := s.SendAtOnce(s.Limit() - 1)
 	if err != nil {
 		return err
 	}
-	if err := s.WaitUntil(first[len(first)-1].Received.Add(2*tol + tol/10)); err != nil {
+	_, back := scenario.Span(first)
+	if err := s.WaitUntil(back.Add(2*tol + tol/10)); err != nil {
 		return err
 	}
-	then, err := s.SendRun(2)
+	then, err := s.SendAtOnce(2)
 	if err != nil {
 		return err
 	}

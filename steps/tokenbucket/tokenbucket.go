@@ -25,6 +25,7 @@ func (s *state) registerTokenBucket(sc scenario.Stepper) {
 	sc.Step(`^the key idles k/R \+ 1 seconds, k = 1$`, s.idlePartial)
 	sc.Step(`^B\+(\d+) requests are sent with the key one after another$`, s.burstPlusSequential)
 	sc.Step(`^(\d+)B requests are sent with the key one after another$`, s.burstTimesSequential)
+	sc.Step(`^(\d+)B requests are sent with the key at once$`, func(n int) error { return s.ConcurrentN(n * s.Burst()) })
 	sc.Step(`^B\+(\d+) requests are sent with the key concurrently$`, s.burstPlusConcurrent)
 	sc.Step(`^no interval held more than B \+ R·Δt \+ 1 allowed requests of the key$`, s.arrivalBound)
 	sc.Step(`^B\+1 requests are sent with the key at once, just after a whole second$`, s.burstAfterSecond)
