@@ -8,13 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/internal/pgcluster/pgtest"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/reference"
 )
@@ -166,31 +166,8 @@ func pgbenchPath(b *testing.B) string {
 func pgbenchRate(b *testing.B, pgbench, dsn string, clients, n int) rate {
 	b.Helper()
 	dir := b.TempDir()
-	tps := runPgbench(b, pgbench, dir, pgbenchScript, clients, max(1, n/clients), "-l", "--log-prefix", filepath.Join(dir, "tx"), dsn)
+	tps := pgtest.Pgbench(b, pgbench, dir, pgbenchScript, clients, max(1, n/clients), "-l", "--log-prefix", filepath.Join(dir, "tx"), dsn)
 	return rate{perSec: tps, p95: pgbenchP95(dir)}
-}
-
-// runPgbench runs script, prepared, from clients clients (a thread each),
-// each running it per times, in dir; args follow (the DSN last); its tps.
-func runPgbench(tb testing.TB, pgbench, dir, script string, clients, per int, args ...string) float64 {
-	tb.Helper()
-	file := filepath.Join(dir, "script.sql")
-	if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	cmd := exec.Command(pgbench, append([]string{"-n", "-M", "prepared", "-f", file, "-c", strconv.Itoa(clients), "-j", strconv.Itoa(clients),
-		"-t", strconv.Itoa(per)}, args...)...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		tb.Fatalf("pgbench: %v\n%s", err, out)
-	}
-	m := regexp.MustCompile(`tps = ([0-9.]+)`).FindSubmatch(out)
-	if m == nil {
-		tb.Fatalf("no tps in pgbench output:\n%s", out)
-	}
-	tps, _ := strconv.ParseFloat(string(m[1]), 64)
-	return tps
 }
 
 // pgbenchP95 reads pgbench's per-transaction logs (third field: latency in

@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/rlspec/rlspec/internal/pgcluster/pgtest"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/reference"
@@ -251,7 +252,7 @@ func (rp replay) rate(tb testing.TB, pgbench string, s *Store, clients, n int) f
 		return n
 	}
 	before, per := rides(), max(1, n/(clients*replayLen))
-	tps := runPgbench(tb, pgbench, tb.TempDir(), rp.script, clients, per, append(rp.vars, s.pool.Config().ConnString())...)
+	tps := pgtest.Pgbench(tb, pgbench, tb.TempDir(), rp.script, clients, per, append(rp.vars, s.pool.Config().ConnString())...)
 	if got, want := rides()-before, clients*per*replayLen; got != want {
 		tb.Fatalf("the replay wrote %d of its %d statements", got, want)
 	}

@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/internal/pgcluster/pgtest"
 	"github.com/rlspec/rlspec/sqltarget/spec004"
 )
 
@@ -142,27 +140,11 @@ func pgbenchCalls(b *testing.B, tr *Transport, dsn string, clients, n int) float
 		return n
 	}
 	before, per := calls(), max(1, n/clients)
-	dir := b.TempDir()
 	call := strings.NewReplacer("$1", ":rpc", "$2", ":limit", "$3", ":window").Replace(tr.call)
-	script := filepath.Join(dir, "check.sql")
-	if err := os.WriteFile(script, []byte(fmt.Sprintf(pgbenchScript, call)), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	cmd := exec.Command(filepath.Join(pg.Cluster(b).BinDir(), "pgbench"), "-n", "-M", "prepared", "-f", script,
-		"-c", strconv.Itoa(clients), "-j", strconv.Itoa(clients), "-t", strconv.Itoa(per),
+	tps := pgtest.Pgbench(b, filepath.Join(pg.Cluster(b).BinDir(), "pgbench"), b.TempDir(), fmt.Sprintf(pgbenchScript, call), clients, per,
 		"-D", "made=0", "-D", "rpc="+tr.rpc, "-D", "limit="+strconv.Itoa(tr.limit), "-D", fmt.Sprintf("window=%v", tr.window), dsn)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		b.Fatalf("pgbench: %v\n%s", err, out)
-	}
-	m := regexp.MustCompile(`tps = ([0-9.]+)`).FindSubmatch(out)
-	if m == nil {
-		b.Fatalf("no tps in pgbench output:\n%s", out)
-	}
 	if got, want := calls()-before, clients*per; got != want {
 		b.Fatalf("pgbench counted %d calls of its %d", got, want)
 	}
-	tps, _ := strconv.ParseFloat(string(m[1]), 64)
 	return tps
 }
