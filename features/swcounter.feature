@@ -62,7 +62,7 @@ Feature: Sliding-window counter: a two-window weighted estimate of the sliding c
     Given an instance whose refusals start no penalty
     And a fresh key
     When a grid window with at least W/2 left is under way
-    And N requests are sent with the key
+    And N requests are sent with the key at once
     And the next request with the key is refused with 429
     Then the refusal has LIMITED_STATUS, a body matching LIMITED_BODY and, where sent, Retry-After in [1, W]
     And where Retry-After was sent, a request sent once it plus 1 second has passed is allowed
@@ -85,7 +85,7 @@ Feature: Sliding-window counter: a two-window weighted estimate of the sliding c
     keyed by client address (as SL-8)."
     Given a fresh key
     When a grid window with at least W/2 left is under way
-    And N requests are sent with the key
+    And N requests are sent with the key at once
     And the next request with the key is refused with 429
     Then another fresh key from the same client address gets N requests allowed
 
@@ -95,6 +95,6 @@ Feature: Sliding-window counter: a two-window weighted estimate of the sliding c
     keyed by client address (as SL-8)."
     Given a fresh client address
     When a grid window with at least W/2 left is under way
-    And N requests are sent without the key
+    And N requests are sent without the key at once
     Then the next request without the key is refused with 429
     And a request without the key from another fresh client address is allowed

@@ -39,6 +39,7 @@ func (s *World) registerKeys(sc scenario.Stepper) {
 	sc.Step(`^a fresh client address$`, s.freshAnonymous)
 	sc.Step(`^N requests are sent with the key$`, s.NAllowed)
 	sc.Step(`^N requests are sent with the key at once$`, s.NAllowedAtOnce)
+	sc.Step(`^N requests are sent without the key at once$`, s.NAllowedAtOnce)
 	sc.Step(`^N requests are sent without the key$`, s.NAllowed)
 	sc.Step(`^N\+1 requests are sent with the key within one second$`, s.burstWithinSecond)
 	sc.Step(`^N\+(\d+) requests are sent with the key concurrently$`, s.concurrentKeyed)
@@ -257,8 +258,18 @@ func (s *World) AssumeRunInOneWindow(ex *httpclient.Exchange) {
 		if s.WholeWindows() && !end.IsZero() && !ex.Received.Before(end) {
 			return "the requests ran past the window's end"
 		}
-		return ""
+		return s.acrossGrid(first.Sent, ex.Received)
 	})
+}
+
+// acrossGrid says why from and to lie in two windows of the design's grid
+// (GridStart), or "".
+func (s *World) acrossGrid(from, to time.Time) string {
+	if s.GridStart == nil || s.GridStart(from).Equal(s.GridStart(to)) {
+		return ""
+	}
+	return fmt.Sprintf("the requests ran from %s to %s, across a boundary of the key's grid at %s",
+		from.Format("15:04:05.000"), to.Format("15:04:05.000"), s.GridStart(to).Format("15:04:05.000"))
 }
 
 // secondsPass waits n seconds of the harness's clock.
@@ -321,7 +332,7 @@ func (s *World) AssumeBatchInOneWindow(exs []*httpclient.Exchange) {
 			return fmt.Sprintf("the requests ran from %s to %s, past the window's end at %s",
 				first.Format(time.RFC3339Nano), last.Format(time.RFC3339Nano), end.Format(time.RFC3339Nano))
 		}
-		return ""
+		return s.acrossGrid(first, last)
 	})
 }
 

@@ -1,6 +1,8 @@
 package keyed
 
 import (
+	"time"
+
 	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -15,6 +17,12 @@ type World struct {
 	Batch scenario.Batch
 
 	rounds [][]*httpclient.Exchange // each fresh key's batch of a race on several keys
+
+	// GridStart, where the design keeps its windows on a grid (the
+	// sliding-window counter), is the start of the grid window holding
+	// t: a run and the request after it count as in one window only when
+	// they share a grid window. nil: no grid.
+	GridStart func(t time.Time) time.Time
 }
 
 // New is a scenario's fresh key world on st: a wait of the scenario ages

@@ -154,7 +154,6 @@ func (s *state) spendInWindow() error {
 	return s.NAllowedAtOnce()
 }
 
-
 // spendAt is when spendInWindow sends: lead into a window of the key's
 // grid and 1.5 s before its end (the N's time and the 1 s a decision may
 // lie after its receipt), in the window under way where it can.

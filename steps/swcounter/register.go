@@ -3,6 +3,8 @@ package swcounter
 import (
 	"time"
 
+	"github.com/rlspec/rlspec/profile"
+
 	"github.com/rlspec/rlspec/steps/keyed"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -18,6 +20,9 @@ type state struct {
 // key world w.
 func Register(w *keyed.World, sc scenario.Stepper) {
 	s := &state{World: w}
+	if w.Env().Config.Profile == profile.SlidingWindowCounter {
+		w.GridStart = s.gridStart // the counter's windows lie on its grid
+	}
 	s.registerCounter(sc)
 	s.registerOverBlock(sc)
 	s.registerAnswers(sc)
