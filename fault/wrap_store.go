@@ -70,9 +70,12 @@ func (s effectStore) Update(ctx context.Context, fn func(ctx context.Context, tx
 // A real check-then-act race needs a second request to check between the
 // first one's check and its write, which depends on scheduling: the
 // self-test must catch the fault every run. So the race is widened, the
-// same for every such fault: while another request on the same key is in
-// flight, a check reads the key as it was before its writes of the last
-// RaceWindow. A request alone on its key (a sequential client) checks the
+// same for every such fault: a check reads the key as it was before its
+// writes of the last RaceWindow while another request on the key is in
+// flight, or when one of those writes came on another connection (a
+// concurrent client's: a starved server may answer a concurrent batch one
+// request after another, so that none is in flight beside another). A
+// client's one-after-another requests on one connection check the
 // committed state, as the correct store does.
 type staleStore struct {
 	reference.Store
@@ -93,14 +96,15 @@ type Reads struct {
 // Update checks, then acts.
 func (s staleStore) Update(ctx context.Context, fn func(ctx context.Context, tx reference.Tx) error) error {
 	earlier := Reads{Buckets: map[string]model.State{}}
+	conn := fakeserver.ConnOf(ctx)
 	defer s.lag.leave(earlier)
 	// The check ends at fn's first write (reference.ErrReadOnly), or
 	// earlier on any error: what was read so far is the check.
 	_ = s.Store.View(ctx, func(ctx context.Context, tx reference.Tx) error {
-		return fn(ctx, recorder{Tx: tx, r: earlier, lag: s.lag})
+		return fn(ctx, recorder{Tx: tx, r: earlier, lag: s.lag, conn: conn})
 	})
 	return s.Store.Update(ctx, func(ctx context.Context, tx reference.Tx) error {
-		return fn(ctx, s.wrap(writer{Tx: tx, lag: s.lag}, earlier))
+		return fn(ctx, s.wrap(writer{Tx: tx, lag: s.lag, conn: conn}, earlier))
 	})
 }
 
@@ -113,22 +117,40 @@ type lag struct {
 	bursts   map[string]burst
 }
 
-// burst is a key's state before its first write of the burst, and when.
+// burst is a key's state before its first write of the burst, when, and
+// the connections its writes came on ("" unknown).
 type burst struct {
 	before model.State
 	at     time.Time
+	conns  map[string]bool
 }
 
-// check notes a request checking id and returns what it sees of st, the
-// committed state.
-func (l *lag) check(id string, st model.State) model.State {
+// check notes a request on conn checking id and returns what it sees of
+// st, the committed state: the state before the key's burst when the burst
+// is younger than RaceWindow and the request races it.
+func (l *lag) check(id, conn string, st model.State) model.State {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.inflight[id]++
-	if b, ok := l.bursts[id]; ok && l.inflight[id] > 1 && l.clock.Now().Sub(b.at) < RaceWindow {
+	b, ok := l.bursts[id]
+	if ok && l.clock.Now().Sub(b.at) < RaceWindow && (l.inflight[id] > 1 || b.byOther(conn)) {
 		return b.before
 	}
 	return st
+}
+
+// byOther reports whether a write of b came on another connection than
+// conn, both known.
+func (b burst) byOther(conn string) bool {
+	if conn == "" {
+		return false
+	}
+	for c := range b.conns {
+		if c != "" && c != conn {
+			return true
+		}
+	}
+	return false
 }
 
 // leave notes the end of a request that checked the keys of earlier.
@@ -142,21 +164,25 @@ func (l *lag) leave(earlier Reads) {
 	}
 }
 
-// wrote notes a write of id whose state before it was before.
-func (l *lag) wrote(id string, before model.State) {
+// wrote notes a write of id on conn whose state before it was before.
+func (l *lag) wrote(id, conn string, before model.State) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.clock.Now()
-	if b, ok := l.bursts[id]; !ok || now.Sub(b.at) >= RaceWindow {
-		l.bursts[id] = burst{before: before, at: now}
+	b, ok := l.bursts[id]
+	if !ok || now.Sub(b.at) >= RaceWindow {
+		b = burst{before: before, at: now, conns: map[string]bool{}}
+		l.bursts[id] = b
 	}
+	b.conns[conn] = true
 }
 
 // recorder notes every read of a check.
 type recorder struct {
 	reference.Tx
-	r   Reads
-	lag *lag
+	r    Reads
+	lag  *lag
+	conn string
 }
 
 func (t recorder) Bucket(ctx context.Context, id string) (model.State, error) {
@@ -165,7 +191,7 @@ func (t recorder) Bucket(ctx context.Context, id string) (model.State, error) {
 		return st, err
 	}
 	if _, again := t.r.Buckets[id]; !again {
-		st = t.lag.check(id, st)
+		st = t.lag.check(id, t.conn, st)
 		t.r.Buckets[id] = st
 	}
 	return t.r.Buckets[id], nil
@@ -174,7 +200,8 @@ func (t recorder) Bucket(ctx context.Context, id string) (model.State, error) {
 // writer notes each write's state before it (the transaction's own view).
 type writer struct {
 	reference.Tx
-	lag *lag
+	lag  *lag
+	conn string
 }
 
 func (t writer) PutBucket(ctx context.Context, id string, st model.State) error {
@@ -182,6 +209,6 @@ func (t writer) PutBucket(ctx context.Context, id string, st model.State) error 
 	if err != nil {
 		return err
 	}
-	t.lag.wrote(id, before)
+	t.lag.wrote(id, t.conn, before)
 	return t.Tx.PutBucket(ctx, id, st)
 }
