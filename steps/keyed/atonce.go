@@ -3,6 +3,7 @@ package keyed
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/rlspec/rlspec/httpclient"
 	"github.com/rlspec/rlspec/steps/scenario"
@@ -59,28 +60,18 @@ func (s *World) fireKeyed(c scenario.Sender, reqs []httpclient.Request) ([]*http
 	return s.fireEach(cs, reqs)
 }
 
-// fireEach sends reqs[i] with cs[i], all released together, and records
-// the exchanges.
+// fireEach sends reqs[i] with cs[i], all released together (no
+// pre-dialling: a HEAD may spend where a limiter keys by address), and
+// records the exchanges.
 func (s *World) fireEach(cs []scenario.Sender, reqs []httpclient.Request) ([]*httpclient.Exchange, error) {
-	out := make([]*httpclient.Exchange, len(reqs))
-	start := make(chan struct{})
-	done := make(chan int, len(reqs))
+	batches := make([]scenario.Dialed, len(reqs))
 	for i, r := range reqs {
-		go func() {
-			<-start
-			out[i] = cs[i].Do(s.Ctx(), r)
-			done <- i
-		}()
+		batches[i] = scenario.Dialed{Sender: cs[i], Reqs: []httpclient.Request{r}}
 	}
-	close(start)
-	for range reqs {
-		<-done
+	byBatch, err := s.FireDialedAll(batches, time.Time{})
+	out := make([]*httpclient.Exchange, len(reqs))
+	for i, exs := range byBatch {
+		out[i] = exs[0]
 	}
-	s.Record(out...)
-	for _, ex := range out {
-		if ex.Err != nil {
-			return out, scenario.Violate(s.Refs(), "the target answers concurrent requests", "an HTTP response to each", ex.Err.Error(), ex)
-		}
-	}
-	return out, nil
+	return out, err
 }

@@ -128,7 +128,7 @@ func (s *State) FireDialedAll(batches []Dialed, release time.Time) ([][]*httpcli
 	for _, exs := range out {
 		for _, ex := range exs {
 			if ex.Err != nil {
-				return out, Violate(clause.Of(clause.FR4), "the target answers concurrent requests",
+				return out, Violate(s.Refs(), "the target answers concurrent requests",
 					"an HTTP response to each", ex.Err.Error(), ex)
 			}
 		}
