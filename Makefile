@@ -42,13 +42,13 @@ RACE_PKGS = $$($(GO) list ./... | grep -v -e '/selftest$$' -e '/cmd/rlspec$$')
 test: export VULNCHECK_SCAN = package
 test: deps-postgres
 	@log=$$(mktemp); self=; trap 'rm -f "$$log"; [ -n "$$self" ] && { pkill -P $$self; kill $$self; } 2>/dev/null; true' EXIT; \
-	echo "$(GO) test -count=1 -parallel $(TEST_PARALLEL) -timeout 9m $(LANE_PKGS), then make fuzz (beside the checks and the -race tests; their output follows)"; \
-	( $(GO) test -count=1 -parallel $(TEST_PARALLEL) -timeout 9m $(LANE_PKGS); s=$$?; \
+	echo "$(GO) test -count=1 -parallel $(TEST_PARALLEL) -timeout 20m $(LANE_PKGS), then make fuzz (beside the checks and the -race tests; their output follows)"; \
+	( $(GO) test -count=1 -parallel $(TEST_PARALLEL) -timeout 20m $(LANE_PKGS); s=$$?; \
 	  $(MAKE) --no-print-directory fuzz FUZZTIME=$(TEST_FUZZTIME); f=$$?; \
 	  [ $$s = 0 ] && [ $$f = 0 ] ) >"$$log" 2>&1 & self=$$!; \
 	$(MAKE) --no-print-directory vet lint mocks-check lint-ci || exit 1; \
-	echo "$(GO) test -race -count=1 -p $(TEST_PACKAGES) -parallel $(TEST_PARALLEL) -timeout 9m <every package but $(LANE_PKGS)>"; \
-	$(GO) test -race -count=1 -p $(TEST_PACKAGES) -parallel $(TEST_PARALLEL) -timeout 9m $(RACE_PKGS); race=$$?; \
+	echo "$(GO) test -race -count=1 -p $(TEST_PACKAGES) -parallel $(TEST_PARALLEL) -timeout 20m <every package but $(LANE_PKGS)>"; \
+	$(GO) test -race -count=1 -p $(TEST_PACKAGES) -parallel $(TEST_PARALLEL) -timeout 20m $(RACE_PKGS); race=$$?; \
 	wait $$self; selfrc=$$?; self=; cat "$$log"; \
 	[ $$race = 0 ] && [ $$selfrc = 0 ]
 

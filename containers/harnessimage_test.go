@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlspec/rlspec/internal/testctx"
 	tcnetwork "github.com/testcontainers/testcontainers-go/network"
 )
 
@@ -22,8 +23,7 @@ import (
 func TestHarnessImagePassesAgainstReferenceImage(t *testing.T) {
 	t.Parallel()
 	ref := buildReference(t) // skips without Docker
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer cancel()
+	ctx := testctx.Context(t)
 	harness := "rlspec-harness-test:" + randomHex(4)
 	if err := BuildHarnessImage(ctx, harness); err != nil {
 		t.Fatalf("build %s: %v", harness, err)

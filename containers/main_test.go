@@ -13,6 +13,7 @@ import (
 
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/client"
+	"github.com/rlspec/rlspec/internal/testctx"
 )
 
 func TestMain(m *testing.M) {
@@ -36,8 +37,7 @@ func TestMain(m *testing.M) {
 // answers.
 func requireDocker(t *testing.T) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
+	ctx := testctx.Context(t)
 	if err := Available(ctx); err != nil {
 		t.Skip("docker not available: " + firstLine(err.Error()))
 	}
@@ -63,8 +63,7 @@ func (b *builtOnce) build(t *testing.T, tag, pkg string) string {
 	t.Helper()
 	requireDocker(t)
 	b.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
+		ctx := testctx.Context(t)
 		if b.err = BuildImage(ctx, tag, WithPackage(pkg)); b.err == nil {
 			b.tag = tag
 		}
@@ -136,8 +135,7 @@ func leftovers(ctx context.Context, value string) (ctrs, vols []string, err erro
 // start starts a target and registers its Terminate as cleanup.
 func start(t *testing.T, image string, opts ...Option) *Target {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx := testctx.Context(t)
 	tg, err := StartTarget(ctx, image, append([]Option{WithLog(testWriter{t})}, opts...)...)
 	if err != nil {
 		t.Fatalf("StartTarget: %v", err)
@@ -161,8 +159,7 @@ func (w testWriter) Write(p []byte) (int, error) {
 // get does one request and returns status and body.
 func get(t *testing.T, method, url string, body io.Reader) (int, string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := testctx.Context(t)
 	req, err := http.NewRequestWithContext(ctx, method, url, body)
 	if err != nil {
 		t.Fatal(err)

@@ -2,13 +2,13 @@ package containers
 
 import (
 	"bytes"
-	"context"
 	"net/http"
 	"testing"
 	"time"
 
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/internal/testctx"
 	"github.com/rlspec/rlspec/service"
 )
 
@@ -23,8 +23,7 @@ func post(t *testing.T, base, bucket string) (int, dialect.RateLimit) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := testctx.Context(t)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+service.DefaultPath, bytes.NewReader(raw))
 	if err != nil {
 		t.Fatal(err)

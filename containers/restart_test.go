@@ -1,11 +1,11 @@
 package containers
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"github.com/rlspec/rlspec/bodytmpl"
+	"github.com/rlspec/rlspec/internal/testctx"
 )
 
 // TestRestartKeepsSpentQuota: Restart brings the reference image back at the
@@ -27,8 +27,7 @@ func TestRestartKeepsSpentQuota(t *testing.T) {
 			bucket := bodytmpl.NewDeviceBucket()
 			post(t, tg.URL, bucket)
 			post(t, tg.URL, bucket)
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
+			ctx := testctx.Context(t)
 			if err := tg.Restart(ctx); err != nil {
 				t.Fatal(err)
 			}

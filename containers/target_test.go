@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/moby/moby/client"
+	"github.com/rlspec/rlspec/internal/testctx"
 	tc "github.com/testcontainers/testcontainers-go"
 )
 
@@ -208,8 +209,7 @@ func TestStartTargetNotReady(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
+			ctx := testctx.Context(t)
 			tg, err := StartTarget(ctx, img, append([]Option{runLabel(t)}, tc.opts...)...)
 			if err == nil {
 				tg.Terminate(ctx)
@@ -239,8 +239,7 @@ func TestStartTargetCancelled(t *testing.T) {
 func TestStartTargetMissingImage(t *testing.T) {
 	t.Parallel()
 	requireDocker(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := testctx.Context(t)
 	_, err := StartTarget(ctx, "rlspec-no-such-image:"+randomHex(4), runLabel(t))
 	if err == nil {
 		t.Fatal("missing image accepted")

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rlspec/rlspec/internal/testctx"
 )
 
 // block is one fenced ```sh readme-test [tags…] block of README.md.
@@ -83,8 +85,7 @@ func TestREADMEFrontPage(t *testing.T) {
 	if len(blocks) < 4 {
 		t.Fatalf("README.md has %d readme-test blocks; the front page needs install and run commands tested", len(blocks))
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 9*time.Minute)
-	defer cancel()
+	ctx := testctx.Context(t)
 	tmp := t.TempDir()
 	home, work, shim, releases := mkdirs(t, tmp, "home", "work", "shim", "releases")
 

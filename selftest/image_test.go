@@ -9,6 +9,7 @@ import (
 	"github.com/rlspec/rlspec/containers"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/httpclient"
+	"github.com/rlspec/rlspec/internal/testctx"
 	"github.com/rlspec/rlspec/racehunt"
 	"github.com/rlspec/rlspec/service"
 )
@@ -21,8 +22,7 @@ func requireImage(t *testing.T) string {
 		t.Skip("builds and starts containers")
 	}
 	t.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := testctx.Context(t)
 	if err := containers.Available(ctx); err != nil {
 		line, _, _ := strings.Cut(err.Error(), "\n")
 		t.Skip("docker not available: " + line)

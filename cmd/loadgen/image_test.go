@@ -5,7 +5,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/containers"
@@ -13,6 +12,7 @@ import (
 	"github.com/rlspec/rlspec/envflag"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/internal/pgcluster"
+	"github.com/rlspec/rlspec/internal/testctx"
 )
 
 // TestImageStoreSettingsExit2: REPLICAS and STORE=postgres are how
@@ -69,8 +69,7 @@ func TestRunImageOnPostgres(t *testing.T) {
 	}
 	t.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true") // before testcontainers reads its configuration
 	containerstest.RequireDocker(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := testctx.Context(t)
 	tag := "rlspec-reference:loadgen-test-" + strings.ToLower(bodytmpl.NewUUID()[:8])
 	if err := containers.BuildImage(ctx, tag, containers.WithBuildDir("../..")); err != nil {
 		t.Fatalf("build %s: %v", tag, err)

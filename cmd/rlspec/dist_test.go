@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"debug/elf"
 	"encoding/hex"
@@ -12,7 +11,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/rlspec/rlspec/internal/testctx"
 )
 
 // TestDistLinuxAmd64 runs `make dist` for linux/amd64 only (the rule is the
@@ -29,8 +29,7 @@ func TestDistLinuxAmd64(t *testing.T) {
 	}
 	dist := t.TempDir()
 	const version = "v0.0.0-disttest"
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer cancel()
+	ctx := testctx.Context(t)
 	make := exec.CommandContext(ctx, "make", "-s", "-C", "../..", "dist", "PLATFORMS=linux/amd64", "DIST="+dist, "VERSION="+version)
 	if out, err := make.CombinedOutput(); err != nil {
 		t.Fatalf("make dist: %v\n%s", err, out)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"sort"
 	"strings"
 	"sync"
@@ -11,6 +10,7 @@ import (
 	"github.com/rlspec/rlspec/bodytmpl"
 	"github.com/rlspec/rlspec/containers"
 	"github.com/rlspec/rlspec/containers/containerstest"
+	"github.com/rlspec/rlspec/internal/testctx"
 )
 
 // referenceImage builds the reference image once per test binary (under a
@@ -26,8 +26,7 @@ func referenceImage(t *testing.T) string {
 	t.Helper()
 	containerstest.RequireDocker(t)
 	refImage.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
+		ctx := testctx.Context(t)
 		refImage.tag = "rlspec-reference:test-" + strings.ToLower(bodytmpl.NewUUID()[:8])
 		refImage.err = containers.BuildImage(ctx, refImage.tag, containers.WithBuildDir("../.."))
 	})

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/rlspec/rlspec/dialect"
 	"github.com/rlspec/rlspec/fakeserver"
+	"github.com/rlspec/rlspec/internal/testctx"
 	"github.com/rlspec/rlspec/profile"
 )
 
@@ -95,8 +95,7 @@ func suggestedEnv(t *testing.T, stdout string) map[string]string {
 	if !ok {
 		t.Fatalf("the last line is not an acceptance command: %q", last)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := testctx.Context(t)
 	cmd := exec.CommandContext(ctx, "sh", "-c", assign+"env")
 	cmd.Env = []string{"PATH=/usr/bin:/bin"}
 	out, err := cmd.Output()
