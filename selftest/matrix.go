@@ -28,6 +28,9 @@ type AcceptanceResult struct {
 	NotYetIDs []string // sorted
 	// SkipReasons are the skipped scenarios' reasons, by id.
 	SkipReasons map[string]string
+	// FailReasons are the failed scenarios' messages, by id: a reference
+	// that fails says why.
+	FailReasons map[string]string
 	Elapsed     time.Duration
 }
 

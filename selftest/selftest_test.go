@@ -79,6 +79,12 @@ func TestVerdicts(t *testing.T) {
 			r.Acceptance.Skipped, r.Acceptance.SkippedIDs = 1, []string{"AC4-01"}
 			return r
 		}()}, Rows: []Row{caught}}, false, "reference run 1: skipped AC4-01"},
+		{"reference failed a scenario", Matrix{Reference: []ReferenceRun{func() ReferenceRun {
+			r := okRef
+			r.Acceptance.Failed, r.Acceptance.FailedIDs = 1, []string{"MI-1-02"}
+			r.Acceptance.FailReasons = map[string]string{"MI-1-02": "[MI-1] a ride: expected 429\ngot HTTP 200"}
+			return r
+		}()}, Rows: []Row{caught}}, false, "reference run 1: failed MI-1-02: [MI-1] a ride: expected 429\n    got HTTP 200"},
 		{"reference race ran short", Matrix{Reference: []ReferenceRun{func() ReferenceRun {
 			r := okRef
 			r.Race.Checks = 3

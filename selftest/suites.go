@@ -72,7 +72,7 @@ func runAcceptance(ctx context.Context, f fault.Name, p profile.Name, sv serving
 func runFault(ctx context.Context, row *Row, fi fault.Fault, c config) (AcceptanceResult, error) {
 	tags, run := c.focus.tags(profileOf(fi.Profile), row.Scenarios)
 	if !run {
-		return AcceptanceResult{SkipReasons: map[string]string{}}, nil
+		return AcceptanceResult{SkipReasons: map[string]string{}, FailReasons: map[string]string{}}, nil
 	}
 	return runAcceptance(ctx, fi.Name, fi.Profile, servingOf(fi), tags, c)
 }
@@ -93,7 +93,7 @@ func runOnPair(ctx context.Context, tc service.Config, o embedded.Options, set a
 
 // tally counts a report's verdicts.
 func tally(rep *acceptance.Report) AcceptanceResult {
-	r := AcceptanceResult{Elapsed: rep.Elapsed, SkipReasons: map[string]string{}}
+	r := AcceptanceResult{Elapsed: rep.Elapsed, SkipReasons: map[string]string{}, FailReasons: map[string]string{}}
 	for _, res := range rep.Results {
 		switch res.Status {
 		case steps.Passed:
@@ -102,6 +102,7 @@ func tally(rep *acceptance.Report) AcceptanceResult {
 		case steps.Failed:
 			r.Failed++
 			r.FailedIDs = append(r.FailedIDs, res.ID)
+			r.FailReasons[res.ID] = res.Reason
 		case steps.Skipped:
 			if strings.HasPrefix(res.Reason, acceptance.NotYetChecked) {
 				r.NotYetIDs = append(r.NotYetIDs, res.ID)

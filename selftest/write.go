@@ -61,8 +61,8 @@ func (m *Matrix) Write(w io.Writer) {
 		}
 	}
 	for _, r := range m.Reference {
-		if len(r.Acceptance.FailedIDs) > 0 {
-			fmt.Fprintf(w, "reference run %d: failed %s\n", r.N, strings.Join(r.Acceptance.FailedIDs, " "))
+		for _, id := range r.Acceptance.FailedIDs {
+			fmt.Fprintf(w, "reference run %d: failed %s: %s\n", r.N, id, indented(orNone(r.Acceptance.FailReasons[id])))
 		}
 		for _, id := range r.Acceptance.SkippedIDs {
 			fmt.Fprintf(w, "reference run %d: skipped %s: %s\n", r.N, id, orNone(r.Acceptance.SkipReasons[id]))
@@ -154,4 +154,10 @@ func orNone(why string) string {
 		return "(no reason recorded)"
 	}
 	return why
+}
+
+// indented is a message of several lines, its later lines indented under
+// the first.
+func indented(msg string) string {
+	return strings.ReplaceAll(strings.TrimRight(msg, "\n"), "\n", "\n    ")
 }
