@@ -18,6 +18,7 @@ import (
 	"github.com/rlspec/rlspec/fault/swcounter"
 	"github.com/rlspec/rlspec/fault/tokenbucket"
 	"github.com/rlspec/rlspec/profile"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 func TestExpectationsCoverEveryFault(t *testing.T) {
@@ -79,6 +80,12 @@ func TestVerdicts(t *testing.T) {
 			r.Acceptance.Skipped, r.Acceptance.SkippedIDs = 1, []string{"AC4-01"}
 			return r
 		}()}, Rows: []Row{caught}}, false, "reference run 1: skipped AC4-01"},
+		{"reference gave no verdict on a broken time assumption", Matrix{Reference: []ReferenceRun{func() ReferenceRun {
+			r := okRef
+			r.Acceptance.Skipped, r.Acceptance.SkippedIDs = 1, []string{"FW-3-03"}
+			r.Acceptance.SkipReasons = map[string]string{"FW-3-03": scenario.TimeSkip + " twice: first …; then …"}
+			return r
+		}()}, Rows: []Row{caught}}, true, "reference run 1: skipped FW-3-03: " + scenario.TimeSkip},
 		{"reference failed a scenario", Matrix{Reference: []ReferenceRun{func() ReferenceRun {
 			r := okRef
 			r.Acceptance.Failed, r.Acceptance.FailedIDs = 1, []string{"MI-1-02"}

@@ -61,7 +61,7 @@ func (s *State) settle(ctx context.Context) *State {
 		return s // skips that rest on no time assumption stand
 	}
 	if len(s.texts) == 0 {
-		s.err = Skip("%s; the scenario could not be run again", why)
+		s.err = Skip("%s: %s; the scenario could not be run again", TimeSkip, why)
 		return s
 	}
 	again := newState(s.env, s.sets)
@@ -78,10 +78,15 @@ func (s *State) settle(ctx context.Context) *State {
 	}
 	again.finish()
 	if why2 := again.Broken(); why2 != "" {
-		again.err = Skip("the verdict rests on a time assumption that broke twice: first %s; then %s", why, why2)
+		again.err = Skip("%s twice: first %s; then %s", TimeSkip, why, why2)
 	}
 	return again
 }
+
+// TimeSkip begins the reason of a scenario skipped because a time
+// assumption of its verdict broke (in its run and its run again): no
+// verdict, said as such. Any other skip is the settings' or the target's.
+const TimeSkip = "the verdict rests on a time assumption that broke"
 
 // posts are the POST exchanges recorded at indexes [from, to) (to < 0:
 // to the end) that the target answered.
