@@ -247,13 +247,15 @@ func (c *zoneMemo) step(z zone, input, output any) []zone {
 	in, out := input.(opInput), output.(opOutput)
 	lo := (in.From - c.tol) / int64(time.Microsecond)
 	hi := (in.To + c.tol) / int64(time.Microsecond)
-	z = z.canonicalAt(lo)
-	k := zoneKey{z, in.Index}
+	// Canonical at lo where the op takes effect only: later ops are then
+	// decided at lo or after, but not when it never took effect.
+	at := z.canonicalAt(lo)
+	k := zoneKey{at, in.Index}
 	c.mu.Lock()
 	next, ok := c.m[k]
 	c.mu.Unlock()
 	if !ok {
-		next = c.r.zoneStep(z, lo, hi, out, c.slack)
+		next = c.r.zoneStep(at, lo, hi, out, c.slack)
 		c.mu.Lock()
 		c.m[k] = next
 		c.mu.Unlock()

@@ -55,11 +55,10 @@ func zoneAccepts(r bucketRules, ops []zoneOp) []bool {
 	for _, op := range ops {
 		var next []zone
 		for _, z := range set {
-			z = z.canonicalAt(op.lo)
 			if op.out.Unknown {
 				next = append(next, z)
 			}
-			next = append(next, r.zoneStep(z, op.lo, op.hi, op.out, 1)...)
+			next = append(next, r.zoneStep(z.canonicalAt(op.lo), op.lo, op.hi, op.out, 1)...)
 		}
 		set = next
 		out = append(out, len(set) > 0)
