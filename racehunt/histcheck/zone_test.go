@@ -48,17 +48,17 @@ func bruteAccepts(m model.Model, ops []zoneOp) []bool {
 	return out
 }
 
-// zoneAccepts is bruteAccepts on zones.
+// zoneAccepts is bruteAccepts on zones, stepped as porcupine steps them
+// (zoneMemo.step).
 func zoneAccepts(r bucketRules, ops []zoneOp) []bool {
+	memo := &zoneMemo{r: r, slack: 1, m: map[zoneKey][]zone{}}
 	set := []zone{{}}
 	var out []bool
-	for _, op := range ops {
+	for i, op := range ops {
+		in := opInput{Index: i, From: op.lo * int64(time.Microsecond), To: op.hi * int64(time.Microsecond)}
 		var next []zone
 		for _, z := range set {
-			if op.out.Unknown {
-				next = append(next, z)
-			}
-			next = append(next, r.zoneStep(z.canonicalAt(op.lo), op.lo, op.hi, op.out, 1)...)
+			next = append(next, memo.step(z, in, op.out)...)
 		}
 		set = next
 		out = append(out, len(set) > 0)
@@ -165,5 +165,23 @@ func TestZoneKeepsEachPlacementWithItsState(t *testing.T) {
 	box[zF][zT], box[zT][zF] = box[zF][0]+box[0][zT], box[zT][0]+box[0][zF]
 	if len(r.zoneStep(box, short.lo, short.hi, short.out, 1)) == 0 {
 		t.Fatalf("the box refuses the short answer too: the test tells nothing apart")
+	}
+}
+
+// TestZoneLostResponseLeavesItsState: a request without a response may
+// never have taken effect, and a later one may then be decided before its
+// interval: the zones it leaves keep that placement (it was once lost by
+// making the zone canonical at the lost request's start).
+func TestZoneLostResponseLeavesItsState(t *testing.T) {
+	m := model.TokenBucket{Burst: 1, Rate: 1e6} // 1 µs a token
+	r, _ := zoneRules(m)
+	const e = int64(1_800_000_001_000_000)
+	ops := []zoneOp{
+		{e, e, opOutput{Unknown: true}},
+		// Decided at e − 1 only: Reset 1,800,000,001 (within 1 s of it).
+		{e - 1, e + 1, opOutput{Status: http.StatusOK, HasHeaders: true, Rem: 0, Reset: 1_800_000_000}},
+	}
+	if got, want := zoneAccepts(r, ops), bruteAccepts(m, ops); !want[1] || !got[1] {
+		t.Fatalf("the second request decided before the lost one: zones %v, every placement %v", got[1], want[1])
 	}
 }
