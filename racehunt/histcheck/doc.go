@@ -30,22 +30,26 @@
 // -test.run '^$' -test.bench 'Check1M/<design>$' -test.benchtime 1x`
 // (check wall = ns/op; peak RSS is the whole process's, generation
 // included). Before = 6dedebf (StepOracle for every design), after =
-// 25f0fa4 (the buckets on zones). Medians of 3; the 2 cores were loaded by other
-// jobs (load average 12-16), so wall times swing and CPU seconds are the
-// steadier figure:
+// db02510 (the buckets on zones). Medians of 3; the 2 cores were loaded by
+// other jobs (load average 14-19), so wall times swing 2x and CPU seconds
+// are the steadier figure:
 //
 //	design                  check CPU s      check wall s     peak RSS MiB
 //	                        before  after    before  after    before  after
-//	prd                      2.34    2.33     3.19    3.53     285     285
-//	fixed-window             4.01    3.89     5.22    4.32     290     283
-//	sliding-window-counter   4.04    4.18     5.06    5.03     286     283
-//	token-bucket            29.6     2.68    49.5     3.99     307     290
-//	leaky-bucket            30.0     2.60    55.4     2.89     305     285
-//	sliding-log (5,000)      5.62    5.74     8.06    7.96      60      57
+//	prd                      2.44    2.46     7.24    5.75     289     284
+//	fixed-window             4.00    4.08     6.69    6.67     283     289
+//	sliding-window-counter   4.22    4.44     6.37   10.3      285     283
+//	token-bucket            31.0     2.81    59.1     6.01     309     285
+//	leaky-bucket            30.0     2.70    56.3     4.45     303     288
+//	sliding-log (5,000)      5.44    5.59     7.04    8.72      59      60
 //
-// Only the buckets' check changed (the other rows are the same code, their
-// differences noise). At lighter load (6-9) the same benchmark gave 1.76
-// (prd), 3.15, 3.36, 19.7, 21.2 and 4.28 CPU s for 6dedebf.
+// Only the buckets' check changed; the other rows run the same code, and
+// their differences are noise: 3 more rounds of those at load 12-18 gave
+// 4.45/3.96 (fixed-window), 4.17/4.20 (sliding-window-counter) and
+// 5.62/5.54 (sliding-log) CPU s; an earlier run of 25f0fa4 at load 12-16
+// gave 2.34/2.33, 4.01/3.89, 4.04/4.18, 29.6/2.68, 30.0/2.60, 5.62/5.74
+// (the rows above in order); at load 6-9, 6dedebf gave 1.76, 3.15, 3.36,
+// 19.7, 21.2 and 4.28.
 //
 // The buckets were an order of magnitude slower than the rest because a
 // full bucket's first request of a burst may be placed at any of a dozen
@@ -60,11 +64,11 @@
 // Peak RSS stays under 310 MB for every design (the streamed Checker keeps
 // a few integers per request; the goal is 500 MB). The time goal of issue
 // 28 (< 2 s wall for the whole check on 2 cores) is in reach on two free
-// cores for the PRD and now the buckets (2.3-2.7 s of CPU over both),
-// borderline for the window designs (3.9-4.2 s), not met under the load
-// above (2.9-5.0 s wall), and not met for the sliding log, whose sets grow with every
-// concurrent request (placements a millisecond apart are different logs
-// until their entries leave the window). Checking a key in one pass over
+// cores for the PRD and now the buckets (2.5-2.8 s of CPU over both),
+// borderline for the window designs (3.9-4.4 s); under the load above no
+// design met it (4.5-10 s wall), and the sliding log is far from it, its
+// sets growing with every concurrent request (placements a millisecond
+// apart are different logs until their entries leave the window). Checking a key in one pass over
 // its calls and returns with every order followed at once (just-in-time
 // linearization, the configurations of equal placed sets merged) was tried
 // and was about twice as slow as porcupine on every design: a correct
