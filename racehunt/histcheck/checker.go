@@ -292,7 +292,7 @@ func (c *Checker) operations(k int) []porcupine.Operation {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return rs[order[a]].sent < rs[order[b]].sent })
 	var hints []int64
-	if !profile.IsPRD(c.h.Profile) {
+	if _, zones := zoneRules(c.h.Model); !profile.IsPRD(c.h.Profile) && !zones {
 		hints = placementHints(c.h, rs)
 	}
 	bucket := c.keys[k]

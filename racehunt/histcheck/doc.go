@@ -14,7 +14,10 @@
 // model.Model placed at a decision time inside each request's interval
 // (StepOracle), with the state sets kept small (states canonical at their
 // next decision time, subsumed ones dropped) and each request tried at the
-// times of the key's other requests only where its state may change. A
+// times of the key's other requests only where its state may change; the
+// token and leaky buckets (without penalties) on zones instead: every
+// decision time of a request at once, the states it may leave one
+// difference-bound zone per case (zone.go). A
 // verdict keeps the header and body findings apart from the algorithm's
 // violations (SplitFindings).
 //
@@ -22,42 +25,53 @@
 // over 1,000 keys into a Checker (sliding-log: 5,000), then times
 // Violations and Linearizable alone: generating and reading the requests
 // is not timed (stream-s), the check's CPU seconds over both cores are
-// check-cpu-s. `go test -c`, then `./histcheck.test -test.run '^$'
-// -test.bench 'Check1M/<design>$' -test.benchtime 1x`, 3 runs each, before
-// and after in turn (before = this package at 4e89c58 with this benchmark;
-// after = 5606372); peak RSS is the whole process's (/usr/bin/time -v or
-// farm-bench), generation included. Medians of 3; the 2 cores were loaded
-// by other jobs (load average 6-9), so the check's wall times swing 2-3x
-// and its CPU seconds are the steadier figure:
+// check-cpu-s. `go test -c -o X.test` at each commit, then for each design,
+// 3 rounds, before and after in turn: `/usr/bin/time -v ./X.test
+// -test.run '^$' -test.bench 'Check1M/<design>$' -test.benchtime 1x`
+// (check wall = ns/op; peak RSS is the whole process's, generation
+// included). Before = 6dedebf (StepOracle for every design), after =
+// db02510 (the buckets on zones). Medians of 3; the 2 cores were loaded by
+// other jobs (load average 14-19), so wall times swing 2x and CPU seconds
+// are the steadier figure:
 //
 //	design                  check CPU s      check wall s     peak RSS MiB
 //	                        before  after    before  after    before  after
-//	prd                      1.89    1.76     1.63    2.72     287     284
-//	fixed-window             4.96    3.15     3.64    3.54     281     284
-//	sliding-window-counter   5.75    3.36     3.83    4.82     278     281
-//	token-bucket            38.1    19.7     28.0    16.0      303     310
-//	leaky-bucket            43.0    21.2     64.2    30.9      303     311
-//	sliding-log (5,000)      5.57    4.28     3.10    2.65      65      61
+//	prd                      2.44    2.46     7.24    5.75     289     284
+//	fixed-window             4.00    4.08     6.69    6.67     283     289
+//	sliding-window-counter   4.22    4.44     6.37   10.3      285     283
+//	token-bucket            31.0     2.81    59.1     6.01     309     285
+//	leaky-bucket            30.0     2.70    56.3     4.45     303     288
+//	sliding-log (5,000)      5.44    5.59     7.04    8.72      59      60
 //
-// What made the step designs about twice as fast: a request's hints (the
-// ends of the key's other requests, ±W, +1 ms) are tried only inside a
-// piece of its interval whose two ends lead to different states (place),
-// where before every hint was a Step from every state; the hints are
-// merged, not sorted twelve times over; the memo is filed by the state's
-// hash.
+// Only the buckets' check changed; the other rows run the same code, and
+// their differences are noise: 3 more rounds of those at load 12-18 gave
+// 4.45/3.96 (fixed-window), 4.17/4.20 (sliding-window-counter) and
+// 5.62/5.54 (sliding-log) CPU s; an earlier run of 25f0fa4 at load 12-16
+// gave 2.34/2.33, 4.01/3.89, 4.04/4.18, 29.6/2.68, 30.0/2.60, 5.62/5.74
+// (the rows above in order); at load 6-9, 6dedebf gave 1.76, 3.15, 3.36,
+// 19.7, 21.2 and 4.28.
 //
-// Peak RSS stays under 320 MB for every design (the streamed Checker keeps
+// The buckets were an order of magnitude slower than the rest because a
+// full bucket's first request of a burst may be placed at any of a dozen
+// candidate times, each a fill instant of its own, and porcupine carried
+// that dozen states through the rest of the burst; a zone holds them all.
+// Before that, the step designs got about twice as fast when a request's
+// hints (the ends of the key's other requests, ±W, +1 ms) were tried only
+// inside a piece of its interval whose two ends lead to different states
+// (place), the hints merged, not sorted twelve times over, and the memo
+// filed by the state's hash.
+//
+// Peak RSS stays under 310 MB for every design (the streamed Checker keeps
 // a few integers per request; the goal is 500 MB). The time goal of issue
-// 28 (< 2 s wall for the whole check on 2 cores) is in reach for the PRD
-// and the window designs (1.8-3.4 s of CPU over two cores) and not met for
-// the buckets: a full bucket's first request of a burst may be placed at
-// any of a dozen candidate times, each a fill instant of its own, and
-// porcupine carries that dozen states through the rest of the burst; nor
-// for the sliding log, whose sets grow with every concurrent request
-// (placements a millisecond apart are different logs until their entries
-// leave the window). Checking a key in one pass over its calls and returns
-// with every order followed at once (just-in-time linearization, the
-// configurations of equal placed sets merged) was tried and was about
-// twice as slow as porcupine on every design: a correct history's first
-// order is porcupine's answer, while that pass follows all of them.
+// 28 (< 2 s wall for the whole check on 2 cores) is in reach on two free
+// cores for the PRD and now the buckets (2.5-2.8 s of CPU over both),
+// borderline for the window designs (3.9-4.4 s); under the load above no
+// design met it (4.5-10 s wall), and the sliding log is far from it, its
+// sets growing with every concurrent request (placements a millisecond
+// apart are different logs until their entries leave the window). Checking a key in one pass over
+// its calls and returns with every order followed at once (just-in-time
+// linearization, the configurations of equal placed sets merged) was tried
+// and was about twice as slow as porcupine on every design: a correct
+// history's first order is porcupine's answer, while that pass follows all
+// of them.
 package histcheck

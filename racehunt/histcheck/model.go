@@ -270,10 +270,14 @@ func describeOp(input, output any) string {
 
 // Model returns the porcupine model of a bucket for h's limit, window and
 // tolerance: for the PRD the bucket model below (with idempotency), for
+// the token and leaky buckets without penalties their zones (zone.go), for
 // another profile StepOracle on h.Model. Operations are partitioned by
 // bucket (Metadata carries it).
 func Model(h *History) porcupine.Model {
 	if !profile.IsPRD(h.Profile) && h.Model != nil {
+		if r, ok := zoneRules(h.Model); ok {
+			return zoneModel(h, r)
+		}
 		return stepModel(h)
 	}
 	return prdSpec(h).model(func(st bucketState) string {

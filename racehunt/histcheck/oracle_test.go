@@ -126,7 +126,7 @@ func TestStepOracleAcceptsRandomCorrectHistories(t *testing.T) {
 		limit := rapid.IntRange(1, 3).Draw(rt, "limit")
 		w := time.Duration(rapid.IntRange(1, 3).Draw(rt, "window")) * time.Second
 		var h *History
-		switch rapid.IntRange(0, 4).Draw(rt, "model") {
+		switch rapid.IntRange(0, 5).Draw(rt, "model") {
 		case 0:
 			h = &History{Profile: profile.SlidingLog, Model: model.SlidingLog{Limit: limit, Window: w}}
 		case 1:
@@ -136,6 +136,9 @@ func TestStepOracleAcceptsRandomCorrectHistories(t *testing.T) {
 		case 3:
 			rate := rapid.SampledFrom([]float64{0.5, 1, 2, 3}).Draw(rt, "rate")
 			h = &History{Profile: profile.TokenBucket, Model: model.TokenBucket{Burst: limit, Rate: rate}}
+		case 4:
+			rate := rapid.SampledFrom([]float64{0.5, 1, 2, 3}).Draw(rt, "rate")
+			h = &History{Profile: profile.LeakyBucket, Model: model.LeakyBucket{Burst: limit - 1, Rate: rate, NoDelay: rapid.Bool().Draw(rt, "nodelay")}}
 		default:
 			// Penalties around a sliding log: 429s carry the penalty
 			// marker where the model starts or keeps a penalty.
