@@ -117,12 +117,26 @@ type lag struct {
 	bursts   map[string]burst
 }
 
-// burst is a key's state before its first write of the burst, when, and
-// the connections its writes came on ("" unknown).
+// burst is a key's state before its first write of the burst, when, the
+// connections its writes came on ("" unknown) and the states they wrote.
 type burst struct {
 	before model.State
 	at     time.Time
 	conns  map[string]bool
+	wrote  map[model.State]bool
+}
+
+// knows reports whether st is the burst's state before or one it wrote: a
+// committed state it does not know was written outside the store (TARGET_DB
+// seeding), and the race starts again from it.
+func (b burst) knows(st model.State) bool {
+	return st == b.before || b.wrote[stored(st)]
+}
+
+// stored is st as the store reads it back.
+func stored(st model.State) model.State {
+	st.Found = true
+	return st
 }
 
 // check notes a request on conn checking id and returns what it sees of
@@ -133,6 +147,10 @@ func (l *lag) check(id, conn string, st model.State) model.State {
 	defer l.mu.Unlock()
 	l.inflight[id]++
 	b, ok := l.bursts[id]
+	if ok && !b.knows(st) {
+		delete(l.bursts, id)
+		return st
+	}
 	if ok && l.clock.Now().Sub(b.at) < RaceWindow && (l.inflight[id] > 1 || b.byOther(conn)) {
 		return b.before
 	}
@@ -164,17 +182,19 @@ func (l *lag) leave(earlier Reads) {
 	}
 }
 
-// wrote notes a write of id on conn whose state before it was before.
-func (l *lag) wrote(id, conn string, before model.State) {
+// wrote notes a write of st to id on conn whose state before it was
+// before.
+func (l *lag) wrote(id, conn string, before, st model.State) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.clock.Now()
 	b, ok := l.bursts[id]
 	if !ok || now.Sub(b.at) >= RaceWindow {
-		b = burst{before: before, at: now, conns: map[string]bool{}}
+		b = burst{before: before, at: now, conns: map[string]bool{}, wrote: map[model.State]bool{}}
 		l.bursts[id] = b
 	}
 	b.conns[conn] = true
+	b.wrote[stored(st)] = true
 }
 
 // recorder notes every read of a check.
@@ -209,6 +229,6 @@ func (t writer) PutBucket(ctx context.Context, id string, st model.State) error 
 	if err != nil {
 		return err
 	}
-	t.lag.wrote(id, t.conn, before)
+	t.lag.wrote(id, t.conn, before, st)
 	return t.Tx.PutBucket(ctx, id, st)
 }
