@@ -11,6 +11,7 @@ import (
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
 	"github.com/rlspec/rlspec/steps"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // runMI runs the multi-instance scenarios of tc's profile against the
@@ -46,7 +47,7 @@ func runMIDecided(t *testing.T, tc service.Config, f fault.Name, replicas int) m
 		rs := runMI(t, tc, f, replicas)
 		undecided := ""
 		for id, r := range rs {
-			if r.Status == steps.Skipped && strings.Contains(r.Reason, "time assumption that broke twice") {
+			if r.Status == steps.Skipped && strings.Contains(r.Reason, scenario.TimeSkip+" twice") {
 				undecided = id + ": " + r.Reason
 			}
 		}

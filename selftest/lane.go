@@ -41,7 +41,7 @@ func acceptanceLane(ctx context.Context, m *Matrix, ps []profile.Name, info map[
 		ready  = map[profile.Name]chan struct{}{}
 	)
 	for i := range sums {
-		sums[i].SkipReasons, sums[i].FailReasons = map[string]string{}, map[string]string{}
+		sums[i] = newAcceptanceResult()
 	}
 	for _, p := range ps {
 		ready[p] = make(chan struct{})
@@ -136,9 +136,6 @@ func (a *AcceptanceResult) add(r AcceptanceResult) {
 	a.FailedIDs = append(a.FailedIDs, r.FailedIDs...)
 	a.SkippedIDs = append(a.SkippedIDs, r.SkippedIDs...)
 	maps.Copy(a.SkipReasons, r.SkipReasons)
-	if a.FailReasons == nil {
-		a.FailReasons = map[string]string{}
-	}
 	maps.Copy(a.FailReasons, r.FailReasons)
 	a.Elapsed += r.Elapsed
 }

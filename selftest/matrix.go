@@ -101,6 +101,11 @@ func (r ReferenceRun) OK() bool {
 		r.Race.Ran && !r.Race.Found && r.Race.Checks == r.raceChecks
 }
 
+// newAcceptanceResult is an empty result whose reasons can be filled.
+func newAcceptanceResult() AcceptanceResult {
+	return AcceptanceResult{SkipReasons: map[string]string{}, FailReasons: map[string]string{}}
+}
+
 // OtherSkips are a's skipped scenarios but those whose time assumption
 // broke (scenario.TimeSkip): a starved machine gives no verdict there,
 // which is the right answer, where any other skip of the reference means a

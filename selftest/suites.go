@@ -72,7 +72,7 @@ func runAcceptance(ctx context.Context, f fault.Name, p profile.Name, sv serving
 func runFault(ctx context.Context, row *Row, fi fault.Fault, c config) (AcceptanceResult, error) {
 	tags, run := c.focus.tags(profileOf(fi.Profile), row.Scenarios)
 	if !run {
-		return AcceptanceResult{SkipReasons: map[string]string{}, FailReasons: map[string]string{}}, nil
+		return newAcceptanceResult(), nil
 	}
 	return runAcceptance(ctx, fi.Name, fi.Profile, servingOf(fi), tags, c)
 }
@@ -93,7 +93,8 @@ func runOnPair(ctx context.Context, tc service.Config, o embedded.Options, set a
 
 // tally counts a report's verdicts.
 func tally(rep *acceptance.Report) AcceptanceResult {
-	r := AcceptanceResult{Elapsed: rep.Elapsed, SkipReasons: map[string]string{}, FailReasons: map[string]string{}}
+	r := newAcceptanceResult()
+	r.Elapsed = rep.Elapsed
 	for _, res := range rep.Results {
 		switch res.Status {
 		case steps.Passed:

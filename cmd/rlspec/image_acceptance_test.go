@@ -11,6 +11,7 @@ import (
 	"github.com/rlspec/rlspec/containers"
 	"github.com/rlspec/rlspec/containers/containerstest"
 	"github.com/rlspec/rlspec/internal/testctx"
+	"github.com/rlspec/rlspec/steps/scenario"
 )
 
 // referenceImage builds the reference image once per test binary (under a
@@ -100,9 +101,9 @@ func TestAcceptanceTargetImage(t *testing.T) {
 }
 
 // brokenAssumption reports whether a skip's reason is a time assumption
-// that broke (steps' settle), as a starved machine can make it.
+// that broke (scenario.TimeSkip), as a starved machine can make it.
 func brokenAssumption(reason string) bool {
-	return strings.Contains(reason, "time assumption that broke") || strings.Contains(reason, "could not be run again")
+	return strings.Contains(reason, scenario.TimeSkip)
 }
 
 // TestAcceptanceTargetImageUnknownImage: an image that does not exist is
