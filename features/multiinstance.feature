@@ -6,7 +6,10 @@ Feature: Several instances on one store (MI-1)
   n of them on one store. Each profile has two scenarios: a concurrent burst
   spread round-robin over every instance, and quota spent through the first
   instance that must be spent on the others. With fewer than two instances
-  they are skipped, never passed.
+  they are skipped, never passed. Instances on one store contend for it: a
+  request one of them did not decide (503 with Retry-After, its store busy)
+  leaves the run without a verdict, unless the decided answers alone break
+  the bounds; it runs again, then is skipped with the reason.
 
   @MI-1 @profile:prd @feature:multi-instance @id:MI-1-01
   Scenario: MI-1-01 [MI-1] concurrent rides over all instances on a bucket each instance has seen

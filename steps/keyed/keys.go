@@ -279,10 +279,12 @@ func (s *World) secondsPass(n int) error {
 
 // ExactlyN checks the last batch: exactly N allowed, the rest 429. More
 // than N rests on the batch lying in one window, fewer (fixed windows) on
-// the server having ended the window before it (ended.go).
+// the server having ended the window before it (ended.go). An undecided
+// answer (scenario.Undecided) leaves only more than N a verdict.
 func (s *World) ExactlyN() error {
 	allowed, other := 0, []*httpclient.Exchange(nil)
-	for _, ex := range s.Batch.Exchanges {
+	decided, undecided := scenario.Decided(s.Batch.Exchanges)
+	for _, ex := range decided {
 		switch {
 		case ex.Status/100 == 2:
 			allowed++
@@ -292,6 +294,10 @@ func (s *World) ExactlyN() error {
 	}
 	if len(other) > 0 {
 		return scenario.Violate(s.Refs(), "each request is allowed or refused", "2xx or 429", fmt.Sprintf("HTTP %d", other[0].Status), other[0])
+	}
+	if len(undecided) > 0 && allowed <= s.Limit() {
+		s.AssumeDecided(s.Batch.Sent, undecided)
+		return nil
 	}
 	if allowed > s.Limit() {
 		s.AssumeBatchInOneWindow(s.Batch.Exchanges)

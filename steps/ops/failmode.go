@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -119,19 +118,11 @@ func (s *state) noneAllowed() error {
 		case ex.Status != http.StatusServiceUnavailable && ex.Status != http.StatusTooManyRequests:
 			return scenario.Violate(refs, where, "503 (or 429) with Retry-After", check.Describe(ex), ex)
 		}
-		if v := strings.TrimSpace(ex.RespHeader.Get(dialect.HeaderRetryAfter)); !validRetryAfter(v) {
+		if v := strings.TrimSpace(ex.RespHeader.Get(dialect.HeaderRetryAfter)); !scenario.ValidRetryAfter(v) {
 			return scenario.Violate(refs, where, "a Retry-After header (seconds or an HTTP date)", fmt.Sprintf("%s; Retry-After %q", check.Describe(ex), v), ex)
 		}
 	}
 	return nil
-}
-
-func validRetryAfter(v string) bool {
-	if n, err := strconv.Atoi(v); err == nil {
-		return n >= 0
-	}
-	_, err := http.ParseTime(v)
-	return err == nil
 }
 
 func (s *state) allAllowed() error {

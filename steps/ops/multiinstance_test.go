@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/cucumber/godog"
@@ -134,5 +135,46 @@ func TestMultiInstanceSkipsKeyIP(t *testing.T) {
 		if err := step(); !errors.Is(err, godog.ErrSkip) {
 			t.Errorf("%s: %v, want a skip", name, err)
 		}
+	}
+}
+
+// A busy store's 503 with Retry-After is no decision: on one store the
+// burst with one undecided request gives no verdict (the run's
+// assumption breaks, so it runs again), while separate stores' oversell
+// stays a violation whatever the undecided request would have been.
+func TestMultiInstanceBusyStoreIsNoVerdict(t *testing.T) {
+	const burst = "exactly min(N, Q) got 200 with Remaining Q-1 down to Q-min(N, Q) each once and the rest 429"
+	lim := steptest.NewLimiter(10)
+	s, _ := newInstancesScenario(t, 10, map[string]*steptest.Limiter{"http://a": lim, "http://b": lim}, "http://a", "http://b")
+	if err := s.severalInstances(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.prd.FreshBucket(); err != nil {
+		t.Fatal(err)
+	}
+	if s.Broken() != "" {
+		t.Fatalf("broken before any busy answer: %s", s.Broken())
+	}
+	lim.Busy = 1
+	if err := s.ridesOverInstances(5); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.run(burst); err != nil {
+		t.Fatalf("one store with a busy answer: %v, want no verdict", err)
+	}
+	if why := s.Broken(); !strings.Contains(why, "every request decided") || !strings.Contains(why, "1 of 15 requests got 503") {
+		t.Fatalf("assumption: %q", why)
+	}
+
+	a, b := steptest.NewLimiter(10), steptest.NewLimiter(10)
+	s, _ = newInstancesScenario(t, 10, map[string]*steptest.Limiter{"http://a": a, "http://b": b}, "http://a", "http://b")
+	_ = s.prd.FreshBucket()
+	a.Busy = 1
+	if err := s.ridesOverInstances(5); err != nil {
+		t.Fatal(err)
+	}
+	var v *scenario.Violation
+	if err := s.run(burst); !errors.As(err, &v) || !strings.Contains(v.Actual, "1× 503 with Retry-After") {
+		t.Fatalf("separate stores with a busy answer: %v, want the oversell", err)
 	}
 }

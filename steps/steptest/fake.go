@@ -7,10 +7,13 @@ package steptest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/netip"
 	"strconv"
+	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	messages "github.com/cucumber/messages/go/v21"
@@ -96,6 +99,7 @@ type Limiter struct {
 	IgnoreKey bool // the bug: the same key with any body gets the cache
 	NoReplay  bool // the bug: a replay is processed (and spends) again
 	OwnBucket bool // the bug: an invalid device_bucket is a bucket of its own
+	Busy      int  // the next Busy POSTs get a busy store's 503 with Retry-After, spending nothing
 }
 
 // NewLimiter is a limiter of limit units per bucket and no defect.
@@ -110,6 +114,12 @@ func (l *Limiter) Answer(addr netip.Addr, r httpclient.Request, ex *httpclient.E
 	var body map[string]any
 	if json.Unmarshal(r.Body, &body) != nil {
 		ex.Status, ex.RespBody = 400, []byte(`{"error":"bad_request"}`)
+		return
+	}
+	if l.Busy > 0 {
+		l.Busy--
+		ex.Status, ex.RespBody = http.StatusServiceUnavailable, []byte(`{"error":"busy"}`)
+		ex.RespHeader = http.Header{dialect.HeaderRetryAfter: {"1"}}
 		return
 	}
 	key, _ := body["device_bucket"].(string)
@@ -189,4 +199,32 @@ func Scenario(name string, tags ...string) *godog.Scenario {
 		sc.Tags = append(sc.Tags, &messages.PickleTag{Name: tag})
 	}
 	return sc
+}
+
+// BatchOf is a batch of one key sent from t0, one exchange per status, 1 ms
+// apart; each 503 carries a busy store's Retry-After and body.
+func BatchOf(t0 time.Time, statuses ...int) scenario.Batch {
+	b := scenario.Batch{Sent: len(statuses)}
+	for i, st := range statuses {
+		ex := &httpclient.Exchange{Method: http.MethodPost, Status: st, Sent: t0.Add(time.Duration(i) * time.Millisecond), Received: t0.Add(time.Duration(i+1) * time.Millisecond)}
+		if st == http.StatusServiceUnavailable {
+			ex.RespHeader, ex.RespBody = http.Header{dialect.HeaderRetryAfter: {"1"}}, []byte(`{"error":"busy"}`)
+		}
+		b.Exchanges = append(b.Exchanges, ex)
+	}
+	return b
+}
+
+// UndecidedVerdict fails t unless a check's result err is a violation
+// exactly when violates, and its scenario's broken assumption (broken, from
+// State.Broken) names the undecided requests exactly when undecided.
+func UndecidedVerdict(t *testing.T, name string, err error, broken string, violates, undecided bool) {
+	t.Helper()
+	var v *scenario.Violation
+	if errors.As(err, &v) != violates || (!violates && err != nil) {
+		t.Errorf("%s: %v, violation wanted %v", name, err, violates)
+	}
+	if got := strings.Contains(broken, "every request decided"); got != undecided {
+		t.Errorf("%s: assumption %q, broken wanted %v", name, broken, undecided)
+	}
 }

@@ -205,11 +205,13 @@ func (s *state) steadyClient() error {
 // fresh key holds B); more is one only beyond what the bucket may have
 // refilled while the batch was decided (R·(last receive − first send),
 // whole tokens, plus a second where the batch crossed a whole second):
-// within it the count decides nothing, and the scenario runs again.
+// within it the count decides nothing, and the scenario runs again. An
+// undecided answer (scenario.Undecided) leaves only more a verdict.
 func (s *state) exactlyBurst() error {
 	exs := s.Batch.Exchanges
 	allowed := 0
-	for _, ex := range exs {
+	decided, undecided := scenario.Decided(exs)
+	for _, ex := range decided {
 		switch {
 		case ex.Status/100 == 2:
 			allowed++
@@ -223,6 +225,10 @@ func (s *state) exactlyBurst() error {
 		took += bound.DefaultTolerance // a server of whole seconds may see one more
 	}
 	refill := int(s.Rate() * took.Seconds())
+	if len(undecided) > 0 && allowed <= s.Burst()+refill {
+		s.AssumeDecided(len(exs), undecided)
+		return nil
+	}
 	if allowed > s.Burst() && allowed <= s.Burst()+refill {
 		// tokens may have come back while the batch was answered: no
 		// verdict on its count
