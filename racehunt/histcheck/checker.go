@@ -292,7 +292,7 @@ func (c *Checker) operations(k int) []porcupine.Operation {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return rs[order[a]].sent < rs[order[b]].sent })
 	var hints []int64
-	if _, zones := zoneRules(c.h.Model); !profile.IsPRD(c.h.Profile) && !zones {
+	if by, _ := oracleOf(c.h); by == byStepOracle {
 		hints = placementHints(c.h, rs)
 	}
 	bucket := c.keys[k]

@@ -13,7 +13,6 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/rlspec/rlspec/model"
-	"github.com/rlspec/rlspec/profile"
 )
 
 // bucketState is the sequential model's state of one bucket. It is
@@ -274,10 +273,10 @@ func describeOp(input, output any) string {
 // another profile StepOracle on h.Model. Operations are partitioned by
 // bucket (Metadata carries it).
 func Model(h *History) porcupine.Model {
-	if !profile.IsPRD(h.Profile) && h.Model != nil {
-		if r, ok := zoneRules(h.Model); ok {
-			return zoneModel(h, r)
-		}
+	switch by, r := oracleOf(h); by {
+	case byZones:
+		return zoneModel(h, r)
+	case byStepOracle:
 		return stepModel(h)
 	}
 	return prdSpec(h).model(func(st bucketState) string {

@@ -9,6 +9,7 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
 )
 
 // The bucket designs (token bucket, leaky bucket without penalties) are
@@ -47,6 +48,27 @@ type bucketRules struct {
 	cap      int64 // allowed while F − t <= cap
 	allowedK int   // Remaining of an allowed request: allowedK − ⌈(F−t)/iv⌉
 	refusedK int   // of a refused one: refusedK − ⌈(F−t)/iv⌉; −1: always 0
+}
+
+// checkedBy names how h's keys are checked for linearizability.
+type checkedBy int
+
+const (
+	byPRDModel   checkedBy = iota // the PRD's bucket with idempotency (Model)
+	byZones                       // the token and leaky buckets without penalties: zones
+	byStepOracle                  // any other model.Model: StepOracle, with placement hints
+)
+
+// oracleOf is how h is checked, with the zones' rules where it is byZones:
+// the one place that chooses (Model, and operations' hints).
+func oracleOf(h *History) (checkedBy, bucketRules) {
+	if profile.IsPRD(h.Profile) || h.Model == nil {
+		return byPRDModel, bucketRules{}
+	}
+	if r, ok := zoneRules(h.Model); ok {
+		return byZones, r
+	}
+	return byStepOracle, bucketRules{}
 }
 
 // zoneRules are m's rules when m is a bucket design the zones check.
