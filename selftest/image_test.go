@@ -2,6 +2,7 @@ package selftest
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -91,7 +92,20 @@ func TestProcessCacheAcrossReplicas(t *testing.T) {
 	t.Run("reference three replicas", func(t *testing.T) {
 		res := hunt(t, fault.None, 3)
 		if res.Found || res.Checks != 40 {
-			t.Fatalf("reference, three replicas: found %v (%s) after %d workloads: %v", res.Found, res.Class, res.Checks, res.Violations)
+			// The whole failing run, each op with its send and receive
+			// times: a false finding on the reference is the hunter's
+			// to explain.
+			var ops strings.Builder
+			if res.History != nil {
+				for i := range res.History.Ops {
+					o := &res.History.Ops[i]
+					fmt.Fprintf(&ops, "\n  %s", o)
+					if o.Ex != nil {
+						fmt.Fprintf(&ops, " [sent %s received %s]", o.Ex.Sent.Format("15:04:05.000000"), o.Ex.Received.Format("15:04:05.000000"))
+					}
+				}
+			}
+			t.Fatalf("reference, three replicas: found %v (%s) after %d workloads: %v\nthe run:%s", res.Found, res.Class, res.Checks, res.Violations, ops.String())
 		}
 	})
 	t.Run("three replicas", func(t *testing.T) {
