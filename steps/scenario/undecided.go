@@ -44,9 +44,6 @@ func Decided(exs []*httpclient.Exchange) (decided, undecided []*httpclient.Excha
 	return decided, undecided
 }
 
-// decidedWhat is the assumption AssumeDecided and AssumeAllDecided record.
-const decidedWhat = "every request decided within the target's store timeout"
-
 // AssumeDecided records that the verdict rests on every one of the n
 // requests having been decided, and that undecided of them were not: a
 // check calls it when the decided answers alone show no violation that
@@ -58,7 +55,7 @@ func (s *State) AssumeDecided(n int, undecided []*httpclient.Exchange) {
 	if len(undecided) == 0 {
 		return
 	}
-	s.Assume(decidedWhat, func() string { return undecidedWhy(n, undecided) })
+	s.assumeDecided(func() string { return undecidedWhy(n, undecided) })
 }
 
 // AssumeAllDecided records that the verdict rests on every request the
@@ -66,11 +63,17 @@ func (s *State) AssumeDecided(n int, undecided []*httpclient.Exchange) {
 // each request's spend (several instances on one store, whose store
 // contention is the scenario's own doing) has no verdict once one was not.
 func (s *State) AssumeAllDecided() {
-	s.Assume(decidedWhat, func() string {
+	s.assumeDecided(func() string {
 		all := s.Exchanges()
 		_, undecided := Decided(all)
 		return undecidedWhy(len(all), undecided)
 	})
+}
+
+// assumeDecided records the assumption AssumeDecided and
+// AssumeAllDecided make, broken as check says.
+func (s *State) assumeDecided(check func() string) {
+	s.Assume("every request decided within the target's store timeout", check)
 }
 
 // undecidedWhy says how many of n requests went undecided, "" for none.
