@@ -76,7 +76,6 @@ func TestHarnessImagePassesAgainstReferenceImage(t *testing.T) {
 		Network: nw.Name,
 		Binds:   []string{reports + ":" + HarnessReportDir},
 		User:    fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid()),
-		Timeout: 5 * time.Minute,
 	})
 	if err != nil {
 		t.Fatalf("docker run %s: %v\n%s", harness, err, out)

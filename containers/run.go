@@ -20,7 +20,7 @@ type RunOptions struct {
 	Network string            // attach to this network (default bridge when empty)
 	Binds   []string          // bind mounts, host:container
 	User    string            // uid:gid, the image's user when empty
-	Timeout time.Duration     // how long the container may run; default 5 minutes
+	Timeout time.Duration     // how long the container may run; default until ctx's deadline, else 5 minutes
 	Log     io.Writer         // testcontainers' log (default discarded)
 }
 
@@ -31,6 +31,9 @@ type RunOptions struct {
 func RunToExit(ctx context.Context, image string, o RunOptions) (code int, output string, err error) {
 	if o.Timeout <= 0 {
 		o.Timeout = 5 * time.Minute
+		if d, ok := ctx.Deadline(); ok {
+			o.Timeout = time.Until(d)
+		}
 	}
 	if o.Log == nil {
 		o.Log = io.Discard
