@@ -273,9 +273,9 @@ func describeOp(input, output any) string {
 // another profile StepOracle on h.Model. Operations are partitioned by
 // bucket (Metadata carries it).
 func Model(h *History) porcupine.Model {
-	switch by, r := oracleOf(h); by {
+	switch by, d := oracleOf(h); by {
 	case byZones:
-		return zoneModel(h, r)
+		return d.model(h)
 	case byStepOracle:
 		return stepModel(h)
 	}
