@@ -309,8 +309,8 @@ func cpuTime(b *testing.B) time.Duration {
 // TestPlantedRaceFoundInALongHistory: one check-then-act burst halfway
 // through a streamed 100,000-request history over 1,000 keys is found by
 // the direct checks and by porcupine, for the PRD, a design checked by
-// StepOracle and the two checked on zones (BenchmarkCheck1M does the same
-// at 1M).
+// StepOracle and the three checked on zones (BenchmarkCheck1M does the
+// same at 1M).
 func TestPlantedRaceFoundInALongHistory(t *testing.T) {
 	n := 100_000
 	if testing.Short() {
@@ -321,6 +321,7 @@ func TestPlantedRaceFoundInALongHistory(t *testing.T) {
 		{name: "fixed-window-race", h: benchSettings(profile.FixedWindow, profile.AlignEpoch, model.Epoch{Limit: 8, Window: 10 * time.Second}), bad: true},
 		{name: "token-bucket-race", h: benchSettings(profile.TokenBucket, "", model.TokenBucket{Burst: 8, Rate: 1}), bad: true},
 		{name: "leaky-bucket-race", h: benchSettings(profile.LeakyBucket, "", model.LeakyBucket{Burst: 7, Rate: 1}), bad: true},
+		{name: "sliding-log-race", h: benchSlidingLog, bad: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := c.h

@@ -15,11 +15,11 @@
 // (StepOracle), with the state sets kept small (states canonical at their
 // next decision time, subsumed ones dropped) and each request tried at the
 // times of the key's other requests only where its state may change; the
-// token and leaky buckets (without penalties) on zones instead: every
-// decision time of a request at once, the states it may leave one
-// difference-bound zone per case (zone.go). A
-// verdict keeps the header and body findings apart from the algorithm's
-// violations (SplitFindings).
+// token and leaky buckets (without penalties) and the sliding log on zones
+// instead: every decision time of a request at once, the states it may
+// leave one difference-bound zone per case (zone.go; a sliding log's zone
+// bounds each entry of its log, zone_log.go). A verdict keeps the header
+// and body findings apart from the algorithm's violations (SplitFindings).
 //
 // The history check at scale: BenchmarkCheck1M streams 1,000,000 requests
 // over 1,000 keys into a Checker (sliding-log: 5,000), then times

@@ -16,14 +16,15 @@ import (
 // request's interval at once, the states it may lead to one
 // difference-bound matrix (DBM) per case, as the clock zones of timed
 // automata. The token and leaky buckets without penalties (zone_bucket.go:
-// the instant the bucket is full again) are. A design's zones are exact: a
-// history is accepted iff some decision time in each interval, in ticks of
-// the design's clock (µs for the buckets) and in the order linearized,
-// explains every response (TestZoneMatchesEveryPlacement tries every
-// tick). They so find every violation StepOracle finds and raise none it
-// does not, but where a placement between its tries was needed. Decision
-// order is kept to the tick: two requests decided in one tick may be taken
-// in either order.
+// the instant the bucket is full again) and the sliding log (zone_log.go:
+// the log's entries) are. A design's zones are exact: a history is
+// accepted iff some decision time in each interval, in ticks of the
+// design's clock (µs for the buckets, ms for the sliding log) and in the
+// order linearized, explains every response (TestZoneMatchesEveryPlacement
+// and TestLogZoneMatchesEveryPlacement try every tick). They so find every
+// violation StepOracle finds and raise none it does not, but where a
+// placement between its tries was needed. Decision order is kept to the
+// tick: two requests decided in one tick may be taken in either order.
 
 // zInf is a DBM's "no bound".
 const zInf = int64(1) << 60
@@ -33,7 +34,7 @@ type checkedBy int
 
 const (
 	byPRDModel   checkedBy = iota // the PRD's bucket with idempotency (Model)
-	byZones                       // the token and leaky buckets without penalties: zones
+	byZones                       // the buckets without penalties, the sliding log: zones
 	byStepOracle                  // any other model.Model: StepOracle, with placement hints
 )
 
@@ -59,6 +60,9 @@ func zoneRules(m model.Model) (zoneDesign, bool) {
 	if r, ok := bucketRulesOf(m); ok {
 		return r, true
 	}
+	if r, ok := logRulesOf(m); ok {
+		return r, true
+	}
 	return nil, false
 }
 
@@ -72,16 +76,20 @@ type zoneRule[Z comparable] interface {
 	// next are the zones a request decided in lo..hi, answered out (any
 	// answer when out.Unknown), leads z to; Reset within slack seconds.
 	next(z Z, lo, hi int64, out opOutput, slack int64) []Z
+	// remembered: next's answers are worth a memo.
+	remembered() bool
 	describe(z Z) string
 }
 
-// zoneMemo remembers a design's zone steps, as stepMemo StepOracle's.
+// zoneMemo steps a design's zones for porcupine and, where the design
+// says they are worth it (remembered), remembers its steps, as stepMemo
+// StepOracle's.
 type zoneMemo[Z comparable] struct {
 	r     zoneRule[Z]
 	tol   int64 // nanoseconds
 	slack int64
 	mu    sync.Mutex
-	m     map[zoneKey[Z]][]Z
+	m     map[zoneKey[Z]][]Z // nil: not remembered
 }
 
 type zoneKey[Z comparable] struct {
@@ -90,7 +98,11 @@ type zoneKey[Z comparable] struct {
 }
 
 func newZoneMemo[Z comparable](r zoneRule[Z], tol time.Duration) *zoneMemo[Z] {
-	return &zoneMemo[Z]{r: r, tol: int64(tol), slack: 1, m: map[zoneKey[Z]][]Z{}}
+	c := &zoneMemo[Z]{r: r, tol: int64(tol), slack: 1}
+	if r.remembered() {
+		c.m = map[zoneKey[Z]][]Z{}
+	}
+	return c
 }
 
 func (c *zoneMemo[Z]) step(z Z, input, output any) []Z {
@@ -100,20 +112,34 @@ func (c *zoneMemo[Z]) step(z Z, input, output any) []Z {
 	// Canonical at lo where the op takes effect only: later ops are then
 	// decided at lo or after, but not when it never took effect.
 	k := zoneKey[Z]{c.r.canonical(z, lo), in.Index}
-	c.mu.Lock()
-	next, ok := c.m[k]
-	c.mu.Unlock()
+	next, ok := c.lookup(k)
 	if !ok {
 		next = c.r.next(k.z, lo, hi, out, c.slack)
-		c.mu.Lock()
-		c.m[k] = next
-		c.mu.Unlock()
+		c.store(k, next)
 	}
 	if out.Unknown {
 		// The op may never have taken effect: z itself goes on.
 		return append([]Z{z}, next...)
 	}
 	return next
+}
+
+func (c *zoneMemo[Z]) lookup(k zoneKey[Z]) ([]Z, bool) {
+	if c.m == nil {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	next, ok := c.m[k]
+	return next, ok
+}
+
+func (c *zoneMemo[Z]) store(k zoneKey[Z], next []Z) {
+	if c.m != nil {
+		c.mu.Lock()
+		c.m[k] = next
+		c.mu.Unlock()
+	}
 }
 
 // zoneModel is the porcupine model of a history of a design checked on

@@ -52,8 +52,9 @@ func bucketRulesOf(m model.Model) (bucketRules, bool) {
 	return bucketRules{}, false
 }
 
-func (bucketRules) tick() int64   { return int64(time.Microsecond) }
-func (bucketRules) initial() zone { return zone{} } // full since the epoch
+func (bucketRules) tick() int64      { return int64(time.Microsecond) }
+func (bucketRules) initial() zone    { return zone{} } // full since the epoch
+func (bucketRules) remembered() bool { return true }
 
 func (r bucketRules) model(h *History) porcupine.Model { return zoneModel(h, r) }
 

@@ -11,8 +11,8 @@ import (
 )
 
 // zoneOp is one request of a key in linearization order: its interval in
-// ticks of the design's clock (unix microseconds for the buckets) and its
-// output.
+// ticks of the design's clock (unix microseconds for the buckets,
+// milliseconds for the sliding log) and its output.
 type zoneOp struct {
 	lo, hi int64
 	out    opOutput
