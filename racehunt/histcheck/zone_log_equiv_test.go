@@ -18,7 +18,8 @@ import (
 )
 
 // randomLogHistory is a run of a sliding log (limit 1–3, window 1–3 s) on
-// 1–2 keys: each request in flight 1–1500 ms, decided by the model at a
+// 1–2 keys: each request in flight 1–1500 ms (or sent as an earlier
+// one's entry leaves, in flight 0–3 ms), decided by the model at a
 // random time inside its interval, in the order of those times; in a
 // racing history now and then from its key's state before the previous
 // request (a check-then-act race: both allowed where one should be, its
@@ -38,6 +39,13 @@ func randomLogHistory(rt *rapid.T) *History {
 	for i := range reqs {
 		send := sec(float64(rapid.IntRange(0, 6000).Draw(rt, "send_ms")) / 1000)
 		lat := int64(rapid.IntRange(1, 1500).Draw(rt, "latency_ms")) * int64(time.Millisecond)
+		if i > 0 && rapid.IntRange(0, 2).Draw(rt, "edge") == 0 {
+			// Sent as an earlier request's entry leaves, to a few ms, and
+			// answered within a few.
+			ms := int64(time.Millisecond)
+			send = reqs[rapid.IntRange(0, i-1).Draw(rt, "earlier")].at/ms*ms + int64(w) + int64(rapid.IntRange(-2, 2).Draw(rt, "off"))*ms
+			lat = int64(rapid.IntRange(0, 3).Draw(rt, "edge_latency_ms")) * ms
+		}
 		reqs[i] = req{rapid.SampledFrom(keys).Draw(rt, "key"), send, send + lat, send + rapid.Int64Range(0, lat).Draw(rt, "at")}
 	}
 	slices.SortFunc(reqs, func(a, b req) int { return cmp.Compare(a.at, b.at) })
