@@ -25,11 +25,12 @@ import (
 // op, every response read in it), on random small histories of every
 // profile and dialect, correct or broken. The oracle checks a copy of the
 // history of its own, so that each settles the dialect itself. For the
-// token and leaky buckets the oracle is StepOracle's placements and the
-// Checker's the zones: their verdicts agree (the zones would accept what
-// only a placement between StepOracle's tries explains; none of these
-// histories needs one). The old direct checks predate the leaky bucket's
-// bounds: for it only the linearizability verdicts are compared.
+// token and leaky buckets and the sliding log the oracle is StepOracle's
+// placements and the Checker's the zones: their verdicts agree (the zones
+// would accept what only a placement between StepOracle's tries explains;
+// none of these histories needs one). The old direct checks predate the
+// leaky bucket's bounds: for it only the linearizability verdicts are
+// compared.
 func TestCheckerGivesTheVerdictsOfTheWholeHistoryCheck(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		var h *History

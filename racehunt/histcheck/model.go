@@ -269,13 +269,13 @@ func describeOp(input, output any) string {
 
 // Model returns the porcupine model of a bucket for h's limit, window and
 // tolerance: for the PRD the bucket model below (with idempotency), for
-// the token and leaky buckets without penalties their zones (zone.go), for
-// another profile StepOracle on h.Model. Operations are partitioned by
-// bucket (Metadata carries it).
+// the token and leaky buckets without penalties and the sliding log their
+// zones (zone.go), for another profile StepOracle on h.Model. Operations
+// are partitioned by bucket (Metadata carries it).
 func Model(h *History) porcupine.Model {
-	switch by, r := oracleOf(h); by {
+	switch by, d := oracleOf(h); by {
 	case byZones:
-		return zoneModel(h, r)
+		return d.model(h)
 	case byStepOracle:
 		return stepModel(h)
 	}
