@@ -1,8 +1,9 @@
 package histcheck
 
 import (
+	"encoding/binary"
 	"slices"
-	"unsafe"
+	"strings"
 )
 
 // vdbm is a closed difference-bound matrix over n variables, x0 = 0:
@@ -23,15 +24,17 @@ func (m vdbm) at(i, j int) int64 { return m.d[i*m.n+j] }
 
 func (m vdbm) clone() vdbm { return vdbm{m.n, slices.Clone(m.d)} }
 
-// grow is m with one more variable, x_n, unbounded.
-func (m vdbm) grow() vdbm {
-	n := m.n + 1
-	g := vdbm{n, make([]int64, n*n)}
-	for i := range n {
-		row := g.d[i*n : i*n+n]
-		if i < m.n {
-			copy(row, m.d[i*m.n:(i+1)*m.n])
-			row[m.n] = zInf
+// grown is the matrix of n variables whose k-th bound is at(k), with one
+// more variable, x_n, unbounded.
+func grown(n int, at func(k int) int64) vdbm {
+	g := vdbm{n + 1, make([]int64, (n+1)*(n+1))}
+	for i := range n + 1 {
+		row := g.d[i*(n+1) : (i+1)*(n+1)]
+		if i < n {
+			for j := range n {
+				row[j] = at(i*n + j)
+			}
+			row[n] = zInf
 			continue
 		}
 		for j := range row {
@@ -116,22 +119,48 @@ func (m vdbm) holds(o vdbm) bool {
 	return true
 }
 
-// logZone is a vdbm as a comparable, hashable value: the memory of its
-// bounds, row by row, as a string (8-aligned: it was the []int64's).
+// logZone is a vdbm as a comparable, hashable value: its bounds, row by
+// row, 8 bytes each (little-endian), as a string.
 type logZone string
 
-// zone is m as a logZone; m's memory becomes the string's, so m must not
-// be written after.
+// zone is m as a logZone (a copy: m may be written after).
 func (m vdbm) zone() logZone {
-	return logZone(unsafe.String((*byte)(unsafe.Pointer(unsafe.SliceData(m.d))), 8*len(m.d)))
+	var b strings.Builder
+	b.Grow(8 * len(m.d))
+	var buf [8]byte
+	for _, v := range m.d {
+		binary.LittleEndian.PutUint64(buf[:], uint64(v))
+		b.Write(buf[:])
+	}
+	return logZone(b.String())
 }
 
-// view is z's matrix, read only: its memory is the string's.
+// view is z's matrix, a fresh copy.
 func (z logZone) view() vdbm {
-	d := unsafe.Slice((*int64)(unsafe.Pointer(unsafe.StringData(string(z)))), len(z)/8)
+	d := make([]int64, len(z)/8)
+	for i := range d {
+		d[i] = z.word(i)
+	}
+	return vdbm{z.n(), d}
+}
+
+// grow is z's matrix with one more variable, unbounded,
+// decoded straight into it.
+func (z logZone) grow() vdbm { return grown(z.n(), z.word) }
+
+// n is how many variables z has.
+func (z logZone) n() int {
 	n := 0
-	for n*n < len(d) {
+	for n*n < len(z)/8 {
 		n++
 	}
-	return vdbm{n, d}
+	return n
+}
+
+// at is z's bound on x_i − x_j, read in place.
+func (z logZone) at(i, j int) int64 { return z.word(i*z.n() + j) }
+
+// word is z's k-th bound.
+func (z logZone) word(k int) int64 {
+	return int64(binary.LittleEndian.Uint64([]byte(z[8*k : 8*k+8])))
 }

@@ -67,20 +67,19 @@ func (logRules) remembered() bool { return false }
 // out of the window at lo (l <= lo − W) dropped, and T too once every
 // point's T is at most lo (T pinned to lo).
 func (r logRules) canonical(z logZone, lo int64) logZone {
-	v := z.view()
-	gone := 0
-	for lL+gone < v.n && v.at(lL+gone, 0) <= lo-r.w {
+	n, gone := z.n(), 0
+	for lL+gone < n && z.at(lL+gone, 0) <= lo-r.w {
 		gone++
 	}
-	free := v.at(lT, 0) <= lo
+	free := z.at(lT, 0) <= lo
 	if gone == 0 && !free {
 		return z
 	}
 	keep := []int{0, lT}
-	for i := lL + gone; i < v.n; i++ {
+	for i := lL + gone; i < n; i++ {
 		keep = append(keep, i)
 	}
-	p := v.project(keep)
+	p := z.view().project(keep)
 	if free {
 		p.pin(lT, lo)
 	}
@@ -93,7 +92,7 @@ func (r logRules) next(z logZone, lo, hi int64, out opOutput, slack int64) []log
 	if !out.Unknown && out.Status != http.StatusOK && out.Status != http.StatusTooManyRequests {
 		return nil
 	}
-	base := z.view().grow()
+	base := z.grow()
 	t := base.n - 1 // the decision time, a variable of the step
 	if !base.tighten(lT, t, 0) || !base.tighten(t, 0, hi) || !base.tighten(0, t, -lo) {
 		return nil
