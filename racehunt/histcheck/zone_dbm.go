@@ -157,8 +157,9 @@ func (z logZone) n() int {
 	return n
 }
 
-// at is z's bound on x_i − x_j, read in place.
-func (z logZone) at(i, j int) int64 { return z.word(i*z.n() + j) }
+// at is z's bound on x_i − x_j, read in place; n is z.n(), which a caller
+// reading several bounds finds once.
+func (z logZone) at(n, i, j int) int64 { return z.word(i*n + j) }
 
 // word is z's k-th bound.
 func (z logZone) word(k int) int64 {

@@ -68,10 +68,10 @@ func (logRules) remembered() bool { return false }
 // point's T is at most lo (T pinned to lo).
 func (r logRules) canonical(z logZone, lo int64) logZone {
 	n, gone := z.n(), 0
-	for lL+gone < n && z.at(lL+gone, 0) <= lo-r.w {
+	for lL+gone < n && z.at(n, lL+gone, 0) <= lo-r.w {
 		gone++
 	}
-	free := z.at(lT, 0) <= lo
+	free := z.at(n, lT, 0) <= lo
 	if gone == 0 && !free {
 		return z
 	}
