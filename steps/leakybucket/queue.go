@@ -2,7 +2,6 @@ package leakybucket
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/rlspec/rlspec/bound"
@@ -116,13 +115,12 @@ func (s *state) assumeTogether(exs []*httpclient.Exchange) {
 			return fmt.Sprintf("under nodelay the %d answers came back over %s from the first send: not less than 1/R = %s, in which a place drains",
 				len(exs), last.Sub(first).Round(time.Millisecond), s.PerToken())
 		}
-		sends := make([]time.Time, len(exs))
 		rtt := exs[0].Received.Sub(exs[0].Sent)
-		for i, ex := range exs {
-			sends[i] = ex.Sent
+		for _, ex := range exs {
 			rtt = min(rtt, ex.Received.Sub(ex.Sent))
 		}
-		spread := slices.MaxFunc(sends, time.Time.Compare).Sub(slices.MinFunc(sends, time.Time.Compare))
+		firstSent, lastSent := scenario.SendSpan(exs)
+		spread := lastSent.Sub(firstSent)
 		if spread+rtt >= s.PerToken() {
 			return fmt.Sprintf("the %d requests went out over %s and the quickest came back after %s: not less than 1/R = %s",
 				len(exs), spread.Round(time.Millisecond), rtt.Round(time.Millisecond), s.PerToken())

@@ -243,14 +243,34 @@ func AddrKey(a netip.Addr) string { return "ip:" + a.String() }
 
 // Span is the first send and the last receive of exs (not empty).
 func Span(exs []*httpclient.Exchange) (first, last time.Time) {
-	first, last = exs[0].Sent, exs[0].Received
+	first, _ = SendSpan(exs)
 	for _, ex := range exs {
-		if ex.Sent.Before(first) {
-			first = ex.Sent
-		}
 		if ex.Received.After(last) {
 			last = ex.Received
 		}
 	}
 	return first, last
+}
+
+// SendSpan is the first and the last send of exs (not empty).
+func SendSpan(exs []*httpclient.Exchange) (first, last time.Time) {
+	first, last = exs[0].Sent, exs[0].Sent
+	for _, ex := range exs {
+		first, last = earliest(first, ex.Sent), latest(last, ex.Sent)
+	}
+	return first, last
+}
+
+func earliest(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func latest(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
