@@ -43,6 +43,7 @@ func acceptanceLane(ctx context.Context, m *Matrix, ps []profile.Name, info map[
 	for i := range sums {
 		sums[i] = newAcceptanceResult()
 	}
+	m.SuiteTime = map[profile.Name]time.Duration{}
 	for _, p := range ps {
 		ready[p] = make(chan struct{})
 	}
@@ -59,6 +60,7 @@ func acceptanceLane(ctx context.Context, m *Matrix, ps []profile.Name, info map[
 		}
 		mu.Lock()
 		defer mu.Unlock()
+		m.SuiteTime[j.p] += r.Elapsed
 		if err != nil {
 			fail(fmt.Errorf("acceptance against the reference (run %d): profile %s: %w", j.run+1, j.p, err))
 		} else {
@@ -98,6 +100,9 @@ func acceptanceLane(ctx context.Context, m *Matrix, ps []profile.Name, info map[
 			return
 		}
 		row.Acceptance, row.Missed = r, missedBy(row.Scenarios, r)
+		mu.Lock()
+		m.SuiteTime[profileOf(info[row.Fault].Profile)] += r.Elapsed
+		mu.Unlock()
 		say("%s: acceptance %d scenario(s) failed (%s)", row.Fault, r.Failed, r.Elapsed.Round(time.Millisecond))
 	}
 

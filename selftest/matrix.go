@@ -129,6 +129,10 @@ type Matrix struct {
 	// Profiles are the profiles the reference ran (nil: every profile).
 	Profiles []profile.Name
 	Elapsed  time.Duration
+	// SuiteTime is, per profile, the wall time of its acceptance suites
+	// (the reference's and its faults'), summed: what each profile costs
+	// the matrix, which runs several suites at once.
+	SuiteTime map[profile.Name]time.Duration
 	// Overload is the starvation the matrix ran under ("" none).
 	Overload string
 }

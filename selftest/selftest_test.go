@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rlspec/rlspec/acceptance"
 	"github.com/rlspec/rlspec/fault"
@@ -179,7 +180,8 @@ func TestFaultMatrix(t *testing.T) {
 		t.Skip("the fault matrix runs the suite once per fault")
 	}
 	var progress bytes.Buffer
-	m, err := Run(context.Background(), WithProgress(&progress), WithReportDir(t.TempDir()), WithFocus())
+	// Four suites at once: in make test the -race tests fill the cores.
+	m, err := Run(context.Background(), WithProgress(&progress), WithReportDir(t.TempDir()), WithFocus(), WithParallel(4))
 	if err != nil {
 		t.Fatalf("could not run: %v\n%s", err, progress.String())
 	}
@@ -279,5 +281,15 @@ func TestMissedByAndNoSecondSuite(t *testing.T) {
 	m.Write(&out)
 	if !strings.Contains(out.String(), "missed: reset-race") || strings.Contains(out.String(), "second suite") {
 		t.Fatalf("want the miss, and no second suite:\n%s", out.String())
+	}
+}
+
+// The matrix says what each profile's suites cost, in the registry's order.
+func TestSuiteTimePerProfile(t *testing.T) {
+	m := Matrix{SuiteTime: map[profile.Name]time.Duration{profile.SlidingLog: 2040 * time.Millisecond, profile.PRD: time.Minute}}
+	var out bytes.Buffer
+	m.Write(&out)
+	if want := "suite time per profile (each suite's wall time, summed; several run at once): prd 1m0s, sliding-log 2s\n"; !strings.Contains(out.String(), want) {
+		t.Fatalf("output:\n%s\nwant the line %q", out.String(), want)
 	}
 }

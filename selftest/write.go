@@ -7,6 +7,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/rlspec/rlspec/profile"
 )
 
 // Write prints the matrix: the reference runs, then fault × clause with
@@ -45,6 +47,7 @@ func (m *Matrix) Write(w io.Writer) {
 		fmt.Fprintln(w)
 		m.WriteDetection(w)
 	}
+	m.writeSuiteTime(w)
 	for _, r := range m.Rows {
 		if len(r.Missed) > 0 {
 			fmt.Fprintf(w, "missed: %s (%s): required scenario(s) passed: %s\n", r.Fault, r.Description, strings.Join(r.Missed, " "))
@@ -160,4 +163,18 @@ func orNone(why string) string {
 // the first.
 func indented(msg string) string {
 	return strings.ReplaceAll(strings.TrimRight(msg, "\n"), "\n", "\n    ")
+}
+
+// writeSuiteTime says, per profile in the registry's order, the wall time
+// of its acceptance suites summed (the reference's and its faults').
+func (m *Matrix) writeSuiteTime(w io.Writer) {
+	var parts []string
+	for _, p := range profile.All() {
+		if d, ok := m.SuiteTime[p.Name]; ok {
+			parts = append(parts, fmt.Sprintf("%s %s", p.Name, d.Round(100*time.Millisecond)))
+		}
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(w, "suite time per profile (each suite's wall time, summed; several run at once): %s\n", strings.Join(parts, ", "))
+	}
 }
