@@ -44,10 +44,26 @@ func (s *State) Do(c Sender, r httpclient.Request) *httpclient.Exchange {
 func (s *State) Send(c Sender, r httpclient.Request) (*httpclient.Exchange, error) {
 	ex := s.Do(c, r)
 	if ex.Err != nil {
+		s.assumeAwaited(ex)
 		return ex, Violate(clause.Of(clause.FR7), "the target answers every request",
 			"an HTTP response", ex.Err.Error(), ex)
 	}
 	return ex, nil
+}
+
+// assumeAwaited records what a request left without an answer rests on:
+// rlspec ran in the last second before it gave up (ex.Received). A process
+// that could not run then may have found a deadline and an answer that
+// came before it ready at once, and taken the deadline; an answer the
+// target never sent is a violation on a machine that ran.
+func (s *State) assumeAwaited(ex *httpclient.Exchange) {
+	s.Assume("rlspec ran while an unanswered request was awaited", func() string {
+		if lost := s.Stalled(ex.Received.Add(-time.Second), ex.Received); lost > 0 {
+			return fmt.Sprintf("rlspec itself could not run for %s in the second before it gave up on the request sent at %s",
+				lost.Round(time.Millisecond), ex.Sent.Format("15:04:05.000"))
+		}
+		return ""
+	})
 }
 
 // SendFresh is the one render-and-send: a fresh request with field f (and
@@ -128,6 +144,7 @@ func (s *State) FireDialedAll(batches []Dialed, release time.Time) ([][]*httpcli
 	for _, exs := range out {
 		for _, ex := range exs {
 			if ex.Err != nil {
+				s.assumeAwaited(ex)
 				return out, Violate(s.Refs(), "the target answers concurrent requests",
 					"an HTTP response to each", ex.Err.Error(), ex)
 			}
