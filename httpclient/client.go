@@ -95,7 +95,10 @@ type Exchange struct {
 	RespBody   []byte
 
 	Intended, Sent, Received time.Time
-	Err                      error
+	// Deadline is when the client gives up on the request (the earlier of
+	// its timeout and the caller's deadline).
+	Deadline time.Time
+	Err      error
 	// Replay, when set, is the command that sends the request again for a
 	// target that is not reached with curl (WithReplay); Curl returns it.
 	Replay string
@@ -317,6 +320,7 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
+	ex.Deadline, _ = ctx.Deadline()
 	hc, cutShort := c.http, func() error { return nil }
 	if len(r.Body) >= bulkBody {
 		hc = c.upload

@@ -1,6 +1,7 @@
 package docgen
 
 import (
+	"maps"
 	"slices"
 	"testing"
 
@@ -14,6 +15,9 @@ func TestAssumptionsOfScenarios(t *testing.T) {
 	ix, err := assumptionIndex("../..")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(slices.Collect(maps.Values(ix.assumes)), func(ws []string) bool { return slices.Contains(ws, OnEveryRequest) }) {
+		t.Errorf("no step set records %q: OnEveryRequest names an assumption nothing records", OnEveryRequest)
 	}
 	if len(ix.unread) > 0 {
 		t.Errorf("Assume calls whose assumption cannot be read (use a string literal): %v", ix.unread)

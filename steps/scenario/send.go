@@ -51,15 +51,20 @@ func (s *State) Send(c Sender, r httpclient.Request) (*httpclient.Exchange, erro
 	return ex, nil
 }
 
-// assumeAwaited records what a request left without an answer rests on:
-// rlspec ran in the last second before it gave up (ex.Received). A process
-// that could not run then may have found a deadline and an answer that
-// came before it ready at once, and taken the deadline; an answer the
-// target never sent is a violation on a machine that ran.
+// assumeAwaited records what a request given up on at its deadline
+// rests on: rlspec was running when the deadline came. A process that
+// could not run then may find the deadline and an answer that came before
+// it ready at once, and take the deadline; one that ran read the answer
+// first. A request that failed before its deadline (a refused or broken
+// connection) rests on no timing, nor does an answer the target never
+// sent on a machine that ran.
 func (s *State) assumeAwaited(ex *httpclient.Exchange) {
-	s.Assume("rlspec ran while an unanswered request was awaited", func() string {
-		if lost := s.Stalled(ex.Received.Add(-time.Second), ex.Received); lost > 0 {
-			return fmt.Sprintf("rlspec itself could not run for %s in the second before it gave up on the request sent at %s",
+	if ex.Deadline.IsZero() || ex.Received.Before(ex.Deadline) {
+		return
+	}
+	s.Assume("rlspec ran when an unanswered request's deadline came", func() string {
+		if lost := s.Stalled(ex.Deadline, ex.Received); lost > 0 {
+			return fmt.Sprintf("rlspec itself could not run for %s from the deadline of the request sent at %s until it saw it pass",
 				lost.Round(time.Millisecond), ex.Sent.Format("15:04:05.000"))
 		}
 		return ""
