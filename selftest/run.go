@@ -22,12 +22,13 @@ import (
 // that could not start, an interrupt); a caught or missed fault is in the
 // Matrix, not an error.
 func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
-	c := config{runs: 1, raceChecks: DefaultRaceChecks, progress: io.Discard, parallel: DefaultParallel}
+	c := config{runs: 1, raceChecks: DefaultRaceChecks, progress: io.Discard}
 	for _, o := range opts {
 		if err := o(&c); err != nil {
 			return nil, fmt.Errorf("selftest: %w", err)
 		}
 	}
+	c.parallel = c.suitesAtOnce()
 	all, err := Expectations()
 	if err != nil {
 		return nil, err

@@ -18,6 +18,7 @@ import (
 	"github.com/rlspec/rlspec/fault/slidinglog"
 	"github.com/rlspec/rlspec/fault/swcounter"
 	"github.com/rlspec/rlspec/fault/tokenbucket"
+	"github.com/rlspec/rlspec/internal/overload"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
@@ -291,5 +292,27 @@ func TestSuiteTimePerProfile(t *testing.T) {
 	m.Write(&out)
 	if want := "suite time per profile (each suite's wall time, summed; several run at once): prd 1m0s, sliding-log 2s\n"; !strings.Contains(out.String(), want) {
 		t.Fatalf("output:\n%s\nwant the line %q", out.String(), want)
+	}
+}
+
+// Suites run eight at once, four under an overload (whose tables were
+// measured so), and as many as WithParallel says either way.
+func TestSuitesAtOnce(t *testing.T) {
+	starved, err := overload.Parse("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		c    config
+		want int
+	}{
+		{config{}, DefaultParallel},
+		{config{overload: starved}, OverloadParallel},
+		{config{overload: starved, parallel: 2}, 2},
+		{config{parallel: 12}, 12},
+	} {
+		if got := c.c.suitesAtOnce(); got != c.want {
+			t.Errorf("%+v: %d at once, want %d", c.c, got, c.want)
+		}
 	}
 }

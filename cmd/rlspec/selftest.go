@@ -32,7 +32,7 @@ type selftestConfig struct {
 	ReportDir string
 	Store     fakeserver.StoreKind // STORE
 	Profiles  []profile.Name       // PROFILE; nil: all
-	Parallel  int                  // SELFTEST_PARALLEL
+	Parallel  int                  // SELFTEST_PARALLEL (0: the matrix's default)
 	Quiet     bool
 	Overload  overload.Settings // OVERLOAD
 	Detect    int               // DETECT: single suites per fault
@@ -52,8 +52,11 @@ func runSelftest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return couldNotRun(stderr, "selftest", "", err.Error())
 	}
-	opts := []selftest.Option{selftest.WithRuns(cfg.Runs), selftest.WithRaceChecks(cfg.Checks), selftest.WithReportDir(cfg.ReportDir), selftest.WithStore(cfg.Store), selftest.WithParallel(cfg.Parallel),
+	opts := []selftest.Option{selftest.WithRuns(cfg.Runs), selftest.WithRaceChecks(cfg.Checks), selftest.WithReportDir(cfg.ReportDir), selftest.WithStore(cfg.Store),
 		selftest.WithOverload(cfg.Overload)}
+	if cfg.Parallel > 0 { // 0: the matrix's default, which depends on the overload
+		opts = append(opts, selftest.WithParallel(cfg.Parallel))
+	}
 	if cfg.Detect > 1 {
 		opts = append(opts, selftest.WithDetection(cfg.Detect))
 	}
@@ -104,7 +107,7 @@ the reference passed and every fault was caught, 1 otherwise, 2 could not run.`
 // selftestSettings reads RUNS, CHECKS, FAULTS and REPORT_DIR (flags win over
 // the environment); -h writes the usage to help.
 func selftestSettings(args []string, getenv envflag.Getenv, help io.Writer) (selftestConfig, error) {
-	cfg := selftestConfig{Runs: 1, Checks: selftest.DefaultRaceChecks, Parallel: selftest.DefaultParallel, ReportDir: service.DefaultReportDir}
+	cfg := selftestConfig{Runs: 1, Checks: selftest.DefaultRaceChecks, ReportDir: service.DefaultReportDir}
 	fs := flag.NewFlagSet("rlspec selftest", flag.ContinueOnError)
 	var runs, checks, faultList, reportDir, store, parallel, profiles, starve, detections, focus string
 	env := func(p *string, name, envName, usage string) {
@@ -115,7 +118,7 @@ func selftestSettings(args []string, getenv envflag.Getenv, help io.Writer) (sel
 	}
 	env(&runs, "runs", "RUNS", "runs against the correct reference, each a whole suite and a race hunt (default 1)")
 	env(&checks, "checks", "CHECKS", fmt.Sprintf("race workloads per hunt (default %d)", selftest.DefaultRaceChecks))
-	env(&parallel, "parallel", "SELFTEST_PARALLEL", fmt.Sprintf("faults whose suites run at once (default %d)", selftest.DefaultParallel))
+	env(&parallel, "parallel", "SELFTEST_PARALLEL", fmt.Sprintf("faults whose suites run at once (default %d; %d under -overload)", selftest.DefaultParallel, selftest.OverloadParallel))
 	env(&faultList, "faults", "FAULTS", "comma-separated faults to test (default all; 'none': the reference only)")
 	env(&profiles, "profile", "PROFILE", "comma-separated profiles whose suites, race hunts and faults run: "+profile.Choices(false)+" (default all)")
 	env(&store, "store", "STORE", "the store of the reference and every fault: sqlite (default) or postgres, a throwaway cluster")
