@@ -74,6 +74,10 @@ func atLeastOne(n int, format string, set func(*config)) Option {
 // (TestFaultMatrix) keeps four, beside the -race tests that fill the cores.
 const DefaultParallel = 8
 
+// OverloadParallel is the default under WithOverload: the starvation is
+// the overload's own, and its tables (README) were measured at four.
+const OverloadParallel = 4
+
 // suitesAtOnce is WithParallel's n, or its default.
 func (c config) suitesAtOnce() int {
 	switch {
@@ -85,15 +89,11 @@ func (c config) suitesAtOnce() int {
 	return DefaultParallel
 }
 
-// OverloadParallel is the default under WithOverload: the starvation is
-// the overload's own, and its tables (README) were measured at four.
-const OverloadParallel = 4
-
 // WithParallel runs n acceptance suites at once (default
-// DefaultParallel, OverloadParallel under WithOverload): the correct reference's, one per profile and serving,
-// then the faults'. The reference's verdicts share the machine with at most
-// n − 1 other suites, as each fault's do; with n = 1 every suite runs
-// alone (the overload table's setting, whose starvation is its own).
+// DefaultParallel, OverloadParallel under WithOverload): the correct
+// reference's, one per profile and serving, then the faults'. The
+// reference's verdicts share the machine with at most n − 1 other suites,
+// as each fault's do; with n = 1 every suite runs alone.
 func WithParallel(n int) Option {
 	return atLeastOne(n, "parallel %d: want at least 1", func(c *config) { c.parallel = n })
 }

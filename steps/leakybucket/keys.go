@@ -77,13 +77,8 @@ func (s *state) besideOther(n, own int) error {
 		if errors.As(s.Err(), &v) && !v.Precondition {
 			return "" // a violation on an idle key rests on no timing
 		}
-		firstSent, lastSent, held := s.other[0].Sent, s.other[0].Sent, s.other[0].Received
-		for _, ex := range s.other {
-			lastSent, held = later(lastSent, ex.Sent), later(held, ex.Received)
-			if ex.Sent.Before(firstSent) {
-				firstSent = ex.Sent
-			}
-		}
+		firstSent, held := scenario.Span(s.other)
+		_, lastSent := scenario.SendSpan(s.other)
 		if s.Env().Config.NoDelay() {
 			// answered at once, the other key's places are freed at R from
 			// its first decision (not before its first send)
@@ -98,13 +93,6 @@ func (s *state) besideOther(n, own int) error {
 		return ""
 	})
 	return nil
-}
-
-func later(a, b time.Time) time.Time {
-	if b.After(a) {
-		return b
-	}
-	return a
 }
 
 // noOverDelay is LB-3 on the key's batch (an idle key's burst of B + 1,
@@ -149,7 +137,7 @@ func (s *state) noOverDelay() error {
 // such a queue, and the pass says only that none came late.
 func (s *state) assumeBurstShows(exs []*httpclient.Exchange) {
 	margin := time.Duration(s.atOnce()-1)*s.PerToken() - time.Second
-	if s.atOnce() < 2 || margin <= 0 {
+	if margin <= 0 { // D < 2 among them
 		return
 	}
 	s.Assume("the key's burst went out together", func() string {
