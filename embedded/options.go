@@ -1,7 +1,6 @@
 package embedded
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,7 +11,6 @@ import (
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/fault/faults"
-	"github.com/rlspec/rlspec/internal/pgcluster"
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/service"
@@ -56,62 +54,15 @@ type Options struct {
 	// RequireAuth is the Authorization value every instance requires
 	// (fakeserver.Config.RequireAuth); "" requires none.
 	RequireAuth string
+	// Postgres is the cluster whose databases a STORE=postgres set takes
+	// (StartPostgres); nil: a cluster of the set's own.
+	Postgres *Postgres
 	// Replicas is how many enabled instances StartPair starts on one store
 	// (0 or 1: one; MI-1 needs more). StartQuotas takes its own count.
 	Replicas int
 	// Delay and DelayMax slow every request of every instance by a time in
 	// [Delay, DelayMax] (fakeserver.Config; the self-test's overload).
 	Delay, DelayMax time.Duration
-}
-
-// stores hands out one empty store per instance set: SQLite leaves the
-// path to the server (a temporary file) or a shared file; PostgreSQL gets
-// a database of its own on one cluster.
-type stores struct {
-	kind    fakeserver.StoreKind
-	cluster *pgcluster.Cluster
-	n       int
-}
-
-func newStores(kind fakeserver.StoreKind) (*stores, error) {
-	if kind == "" {
-		kind = fakeserver.StoreSQLite
-	}
-	s := &stores{kind: kind}
-	if kind != fakeserver.StorePostgres {
-		return s, nil
-	}
-	c, err := pgcluster.Start(context.Background(), pgcluster.WithSetting("max_connections", "300"))
-	if err != nil {
-		return nil, fmt.Errorf("embedded reference on PostgreSQL: %w", err)
-	}
-	s.cluster = c
-	return s, nil
-}
-
-// configure points cfg at a fresh store: a new PostgreSQL database, or for
-// SQLite sqlitePath ("" = the server's own temporary file).
-func (s *stores) configure(cfg *fakeserver.Config, sqlitePath string) error {
-	cfg.Store = s.kind
-	if s.kind != fakeserver.StorePostgres {
-		cfg.DBPath = sqlitePath
-		return nil
-	}
-	s.n++
-	name := fmt.Sprintf("rlspec_%d", s.n)
-	dsn, err := s.cluster.CreateDatabase(context.Background(), name)
-	if err != nil {
-		return fmt.Errorf("embedded reference: %w", err)
-	}
-	cfg.DatabaseURL = dsn
-	return nil
-}
-
-func (s *stores) close() error {
-	if s == nil || s.cluster == nil {
-		return nil
-	}
-	return s.cluster.Close()
 }
 
 // base is the server configuration every instance starts from.

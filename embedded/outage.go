@@ -34,9 +34,11 @@ func (o Options) busyTimeout() time.Duration {
 	return outageBusyTimeout
 }
 
-// outage takes a Pair's store away and brings it back: PostgreSQL's server
-// is stopped and restarted on its data directory; SQLite's database file is
-// held by a write transaction (BEGIN IMMEDIATE) of another connection.
+// outage takes a Pair's store away and brings it back: PostgreSQL's
+// databases of the Pair let no session in and theirs are ended
+// (pgcluster.Disconnect; the cluster serves other sets on), then let them
+// in again; SQLite's database file is held by a write transaction (BEGIN
+// IMMEDIATE) of another connection.
 type outage struct {
 	mu   sync.Mutex
 	db   *sql.DB   // SQLite: the connection holding the write lock
@@ -54,8 +56,8 @@ func (p *Pair) StoreDown(ctx context.Context) error {
 		return errors.New("store down: already down")
 	}
 	if p.stores.kind == fakeserver.StorePostgres {
-		if err := p.stores.cluster.Stop(); err != nil {
-			return fmt.Errorf("store down: stop PostgreSQL: %w", err)
+		if err := p.stores.down(ctx); err != nil {
+			return fmt.Errorf("store down: %w", err)
 		}
 		o.down = true
 		return nil
@@ -89,8 +91,8 @@ func (p *Pair) StoreUp(ctx context.Context) error {
 		return nil
 	}
 	if p.stores.kind == fakeserver.StorePostgres {
-		if err := p.stores.cluster.Restart(ctx); err != nil {
-			return fmt.Errorf("store up: restart PostgreSQL: %w", err)
+		if err := p.stores.up(ctx); err != nil {
+			return fmt.Errorf("store up: %w", err)
 		}
 		o.down = false
 		return nil

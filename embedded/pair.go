@@ -41,7 +41,7 @@ type Pair struct {
 
 // StartPair starts both instances with limit, window and sentinel.
 func StartPair(limit int, window time.Duration, sentinel int, o Options) (p *Pair, err error) {
-	st, err := newStores(o.Store)
+	st, err := newStores(o.Store, o.Postgres)
 	if err != nil {
 		return nil, err
 	}

@@ -32,7 +32,7 @@ type Quotas struct {
 // o.Penalties every server serves them around its design.
 func StartQuotas(window time.Duration, limits []int, replicas int, o Options) (q *Quotas, err error) {
 	replicas = max(replicas, 1)
-	st, err := newStores(o.Store)
+	st, err := newStores(o.Store, o.Postgres)
 	if err != nil {
 		return nil, err
 	}

@@ -227,13 +227,20 @@ func (s *Store) Close() error {
 
 // classify maps lock and statement timeouts to reference.ErrBusy, and a
 // server that cannot be reached (down, shutting down, restarting, a
-// connection lost) to reference.ErrUnavailable.
+// connection lost, a database that lets no session in) to
+// reference.ErrUnavailable.
 func classify(err error) error {
 	if err == nil {
 		return nil
 	}
 	var pe *pgconn.PgError
+	var ce *pgconn.ConnectError
 	if errors.As(err, &pe) {
+		if pe.Code == "55000" && errors.As(err, &ce) {
+			// object_not_in_prerequisite_state at connect: the database
+			// is not accepting connections (ALLOW_CONNECTIONS false).
+			return fmt.Errorf("%w: %s", reference.ErrUnavailable, pe.Message)
+		}
 		switch {
 		case pe.Code == "55P03", pe.Code == "57014", pe.Code == "40P01": // lock_not_available, query_canceled (statement_timeout), deadlock_detected
 			return fmt.Errorf("%w: %s", reference.ErrBusy, pe.Message)
@@ -244,7 +251,6 @@ func classify(err error) error {
 		}
 		return err
 	}
-	var ce *pgconn.ConnectError
 	var ne net.Error
 	if errors.As(err, &ce) || errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		pgconn.SafeToRetry(err) || strings.Contains(err.Error(), "conn closed") {

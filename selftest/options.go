@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/internal/overload"
@@ -29,6 +30,7 @@ type config struct {
 	progress   io.Writer
 	reportDir  string
 	store      fakeserver.StoreKind
+	pg         *embedded.Postgres // with STORE=postgres, the cluster every suite and hunt shares
 	parallel   int
 	profiles   []profile.Name // nil: every profile
 	overload   overload.Settings

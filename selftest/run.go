@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rlspec/rlspec/embedded"
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/fault"
 	"github.com/rlspec/rlspec/fault/faults"
@@ -64,6 +65,16 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 		m.Store = fakeserver.StoreSQLite
 	}
 	c.store = m.Store
+	if c.store == fakeserver.StorePostgres {
+		// One cluster for the whole matrix: each suite and hunt takes
+		// databases of its own on it, sparing each a cluster's start.
+		pg, err := embedded.StartPostgres(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("selftest: %w", err)
+		}
+		defer pg.Close()
+		c.pg = pg
+	}
 	for i := range c.runs {
 		m.Reference = append(m.Reference, ReferenceRun{N: i + 1, raceChecks: c.raceChecks})
 	}

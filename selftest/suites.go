@@ -57,7 +57,7 @@ func runAcceptance(ctx context.Context, f fault.Name, p profile.Name, sv serving
 	set.Tags = tags
 	token := "Bearer rlspec-selftest-" + bodytmpl.NewUUID()
 	tc.Headers.Set("Authorization", token)
-	rep, err := runOnPair(ctx, tc, embedded.Options{Fault: f, Profile: p, Align: sv.Align, Store: c.store, RequireAuth: token,
+	rep, err := runOnPair(ctx, tc, embedded.Options{Fault: f, Profile: p, Align: sv.Align, Store: c.store, Postgres: c.pg, RequireAuth: token,
 		Delay: c.overload.DelayMin, DelayMax: c.overload.DelayMax,
 		Burst: tc.Burst, Rate: tc.Rate, QueueDelay: tc.Delay, NoDelay: tc.NoDelay(), Replicas: acceptanceReplicas(f, p),
 		Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers()}, set)
@@ -168,7 +168,7 @@ func raceReference(ctx context.Context, c config) (RaceResult, error) {
 // sharing one database file.
 func runRace(ctx context.Context, f fault.Name, tc service.Config, replicas int, c config) (RaceResult, error) {
 	p := tc.Profile
-	o := embedded.Options{Fault: f, Store: c.store, Penalties: tc.ClaimedPenalties()}
+	o := embedded.Options{Fault: f, Store: c.store, Postgres: c.pg, Penalties: tc.ClaimedPenalties()}
 	if p != "" && p != profile.PRD {
 		o.Profile = p
 	}

@@ -48,17 +48,3 @@ func waitNoBackends(dataDir string, timeout time.Duration) error {
 		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline, not synchronisation by sleep
 	}
 }
-
-// CreateDatabase creates an empty database named name (quoted as an
-// identifier) and returns its DSN.
-func (c *Cluster) CreateDatabase(ctx context.Context, name string) (string, error) {
-	admin, err := pgx.Connect(ctx, c.DSN("postgres"))
-	if err != nil {
-		return "", fmt.Errorf("pgcluster: %w", err)
-	}
-	defer admin.Close(ctx)
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
-		return "", fmt.Errorf("pgcluster: create database %s: %w", name, err)
-	}
-	return c.DSN(name), nil
-}
