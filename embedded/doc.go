@@ -8,6 +8,8 @@
 // StartPair is the acceptance suite's target: an enabled instance and its
 // flag-off twin. StartQuotas is the race hunter's: for each quota, servers
 // sharing one store on one fake clock. Either runs on SQLite (a temporary
-// file) or, with Options.Store = postgres, on a throwaway PostgreSQL
-// cluster (internal/pgcluster) that Close removes.
+// file) or, with Options.Store = postgres, on databases of its own on a
+// throwaway PostgreSQL cluster (internal/pgcluster): a cluster of the set's
+// own that Close removes, or one that many sets share (StartPostgres,
+// Options.Postgres; the self-test's matrix), whose databases Close drops.
 package embedded
