@@ -77,7 +77,7 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 		cfg.URLs, cfg.UntrustedURL = h.URLs, h.UntrustedURL
 	}
 	if cfg.Target.URL == "" && cfg.Target.SQL == "" {
-		p, err := startEmbedded(&cfg, cmd)
+		p, err := startEmbedded(&cfg, cmd, nil)
 		if err != nil {
 			return couldNotRun(stderr, "acceptance", dir, "could not run: start the embedded reference: "+oneLine(err.Error()))
 		}
@@ -90,8 +90,10 @@ func runAcceptance(ctx context.Context, args []string, stdout, stderr io.Writer)
 // startEmbedded starts the embedded reference serving cfg's profile and
 // points cfg at it: URLs, TARGET_DB, its store control and its name. The
 // reference requires the Authorization TARGET_HEADERS carries (a fresh
-// bearer token when it carries none), so EXT-AUTH-01 runs against it.
-func startEmbedded(cfg *acceptance.Config, cmd acceptanceCmd) (*embedded.Pair, error) {
+// bearer token when it carries none), so EXT-AUTH-01 runs against it. With
+// STORE=postgres it takes databases on pg, or on a cluster of its own when
+// pg is nil.
+func startEmbedded(cfg *acceptance.Config, cmd acceptanceCmd, pg *embedded.Postgres) (*embedded.Pair, error) {
 	flt, store, replicas := cmd.Fault, cmd.Store, cmd.Replicas
 	tc := &cfg.Target
 	if tc.Headers == nil {
@@ -103,7 +105,7 @@ func startEmbedded(cfg *acceptance.Config, cmd acceptanceCmd) (*embedded.Pair, e
 	*tc = tc.SizedForEmbedded(cmd.Sized[0], cmd.Sized[1]).WithEmbeddedDefaults()
 	answer, refusal := embedded.AnswerFor(*tc)
 	p, err := embedded.StartPair(tc.Limit, tc.Window, tc.Sentinel, embedded.Options{Penalties: tc.ClaimedPenalties(), IETF: tc.AnswersIETF(), Bypass: tc.ClaimedBypass(), Tiers: tc.ClaimedTiers(),
-		Fault: flt, Store: store, TrustLoopbackProxies: tc.ClientIPs == httpclient.XFF,
+		Fault: flt, Store: store, Postgres: pg, TrustLoopbackProxies: tc.ClientIPs == httpclient.XFF,
 		RequireAuth: tc.Headers.Get("Authorization"),
 		Profile:     profile.Name(tc.Profile), Align: profile.Align(tc.WindowAlign),
 		Burst: tc.Burst, Rate: tc.Rate, QueueDelay: tc.Delay, NoDelay: tc.NoDelay(), Replicas: replicas, Answer: answer, RefusalBody: refusal})
