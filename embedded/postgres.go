@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
+	"sync/atomic"
 
 	"github.com/rlspec/rlspec/fakeserver"
 	"github.com/rlspec/rlspec/internal/pgcluster"
@@ -17,8 +17,7 @@ import (
 // server start once, not once a suite.
 type Postgres struct {
 	cluster *pgcluster.Cluster
-	mu      sync.Mutex
-	n       int
+	n       atomic.Int64 // databases created
 }
 
 // StartPostgres starts a cluster for instance sets to share; the caller
@@ -36,10 +35,7 @@ func (p *Postgres) Close() error { return p.cluster.Close() }
 
 // database creates a database no other set has; its name and DSN.
 func (p *Postgres) database(ctx context.Context) (name, dsn string, err error) {
-	p.mu.Lock()
-	p.n++
-	name = fmt.Sprintf("rlspec_%d", p.n)
-	p.mu.Unlock()
+	name = fmt.Sprintf("rlspec_%d", p.n.Add(1))
 	dsn, err = p.cluster.CreateDatabase(ctx, name)
 	if err != nil {
 		return "", "", fmt.Errorf("embedded reference: %w", err)

@@ -236,17 +236,13 @@ func classify(err error) error {
 	var pe *pgconn.PgError
 	var ce *pgconn.ConnectError
 	if errors.As(err, &pe) {
-		if pe.Code == "55000" && errors.As(err, &ce) {
-			// object_not_in_prerequisite_state at connect: the database
-			// is not accepting connections (ALLOW_CONNECTIONS false).
-			return fmt.Errorf("%w: %s", reference.ErrUnavailable, pe.Message)
-		}
 		switch {
 		case pe.Code == "55P03", pe.Code == "57014", pe.Code == "40P01": // lock_not_available, query_canceled (statement_timeout), deadlock_detected
 			return fmt.Errorf("%w: %s", reference.ErrBusy, pe.Message)
 		case pe.Code == "25006": // read_only_sql_transaction
 			return fmt.Errorf("%w: %s", reference.ErrReadOnly, pe.Message)
-		case strings.HasPrefix(pe.Code, "08"), pe.Code == "57P01", pe.Code == "57P02", pe.Code == "57P03": // connection exception, admin/crash shutdown, cannot connect now
+		case strings.HasPrefix(pe.Code, "08"), pe.Code == "57P01", pe.Code == "57P02", pe.Code == "57P03", // connection exception, admin/crash shutdown, cannot connect now
+			pe.Code == "55000" && errors.As(err, &ce): // at connect: the database is not accepting connections (ALLOW_CONNECTIONS false)
 			return fmt.Errorf("%w: %s", reference.ErrUnavailable, pe.Message)
 		}
 		return err

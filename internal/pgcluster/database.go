@@ -18,16 +18,22 @@ func (c *Cluster) admin(ctx context.Context, fn func(conn *pgx.Conn) error) erro
 	return fn(conn)
 }
 
-// CreateDatabase creates an empty database named name (quoted as an
-// identifier) and returns its DSN.
-func (c *Cluster) CreateDatabase(ctx context.Context, name string) (string, error) {
-	err := c.admin(ctx, func(conn *pgx.Conn) error {
-		if _, err := conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
-			return fmt.Errorf("pgcluster: create database %s: %w", name, err)
+// alter runs one statement on database name as the maintenance
+// database's superuser: sql with name quoted as an identifier in place of
+// %s; what names it in the error.
+func (c *Cluster) alter(ctx context.Context, what, name, sql string) error {
+	return c.admin(ctx, func(conn *pgx.Conn) error {
+		if _, err := conn.Exec(ctx, fmt.Sprintf(sql, pgx.Identifier{name}.Sanitize())); err != nil {
+			return fmt.Errorf("pgcluster: %s %s: %w", what, name, err)
 		}
 		return nil
 	})
-	if err != nil {
+}
+
+// CreateDatabase creates an empty database named name (quoted as an
+// identifier) and returns its DSN.
+func (c *Cluster) CreateDatabase(ctx context.Context, name string) (string, error) {
+	if err := c.alter(ctx, "create database", name, "CREATE DATABASE %s"); err != nil {
 		return "", err
 	}
 	return c.DSN(name), nil
@@ -35,12 +41,7 @@ func (c *Cluster) CreateDatabase(ctx context.Context, name string) (string, erro
 
 // DropDatabase drops database name, ending its sessions first.
 func (c *Cluster) DropDatabase(ctx context.Context, name string) error {
-	return c.admin(ctx, func(conn *pgx.Conn) error {
-		if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)"); err != nil {
-			return fmt.Errorf("pgcluster: drop database %s: %w", name, err)
-		}
-		return nil
-	})
+	return c.alter(ctx, "drop database", name, "DROP DATABASE IF EXISTS %s WITH (FORCE)")
 }
 
 // Disconnect makes database name unavailable, as a server that went away
@@ -59,19 +60,16 @@ func (c *Cluster) Disconnect(ctx context.Context, name string) error {
 		if _, err := conn.Exec(ctx, "SELECT pg_terminate_backend(pid) "+sessions, name); err != nil {
 			return fmt.Errorf("pgcluster: disconnect %s: end its sessions: %w", name, err)
 		}
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			var left int
-			if err := conn.QueryRow(ctx, "SELECT count(*) "+sessions, name).Scan(&left); err != nil {
-				return fmt.Errorf("pgcluster: disconnect %s: count its sessions: %w", name, err)
-			}
-			if left == 0 {
-				break
-			}
-			if time.Now().After(deadline) {
-				return fmt.Errorf("pgcluster: disconnect %s: %d session(s) still running after 10s", name, left)
-			}
-			time.Sleep(5 * time.Millisecond) // polling a condition with a deadline, not synchronisation by sleep
+		left, err := waitNone(10*time.Second, 5*time.Millisecond, func() (int, error) {
+			var n int
+			err := conn.QueryRow(ctx, "SELECT count(*) "+sessions, name).Scan(&n)
+			return n, err
+		})
+		switch {
+		case err != nil:
+			return fmt.Errorf("pgcluster: disconnect %s: count its sessions: %w", name, err)
+		case left > 0:
+			return fmt.Errorf("pgcluster: disconnect %s: %d session(s) still running after 10s", name, left)
 		}
 		return nil
 	})
@@ -79,10 +77,5 @@ func (c *Cluster) Disconnect(ctx context.Context, name string) error {
 
 // Reconnect ends Disconnect: database name lets sessions in again.
 func (c *Cluster) Reconnect(ctx context.Context, name string) error {
-	return c.admin(ctx, func(conn *pgx.Conn) error {
-		if _, err := conn.Exec(ctx, "ALTER DATABASE "+pgx.Identifier{name}.Sanitize()+" ALLOW_CONNECTIONS true"); err != nil {
-			return fmt.Errorf("pgcluster: reconnect %s: %w", name, err)
-		}
-		return nil
-	})
+	return c.alter(ctx, "reconnect", name, "ALTER DATABASE %s ALLOW_CONNECTIONS true")
 }

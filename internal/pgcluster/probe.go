@@ -30,8 +30,7 @@ func waitNoBackends(dataDir string, timeout time.Duration) error {
 	if err != nil {
 		return fmt.Errorf("pgcluster: %w", err)
 	}
-	deadline := time.Now().Add(timeout)
-	for {
+	n, _ := waitNone(timeout, 20*time.Millisecond, func() (int, error) {
 		n := 0
 		procs, _ := filepath.Glob("/proc/[0-9]*/cwd")
 		for _, p := range procs {
@@ -39,12 +38,23 @@ func waitNoBackends(dataDir string, timeout time.Duration) error {
 				n++
 			}
 		}
-		if n == 0 {
-			return nil
+		return n, nil
+	})
+	if n > 0 {
+		return fmt.Errorf("pgcluster: %d PostgreSQL processes still in %s after %s", n, dataDir, timeout)
+	}
+	return nil
+}
+
+// waitNone polls count every so often until it is 0, it fails or timeout
+// has passed: the last count (0 once there is none) and count's error.
+func waitNone(timeout, every time.Duration, count func() (int, error)) (int, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		n, err := count()
+		if err != nil || n == 0 || time.Now().After(deadline) {
+			return n, err
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("pgcluster: %d PostgreSQL processes still in %s after %s", n, dataDir, timeout)
-		}
-		time.Sleep(20 * time.Millisecond) // polling a condition with a deadline, not synchronisation by sleep
+		time.Sleep(every) // polling a condition with a deadline, not synchronisation by sleep
 	}
 }
