@@ -8,8 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // Defaults of an Attacker.
@@ -198,7 +196,7 @@ func (a *Attacker) Attack(ctx context.Context) (*Result, error) {
 	res := &Result{Meta: a.meta, Totals: NewHistograms()}
 	c := &collector{res: res, scratch: NewHistograms()}
 	if a.hlog != nil {
-		c.log = hdr.NewHistogramLogWriter(a.hlog)
+		c.log = newHlogFile(a.hlog)
 	}
 	recs := make([]*recorder, a.connections) // one worker per connection
 	for i := range recs {
@@ -219,7 +217,7 @@ func (a *Attacker) Attack(ctx context.Context) (*Result, error) {
 		r.cutoff = end
 	}
 	if c.log != nil {
-		c.logErr = writeHlogHeader(c.log, res.Meta, measure)
+		c.logErr = c.log.header(res.Meta, measure)
 	}
 
 	runCtx, cancel := context.WithCancel(ctx)

@@ -1,7 +1,9 @@
 package loadgen
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -40,4 +42,38 @@ func writeHlogInterval(w *hdr.HistogramLogWriter, h *Histograms, start, end time
 		}
 	}
 	return nil
+}
+
+// hlogFile writes an interval log in whole pieces: the header, then each
+// interval's histograms, each in one Write. A generator killed between two
+// writes leaves only whole intervals, so its log never holds an interval's
+// latencies without the statuses that count its requests.
+type hlogFile struct {
+	out io.Writer
+	buf bytes.Buffer
+	w   *hdr.HistogramLogWriter
+}
+
+func newHlogFile(out io.Writer) *hlogFile {
+	f := &hlogFile{out: out}
+	f.w = hdr.NewHistogramLogWriter(&f.buf)
+	return f
+}
+
+func (f *hlogFile) header(m Meta, start time.Time) error {
+	return f.flush(writeHlogHeader(f.w, m, start))
+}
+
+func (f *hlogFile) interval(h *Histograms, start, end time.Time) error {
+	return f.flush(writeHlogInterval(f.w, h, start, end))
+}
+
+// flush writes what err's writer left in the buffer, in one Write.
+func (f *hlogFile) flush(err error) error {
+	defer f.buf.Reset()
+	if err != nil {
+		return err
+	}
+	_, err = f.out.Write(f.buf.Bytes())
+	return err
 }

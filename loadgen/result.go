@@ -3,8 +3,6 @@ package loadgen
 import (
 	"sync"
 	"time"
-
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // Meta describes an attack for its report.
@@ -140,7 +138,7 @@ func (r *recorder) drain(into *Histograms) (errs []string, late int64, edge Queu
 type collector struct {
 	recorders []*recorder
 	res       *Result
-	log       *hdr.HistogramLogWriter
+	log       *hlogFile
 	logErr    error
 	scratch   *Histograms
 }
@@ -164,7 +162,7 @@ func (c *collector) collect(start, end time.Time) Interval {
 	}
 	c.res.Intervals = append(c.res.Intervals, iv)
 	if c.log != nil && c.logErr == nil {
-		c.logErr = writeHlogInterval(c.log, c.scratch, start, end)
+		c.logErr = c.log.interval(c.scratch, start, end)
 	}
 	return iv
 }
