@@ -38,9 +38,11 @@ Feature: Sliding-window counter: a two-window weighted estimate of the sliding c
     none is sent); 1.5 s before the next window ends the previous one
     weighs 1.5 s/W of its count. A counter that counts the refused retries
     without claiming it, or weighs the previous window the wrong way,
-    refuses requests that fit.
+    refuses requests that fit. The N and the retries need only come back
+    1 s (the tolerance) before their window ends, so a window with 1.5 s
+    left serves and the scenario lasts under two windows and 1.5 s.
     Given a fresh key
-    When a grid window with at least W/2 left is under way
+    When a grid window with at least 1.5 seconds left is under way
     And N requests of the key are allowed at once and, unless refused requests count, 30 more sent at once while it is refused
     And 1.5 seconds before the next window ends N+1 requests of the key are sent at once
     Then no request of the key was refused while the weighted count was at most N − 2

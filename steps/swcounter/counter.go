@@ -21,7 +21,10 @@ const start = 100 * time.Millisecond
 // registerCounter registers the checks of profile sliding-window-counter
 // SWC-1, SWC-2 and SWC-4 on the epoch's grid of W.
 func (s *state) registerCounter(sc scenario.Stepper) {
-	sc.Step(`^a grid window with at least W/2 left is under way$`, s.windowUnderWay)
+	sc.Step(`^a grid window with at least W/2 left is under way$`, func() error { return s.windowUnderWay(s.Window() / 2) })
+	sc.Step(`^a grid window with at least (\d+(?:\.\d+)?) seconds left is under way$`, func(sec float64) error {
+		return s.windowUnderWay(time.Duration(sec * float64(time.Second)))
+	})
 	sc.Step(`^N\+(\d+) requests of the key are sent one after another$`, s.sequential)
 	sc.Step(`^exactly N of them were allowed, all within one grid window$`, s.exactlyNInWindow)
 	sc.Step(`^N requests of the key are allowed at once in a grid window$`, s.spendInWindow)
@@ -30,12 +33,12 @@ func (s *state) registerCounter(sc scenario.Stepper) {
 }
 
 // windowUnderWay makes sure a window of the key's grid is under way with
-// at least W/2 left (at most W less start): the window of now when it
+// at least left to go (at most W less start): the window of now when it
 // does and began start or more ago, else the next one, waited for. A
 // fresh key's grid under key-grid is not known before its first request:
 // it waits for the second that anchors it.
-func (s *state) windowUnderWay() error {
-	left := min(s.Window()/2, s.Window()-start)
+func (s *state) windowUnderWay(left time.Duration) error {
+	left = min(left, s.Window()-start)
 	if s.align() != profile.AlignKeyGrid || s.Key.Runs != nil {
 		if err := s.knowGrid(); err != nil {
 			return err
