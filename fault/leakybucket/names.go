@@ -49,13 +49,12 @@ const LBOneQueue fault.Name = "lb-one-queue"
 // LBRefusesWaiters refuses the requests that should have waited: a request
 // that finds the one in service busy is refused instead of queued (a queue
 // of no places), so of B + 1 + k concurrent requests on an idle key only
-// one is allowed (LB-2). Limit still says B + 1. Its scenario is still to
-// be written: nothing detects it yet but TestFaultsBreakTheirClause.
+// one is allowed (LB-2). Limit still says B + 1.
 const LBRefusesWaiters fault.Name = "lb-refuses-waiters"
 
 // LBUnbounded queues without bound: a request that finds B requests
 // waiting is queued too, never refused, so B + 1 + k concurrent requests
-// on an idle key are all allowed (LB-2). Limit still says B + 1. Its
-// scenario is still to be written: nothing detects it yet but
-// TestFaultsBreakTheirClause.
+// on an idle key are all allowed (LB-2). Limit still says B + 1. Served
+// under nodelay: in delay mode its late answers cannot be told from a
+// bounded queue's decided late.
 const LBUnbounded fault.Name = "lb-unbounded"

@@ -19,6 +19,10 @@ func Unbounded() fault.Fault {
 		Description: "a queue without bound: nothing is ever refused, the excess waits however long",
 		Detectors:   fault.Detectors{Scenarios: []string{"LB-2-01"}},
 		Profile:     profile.LeakyBucket,
+		// Under delay mode its extras leave one each 1/R, as late as a
+		// bounded queue's would had it decided them late: no timing
+		// tells the two apart. Under nodelay they come back at once.
+		NoDelay: true,
 		Wrap: fault.ModelFault(func(cfg fakeserver.Config, _ model.Model, st model.State, req model.Request, now time.Time) (model.State, model.Decision) {
 			next, d := model.LeakyBucket{Burst: 1 << 20, Rate: cfg.Rate, Delay: cfg.QueueDelay, NoDelay: cfg.NoDelay}.Step(st, req, now)
 			d.Limit, d.Remaining = cfg.Burst+1, min(d.Remaining, cfg.Burst)

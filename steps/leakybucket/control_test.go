@@ -17,8 +17,6 @@ import (
 // while it was awaited; otherwise its verdict rests on a broken
 // assumption, and the scenario is run again, then skipped.
 func TestLateAnswerNeedsAPromptMachine(t *testing.T) {
-	t0 := time.Unix(1_800_000_000, 0)
-	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
 	late := &httpclient.Exchange{Sent: ms(0), Received: ms(1800)} // 800 ms past 1 s
 	for _, c := range []struct {
 		name    string
@@ -49,8 +47,6 @@ func TestLateAnswerNeedsAPromptMachine(t *testing.T) {
 // sends spread over less than (B − 1)/R − 1 s = 1 s. A wider burst's pass
 // is no verdict; a late answer is one, however the burst went out.
 func TestQueuedAnswersPassOnlyOnATightBurst(t *testing.T) {
-	t0 := time.Unix(1_800_000_000, 0)
-	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
 	cfg := service.DefaultConfig().WithTokenBucketDefaults()
 	cfg.LBMode = service.LBModeNoDelay
 	for _, c := range []struct {
