@@ -16,7 +16,7 @@ func Unbounded() fault.Fault {
 	return fault.Fault{
 		Name:        LBUnbounded,
 		Breaks:      clause.Of(clause.LB2),
-		Description: "a queue without bound: nothing is ever refused, the excess waits however long",
+		Description: "a queue without bound: nothing is ever refused (served under nodelay, the excess answered at once; in delay mode it waits, as a bounded queue decided late would)",
 		Detectors:   fault.Detectors{Scenarios: []string{"LB-2-01"}},
 		Profile:     profile.LeakyBucket,
 		// Under delay mode its extras leave one each 1/R, as late as a
