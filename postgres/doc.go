@@ -26,7 +26,7 @@
 // Beside the engine's ceiling — pgbench replaying the very statements this
 // path sent, prepared, with the same arguments (BenchmarkVsPgbench, every
 // design) — the store's own work per decision is the same for every
-// design: one statement whose text is built per shape (state columns, ride
+// design: one statement whose text is built once per shape (state columns, ride
 // rows), one round trip, about 40 µs of the Go client's CPU, most of it
 // pgx's encoding, socket write and read. Designs differ only in the sizes
 // of the state sent (a sliding log of 80 times is ~1 KB twice), which

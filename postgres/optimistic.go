@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/rlspec/rlspec/model"
 	"github.com/rlspec/rlspec/reference"
@@ -129,39 +130,74 @@ func (t *optTx) commit(ctx context.Context) error {
 // errStale is an optimistic attempt whose bucket changed under it.
 var errStale = errors.New("postgres: bucket changed since it was read")
 
-// statement builds commit's SQL: the conditional write (or, with nothing to
-// write, the check that the row still holds the expected state) and the
-// rides that depend on it.
+// statement is commit's SQL and its arguments: the conditional write (or,
+// with nothing to write, the check that the row still holds the expected
+// state) and the rides that depend on it. The text depends only on the
+// attempt's shape and is built once per shape.
 func (t *optTx) statement() (string, []any) {
-	args := []any{t.bucket}
-	arg := func(v any, typ string) string {
-		args = append(args, v)
-		return "$" + strconv.Itoa(len(args)) + "::" + typ
+	sh := shape{write: t.put != nil, found: t.expect.Found, rides: len(t.rides)}
+	args := make([]any, 0, 1+2*len(stateTypes)+4*len(t.rides))
+	args = append(args, t.bucket)
+	if !sh.write || sh.found {
+		args = append(args, stateArgs(t.expect)...)
 	}
-	list := func(st model.State) string {
-		ps := make([]string, 0, len(stateTypes))
-		for i, v := range stateArgs(st) {
-			ps = append(ps, arg(v, stateTypes[i]))
+	if sh.write {
+		args = append(args, stateArgs(*t.put)...)
+	}
+	for _, r := range t.rides {
+		args = append(args, r.ID, r.BodySHA256[:], r.BodyBytes, r.Received)
+	}
+	if q, ok := statements.Load(sh); ok {
+		return q.(string), args
+	}
+	q := sh.sql()
+	statements.Store(sh, q)
+	return q, args
+}
+
+// shape is what an optimistic statement's text depends on: whether it
+// writes, whether the row is expected to exist, how many rides it ingests.
+type shape struct {
+	write, found bool
+	rides        int
+}
+
+// statements holds the text of every shape built so far (a handful).
+var statements sync.Map // shape → string
+
+// sql is the statement of shape sh, its parameters in statement's order of
+// arguments: the bucket, the expected state (a check, or an update), the
+// state written, each ride's four columns.
+func (sh shape) sql() string {
+	n := 1
+	param := func(typ string) string {
+		n++
+		return "$" + strconv.Itoa(n) + "::" + typ
+	}
+	list := func() string {
+		ps := make([]string, len(stateTypes))
+		for i, typ := range stateTypes {
+			ps[i] = param(typ)
 		}
 		return strings.Join(ps, ", ")
 	}
-	if t.put == nil {
-		return `SELECT count(*) FROM rate_limit_buckets WHERE bucket_id = $1 AND (` + stateColumns + `) = (` + list(t.expect) + `)`, args
+	if !sh.write {
+		return `SELECT count(*) FROM rate_limit_buckets WHERE bucket_id = $1 AND (` + stateColumns + `) = (` + list() + `)`
 	}
 	var b strings.Builder
 	b.WriteString(`WITH l AS (SELECT pg_advisory_xact_lock(` + strconv.Itoa(lockBucket) + `, hashtext($1))), u AS (`)
-	if t.expect.Found {
-		expect := list(t.expect)
-		b.WriteString(`UPDATE rate_limit_buckets SET (` + stateColumns + `) = (` + list(*t.put) + `) FROM l
+	if sh.found {
+		expect := list()
+		b.WriteString(`UPDATE rate_limit_buckets SET (` + stateColumns + `) = (` + list() + `) FROM l
 			WHERE bucket_id = $1 AND (` + stateColumns + `) = (` + expect + `) RETURNING 1)`)
 	} else {
-		b.WriteString(`INSERT INTO rate_limit_buckets (bucket_id, ` + stateColumns + `) SELECT $1, ` + list(*t.put) + ` FROM l
+		b.WriteString(`INSERT INTO rate_limit_buckets (bucket_id, ` + stateColumns + `) SELECT $1, ` + list() + ` FROM l
 			ON CONFLICT (bucket_id) DO NOTHING RETURNING 1)`)
 	}
-	for i, r := range t.rides {
+	for i := range sh.rides {
 		fmt.Fprintf(&b, `, r%d AS (INSERT INTO ride_ingest (ride_id, body_sha256, body_bytes, received_utc) SELECT %s, %s, %s, %s FROM u)`,
-			i, arg(r.ID, "text"), arg(r.BodySHA256[:], "bytea"), arg(r.BodyBytes, "int"), arg(r.Received, "bigint"))
+			i, param("text"), param("bytea"), param("int"), param("bigint"))
 	}
 	b.WriteString(` SELECT count(*) FROM u`)
-	return b.String(), args
+	return b.String()
 }
