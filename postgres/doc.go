@@ -35,8 +35,10 @@
 // client's (the goroutine parked on the socket and woken by the
 // netpoller, pgx's timer armed around each write) takes longer than
 // libpq's blocking poll, which is where a ratio below 0.9 comes from: the
-// same statements sent from bare pgx sit as far below pgbench. On 2 cores
-// shared with other work, where one round's ratio ranges from 0.3 to 3×,
-// the designs' medians at one caller were 0.62–0.92 (bare pgx 0.66–0.88),
-// at 10 callers 1.18–1.51 (README).
+// same statements sent from bare pgx sit as far below pgbench. On a quiet
+// machine the designs' medians at one caller are 0.93–1.03 (the sliding
+// log lowest: its 80 times decoded, stepped and encoded, 3 µs), at 10
+// callers 1.39–1.63 (README); on 2 cores shared with other work, where one
+// round's ratio ranges from 0.3 to 3×, they were 0.62–0.92 at one caller
+// (bare pgx 0.66–0.88).
 package postgres
