@@ -137,6 +137,10 @@ type Profile struct {
 	// Queues: excess waits in a queue, its answers held back, rather than
 	// being refused (request shaping).
 	Queues bool
+	// RemainingSlack is how far a Remaining header may lie from the
+	// model's: 1 where the clause allows an estimate rounded either way
+	// (SWC-6's N − ⌈e⌉ ±1), 0 where Remaining counts whole requests.
+	RemainingSlack int
 	// Bounds checks one key's answered requests against the design's
 	// bounds: what it allowed beyond them (over) and, where it gives
 	// quota back by the window, what it refused within them (under).

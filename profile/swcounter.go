@@ -33,6 +33,9 @@ var windowCounterEntry = Profile{
 	Quick:  Size{Limit: 20, Window: 5 * time.Second},
 	Aligns: gridAligns, // its windows lie on a grid
 	Bounds: windowCounterBounds,
+	// SWC-6: Remaining is N − ⌈e⌉ ±1 — a counter that floors e, or
+	// weighs the previous window by whole seconds left, is one off.
+	RemainingSlack: 1,
 }
 
 // gridAligns are the alignments whose windows lie on a grid of W.

@@ -10,6 +10,7 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/rlspec/rlspec/model"
+	"github.com/rlspec/rlspec/profile"
 )
 
 // keyState is StepOracle's state of one key: the model's state and the
@@ -46,6 +47,9 @@ type StepOracle struct {
 	// ResetSlack is how far Reset may lie from the model's, in seconds
 	// (profiles.md: ±1 s).
 	ResetSlack int64
+	// RemainingSlack is how far Remaining may lie from the model's: the
+	// design's profile.RemainingSlack.
+	RemainingSlack int
 }
 
 var spendOne = model.Request{Cost: 1}
@@ -125,13 +129,13 @@ func (o StepOracle) matches(d model.Decision, out opOutput) bool {
 	if !out.HasHeaders {
 		return true
 	}
-	return out.Rem == d.Remaining && out.Reset >= d.Reset-o.ResetSlack && out.Reset <= d.Reset+o.ResetSlack
+	return abs(out.Rem-d.Remaining) <= o.RemainingSlack && out.Reset >= d.Reset-o.ResetSlack && out.Reset <= d.Reset+o.ResetSlack
 }
 
 // stepSpec is StepOracle on h's model with a memo of its own, states of
 // one key alike but for T ordered by T.
 func stepSpec(h *History) *setSpec[keyState] {
-	memo := newStepMemo(StepOracle{Model: h.Model, Tol: h.Tolerance, ResetSlack: 1})
+	memo := newStepMemo(StepOracle{Model: h.Model, Tol: h.Tolerance, ResetSlack: 1, RemainingSlack: profile.Of(h.Profile).RemainingSlack})
 	return &setSpec[keyState]{step: memo.step, order: &stateOrder[keyState]{
 		// Of two states alike but for T, the earlier admits every later
 		// placement the other does.
@@ -159,4 +163,11 @@ func stepModel(h *History) porcupine.Model {
 		}
 		return s + " at " + time.Unix(0, st.T).UTC().Format("15:04:05.000")
 	})
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

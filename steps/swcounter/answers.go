@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rlspec/rlspec/dialect"
+	"github.com/rlspec/rlspec/profile"
 	"github.com/rlspec/rlspec/steps/scenario"
 )
 
@@ -37,10 +38,10 @@ func (s *state) counterHeaders() error {
 		if err != nil {
 			return err
 		}
-		want := int64(max(s.Limit()-1-i, 0))
-		if rl.Remaining < want-1 || rl.Remaining > want+1 {
+		want, slack := int64(max(s.Limit()-1-i, 0)), int64(profile.Of(profile.SlidingWindowCounter).RemainingSlack)
+		if rl.Remaining < want-slack || rl.Remaining > want+slack {
 			return scenario.Violate(s.Refs(), fmt.Sprintf("%s of request %d of a fresh key in one grid window: N − ⌈e⌉", ex.Answer.FieldName(dialect.FieldRemaining), i+1),
-				fmt.Sprintf("%d (±1)", want), fmt.Sprintf("%d", rl.Remaining), exs[:i+1]...)
+				fmt.Sprintf("%d (±%d)", want, slack), fmt.Sprintf("%d", rl.Remaining), exs[:i+1]...)
 		}
 		if rl.Reset < end-1 || rl.Reset > end+1 {
 			return scenario.Violate(s.Refs(), fmt.Sprintf("%s of request %d: the end of the grid window (where e also falls below N on a fresh key)", ex.Answer.FieldName(dialect.FieldReset), i+1),
