@@ -30,8 +30,22 @@ func StartPostgres(ctx context.Context) (*Postgres, error) {
 	return &Postgres{cluster: c}, nil
 }
 
-// Close stops the cluster and removes it.
-func (p *Postgres) Close() error { return p.cluster.Close() }
+// StartPostgresFor is StartPostgres where sets of kind take PostgreSQL
+// databases, and nil (nothing to share) for SQLite.
+func StartPostgresFor(ctx context.Context, kind fakeserver.StoreKind) (*Postgres, error) {
+	if kind != fakeserver.StorePostgres {
+		return nil, nil
+	}
+	return StartPostgres(ctx)
+}
+
+// Close stops the cluster and removes it; a nil Postgres has none.
+func (p *Postgres) Close() error {
+	if p == nil {
+		return nil
+	}
+	return p.cluster.Close()
+}
 
 // database creates a database no other set has; its name and DSN.
 func (p *Postgres) database(ctx context.Context) (name, dsn string, err error) {

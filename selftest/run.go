@@ -65,16 +65,14 @@ func Run(ctx context.Context, opts ...Option) (*Matrix, error) {
 		m.Store = fakeserver.StoreSQLite
 	}
 	c.store = m.Store
-	if c.store == fakeserver.StorePostgres {
-		// One cluster for the whole matrix: each suite and hunt takes
-		// databases of its own on it, sparing each a cluster's start.
-		pg, err := embedded.StartPostgres(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("selftest: %w", err)
-		}
-		defer pg.Close()
-		c.pg = pg
+	// On PostgreSQL one cluster for the whole matrix: each suite and hunt
+	// takes databases of its own on it, sparing each a cluster's start.
+	pg, err := embedded.StartPostgresFor(ctx, c.store)
+	if err != nil {
+		return nil, fmt.Errorf("selftest: %w", err)
 	}
+	defer pg.Close()
+	c.pg = pg
 	for i := range c.runs {
 		m.Reference = append(m.Reference, ReferenceRun{N: i + 1, raceChecks: c.raceChecks})
 	}

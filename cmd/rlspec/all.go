@@ -6,7 +6,6 @@ import (
 
 	"github.com/rlspec/rlspec/acceptance"
 	"github.com/rlspec/rlspec/embedded"
-	"github.com/rlspec/rlspec/fakeserver"
 )
 
 // runAll is PROFILE=all: every profile with scenarios, each against an
@@ -17,16 +16,13 @@ func runAll(ctx context.Context, cmd acceptanceCmd, stdout, stderr io.Writer) in
 	if tc.URL != "" || cmd.Image != "" {
 		return couldNotRun(stderr, "acceptance", dir, "PROFILE=all runs the embedded reference's profiles; a TARGET_URL or TARGET_IMAGE serves one profile: set PROFILE to it")
 	}
-	var pg *embedded.Postgres
-	if cmd.Store == fakeserver.StorePostgres {
-		// One cluster for every profile's pair, each on databases of its
-		// own: closed after them (deferred first).
-		var err error
-		if pg, err = embedded.StartPostgres(ctx); err != nil {
-			return couldNotRun(stderr, "acceptance", dir, "could not run: start the embedded reference: "+oneLine(err.Error()))
-		}
-		defer pg.Close()
+	// On PostgreSQL one cluster for every profile's pair, each on
+	// databases of its own: closed after them (deferred first).
+	pg, err := embedded.StartPostgresFor(ctx, cmd.Store)
+	if err != nil {
+		return couldNotRun(stderr, "acceptance", dir, "could not run: start the embedded reference: "+oneLine(err.Error()))
 	}
+	defer pg.Close()
 	var cfgs []acceptance.Config
 	for _, p := range acceptance.AllProfiles() {
 		c := acceptance.Config{Target: tc.Only(p), Settings: cmd.Suite.Settings}

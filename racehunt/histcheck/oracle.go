@@ -129,7 +129,8 @@ func (o StepOracle) matches(d model.Decision, out opOutput) bool {
 	if !out.HasHeaders {
 		return true
 	}
-	return abs(out.Rem-d.Remaining) <= o.RemainingSlack && out.Reset >= d.Reset-o.ResetSlack && out.Reset <= d.Reset+o.ResetSlack
+	return out.Rem >= d.Remaining-o.RemainingSlack && out.Rem <= d.Remaining+o.RemainingSlack &&
+		out.Reset >= d.Reset-o.ResetSlack && out.Reset <= d.Reset+o.ResetSlack
 }
 
 // stepSpec is StepOracle on h's model with a memo of its own, states of
@@ -163,11 +164,4 @@ func stepModel(h *History) porcupine.Model {
 		}
 		return s + " at " + time.Unix(0, st.T).UTC().Format("15:04:05.000")
 	})
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
